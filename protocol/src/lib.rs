@@ -1,0 +1,1 @@
+//! The Universal Mancala Interface (UMI): typed protocol lines.

@@ -1,0 +1,158 @@
+//! Games chosen at run time by id: the arbiter and the protocol layer deal in
+//! strings, and reach the typed rules through [`AnyGame`] and [`with_game!`].
+
+use std::fmt::Debug;
+
+use crate::error::{MoveError, PositionError};
+use crate::position::game_id_of;
+use crate::{perft, Game, GameId, GameRecord, Outcome, Side};
+
+/// Runs `$body` with the type alias `$g` bound to the position type of game
+/// `$id` (a [`GameId`]).
+///
+/// ```
+/// use mancala_rules::{with_game, Game, GameId};
+/// let start = with_game!(GameId::Bosh, G => G::start().to_string());
+/// assert_eq!(start, "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1");
+/// ```
+#[macro_export]
+macro_rules! with_game {
+    ($id:expr, $g:ident => $body:expr) => {
+        match $id {
+            $crate::GameId::Bohnenspiel => {
+                type $g = $crate::games::bohnenspiel::Bohnenspiel;
+                $body
+            }
+            $crate::GameId::BohnenspielHemprich => {
+                type $g = $crate::games::bohnenspiel::Hemprich;
+                $body
+            }
+            $crate::GameId::Bosh => {
+                type $g = $crate::games::bosh::Bosh;
+                $body
+            }
+            $crate::GameId::Kimasai => {
+                type $g = $crate::games::kimasai::Kimasai;
+                $body
+            }
+            $crate::GameId::Kujifunza => {
+                type $g = $crate::games::kujifunza::Kujifunza;
+                $body
+            }
+        }
+    };
+}
+
+/// A game record of any game, driven with strings.
+pub trait AnyGame: Send + Sync + Debug {
+    fn game_id(&self) -> GameId;
+    /// The position string the game started from.
+    fn start_string(&self) -> String;
+    /// The current position string.
+    fn position_string(&self) -> String;
+    fn side_to_move(&self) -> Side;
+    /// Legal moves in notation; empty once the game is over.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given in notation; returns its canonical spelling.
+    fn play(&mut self, text: &str) -> Result<String, MoveError>;
+    fn outcome(&self) -> Option<Outcome>;
+    /// The moves played so far, in notation.
+    fn moves(&self) -> Vec<String>;
+    fn render(&self) -> String;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+impl<G: Game> AnyGame for GameRecord<G> {
+    fn game_id(&self) -> GameId {
+        G::ID
+    }
+
+    fn start_string(&self) -> String {
+        self.start().to_string()
+    }
+
+    fn position_string(&self) -> String {
+        self.position().to_string()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.position().side_to_move()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        GameRecord::legal_moves(self).iter().map(ToString::to_string).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        self.play_str(text).map(|mv| mv.to_string())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        GameRecord::outcome(self)
+    }
+
+    fn moves(&self) -> Vec<String> {
+        GameRecord::moves(self).iter().map(ToString::to_string).collect()
+    }
+
+    fn render(&self) -> String {
+        self.position().render()
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A new game from the start position of `id`.
+pub fn new_game(id: GameId) -> Box<dyn AnyGame> {
+    with_game!(id, G => Box::new(GameRecord::new(G::start())))
+}
+
+/// A new game from a position string (its game id says which game).
+pub fn game_from_position(position: &str) -> Result<Box<dyn AnyGame>, PositionError> {
+    let id = game_id_of(position)?;
+    with_game!(id, G => Ok(Box::new(GameRecord::new(position.parse::<G>()?))))
+}
+
+/// The start position string of `id`.
+pub fn start_position(id: GameId) -> String {
+    with_game!(id, G => G::start().to_string())
+}
+
+/// Checks a position string and returns it in canonical form.
+pub fn normalize_position(position: &str) -> Result<String, PositionError> {
+    let id = game_id_of(position)?;
+    with_game!(id, G => Ok(position.parse::<G>()?.to_string()))
+}
+
+/// `divide` on a position string: per root move, the perft count below it.
+pub fn divide_str(position: &str, depth: u32) -> Result<Vec<(String, u64)>, PositionError> {
+    let id = game_id_of(position)?;
+    with_game!(id, G => {
+        let pos: G = position.parse()?;
+        Ok(perft::divide(&pos, depth)
+            .into_iter()
+            .map(|(mv, n)| (mv.to_string(), n))
+            .collect())
+    })
+}
+
+/// `perft` on a position string.
+pub fn perft_str(position: &str, depth: u32) -> Result<u64, PositionError> {
+    let id = game_id_of(position)?;
+    with_game!(id, G => Ok(perft::perft(&position.parse::<G>()?, depth)))
+}
+
+/// The human board for a position string.
+pub fn render_position(position: &str) -> Result<String, PositionError> {
+    let id = game_id_of(position)?;
+    with_game!(id, G => Ok(position.parse::<G>()?.render()))
+}
+

@@ -1,0 +1,58 @@
+//! The game identifiers used in position strings and in the protocol.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Field, PositionError};
+
+/// One of the games (and variants) the rules library knows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum GameId {
+    Bohnenspiel,
+    BohnenspielHemprich,
+    Bosh,
+    Kimasai,
+    Kujifunza,
+}
+
+impl GameId {
+    pub const ALL: [GameId; 5] = [
+        GameId::Bohnenspiel,
+        GameId::BohnenspielHemprich,
+        GameId::Bosh,
+        GameId::Kimasai,
+        GameId::Kujifunza,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameId::Bohnenspiel => "bohnenspiel",
+            GameId::BohnenspielHemprich => "bohnenspiel-hemprich",
+            GameId::Bosh => "bosh",
+            GameId::Kimasai => "kimasai",
+            GameId::Kujifunza => "kujifunza",
+        }
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<GameId, PositionError> {
+        GameId::ALL.into_iter().find(|id| id.as_str() == s).ok_or_else(|| {
+            PositionError::new(
+                Field::Game,
+                format!(
+                    "unknown game id {s:?} (known: {})",
+                    GameId::ALL.map(GameId::as_str).join(", ")
+                ),
+            )
+        })
+    }
+}

@@ -1,0 +1,41 @@
+//! The rules of four mancala games, one module per game behind one trait.
+//!
+//! - [`Game`]: a position of one game: legal moves, playing a move, game end,
+//!   hashing, the position string (`Display`/`FromStr`) and a human board.
+//! - [`GameRecord`]: a game from its start, with the history-dependent rules
+//!   (cycles, repetition) that a position alone cannot apply.
+//! - [`perft`]: leaf counts for testing move generators.
+//! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
+//!
+//! The normative reading of the rules is `shared/rules-and-notation.md`; each
+//! game module's documentation restates the clauses it implements.
+
+mod any;
+pub mod display;
+mod error;
+mod game;
+mod game_id;
+mod outcome;
+pub mod perft;
+pub mod position;
+mod record;
+mod side;
+
+pub mod games {
+    //! One module per game.
+    pub mod bohnenspiel;
+    pub mod bosh;
+    pub mod kimasai;
+    pub mod kujifunza;
+}
+
+pub use any::{
+    divide_str, game_from_position, new_game, normalize_position, perft_str, render_position,
+    start_position, AnyGame,
+};
+pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
+pub use game::{Game, RepetitionEffect};
+pub use game_id::GameId;
+pub use outcome::{EndReason, GameResult, Outcome};
+pub use record::GameRecord;
+pub use side::Side;
