@@ -1,1 +1,8 @@
-//! The reference engine.
+//! The reference engine: a game-generic alpha-beta search over the rules
+//! library's [`mancala_rules::Game`] trait, behind the UMI protocol.
+
+pub mod control;
+pub mod eval;
+pub mod search;
+pub mod time;
+pub mod tt;

@@ -20,7 +20,9 @@ impl fmt::Display for BoshMove {
 impl FromStr for BoshMove {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
-        s.parse().map(BoshMove).map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
+        s.parse()
+            .map(BoshMove)
+            .map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
     }
 }
 

@@ -1,0 +1,672 @@
+//! Game-generic search: iterative deepening, negamax with principal variation
+//! search, a transposition table, and repetition rules applied along the path.
+
+use std::time::{Duration, Instant};
+
+use mancala_rules::{Game, Outcome, RepetitionEffect};
+use rand::rngs::SmallRng;
+use rand::Rng;
+
+use crate::control::SearchControl;
+use crate::eval::Evaluate;
+use crate::tt::{Bound, Entry, Table};
+
+/// Score of a won game at the root; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this are proven wins or losses.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+const INF: i32 = MATE + 1;
+const MAX_PLY: usize = 256;
+
+/// Limits that do not depend on the clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+/// Deliberate weakening for the `Level` option.
+#[derive(Clone, Copy, Debug)]
+pub struct Weakness {
+    /// Deepest iteration searched.
+    pub max_depth: u32,
+    /// Each root move's score gets uniform noise in `-noise..=noise` (centi-seeds).
+    pub noise: i32,
+}
+
+/// One completed iteration, as reported in `info` lines.
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<M>,
+}
+
+/// What a search returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub ponder: Option<M>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// `Some(plies)` to a proven win (positive) or loss (negative).
+pub fn mate_distance(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(MATE - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// The score of a finished game for the side to move, `ply` plies from the root.
+fn terminal_score<G: Game>(position: &G, outcome: Outcome, ply: usize) -> i32 {
+    match outcome.result.winner() {
+        Some(w) if w == position.side_to_move() => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
+    }
+}
+
+pub struct Searcher<'a, G: Evaluate> {
+    tt: &'a mut Table,
+    control: &'a SearchControl,
+    limits: Limits,
+    start: Instant,
+    nodes: u64,
+    seldepth: u32,
+    /// Hashes of the positions that count for repetition: the game's history
+    /// window followed by the current search path.
+    path: Vec<u64>,
+    moves: Vec<Vec<G::Move>>,
+    aborted: bool,
+    /// Depth of the iteration under way: depth 1 always completes, so there is
+    /// always a move to play.
+    iteration: u32,
+}
+
+enum Child<G> {
+    /// The game ended at the child (by position or repetition rule); score for
+    /// the side to move at the child.
+    Terminal(i32),
+    /// Search this position; repetition counting restarts at `window`.
+    Search(G, usize),
+}
+
+impl<'a, G: Evaluate> Searcher<'a, G> {
+    /// `history` holds the Zobrist keys of the game's positions that count for
+    /// repetition, oldest first, the root last.
+    pub fn new(
+        tt: &'a mut Table,
+        control: &'a SearchControl,
+        limits: Limits,
+        history: &[u64],
+    ) -> Searcher<'a, G> {
+        Searcher {
+            tt,
+            control,
+            limits,
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            path: history.to_vec(),
+            moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            aborted: false,
+            iteration: 0,
+        }
+    }
+
+    /// Iterative deepening from `root`; calls `report` after each iteration.
+    /// Returns `None` only when the root has no legal move.
+    pub fn run(
+        &mut self,
+        root: &G,
+        weakness: Option<(Weakness, &mut SmallRng)>,
+        mut report: impl FnMut(&Iteration<G::Move>),
+    ) -> Option<SearchResult<G::Move>> {
+        let root_moves = root.legal_move_list();
+        let first = *root_moves.first()?;
+        let (max_depth, mut noise) = match weakness {
+            Some((w, rng)) => (w.max_depth, Some((w.noise, rng))),
+            None => (MAX_PLY as u32 - 1, None),
+        };
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(max_depth, |d| d.min(max_depth))
+            .max(1);
+        let window = self.path.len().saturating_sub(1);
+        let mut best = SearchResult {
+            best: first,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        for depth in 1..=max_depth {
+            if depth > 1 && self.control.should_not_deepen(Instant::now()) {
+                break;
+            }
+            self.iteration = depth;
+            self.seldepth = 0;
+            let scores = self.root(root, &root_moves, depth, window, noise.is_some());
+            if self.aborted {
+                break;
+            }
+            let (idx, score) = pick(&scores, noise.as_mut().map(|(n, rng)| (*n, &mut **rng)));
+            let mut pv = vec![root_moves[idx]];
+            pv.extend(self.pv_from_tt(&root.after(root_moves[idx]), depth as usize));
+            best = SearchResult {
+                best: root_moves[idx],
+                ponder: pv.get(1).copied(),
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            report(&Iteration {
+                depth,
+                seldepth: self.seldepth.max(depth),
+                score,
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv,
+            });
+            // A proven result does not change with depth (unless weakened).
+            if mate_distance(score).is_some_and(|d| d.unsigned_abs() <= depth) && noise.is_none() {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        Some(best)
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Scores every root move at `depth`. With `exact`, every score is exact
+    /// (full window, for weakened play); otherwise only the best is.
+    fn root(
+        &mut self,
+        root: &G,
+        moves: &[G::Move],
+        depth: u32,
+        window: usize,
+        exact: bool,
+    ) -> Vec<i32> {
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        let key = root.zobrist();
+        if let Some(e) = self.tt.get(key) {
+            if let Some(pos) = order.iter().position(|&i| i == e.best as usize) {
+                order.swap(0, pos);
+            }
+        }
+        let mut scores = vec![-INF; moves.len()];
+        let mut alpha = -INF;
+        let mut best_idx = order[0];
+        for (n, &i) in order.iter().enumerate() {
+            let score = match self.enter(root, root.after(moves[i]), window, 1) {
+                Child::Terminal(s) => -s,
+                Child::Search(child, w) => {
+                    let s = if exact || n == 0 {
+                        -self.negamax(&child, depth - 1, -INF, INF, 1, w)
+                    } else {
+                        let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, w);
+                        if s > alpha && !self.aborted {
+                            -self.negamax(&child, depth - 1, -INF, -alpha, 1, w)
+                        } else {
+                            s
+                        }
+                    };
+                    self.path.pop();
+                    s
+                }
+            };
+            if self.aborted {
+                return scores;
+            }
+            scores[i] = score;
+            if score > alpha {
+                alpha = score;
+                best_idx = i;
+            }
+        }
+        self.tt.put(Entry {
+            key,
+            score: alpha,
+            depth: depth as u8,
+            bound: Bound::Exact,
+            best: best_idx as u8,
+        });
+        scores
+    }
+
+    /// Applies the repetition rule to a child and pushes it on the path when it
+    /// is to be searched (the caller pops it).
+    fn enter(&mut self, parent: &G, mut child: G, window: usize, ply: usize) -> Child<G> {
+        let mut window = if child.history_key() != parent.history_key() {
+            self.path.len()
+        } else {
+            window
+        };
+        loop {
+            if let Some(outcome) = child.status() {
+                return Child::Terminal(terminal_score(&child, outcome, ply));
+            }
+            let hash = child.zobrist();
+            let seen = self.path[window..].iter().filter(|&&h| h == hash).count();
+            if seen + 1 < G::REPETITION_LIMIT {
+                self.path.push(hash);
+                return Child::Search(child, window);
+            }
+            match child.on_repetition() {
+                RepetitionEffect::GameOver(outcome) => {
+                    return Child::Terminal(terminal_score(&child, outcome, ply));
+                }
+                RepetitionEffect::Continue(next) => {
+                    child = next;
+                    window = self.path.len();
+                }
+            }
+        }
+    }
+
+    fn check_abort(&mut self) {
+        if self.iteration <= 1 {
+            return;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || (self.nodes & 1023 == 0 && self.control.must_stop(Instant::now()))
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        window: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+        self.check_abort();
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 || ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        let key = pos.zobrist();
+        let mut tt_best = None;
+        if let Some(e) = self.tt.get(key) {
+            tt_best = Some(e.best as usize);
+            if u32::from(e.depth) >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        // Children with a cheap static order: TT move first, then by evaluation.
+        let mut children: Vec<(usize, i32, G)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let c = pos.after(mv);
+                let key = if Some(i) == tt_best {
+                    i32::MIN
+                } else if depth >= 3 {
+                    c.evaluate()
+                } else {
+                    0
+                };
+                (i, key, c)
+            })
+            .collect();
+        children.sort_by_key(|&(_, k, _)| k);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_idx = children.first().map_or(0, |c| c.0);
+        for (n, (i, _, child)) in children.into_iter().enumerate() {
+            let score = match self.enter(pos, child, window, ply + 1) {
+                Child::Terminal(s) => -s,
+                Child::Search(child, w) => {
+                    let s = if n == 0 {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
+                    } else {
+                        let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, w);
+                        if s > alpha && s < beta && !self.aborted {
+                            -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
+                        } else {
+                            s
+                        }
+                    };
+                    self.path.pop();
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_idx = i;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[ply] = moves;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.put(Entry {
+            key,
+            score: to_tt(best, ply),
+            depth: depth.min(255) as u8,
+            bound,
+            best: best_idx as u8,
+        });
+        best
+    }
+
+    /// The principal variation below `pos`, read from the table.
+    fn pv_from_tt(&self, pos: &G, max: usize) -> Vec<G::Move> {
+        let mut pv = Vec::new();
+        let mut pos = pos.clone();
+        let mut seen = Vec::new();
+        while pv.len() < max {
+            let key = pos.zobrist();
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            let Some(e) = self.tt.get(key) else { break };
+            let moves = pos.legal_move_list();
+            let Some(&mv) = moves.get(e.best as usize) else {
+                break;
+            };
+            pv.push(mv);
+            pos.play(mv);
+        }
+        pv
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right when the
+/// same position is reached at another ply.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The chosen root move: the best score, or with noise the best noisy score
+/// (proven wins and losses keep their order: noise never throws a won game).
+fn pick(scores: &[i32], noise: Option<(i32, &mut SmallRng)>) -> (usize, i32) {
+    let best = |keyed: &dyn Fn(usize) -> i64| {
+        (0..scores.len())
+            .max_by_key(|&i| (keyed(i), std::cmp::Reverse(i)))
+            .unwrap_or(0)
+    };
+    let idx = match noise {
+        Some((n, rng)) if n > 0 => {
+            let noisy: Vec<i64> = scores
+                .iter()
+                .map(|&s| {
+                    let jitter = if mate_distance(s).is_some() {
+                        0
+                    } else {
+                        rng.random_range(-n..=n)
+                    };
+                    i64::from(s) + i64::from(jitter)
+                })
+                .collect();
+            best(&|i| noisy[i])
+        }
+        _ => best(&|i| i64::from(scores[i])),
+    };
+    (idx, scores[idx])
+}
+
+#[cfg(test)]
+mod tests {
+    //! The search on a toy game whose theory is known: Nim with one pile,
+    //! take 1–3, whoever takes the last stone wins. The mover loses exactly
+    //! when the pile is a multiple of 4.
+    use super::*;
+    use mancala_rules::{EndReason, GameId, MoveSyntaxError, PositionError, Side};
+    use rand::SeedableRng;
+    use std::fmt;
+    use std::str::FromStr;
+
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct Nim {
+        pile: u32,
+        side: Side,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    struct Take(u32);
+
+    impl fmt::Display for Take {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}", self.0)
+        }
+    }
+    impl FromStr for Take {
+        type Err = MoveSyntaxError;
+        fn from_str(s: &str) -> Result<Take, MoveSyntaxError> {
+            s.parse()
+                .map(Take)
+                .map_err(|_| MoveSyntaxError::new(s, "not a number"))
+        }
+    }
+    impl fmt::Display for Nim {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "nim {} {}", self.pile, self.side.letter())
+        }
+    }
+    impl FromStr for Nim {
+        type Err = PositionError;
+        fn from_str(_: &str) -> Result<Nim, PositionError> {
+            Err(PositionError::new(mancala_rules::Field::String, "toy"))
+        }
+    }
+    impl Game for Nim {
+        type Move = Take;
+        const ID: GameId = GameId::Kimasai;
+        const REPETITION_LIMIT: usize = 3;
+        fn start() -> Nim {
+            Nim {
+                pile: 21,
+                side: Side::South,
+            }
+        }
+        fn side_to_move(&self) -> Side {
+            self.side
+        }
+        fn legal_moves(&self, moves: &mut Vec<Take>) {
+            moves.extend((1..=3.min(self.pile)).map(Take));
+        }
+        fn play(&mut self, mv: Take) {
+            self.pile -= mv.0;
+            self.side = self.side.opponent();
+        }
+        fn status(&self) -> Option<Outcome> {
+            (self.pile == 0).then(|| Outcome::win(self.side.opponent(), EndReason::NoLegalMove))
+        }
+        fn on_repetition(&self) -> RepetitionEffect<Nim> {
+            RepetitionEffect::GameOver(Outcome::draw(EndReason::Repetition))
+        }
+        fn history_key(&self) -> u64 {
+            0
+        }
+        fn zobrist(&self) -> u64 {
+            u64::from(self.pile) * 2 + self.side.index() as u64
+        }
+        fn seed_count(&self) -> u32 {
+            self.pile
+        }
+        fn render(&self) -> String {
+            self.to_string()
+        }
+    }
+    impl Evaluate for Nim {
+        fn evaluate(&self) -> i32 {
+            0
+        }
+    }
+
+    fn search(pile: u32, limits: Limits) -> SearchResult<Take> {
+        let mut tt = Table::new(1);
+        let control = SearchControl::new();
+        let root = Nim {
+            pile,
+            side: Side::South,
+        };
+        let mut s = Searcher::<Nim>::new(&mut tt, &control, limits, &[root.zobrist()]);
+        s.run(&root, None, |_| {}).unwrap()
+    }
+
+    #[test]
+    fn finds_the_winning_move_and_proves_it() {
+        for pile in [5, 6, 7, 9, 10, 11, 13, 21] {
+            let r = search(
+                pile,
+                Limits {
+                    depth: Some(30),
+                    nodes: None,
+                },
+            );
+            assert_eq!((pile - r.best.0) % 4, 0, "pile {pile}: took {}", r.best.0);
+            assert_eq!(
+                mate_distance(r.score),
+                Some((pile as i32 + 3) / 4 * 2 - 1),
+                "pile {pile}"
+            );
+        }
+    }
+
+    #[test]
+    fn knows_a_lost_position() {
+        let r = search(
+            8,
+            Limits {
+                depth: Some(30),
+                nodes: None,
+            },
+        );
+        assert_eq!(mate_distance(r.score), Some(-4));
+    }
+
+    #[test]
+    fn reports_every_iteration_and_respects_depth() {
+        let mut tt = Table::new(1);
+        let control = SearchControl::new();
+        let root = Nim {
+            pile: 40,
+            side: Side::South,
+        };
+        let mut depths = Vec::new();
+        let mut s = Searcher::<Nim>::new(
+            &mut tt,
+            &control,
+            Limits {
+                depth: Some(4),
+                nodes: None,
+            },
+            &[],
+        );
+        let r = s.run(&root, None, |it| depths.push(it.depth)).unwrap();
+        assert_eq!(depths, vec![1, 2, 3, 4]);
+        assert_eq!(r.depth, 4);
+    }
+
+    #[test]
+    fn a_stopped_search_still_returns_a_move() {
+        let mut tt = Table::new(1);
+        let control = SearchControl::new();
+        control.stop();
+        let root = Nim {
+            pile: 40,
+            side: Side::South,
+        };
+        let mut s = Searcher::<Nim>::new(&mut tt, &control, Limits::default(), &[]);
+        let r = s.run(&root, None, |_| {}).unwrap();
+        assert_eq!(r.depth, 1);
+    }
+
+    #[test]
+    fn node_limit_is_honoured_after_depth_one() {
+        let r = search(
+            200,
+            Limits {
+                depth: None,
+                nodes: Some(500),
+            },
+        );
+        assert!(r.nodes <= 500 + 3, "{} nodes", r.nodes);
+    }
+
+    #[test]
+    fn noise_never_gives_away_a_proven_win() {
+        let root = Nim {
+            pile: 5,
+            side: Side::South,
+        };
+        let mut rng = SmallRng::seed_from_u64(7);
+        for _ in 0..20 {
+            let mut tt = Table::new(1);
+            let control = SearchControl::new();
+            let mut s = Searcher::<Nim>::new(&mut tt, &control, Limits::default(), &[]);
+            let w = Weakness {
+                max_depth: 9,
+                noise: 500,
+            };
+            let r = s.run(&root, Some((w, &mut rng)), |_| {}).unwrap();
+            assert_eq!(r.best, Take(1));
+        }
+    }
+}
