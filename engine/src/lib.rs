@@ -6,3 +6,5 @@ pub mod eval;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod bench;
+pub mod umi;
