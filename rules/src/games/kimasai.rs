@@ -169,10 +169,7 @@ impl Kimasai {
                 ));
             }
         }
-        Ok(Kimasai {
-            stones: [south, north],
-            side,
-        })
+        Ok(Kimasai { stones: [south, north], side })
     }
 
     /// `side`'s stones as a bitboard: bit `i` is circuit index `i` (hole `i+1`
@@ -228,10 +225,7 @@ impl FromStr for Kimasai {
             if count > 1 {
                 return Err(PositionError::new(
                     Field::Holes,
-                    format!(
-                        "hole {} holds {count} stones; a Kimasai hole holds at most 1",
-                        n + 1
-                    ),
+                    format!("hole {} holds {count} stones; a Kimasai hole holds at most 1", n + 1),
                 ));
             }
             let side = if n < CIRCUIT as usize { 0 } else { 1 };
@@ -252,10 +246,7 @@ impl Game for Kimasai {
     fn start() -> Self {
         // Every hole but circuit index 23 (holes 24 and 48).
         let each = ALL & !(1 << 23);
-        Kimasai {
-            stones: [each, each],
-            side: Side::South,
-        }
+        Kimasai { stones: [each, each], side: Side::South }
     }
 
     fn side_to_move(&self) -> Side {
@@ -518,10 +509,7 @@ mod tests {
     fn no_stone_loses() {
         let p = pos(&[30], Side::South);
         assert_eq!(p.legal_move_list(), vec![]);
-        assert_eq!(
-            p.status(),
-            Some(Outcome::win(Side::North, EndReason::NoLegalMove))
-        );
+        assert_eq!(p.status(), Some(Outcome::win(Side::North, EndReason::NoLegalMove)));
         let p = pos(&[3], Side::North);
         assert_eq!(p.status().map(|o| o.result), Some(GameResult::SouthWins));
     }
@@ -531,15 +519,9 @@ mod tests {
         // Unreachable through position strings (at most 23 per side), but it is
         // the only way to have stones and no move: the rule still holds.
         assert_eq!(movable(ALL), 0);
-        let p = Kimasai {
-            stones: [ALL, 1],
-            side: Side::South,
-        };
+        let p = Kimasai { stones: [ALL, 1], side: Side::South };
         assert_eq!(p.legal_move_list(), vec![]);
-        assert_eq!(
-            p.status(),
-            Some(Outcome::win(Side::North, EndReason::NoLegalMove))
-        );
+        assert_eq!(p.status(), Some(Outcome::win(Side::North, EndReason::NoLegalMove)));
         // Any non-full, non-empty circuit has a move.
         for k in 0..CIRCUIT {
             assert_ne!(movable(ALL & !(1 << k)), 0);
@@ -552,10 +534,7 @@ mod tests {
         let mut record = GameRecord::new(pos(&[12, 48], Side::South));
         record.play_str("12").unwrap();
         assert_eq!(record.position().to_string().split(' ').nth(2), Some("N"));
-        assert_eq!(
-            record.outcome(),
-            Some(Outcome::win(Side::South, EndReason::NoLegalMove))
-        );
+        assert_eq!(record.outcome(), Some(Outcome::win(Side::South, EndReason::NoLegalMove)));
         assert!(record.legal_moves().is_empty());
     }
 
@@ -575,10 +554,7 @@ mod tests {
         for &s in &boards {
             for &n in &boards {
                 for side in Side::BOTH {
-                    out.push(Kimasai {
-                        stones: [s, n],
-                        side,
-                    });
+                    out.push(Kimasai { stones: [s, n], side });
                 }
             }
         }
@@ -632,10 +608,7 @@ mod tests {
         // The loss is judged before repetition; a record opened on a lost
         // position reports the loss.
         let record = GameRecord::new(pos(&[40], Side::South));
-        assert_eq!(
-            record.outcome(),
-            Some(Outcome::win(Side::North, EndReason::NoLegalMove))
-        );
+        assert_eq!(record.outcome(), Some(Outcome::win(Side::North, EndReason::NoLegalMove)));
     }
 
     #[test]
