@@ -114,7 +114,10 @@ fn bench_game<G: Evaluate>(seconds: f64) -> GameBench {
 
 /// Benchmarks each game for about `seconds` per measurement.
 pub fn run(games: &[GameId], seconds: f64) -> Vec<GameBench> {
-    games.iter().map(|&id| with_game!(id, G => bench_game::<G>(seconds))).collect()
+    games
+        .iter()
+        .map(|&id| with_game!(id, G => bench_game::<G>(seconds)))
+        .collect()
 }
 
 /// The figures as a Markdown table.
@@ -126,7 +129,13 @@ pub fn table(results: &[GameBench]) -> String {
         let _ = writeln!(
             out,
             "| {} | {:.0} | {:.1} | {:.0} ({}) | {:.0} | {} |",
-            r.game, r.playouts_per_sec, r.mean_plies, r.perft_nodes_per_sec, r.perft_depth, r.search_nps, r.search_depth
+            r.game,
+            r.playouts_per_sec,
+            r.mean_plies,
+            r.perft_nodes_per_sec,
+            r.perft_depth,
+            r.search_nps,
+            r.search_depth
         );
     }
     out

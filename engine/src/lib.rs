@@ -1,10 +1,10 @@
 //! The reference engine: a game-generic alpha-beta search over the rules
 //! library's [`mancala_rules::Game`] trait, behind the UMI protocol.
 
+pub mod bench;
 pub mod control;
 pub mod eval;
 pub mod search;
 pub mod time;
 pub mod tt;
-pub mod bench;
 pub mod umi;

@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use mancala_rules::{divide_str, GameId};
 
 #[derive(Parser)]
-#[command(name = "engine", version, about = "The reference mancala engine (UMI protocol on stdin/stdout)")]
+#[command(
+    name = "engine",
+    version,
+    about = "The reference mancala engine (UMI protocol on stdin/stdout)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -67,7 +71,10 @@ fn main() -> ExitCode {
             };
             match ids {
                 Ok(ids) => {
-                    print!("{}", engine::bench::table(&engine::bench::run(&ids, seconds)));
+                    print!(
+                        "{}",
+                        engine::bench::table(&engine::bench::run(&ids, seconds))
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
