@@ -80,7 +80,10 @@ impl<G: Game> AnyGame for GameRecord<G> {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        GameRecord::legal_moves(self).iter().map(ToString::to_string).collect()
+        GameRecord::legal_moves(self)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     fn play(&mut self, text: &str) -> Result<String, MoveError> {
@@ -92,7 +95,10 @@ impl<G: Game> AnyGame for GameRecord<G> {
     }
 
     fn moves(&self) -> Vec<String> {
-        GameRecord::moves(self).iter().map(ToString::to_string).collect()
+        GameRecord::moves(self)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     fn render(&self) -> String {
@@ -155,4 +161,3 @@ pub fn render_position(position: &str) -> Result<String, PositionError> {
     let id = game_id_of(position)?;
     with_game!(id, G => Ok(position.parse::<G>()?.render()))
 }
-

@@ -22,7 +22,11 @@ pub fn render_board(
 ) -> String {
     let width = rows
         .iter()
-        .flat_map(|r| r.holes.iter().map(|&h| (h.to_string().len() + 1).max(cell(h).len())))
+        .flat_map(|r| {
+            r.holes
+                .iter()
+                .map(|&h| (h.to_string().len() + 1).max(cell(h).len()))
+        })
         .max()
         .unwrap_or(1)
         + 2;

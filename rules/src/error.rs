@@ -40,7 +40,10 @@ pub struct PositionError {
 
 impl PositionError {
     pub fn new(field: Field, message: impl Into<String>) -> PositionError {
-        PositionError { field, message: message.into() }
+        PositionError {
+            field,
+            message: message.into(),
+        }
     }
 }
 
@@ -62,7 +65,10 @@ pub struct MoveSyntaxError {
 
 impl MoveSyntaxError {
     pub fn new(text: &str, reason: impl Into<String>) -> MoveSyntaxError {
-        MoveSyntaxError { text: text.to_owned(), reason: reason.into() }
+        MoveSyntaxError {
+            text: text.to_owned(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -93,7 +99,11 @@ impl fmt::Display for MoveError {
                 write!(f, "illegal move {text}: there is no legal move")
             }
             MoveError::Illegal { text, legal } => {
-                write!(f, "illegal move {text}: legal moves are {}", legal.join(" "))
+                write!(
+                    f,
+                    "illegal move {text}: legal moves are {}",
+                    legal.join(" ")
+                )
             }
             MoveError::GameOver => f.write_str("the game is over"),
         }

@@ -45,14 +45,17 @@ impl FromStr for GameId {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<GameId, PositionError> {
-        GameId::ALL.into_iter().find(|id| id.as_str() == s).ok_or_else(|| {
-            PositionError::new(
-                Field::Game,
-                format!(
-                    "unknown game id {s:?} (known: {})",
-                    GameId::ALL.map(GameId::as_str).join(", ")
-                ),
-            )
-        })
+        GameId::ALL
+            .into_iter()
+            .find(|id| id.as_str() == s)
+            .ok_or_else(|| {
+                PositionError::new(
+                    Field::Game,
+                    format!(
+                        "unknown game id {s:?} (known: {})",
+                        GameId::ALL.map(GameId::as_str).join(", ")
+                    ),
+                )
+            })
     }
 }

@@ -127,15 +127,27 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(side: Side, reason: EndReason) -> Outcome {
-        Outcome { result: GameResult::win_for(side), scores: None, reason }
+        Outcome {
+            result: GameResult::win_for(side),
+            scores: None,
+            reason,
+        }
     }
 
     pub fn draw(reason: EndReason) -> Outcome {
-        Outcome { result: GameResult::Draw, scores: None, reason }
+        Outcome {
+            result: GameResult::Draw,
+            scores: None,
+            reason,
+        }
     }
 
     /// A result decided by final scores.
     pub fn by_scores(scores: [u32; 2], reason: EndReason) -> Outcome {
-        Outcome { result: GameResult::from_scores(scores), scores: Some(scores), reason }
+        Outcome {
+            result: GameResult::from_scores(scores),
+            scores: Some(scores),
+            reason,
+        }
     }
 }

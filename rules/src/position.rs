@@ -30,7 +30,9 @@ impl<'a> FieldReader<'a> {
                 format!("unexpected whitespace character {c:?}"),
             ));
         }
-        let mut reader = FieldReader { fields: s.split(' ') };
+        let mut reader = FieldReader {
+            fields: s.split(' '),
+        };
         let id: GameId = reader.next(Field::Game)?.parse()?;
         if id != game {
             return Err(PositionError::new(
@@ -96,14 +98,12 @@ pub fn parse_holes(
                     ))
                 };
             }
-            parse_count(part)
-                .map(Some)
-                .ok_or_else(|| {
-                    PositionError::new(
-                        Field::Holes,
-                        format!("hole {hole}: {part:?} is not a seed count"),
-                    )
-                })
+            parse_count(part).map(Some).ok_or_else(|| {
+                PositionError::new(
+                    Field::Holes,
+                    format!("hole {hole}: {part:?} is not a seed count"),
+                )
+            })
         })
         .collect()
 }
@@ -118,9 +118,8 @@ pub fn parse_open_holes(field: &str, count: usize) -> Result<Vec<u8>, PositionEr
 
 /// A decimal count without sign or leading zeros (other than `0` itself), at most 255.
 fn parse_count(s: &str) -> Option<u8> {
-    let canonical = !s.is_empty()
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && (s == "0" || !s.starts_with('0'));
+    let canonical =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
     if canonical {
         s.parse().ok()
     } else {
@@ -129,9 +128,8 @@ fn parse_count(s: &str) -> Option<u8> {
 }
 
 pub fn parse_side(field: &str) -> Result<Side, PositionError> {
-    Side::from_letter(field).ok_or_else(|| {
-        PositionError::new(Field::Side, format!("expected S or N, found {field:?}"))
-    })
+    Side::from_letter(field)
+        .ok_or_else(|| PositionError::new(Field::Side, format!("expected S or N, found {field:?}")))
 }
 
 /// `<south>/<north>` counts (stores or reserves).
@@ -143,14 +141,16 @@ pub fn parse_pair(field: &str) -> Result<[u8; 2], PositionError> {
         )
     };
     let (s, n) = field.split_once('/').ok_or_else(bad)?;
-    Ok([parse_count(s).ok_or_else(bad)?, parse_count(n).ok_or_else(bad)?])
+    Ok([
+        parse_count(s).ok_or_else(bad)?,
+        parse_count(n).ok_or_else(bad)?,
+    ])
 }
 
 /// A round number, 1 or more.
 pub fn parse_round(field: &str) -> Result<u32, PositionError> {
-    let canonical = !field.is_empty()
-        && field.bytes().all(|b| b.is_ascii_digit())
-        && !field.starts_with('0');
+    let canonical =
+        !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit()) && !field.starts_with('0');
     field
         .parse::<u32>()
         .ok()
@@ -222,9 +222,18 @@ mod tests {
 
     #[test]
     fn holes_field() {
-        assert_eq!(parse_holes("1,x,3", 3, true).unwrap(), vec![Some(1), None, Some(3)]);
-        assert_eq!(parse_holes("1,x,3", 3, false).unwrap_err().field, Field::Holes);
-        assert!(parse_holes("1,2", 3, true).unwrap_err().message.contains("expected 3 holes"));
+        assert_eq!(
+            parse_holes("1,x,3", 3, true).unwrap(),
+            vec![Some(1), None, Some(3)]
+        );
+        assert_eq!(
+            parse_holes("1,x,3", 3, false).unwrap_err().field,
+            Field::Holes
+        );
+        assert!(parse_holes("1,2", 3, true)
+            .unwrap_err()
+            .message
+            .contains("expected 3 holes"));
         assert_eq!(format_holes([Some(1), None, Some(3)]), "1,x,3");
     }
 }

@@ -103,7 +103,11 @@ impl<G: Game> GameRecord<G> {
     /// repetition rules to it.
     fn settle(&mut self, mut next: G) {
         loop {
-            if self.history.last().is_some_and(|(_, g)| g.history_key() != next.history_key()) {
+            if self
+                .history
+                .last()
+                .is_some_and(|(_, g)| g.history_key() != next.history_key())
+            {
                 self.history.clear();
             }
             let hash = next.zobrist();

@@ -20,7 +20,9 @@ impl fmt::Display for BeanMove {
 impl FromStr for BeanMove {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
-        s.parse().map(BeanMove).map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
+        s.parse()
+            .map(BeanMove)
+            .map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
     }
 }
 

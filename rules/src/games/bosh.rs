@@ -148,6 +148,7 @@ fn own_holes(side: Side) -> std::ops::Range<usize> {
 }
 
 /// What a move does to the board, before any round transition.
+#[derive(PartialEq, Eq, Debug)]
 struct Sown {
     stones: [u8; HOLES],
     captured: u8,
@@ -203,6 +204,12 @@ impl Bosh {
     /// occupied open hole): the board after it and the stones captured, or
     /// `None` when the sowing is endless (still going after `MAX_LAPS` laps).
     fn sow(&self, from: usize) -> Option<Sown> {
+        self.sow_bounded(from, true)
+    }
+
+    /// [`Bosh::sow`], with the cycle-detection shortcut switchable so that
+    /// tests can check it against the bare lap bound.
+    fn sow_bounded(&self, from: usize, detect_cycles: bool) -> Option<Sown> {
         let (open, k) = self.open_holes();
         // Work on the open holes only, in sowing order: closed holes do not
         // exist for sowing, relays or captures.
@@ -246,7 +253,7 @@ impl Bosh {
                 // Relay from A.
                 p = a;
                 let state = lap_state(&c, p);
-                if state == saved {
+                if detect_cycles && state == saved {
                     return None;
                 }
                 steps += 1;
@@ -576,13 +583,16 @@ mod tests {
         s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
     }
 
+    /// The position string after `hole` is played in `s` (checked legal).
     fn after(s: &str, hole: u8) -> String {
         let p = pos(s);
         assert!(
             p.legal_move_list().contains(&BoshMove(hole)),
             "{hole} not legal in {s}"
         );
-        p.after(BoshMove(hole)).to_string()
+        let next = p.after(BoshMove(hole));
+        assert_eq!(next.seed_count(), TOTAL);
+        next.to_string()
     }
 
     #[test]
@@ -592,5 +602,341 @@ mod tests {
             "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1"
         );
         assert_eq!(pos("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1"), Bosh::start());
+        assert_eq!(
+            Bosh::start().legal_move_list(),
+            [1, 2, 3, 4, 5].map(BoshMove)
+        );
+    }
+
+    // Hand-worked moves. Each comment traces the move from the rules text.
+
+    #[test]
+    fn relay() {
+        // 1: 2 stones into 2, 3; last in 3; A = 4 holds 1: relay it into 5;
+        // A = 6 holds 1: relay it into 7; A = 8 empty, B = 9 empty: ends.
+        assert_eq!(
+            after("bosh 2,0,3,1,0,1,0,0,0,1 S 16/16 1", 1),
+            "bosh 0,1,4,0,1,0,1,0,0,1 N 16/16 1"
+        );
+    }
+
+    #[test]
+    fn origin_not_skipped_and_relay_chain() {
+        // 1: 10 stones into 2..10 and the 10th back into 1 (origin not
+        // skipped): 1,2,1,1,1,1,1,1,1,1, last in 1. Relays: A=2 (2) into 3,4;
+        // A=5 (1) into 6; A=7 (1) into 8; A=9 (1) into 10; A=1 (1) into 2;
+        // A=3 (2) into 4,5; A=6 (2) into 7,8: board 0,1,0,3,1,0,1,3,0,2, last
+        // in 8; A=9 empty, B=10 holds 2: captured by South.
+        assert_eq!(
+            after("bosh 10,1,0,0,0,0,0,0,0,0 S 15/14 1", 1),
+            "bosh 0,1,0,3,1,0,1,3,0,0 N 17/14 1"
+        );
+    }
+
+    #[test]
+    fn capture_beyond_an_empty_hole() {
+        // 3: 2 stones into 4, 5; A = 6 empty; B = 7 holds 3: South takes them.
+        assert_eq!(
+            after("bosh 0,0,2,0,0,0,3,1,0,0 S 17/17 1", 3),
+            "bosh 0,0,0,1,1,0,0,1,0,0 N 20/17 1"
+        );
+        // B may be the mover's own hole: 1 into 2; A = 3 empty; B = 4 (South's).
+        assert_eq!(
+            after("bosh 1,0,0,1,0,0,0,2,0,0 S 18/18 1", 1),
+            "bosh 0,1,0,0,0,0,0,2,0,0 N 19/18 1"
+        );
+    }
+
+    #[test]
+    fn double_empty_ends_the_move() {
+        // 2: 1 stone into 3; A = 4 and B = 5 empty: nothing taken.
+        assert_eq!(
+            after("bosh 0,1,0,0,0,2,3,0,0,0 S 17/17 1", 2),
+            "bosh 0,0,1,0,0,2,3,0,0,0 N 17/17 1"
+        );
+    }
+
+    #[test]
+    fn closed_holes_do_not_exist_for_sowing_and_relays() {
+        // 3: 2 stones skip 4, 5 into 6, 7; A = 8 holds 1: relayed past 9, 10
+        // into 1; A = 2 empty, B = 3 (the emptied origin) empty: ends.
+        assert_eq!(
+            after("bosh 0,0,2,x,x,0,0,1,x,x S 20/17 2", 3),
+            "bosh 1,0,0,x,x,1,1,0,x,x N 20/17 2"
+        );
+        // 2: 1 stone into 3; A = 6 (past closed 4, 5) holds 2: relay into 7, 8;
+        // A = 1 (past closed 9, 10) empty, B = 2 empty: ends.
+        assert_eq!(
+            after("bosh 0,1,0,x,x,2,0,0,x,x S 20/17 2", 2),
+            "bosh 0,0,1,x,x,0,1,1,x,x N 20/17 2"
+        );
+    }
+
+    #[test]
+    fn closed_holes_do_not_exist_for_the_look_ahead_and_captures() {
+        // 2: 1 stone into 3; A = 6 (not closed 4) empty; B = 7 (not closed 5)
+        // holds 3: captured. Were closed holes empty holes, A = 4 and B = 5
+        // would be a double empty.
+        assert_eq!(
+            after("bosh 0,1,0,x,x,0,3,1,x,x S 20/15 2", 2),
+            "bosh 0,0,1,x,x,0,0,1,x,x N 23/15 2"
+        );
+        // North 7: 1 stone into 8; A = 1 (past closed 9, 10) empty; B = 2 holds
+        // 2: North takes them.
+        assert_eq!(
+            after("bosh 0,2,1,x,x,0,1,0,x,x N 19/17 2", 7),
+            "bosh 0,0,1,x,x,0,0,1,x,x S 19/19 2"
+        );
+    }
+
+    #[test]
+    fn stuck_player_ends_the_round_and_opens_the_next() {
+        // 4: 1 stone into 5; A = 6 empty, B = 7 holds 2: South 22. North must
+        // move with every hole empty: the board (1 stone) goes to South, 23.
+        // Refill: South 5 holes, 3 left over; North 17: holes 6-9, 1 left
+        // over, 10 closed. North, who was stuck, opens round 2.
+        assert_eq!(
+            after("bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1", 4),
+            "bosh 4,4,4,4,4,4,4,4,4,x N 3/1 2"
+        );
+    }
+
+    #[test]
+    fn emptying_ones_own_side_does_not_end_the_round() {
+        // 5: 2 stones into 6, 7; A = 8, B = 9 empty. South's side is empty
+        // but North moves next.
+        let mid = after("bosh 0,0,0,0,2,0,0,0,0,0 S 19/19 1", 5);
+        assert_eq!(mid, "bosh 0,0,0,0,0,1,1,0,0,0 N 19/19 1");
+        // North 7 into 8; A = 9, B = 10 empty. Now South is stuck: the 2
+        // stones go to North (21); South 19 fills 1-4 (3 left), 5 closed;
+        // North fills all 5 (1 left). South opens round 2.
+        assert_eq!(after(&mid, 7), "bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2");
+    }
+
+    #[test]
+    fn closed_holes_reopen_when_their_owner_can_fill_them() {
+        // North 7 into 8; A = 1 (past 9, 10) empty; B = 2 holds 2: North 18.
+        // South is stuck: the stone in 8 goes to North, 19. Round 3: South 21
+        // fills 1-5 (4 and 5 reopen), 1 left; North 19 fills 6-9 (9 reopens),
+        // 3 left, 10 stays closed. South opens.
+        assert_eq!(
+            after("bosh 0,2,0,x,x,0,1,0,x,x N 21/16 2", 7),
+            "bosh 4,4,4,4,4,4,4,4,4,x S 1/3 3"
+        );
+    }
+
+    #[test]
+    fn match_won_when_the_opponent_cannot_fill_a_hole() {
+        // 4 into 5; B = 7 holds 2: South 36. North stuck: 1 more, South 37,
+        // North 3. Round 6: South fills 5 holes (17 left); North closes all.
+        let end = after("bosh 0,0,0,1,0,0,2,0,x,x S 34/3 5", 4);
+        assert_eq!(end, "bosh 4,4,4,4,4,x,x,x,x,x N 17/3 6");
+        let end = pos(&end);
+        assert!(end.legal_move_list().is_empty());
+        assert_eq!(
+            end.status(),
+            Some(Outcome {
+                result: GameResult::SouthWins,
+                scores: Some([37, 3]),
+                reason: EndReason::MatchWon
+            })
+        );
+        assert_eq!(end.match_loser(), Some(Side::North));
+        // Playing on a finished match changes nothing.
+        assert_eq!(end.after(BoshMove(1)), end);
+    }
+
+    #[test]
+    fn every_move_endless_ends_the_round_like_an_empty_side() {
+        // Open holes 1 and 6 only. South 1: 4 stones go 6,1,6,1: 2 in 1, 4
+        // in 6, last in 1; A = 6 occupied: relay 4 stones 1,6,1,6: 4 in 1, 2
+        // in 6, last in 6; A = 1 occupied: the first lap's state again, so
+        // the move never ends. South cannot move: the 6 stones go to North.
+        let mut p = Bosh {
+            stones: [4, 0, 0, 0, 0, 2, 0, 0, 0, 0],
+            closed: 0b11_1101_1110,
+            reserves: [14, 20],
+            side: Side::South,
+            round: 3,
+        };
+        assert_eq!(p.to_string(), "bosh 4,x,x,x,x,2,x,x,x,x S 14/20 3");
+        assert_eq!(p.sow(0), None);
+        assert_eq!(p.sow_bounded(0, false), None);
+        assert!(!p.can_move());
+        p.settle();
+        assert_eq!(p.to_string(), "bosh 4,4,4,x,x,4,4,4,4,4 S 2/6 4");
+    }
+
+    #[test]
+    fn two_open_holes_the_hole_beyond_a_is_the_last_one_sown() {
+        // Open holes 1 and 6. Lap states: [4,4] from 1 -> [2,6] from 6 ->
+        // [5,3] from 1 -> [2,6] from 1 -> [1,7] from 6 -> [5,3] from 6 ->
+        // [7,1] from 6: 1 stone into 1 = 8 (last); A = 6 empty; B = 1 again,
+        // holding 8: captured (South 24). North is then stuck with an empty
+        // board. Refill: South 5 holes, 4 left; North 16: 6-9, 10 closed.
+        let p = pos("bosh 4,x,x,x,x,4,x,x,x,x S 16/16 2");
+        assert_eq!(
+            p.sow(0),
+            Some(Sown {
+                stones: [0; HOLES],
+                captured: 8
+            })
+        );
+        assert_eq!(after(&p.to_string(), 1), "bosh 4,4,4,4,4,4,4,4,4,x N 4/0 3");
+    }
+
+    #[test]
+    fn the_ruled_endless_move_is_excluded() {
+        let p = pos("bosh 7,4,2,5,4,3,2,3,7,3 S 0/0 1");
+        assert_eq!(p.legal_move_list(), [1, 2, 4, 5].map(BoshMove));
+        assert_eq!(p.sow_bounded(2, false), None);
+        for i in [0, 1, 3, 4] {
+            assert!(p.sow(i).is_some());
+            assert_eq!(p.sow(i), p.sow_bounded(i, false));
+        }
+        // An illegal move leaves the position as it is.
+        assert_eq!(p.after(BoshMove(3)), p);
+    }
+
+    #[test]
+    fn the_ruled_endless_move_first_repeats_after_66040_laps() {
+        // A plain simulation without closed holes, independent of `sow`.
+        let mut c = [7u8, 4, 2, 5, 4, 3, 2, 3, 7, 3];
+        let mut p = 2;
+        let mut seen = std::collections::HashMap::new();
+        let mut lap = 0u32;
+        let repeat = loop {
+            if let Some(first) = seen.insert((c, p), lap) {
+                break (first, lap);
+            }
+            lap += 1;
+            let n = c[p];
+            c[p] = 0;
+            for _ in 0..n {
+                p = (p + 1) % HOLES;
+                c[p] += 1;
+            }
+            let a = (p + 1) % HOLES;
+            assert!(c[a] > 0, "the move ended at lap {lap}");
+            p = a;
+        };
+        assert_eq!(repeat, (0, 66_040));
+    }
+
+    /// A small deterministic generator for test positions.
+    fn next_random(state: &mut u64, below: u64) -> u64 {
+        *state = splitmix64(*state);
+        *state % below
+    }
+
+    #[test]
+    fn cycle_detection_agrees_with_the_bare_lap_bound() {
+        let mut state = 7;
+        let mut endless = 0;
+        for _ in 0..3000 {
+            let south_open = 1 + next_random(&mut state, 5) as usize;
+            let north_open = 1 + next_random(&mut state, 5) as usize;
+            let mut p = Bosh::start();
+            for i in 0..HOLES {
+                p.stones[i] = 0;
+                let k = i % SIDE_HOLES;
+                if (i < SIDE_HOLES && k >= south_open) || (i >= SIDE_HOLES && k >= north_open) {
+                    p.closed |= 1 << i;
+                }
+            }
+            let (open, k) = p.open_holes();
+            for _ in 0..TOTAL {
+                let j = open[next_random(&mut state, k as u64) as usize];
+                p.stones[usize::from(j)] += 1;
+            }
+            for &i in &open[..k] {
+                let i = usize::from(i);
+                if p.stones[i] > 0 {
+                    let fast = p.sow(i);
+                    endless += usize::from(fast.is_none());
+                    assert_eq!(fast, p.sow_bounded(i, false), "{p} hole {}", i + 1);
+                }
+            }
+        }
+        // The sample must contain endless moves for the check to mean much.
+        assert!(endless > 10, "only {endless} endless moves");
+    }
+
+    #[test]
+    fn no_refill_leaves_the_opener_without_a_move() {
+        // Why `settle` runs its loop at most once per round end in practice.
+        for south in 1..=SIDE_HOLES {
+            for north in 1..=SIDE_HOLES {
+                for side in Side::BOTH {
+                    let mut p = Bosh::start();
+                    p.side = side;
+                    p.round = 2;
+                    for i in 0..HOLES {
+                        let k = i % SIDE_HOLES;
+                        if (i < SIDE_HOLES && k >= south) || (i >= SIDE_HOLES && k >= north) {
+                            p.stones[i] = 0;
+                            p.closed |= 1 << i;
+                        }
+                    }
+                    assert!(p.can_move(), "{p}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_parse_canonically_and_never_panic() {
+        assert_eq!("3".parse::<BoshMove>(), Ok(BoshMove(3)));
+        assert_eq!("10".parse::<BoshMove>(), Ok(BoshMove(10)));
+        for bad in [
+            "",
+            "0",
+            "03",
+            "11",
+            "+3",
+            "-1",
+            " 3",
+            "3 ",
+            "x",
+            "1a",
+            "99999999999999999999",
+        ] {
+            assert!(bad.parse::<BoshMove>().is_err(), "{bad:?}");
+        }
+        for n in 1..=10 {
+            assert_eq!(BoshMove(n).to_string().parse::<BoshMove>(), Ok(BoshMove(n)));
+        }
+    }
+
+    #[test]
+    fn zobrist_tells_apart_what_equality_does() {
+        let a = pos("bosh 4,4,4,4,4,4,4,4,4,x S 3/1 2");
+        assert_eq!(a.zobrist(), pos(&a.to_string()).zobrist());
+        for other in [
+            "bosh 4,4,4,4,4,4,4,4,4,x N 3/1 2",
+            "bosh 4,4,4,4,4,4,4,4,4,x S 3/1 3",
+            "bosh 4,4,4,4,4,4,4,4,4,x S 1/3 2",
+            "bosh 4,4,4,4,4,4,4,4,4,0 S 3/1 2",
+        ] {
+            assert_ne!(a.zobrist(), pos(other).zobrist(), "{other}");
+        }
+    }
+
+    #[test]
+    fn render_shows_north_on_top_and_closed_holes() {
+        let text = pos("bosh 4,4,4,4,x,5,4,4,3,0 N 3/5 3").render();
+        let lines: Vec<&str> = text.lines().collect();
+        let north = lines.iter().position(|l| l.ends_with("North")).unwrap();
+        let south = lines.iter().position(|l| l.ends_with("South")).unwrap();
+        assert!(north < south, "{text}");
+        assert!(lines[north]
+            .split_whitespace()
+            .eq(["0", "3", "4", "4", "5", "North"]));
+        assert!(lines[south]
+            .split_whitespace()
+            .eq(["4", "4", "4", "4", "x", "South"]));
+        assert!(text.contains("round 3"), "{text}");
+        assert!(text.contains("North: reserve 5"), "{text}");
+        assert!(text.contains("South: reserve 3"), "{text}");
     }
 }

@@ -20,7 +20,9 @@ impl fmt::Display for KimasaiMove {
 impl FromStr for KimasaiMove {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
-        s.parse().map(KimasaiMove).map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
+        s.parse()
+            .map(KimasaiMove)
+            .map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
     }
 }
 

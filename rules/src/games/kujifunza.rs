@@ -20,7 +20,9 @@ impl fmt::Display for KujifunzaMove {
 impl FromStr for KujifunzaMove {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
-        s.parse().map(KujifunzaMove).map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
+        s.parse()
+            .map(KujifunzaMove)
+            .map_err(|_| MoveSyntaxError::new(s, "not a hole number"))
     }
 }
 
