@@ -481,16 +481,16 @@ impl Game for Bosh {
 
     fn zobrist(&self) -> u64 {
         let mut h = splitmix64(u64::from(self.round) ^ ROUND_SALT);
-        for i in 0..HOLES {
+        for (i, keys) in ZOBRIST_HOLES.iter().enumerate() {
             let cell = if self.is_closed(i) {
                 CLOSED
             } else {
                 usize::from(self.stones[i])
             };
-            h ^= ZOBRIST_HOLES[i][cell.min(CLOSED)];
+            h ^= keys[cell.min(CLOSED)];
         }
-        for s in 0..2 {
-            h ^= ZOBRIST_RESERVES[s][usize::from(self.reserves[s]).min(TOTAL as usize)];
+        for (keys, &reserve) in ZOBRIST_RESERVES.iter().zip(&self.reserves) {
+            h ^= keys[usize::from(reserve).min(TOTAL as usize)];
         }
         if self.side == Side::North {
             h ^= ZOBRIST_NORTH;
