@@ -1,5 +1,6 @@
 //! Static evaluation, one implementation per game.
 
+use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::Game;
 
@@ -20,16 +21,24 @@ impl Evaluate for Kimasai {
     }
 }
 
+/// Bosh: the match is about stones held. Reserves are safe; stones in one's
+/// own holes still have to survive the round, so they count a little less.
+impl Evaluate for Bosh {
+    fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        let reserves = self.reserves();
+        let reserve = i32::from(reserves[me.index()]) - i32::from(reserves[me.opponent().index()]);
+        let total = self.stones_of(me) as i32 - self.stones_of(me.opponent()) as i32;
+        let board = total - reserve;
+        100 * reserve + 70 * board
+    }
+}
+
 // TEMPORARY: replaced by real per-game evaluations once the game modules land.
 mod pending {
     use super::Evaluate;
-    use mancala_rules::games::{bohnenspiel, bosh, kujifunza};
+    use mancala_rules::games::{bohnenspiel, kujifunza};
     impl Evaluate for bohnenspiel::Bohnenspiel {
-        fn evaluate(&self) -> i32 {
-            0
-        }
-    }
-    impl Evaluate for bosh::Bosh {
         fn evaluate(&self) -> i32 {
             0
         }
