@@ -1,4 +1,422 @@
-//! The UMI protocol loop (placeholder until the protocol crate lands).
+//! The UMI protocol loop: reads commands, keeps the position, runs searches
+//! on a worker thread so that `isready` and `stop` are answered at once.
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use mancala_rules::{
+    divide_str, game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord,
+};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use umi::{Command, Go, Info, LineReader, Message, PositionBase, ReadLine, Score, Text};
+
+use crate::control::SearchControl;
+use crate::eval::Evaluate;
+use crate::options::{Changed, Options};
+use crate::search::{mate_distance, Iteration, Limits, Searcher};
+use crate::time::{budget, Budget, ClockState};
+use crate::tt::Table;
+
+pub const NAME: &str = concat!("Mancala Reference Engine ", env!("CARGO_PKG_VERSION"));
+pub const AUTHOR: &str = "The mancala arena authors";
+
+/// Where protocol output goes: every line is written whole and flushed.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    pub fn send(&self, msg: &Message) {
+        if let Ok(mut w) = self.0.lock() {
+            // A closed stdout means the GUI is gone; the read loop will see EOF.
+            let _ = umi::write_line(&mut **w, msg);
+        }
+    }
+
+    fn text(&self, text: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+
+    pub fn error(&self, what: &str) {
+        self.send(&Message::error(what));
+    }
+}
+
+/// The game to search: a validated start position and moves.
+#[derive(Clone, Debug)]
+struct Setup {
+    game: Box<dyn AnyGame>,
+}
+
+struct Running {
+    control: Arc<SearchControl>,
+    /// The budget to start on `ponderhit`.
+    ponder_budget: Option<Budget>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine's protocol state.
+pub struct Engine {
+    out: Output,
+    options: Options,
+    game: Option<GameId>,
+    setup: Option<Setup>,
+    tt: Arc<Mutex<Table>>,
+    running: Option<Running>,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        let tt = Arc::new(Mutex::new(Table::new(options.hash_mib)));
+        Engine {
+            out,
+            options,
+            game: None,
+            setup: None,
+            tt,
+            running: None,
+        }
+    }
+
+    /// Handles one input line; `false` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        match line.parse::<Command>() {
+            Ok(cmd) => self.handle(cmd),
+            Err(e) if e.is_ignorable() => true,
+            Err(e) => {
+                self.out.error(&e.to_string());
+                true
+            }
+        }
+    }
+
+    pub fn handle(&mut self, cmd: Command) -> bool {
+        self.reap_finished();
+        match cmd {
+            Command::Umi => self.handshake(),
+            Command::IsReady => self.out.send(&Message::ReadyOk),
+            Command::SetOption(s) => {
+                if self.running.is_some() {
+                    self.out.error("setoption while searching is ignored");
+                } else {
+                    match self.options.set(&s) {
+                        Ok(Changed::Hash) => {
+                            self.tt = Arc::new(Mutex::new(Table::new(self.options.hash_mib)));
+                        }
+                        Ok(Changed::Other) => {}
+                        Err(e) => self.out.error(&e),
+                    }
+                }
+            }
+            Command::NewGame(id) => {
+                self.finish_search();
+                self.game = Some(id);
+                self.setup = None;
+                if let Ok(mut tt) = self.tt.lock() {
+                    tt.clear();
+                }
+            }
+            Command::Position { base, moves } => {
+                self.finish_search();
+                self.setup = None;
+                match self.build_setup(&base, &moves) {
+                    Ok(setup) => {
+                        self.game = Some(setup.game.game_id());
+                        self.setup = Some(setup);
+                    }
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Perft { depth } => self.perft(depth),
+            Command::Stop => self.finish_search_now(),
+            Command::PonderHit => self.ponderhit(),
+            Command::GameOver { .. } => self.finish_search_now(),
+            Command::Board => self.board(),
+            Command::Quit => {
+                self.finish_search_now();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn handshake(&self) {
+        let text = |s: &str| Text::new(s).ok();
+        if let Some(t) = text(NAME) {
+            self.out.send(&Message::IdName(t));
+        }
+        if let Some(t) = text(AUTHOR) {
+            self.out.send(&Message::IdAuthor(t));
+        }
+        let games = GameId::ALL
+            .iter()
+            .filter_map(|id| umi::GameName::new(id.as_str()).ok())
+            .collect();
+        self.out.send(&Message::Games(games));
+        for decl in Options::declarations() {
+            self.out.send(&Message::Option(decl));
+        }
+        self.out.send(&Message::UmiOk);
+    }
+
+    fn build_setup(&self, base: &PositionBase, moves: &[umi::Move]) -> Result<Setup, String> {
+        let mut game = match base {
+            PositionBase::StartPos => match self.game {
+                Some(id) => new_game(id),
+                None => {
+                    return Err(
+                        "position startpos needs a game: send newgame <game-id> first".into(),
+                    )
+                }
+            },
+            PositionBase::Pos(text) => {
+                game_from_position(text.as_str()).map_err(|e| e.to_string())?
+            }
+        };
+        for (i, mv) in moves.iter().enumerate() {
+            game.play(mv.as_str())
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, mv.as_str()))?;
+        }
+        Ok(Setup { game })
+    }
+
+    fn go(&mut self, go: Go) {
+        let received = Instant::now();
+        self.finish_search();
+        let Some(setup) = self.setup.clone() else {
+            self.out.error("go without a valid position");
+            self.out.send(&Message::BestMoveNone);
+            return;
+        };
+        let side = setup.game.side_to_move();
+        let overhead = Duration::from_millis(self.options.move_overhead_ms);
+        let clock = ClockState {
+            time: go.time(side).map(Duration::from_millis),
+            inc: Duration::from_millis(go.inc(side).unwrap_or(0)),
+            movestogo: go.movestogo,
+            movetime: go.movetime.map(Duration::from_millis),
+        };
+        let budget = budget(clock, overhead);
+        let control = Arc::new(SearchControl::new());
+        let mut ponder_budget = None;
+        if go.infinite {
+            control.set_unlimited(true);
+        } else if go.ponder {
+            control.set_unlimited(true);
+            ponder_budget = budget;
+        } else if let Some(b) = budget {
+            control.set_budget(received, b.soft, b.hard);
+        }
+        let job = Job {
+            setup,
+            limits: Limits {
+                depth: go.depth,
+                nodes: go.nodes,
+            },
+            options: self.options.clone(),
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&control),
+            out: self.out.clone(),
+        };
+        let handle = thread::spawn(move || job.run());
+        self.running = Some(Running {
+            control,
+            ponder_budget,
+            handle,
+        });
+    }
+
+    fn ponderhit(&mut self) {
+        if let Some(r) = &self.running {
+            if let Some(b) = r.ponder_budget {
+                r.control.set_budget(Instant::now(), b.soft, b.hard);
+                r.control.set_unlimited(false);
+            } else if r.control.is_unlimited() {
+                // Pondering with no clock: keep searching until `stop`.
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        self.finish_search();
+        let Some(setup) = &self.setup else {
+            self.out.error("go perft without a valid position");
+            return;
+        };
+        match divide_str(&setup.game.position_string(), depth) {
+            Ok(rows) => {
+                let mut total = u64::from(depth == 0);
+                for (mv, count) in rows {
+                    total += count;
+                    match umi::Move::new(&mv) {
+                        Ok(mv) => self.out.send(&Message::PerftMove { mv, count }),
+                        Err(e) => self.out.error(&e.to_string()),
+                    }
+                }
+                self.out.send(&Message::PerftTotal(total));
+            }
+            Err(e) => self.out.error(&e.to_string()),
+        }
+    }
+
+    fn board(&self) {
+        let Some(setup) = &self.setup else {
+            self.out.error("d without a valid position");
+            return;
+        };
+        for line in setup.game.render().lines() {
+            self.out.text(line);
+        }
+        if let Ok(p) = umi::PositionText::new(&setup.game.position_string()) {
+            self.out.send(&Message::Pos(p));
+        }
+    }
+
+    /// Joins a search that already answered.
+    fn reap_finished(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.finish_search();
+        }
+    }
+
+    /// Waits for the running search (used where the protocol lets the engine
+    /// wait, e.g. a new `go` before the previous `bestmove`): stops it first.
+    fn finish_search(&mut self) {
+        self.finish_search_now();
+    }
+
+    /// Stops the running search; it answers with its `bestmove`.
+    fn finish_search_now(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.stop();
+            let _ = r.handle.join();
+        }
+    }
+}
+
+/// One search, run on its own thread.
+struct Job {
+    setup: Setup,
+    limits: Limits,
+    options: Options,
+    tt: Arc<Mutex<Table>>,
+    control: Arc<SearchControl>,
+    out: Output,
+}
+
+impl Job {
+    fn run(self) {
+        let position = self.setup.game.start_string();
+        let moves = self.setup.game.moves();
+        let id = self.setup.game.game_id();
+        let answer = with_game!(id, G => self.search::<G>(&position, &moves));
+        // `go infinite` and `go ponder` answer only after `stop` (or `ponderhit`).
+        while self.control.is_unlimited() && !self.control.is_stopped() {
+            thread::sleep(Duration::from_millis(1));
+        }
+        self.out.send(&answer);
+    }
+
+    fn search<G: Evaluate>(&self, start: &str, moves: &[String]) -> Message {
+        let Ok(start) = start.parse::<G>() else {
+            return Message::BestMoveNone;
+        };
+        let mut record = GameRecord::new(start);
+        for mv in moves {
+            if record.play_str(mv).is_err() {
+                return Message::BestMoveNone;
+            }
+        }
+        if record.is_over() {
+            return Message::BestMoveNone;
+        }
+        let root = record.position().clone();
+        let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
+        let Ok(mut tt) = self.tt.lock() else {
+            return Message::BestMoveNone;
+        };
+        let mut rng = SmallRng::seed_from_u64(self.options.random_seed ^ root.zobrist());
+        let weakness = self.options.weakness().map(|w| (w, &mut rng));
+        let mut searcher = Searcher::<G>::new(&mut tt, &self.control, self.limits, &history);
+        let result = searcher.run(&root, weakness, |it| self.report(it));
+        match result {
+            Some(r) => {
+                let best = umi::Move::new(&r.best.to_string());
+                let ponder = r.ponder.and_then(|p| umi::Move::new(&p.to_string()).ok());
+                match best {
+                    Ok(best) => Message::BestMove { best, ponder },
+                    Err(_) => Message::BestMoveNone,
+                }
+            }
+            None => Message::BestMoveNone,
+        }
+    }
+
+    fn report<M: std::fmt::Display>(&self, it: &Iteration<M>) {
+        let ms = it.elapsed.as_millis() as u64;
+        let score = match mate_distance(it.score) {
+            // Plies to the end, as the mover's own moves: a win in 1 ply is mate 1.
+            Some(plies) if plies > 0 => Score::mate((plies + 1) / 2),
+            Some(plies) => Score::mate(-((-plies + 1) / 2)),
+            None => Score::cp(it.score),
+        };
+        let info = Info {
+            depth: Some(it.depth),
+            seldepth: Some(it.seldepth),
+            score: Some(score),
+            nodes: Some(it.nodes),
+            nps: Some(it.nodes * 1000 / ms.max(1)),
+            time: Some(ms),
+            pv: it
+                .pv
+                .iter()
+                .filter_map(|m| umi::Move::new(&m.to_string()).ok())
+                .collect(),
+            ..Info::default()
+        };
+        self.out.send(&Message::Info(info));
+    }
+}
 
 /// Runs the protocol on stdin/stdout until `quit` or end of input.
-pub fn run_stdio() {}
+pub fn run_stdio() {
+    let out = Output::new(Box::new(io::stdout()));
+    let mut engine = Engine::new(out.clone());
+    run(io::stdin().lock(), &mut engine);
+}
+
+/// Runs the protocol on any input until `quit` or end of input.
+pub fn run<R: BufRead>(input: R, engine: &mut Engine) {
+    let mut reader = LineReader::new(input);
+    loop {
+        match reader.read_line() {
+            Ok(ReadLine::Line(line)) => {
+                tracing::debug!(target: "umi", "> {line}");
+                if !engine.handle_line(&line) {
+                    break;
+                }
+            }
+            Ok(ReadLine::TooLong) => engine.out.error("line too long, ignored"),
+            Ok(ReadLine::InvalidUtf8) => engine.out.error("line is not valid UTF-8, ignored"),
+            Ok(ReadLine::Eof) | Err(_) => {
+                engine.handle(Command::Quit);
+                break;
+            }
+        }
+    }
+}
