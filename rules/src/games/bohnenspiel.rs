@@ -264,16 +264,19 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
     #[inline]
     fn legal_moves(&self, moves: &mut Vec<BeanMove>) {
         let range = own_range(self.side);
-        let first = range.start;
-        let before = moves.len();
-        for (i, &n) in self.pits[range].iter().enumerate() {
-            if n > 0 {
-                moves.push(BeanMove((first + i + 1) as u8));
-            }
+        let first = range.start as u8;
+        // Branch-free: write every hole, advance only past non-empty ones.
+        let mut found = [BeanMove(0); 6];
+        let mut count = 0;
+        for (i, &n) in (first..).zip(&self.pits[range]) {
+            found[count] = BeanMove(i + 1);
+            count += usize::from(n > 0);
         }
-        if HEMPRICH && moves.len() == before && self.pits.iter().any(|&n| n > 0) {
-            moves.push(BeanMove::PASS);
+        if HEMPRICH && count == 0 && self.pits.iter().any(|&n| n > 0) {
+            found[0] = BeanMove::PASS;
+            count = 1;
         }
+        moves.extend_from_slice(&found[..count]);
     }
 
     #[inline]
@@ -285,29 +288,18 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
         };
         let origin = usize::from(hole - 1);
         let beans = usize::from(self.pits[origin]);
-        self.pits[origin] = 0;
-        // Every full lap puts one bean in every pit, the origin included.
+        // Every full lap puts one bean in every pit, the origin included; the
+        // rest go to the pits after the origin. One table row per (origin,
+        // rest) makes this a branch-free add over all 12 pits.
         let laps = (beans / PITS) as u8;
-        if laps > 0 {
-            for pit in &mut self.pits {
-                *pit += laps;
-            }
+        let extra = &SOWN[origin][beans % PITS];
+        for (pit, &add) in self.pits.iter_mut().zip(extra) {
+            *pit += add + laps;
         }
-        // The rest go to the pits after the origin, wrapping past hole 12.
-        let rest = beans % PITS;
-        let end = origin + 1 + rest;
-        if end <= PITS {
-            for pit in &mut self.pits[origin + 1..end] {
-                *pit += 1;
-            }
-        } else {
-            for pit in &mut self.pits[origin + 1..] {
-                *pit += 1;
-            }
-            for pit in &mut self.pits[..end - PITS] {
-                *pit += 1;
-            }
-        }
+        // The origin was emptied first, so it holds only what the laps gave
+        // it. (Set after the add: emptying it before would make the wide add
+        // wait on a narrow store.)
+        self.pits[origin] = laps;
         // The last bean's pit; after whole laps only, the origin itself.
         let mut pit = (origin + beans) % PITS;
         let mut captured = 0u8;
@@ -396,6 +388,27 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
             &format!("store {}", self.stores[Side::South.index()]),
         )
     }
+}
+
+/// `SOWN[origin][rest]`: one bean in each of the `rest` pits after `origin`.
+static SOWN: [[[u8; PITS]; PITS]; PITS] = sown_table();
+
+const fn sown_table() -> [[[u8; PITS]; PITS]; PITS] {
+    let mut table = [[[0; PITS]; PITS]; PITS];
+    let mut origin = 0;
+    while origin < PITS {
+        let mut rest = 0;
+        while rest < PITS {
+            let mut k = 1;
+            while k <= rest {
+                table[origin][rest][(origin + k) % PITS] = 1;
+                k += 1;
+            }
+            rest += 1;
+        }
+        origin += 1;
+    }
+    table
 }
 
 /// Zobrist keys for every count a pit or store can hold (0..=72).

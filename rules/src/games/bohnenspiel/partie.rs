@@ -120,7 +120,7 @@ impl Partie {
 
     /// Who opens (sits South in) the next game: `First` in games 1, 3, 5...
     pub fn opener_of_next_game(&self) -> Player {
-        if self.games % 2 == 0 {
+        if self.games & 1 == 0 {
             Player::First
         } else {
             Player::Second
