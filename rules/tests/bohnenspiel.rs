@@ -271,3 +271,108 @@ fn perft_counts_pass_as_a_move() {
         .unwrap();
     assert_eq!(perft(&b, 1), 0);
 }
+
+/// The rules written the slow, obvious way: bean by bean, then the chain with
+/// an explicit set of examined pits. Returns (pits, stores) after sowing from
+/// index `origin` for `mover` (0 = South).
+fn reference_play(
+    pits: [u8; 12],
+    stores: [u8; 2],
+    mover: usize,
+    origin: usize,
+) -> ([u8; 12], [u8; 2]) {
+    let (mut pits, mut stores) = (pits, stores);
+    let mut hand = pits[origin];
+    pits[origin] = 0;
+    let mut at = origin;
+    while hand > 0 {
+        at = (at + 1) % 12;
+        pits[at] += 1;
+        hand -= 1;
+    }
+    let mut examined = [false; 12];
+    while !examined[at] && [2, 4, 6].contains(&pits[at]) {
+        examined[at] = true;
+        stores[mover] += pits[at];
+        pits[at] = 0;
+        at = (at + 11) % 12;
+    }
+    (pits, stores)
+}
+
+/// A random position: 72 beans spread over pits and stores, with some big piles.
+fn random_position(rng: &mut SmallRng) -> ([u8; 12], [u8; 2], Side) {
+    let mut pits = [0u8; 12];
+    let mut stores = [0u8; 2];
+    let on_board = rng.random_range(1..=72u8);
+    let piles = rng.random_range(1..=12usize);
+    for _ in 0..on_board {
+        // Concentrate beans in the first `piles` pits of a random rotation.
+        let offset = rng.random_range(0..piles);
+        pits[(offset * 5) % 12] += 1;
+    }
+    for _ in on_board..72 {
+        stores[rng.random_range(0..2usize)] += 1;
+    }
+    let side = if rng.random() {
+        Side::South
+    } else {
+        Side::North
+    };
+    (pits, stores, side)
+}
+
+#[test]
+fn play_agrees_with_a_bean_by_bean_reference() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut big = 0;
+    for _ in 0..20_000 {
+        let (pits, stores, side) = random_position(&mut rng);
+        let pos = Bohnenspiel::new(pits, stores, side).unwrap();
+        for mv in pos.legal_move_list() {
+            let origin = usize::from(mv.hole().unwrap() - 1);
+            big += usize::from(pits[origin] >= 12);
+            let (want_pits, want_stores) = reference_play(pits, stores, side.index(), origin);
+            let next = pos.after(mv);
+            assert_eq!(
+                (next.pits(), next.stores(), next.side_to_move()),
+                (&want_pits, want_stores, side.opponent()),
+                "{pos} + {mv}"
+            );
+        }
+    }
+    assert!(big > 1000, "too few laps round the board tested: {big}");
+}
+
+#[test]
+fn parsing_arbitrary_text_never_panics() {
+    let alphabet = [
+        "0",
+        "1",
+        "2",
+        "6",
+        "7",
+        "9",
+        ",",
+        "/",
+        " ",
+        "S",
+        "N",
+        "x",
+        "-",
+        "pass",
+        "bohnenspiel",
+        "é",
+    ];
+    let mut rng = SmallRng::seed_from_u64(4);
+    for _ in 0..20_000 {
+        let len = rng.random_range(0..30);
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+            .collect();
+        let _ = text.parse::<BeanMove>();
+        let _ = text.parse::<Bohnenspiel>();
+        let _ = text.parse::<Hemprich>();
+        let _ = mancala_rules::normalize_position(&text);
+    }
+}
