@@ -16,7 +16,10 @@ fn perft_prints_divide_then_total() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
     assert_eq!(lines[5], "nodes 79");
-    let sum: u64 = lines[..5].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 = lines[..5]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
     assert_eq!(sum, 79);
 }
 

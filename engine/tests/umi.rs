@@ -40,7 +40,10 @@ fn every_game_answers_go_from_its_start_with_a_legal_move() {
         e.send("position startpos");
         let (line, _) = e.go("go depth 3");
         let legal = new_game(id).legal_moves();
-        assert!(legal.contains(&best_of(&line).to_string()), "{id}: {line} not in {legal:?}");
+        assert!(
+            legal.contains(&best_of(&line).to_string()),
+            "{id}: {line} not in {legal:?}"
+        );
     }
 }
 
@@ -54,19 +57,38 @@ fn go_limits_depth_nodes_movetime_and_clocks() {
     let lines = e.until(PROMPT * 6, |l| l.starts_with("bestmove"));
     let depths: Vec<&str> = lines
         .iter()
-        .filter_map(|l| l.strip_prefix("info depth ").and_then(|r| r.split(' ').next()))
+        .filter_map(|l| {
+            l.strip_prefix("info depth ")
+                .and_then(|r| r.split(' ').next())
+        })
         .collect();
-    assert_eq!(depths, ["1", "2", "3", "4"], "one info line per iteration: {lines:?}");
+    assert_eq!(
+        depths,
+        ["1", "2", "3", "4"],
+        "one info line per iteration: {lines:?}"
+    );
     assert!(lines.last().unwrap().starts_with("bestmove "));
 
     e.send("go nodes 2000");
     let lines = e.until(PROMPT * 6, |l| l.starts_with("bestmove"));
     for l in lines.iter().filter(|l| l.starts_with("info depth")) {
-        let nodes: u64 = l.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let nodes: u64 = l
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!(nodes <= 2000 + 50, "{l}");
     }
 
-    for go in ["go movetime 50", "go p1time 1000 p2time 1000", "go p1time 500 p2time 500 p1inc 10 p2inc 10 movestogo 5"] {
+    for go in [
+        "go movetime 50",
+        "go p1time 1000 p2time 1000",
+        "go p1time 500 p2time 500 p1inc 10 p2inc 10 movestogo 5",
+    ] {
         let (line, _) = e.go(go);
         assert!(line.starts_with("bestmove "), "{go}: {line}");
     }
@@ -82,15 +104,25 @@ fn isready_is_answered_while_searching_and_stop_ends_infinite() {
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
     let lines = e.until(PROMPT, |l| l == "readyok");
-    assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "no bestmove before stop: {lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "no bestmove before stop: {lines:?}"
+    );
     let t = Instant::now();
     e.send("stop");
     let lines = e.until(PROMPT, |l| l.starts_with("bestmove"));
     // The 10 ms target is measured in BENCHMARKS.md; here only a sane bound.
-    assert!(t.elapsed() < Duration::from_secs(2), "stop took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        t.elapsed()
+    );
     let legal = new_game(GameId::Kujifunza).legal_moves();
     assert!(legal.contains(&best_of(lines.last().unwrap()).to_string()));
-    assert!(e.drain(QUIET).iter().all(|l| !l.starts_with("bestmove")), "exactly one bestmove");
+    assert!(
+        e.drain(QUIET).iter().all(|l| !l.starts_with("bestmove")),
+        "exactly one bestmove"
+    );
 }
 
 #[test]
@@ -103,7 +135,10 @@ fn ponder_then_ponderhit_answers_once() {
     e.send("go ponder p1time 2000 p2time 2000");
     std::thread::sleep(Duration::from_millis(300));
     let early = e.drain(Duration::from_millis(100));
-    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "no bestmove while pondering: {early:?}");
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "no bestmove while pondering: {early:?}"
+    );
     e.send("ponderhit");
     let lines = e.until(PROMPT, |l| l.starts_with("bestmove"));
     assert!(lines.last().unwrap().starts_with("bestmove "));
@@ -146,13 +181,19 @@ fn malformed_input_is_answered_with_errors_and_never_kills_the_engine() {
     for (line, expected) in cases {
         e.send(line);
         let got = e.until(PROMPT, |l| l.starts_with("info string error"));
-        assert!(got.last().unwrap().starts_with(expected), "{line}: got {got:?}");
+        assert!(
+            got.last().unwrap().starts_with(expected),
+            "{line}: got {got:?}"
+        );
         e.drain(Duration::from_millis(20));
     }
     e.send("newgame bosh");
     e.send("position startpos moves 1 99");
     let got = e.until(PROMPT, |l| l.starts_with("info string error"));
-    assert!(got[0].contains("move 2 (99)") && got[0].contains("legal moves are"), "{got:?}");
+    assert!(
+        got[0].contains("move 2 (99)") && got[0].contains("legal moves are"),
+        "{got:?}"
+    );
 
     // Unknown commands and empty lines are ignored silently.
     for line in ["xyzzy", "", "   ", "uci", "bestmove 3"] {
@@ -177,13 +218,21 @@ fn ten_milliseconds_per_move_for_a_whole_game_in_every_game() {
         let mut game = new_game(id);
         let mut moves: Vec<String> = Vec::new();
         while game.outcome().is_none() && moves.len() < 400 {
-            e.send(&format!("position startpos moves {}", moves.join(" ")).trim_end().to_string());
+            e.send(
+                &format!("position startpos moves {}", moves.join(" "))
+                    .trim_end()
+                    .to_string(),
+            );
             let (line, took) = e.go("go movetime 10");
             // Generous: what counts is that no answer is grossly late on a
             // loaded machine; the arbiter's timemargin tolerates the rest.
-            assert!(took < Duration::from_millis(10 + 490), "{id}: {took:?} for one move");
+            assert!(
+                took < Duration::from_millis(10 + 490),
+                "{id}: {took:?} for one move"
+            );
             let mv = best_of(&line).to_string();
-            game.play(&mv).unwrap_or_else(|err| panic!("{id}: {line}: {err}"));
+            game.play(&mv)
+                .unwrap_or_else(|err| panic!("{id}: {line}: {err}"));
             moves.push(mv);
         }
     }

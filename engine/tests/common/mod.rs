@@ -36,7 +36,11 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines }
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     pub fn send(&mut self, line: &str) {
@@ -95,7 +99,10 @@ impl Engine {
 
     pub fn is_alive(&mut self) -> bool {
         self.send("isready");
-        self.until(PROMPT, |l| l == "readyok").last().map(String::as_str) == Some("readyok")
+        self.until(PROMPT, |l| l == "readyok")
+            .last()
+            .map(String::as_str)
+            == Some("readyok")
     }
 
     /// Sends quit and waits for a clean exit.
