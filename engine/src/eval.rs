@@ -1,5 +1,6 @@
 //! Static evaluation, one implementation per game.
 
+use mancala_rules::games::bohnenspiel::Bean;
 use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::Game;
@@ -34,15 +35,23 @@ impl Evaluate for Bosh {
     }
 }
 
+/// Bohnenspiel (both variants): beans in the store are won for good; beans on
+/// one's own side are worth a little (they keep the player able to move and,
+/// at the end, may be swept to him).
+impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
+    fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        let stores = self.stores();
+        let store = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
+        let side = self.beans_on(me) as i32 - self.beans_on(me.opponent()) as i32;
+        100 * store + 10 * side
+    }
+}
+
 // TEMPORARY: replaced by real per-game evaluations once the game modules land.
 mod pending {
     use super::Evaluate;
-    use mancala_rules::games::{bohnenspiel, kujifunza};
-    impl Evaluate for bohnenspiel::Bohnenspiel {
-        fn evaluate(&self) -> i32 {
-            0
-        }
-    }
+    use mancala_rules::games::kujifunza;
     impl Evaluate for kujifunza::Kujifunza {
         fn evaluate(&self) -> i32 {
             0
