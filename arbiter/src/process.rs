@@ -80,9 +80,10 @@ pub struct EngineSpec {
 impl EngineSpec {
     pub fn new(command: impl Into<PathBuf>) -> EngineSpec {
         let command = command.into();
-        let name = command
-            .file_name()
-            .map_or_else(|| command.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = command.file_name().map_or_else(
+            || command.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         EngineSpec {
             name,
             command,
@@ -164,17 +165,29 @@ pub enum SpawnError {
 impl fmt::Display for SpawnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpawnError::NotFound { path } => write!(f, "engine binary {} not found", path.display()),
+            SpawnError::NotFound { path } => {
+                write!(f, "engine binary {} not found", path.display())
+            }
             SpawnError::NotExecutable { path, reason } => {
-                write!(f, "engine binary {} is not executable: {reason}", path.display())
+                write!(
+                    f,
+                    "engine binary {} is not executable: {reason}",
+                    path.display()
+                )
             }
             SpawnError::WorkingDir { path, reason } => {
                 write!(f, "engine working directory {}: {reason}", path.display())
             }
             SpawnError::StderrLog { path, source } => {
-                write!(f, "cannot open engine stderr log {}: {source}", path.display())
+                write!(
+                    f,
+                    "cannot open engine stderr log {}: {source}",
+                    path.display()
+                )
             }
-            SpawnError::NoRuntime => f.write_str("engines can only be started inside a tokio runtime"),
+            SpawnError::NoRuntime => {
+                f.write_str("engines can only be started inside a tokio runtime")
+            }
             SpawnError::Io { path, source } => {
                 write!(f, "cannot start engine {}: {source}", path.display())
             }
@@ -275,7 +288,10 @@ impl From<ExitStatus> for Exit {
     fn from(status: ExitStatus) -> Exit {
         match (status.code(), status.signal()) {
             (Some(code), _) => Exit::Code(code),
-            (None, Some(signal)) => Exit::Signal { signal, core_dumped: status.core_dumped() },
+            (None, Some(signal)) => Exit::Signal {
+                signal,
+                core_dumped: status.core_dumped(),
+            },
             // why: `wait` only reports terminated processes, which have one or the
             // other; keep the raw status rather than invent a meaning.
             (None, None) => Exit::Code(status.into_raw()),
@@ -287,7 +303,10 @@ impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Exit::Code(code) => write!(f, "exited with code {code}"),
-            Exit::Signal { signal, core_dumped } => {
+            Exit::Signal {
+                signal,
+                core_dumped,
+            } => {
                 write!(f, "killed by signal {signal}")?;
                 if let Some(name) = signal_name(signal) {
                     write!(f, " ({name})")?;
@@ -384,14 +403,19 @@ static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
 fn live_groups() -> MutexGuard<'static, BTreeSet<i32>> {
     // why: a panic elsewhere while holding the lock must not stop Ctrl-C cleanup.
-    LIVE_GROUPS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// SIGKILLs the process group of every engine that is still live (for the Ctrl-C
 /// handler). Returns how many groups were signalled. It does not reap: the
 /// owners do that (or the arbiter exits, which ends it all).
 pub fn kill_all_engines() -> usize {
-    live_groups().iter().filter(|&&pgid| kill_group(pgid)).count()
+    live_groups()
+        .iter()
+        .filter(|&&pgid| kill_group(pgid))
+        .count()
 }
 
 /// How many engine process groups are registered as live.
@@ -461,7 +485,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             self.buf.reserve(READ_CHUNK);
             // why: `read_buf` either appends what it read or (when cancelled)
             // nothing, which is what makes this loop cancel-safe.
-            let n = self.inner.read_buf(&mut self.buf).await.map_err(ReadError::Io)?;
+            let n = self
+                .inner
+                .read_buf(&mut self.buf)
+                .await
+                .map_err(ReadError::Io)?;
             if n == 0 {
                 self.eof = true;
             }
@@ -470,7 +498,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// A result from what is already buffered, or `None` if more input is needed.
     fn take_buffered(&mut self) -> Option<Result<String, ReadError>> {
-        let newline = self.buf[self.scanned..].iter().position(|&b| b == b'\n').map(|i| i + self.scanned);
+        let newline = self.buf[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| i + self.scanned);
         if self.skipping {
             match newline {
                 Some(end) => {
@@ -494,7 +525,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.buf.clear();
                 self.scanned = 0;
                 self.skipping = true;
-                return Some(Err(ReadError::LineTooLong { bytes, limit: self.max }));
+                return Some(Err(ReadError::LineTooLong {
+                    bytes,
+                    limit: self.max,
+                }));
             }
             return None;
         };
@@ -505,7 +539,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             line.pop();
         }
         if line.len() > self.max {
-            return Some(Err(ReadError::LineTooLong { bytes: line.len(), limit: self.max }));
+            return Some(Err(ReadError::LineTooLong {
+                bytes: line.len(),
+                limit: self.max,
+            }));
         }
         Some(String::from_utf8(line).map_err(|e| ReadError::InvalidUtf8 {
             lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -566,7 +603,10 @@ impl EngineProcess {
                 .append(true)
                 .open(path)
                 .map(Stdio::from)
-                .map_err(|source| SpawnError::StderrLog { path: path.clone(), source })?,
+                .map_err(|source| SpawnError::StderrLog {
+                    path: path.clone(),
+                    source,
+                })?,
             None => Stdio::null(),
         };
 
@@ -583,10 +623,13 @@ impl EngineProcess {
             command.current_dir(dir);
         }
         let found = program.is_absolute() && program.exists();
-        let mut child = command.spawn().map_err(|e| spawn_error(&spec.command, found, e))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| spawn_error(&spec.command, found, e))?;
 
         let pid = child.id();
-        let (Some(pid), Some(stdin), Some(stdout)) = (pid, child.stdin.take(), child.stdout.take()) else {
+        let (Some(pid), Some(stdin), Some(stdout)) = (pid, child.stdin.take(), child.stdout.take())
+        else {
             // Unreachable in practice (fresh child, both piped); fail cleanly anyway.
             return Err(SpawnError::Io {
                 path: spec.command.clone(),
@@ -594,7 +637,10 @@ impl EngineProcess {
             });
         };
         let Ok(pgid) = i32::try_from(pid) else {
-            return Err(SpawnError::Io { path: spec.command.clone(), source: io::Error::other("pid out of range") });
+            return Err(SpawnError::Io {
+                path: spec.command.clone(),
+                source: io::Error::other("pid out of range"),
+            });
         };
         live_groups().insert(pgid);
         Ok(EngineProcess {
@@ -626,9 +672,16 @@ impl EngineProcess {
         self.pid
     }
 
+    /// Bytes allocated for buffering the engine's output (diagnostics, and the
+    /// tests of the memory bound).
+    pub fn read_buffer_capacity(&self) -> usize {
+        self.reader.buffer_capacity()
+    }
+
     /// Writes `line` and `\n`, then flushes, within the spec's `write_timeout`.
     pub async fn send(&mut self, line: &str) -> Result<(), WriteError> {
-        self.send_until(line, Instant::now() + self.write_timeout).await
+        self.send_until(line, Instant::now() + self.write_timeout)
+            .await
     }
 
     /// Writes `line` and `\n`, then flushes, before `deadline`.
@@ -729,13 +782,24 @@ impl EngineProcess {
                 self.on_exit(status);
             }
         }
-        ShutdownReport { exit: self.exit, quit_sent, forced }
+        ShutdownReport {
+            exit: self.exit,
+            quit_sent,
+            forced,
+        }
     }
 
     /// Waits for the engine's exit while reading (and logging) its output.
     /// Returns its status; an error from `wait` itself is treated as never.
     async fn wait_draining(&mut self) -> ExitStatus {
-        let EngineProcess { child, reader, traffic, name, pid, .. } = self;
+        let EngineProcess {
+            child,
+            reader,
+            traffic,
+            name,
+            pid,
+            ..
+        } = self;
         let drain = async {
             loop {
                 let (kind, text) = match reader.next_line().await {
@@ -786,9 +850,21 @@ impl EngineProcess {
     }
 }
 
-fn record(log: &Option<Arc<dyn TrafficLog>>, engine: &str, pid: u32, kind: TrafficKind, text: &str) {
+fn record(
+    log: &Option<Arc<dyn TrafficLog>>,
+    engine: &str,
+    pid: u32,
+    kind: TrafficKind,
+    text: &str,
+) {
     if let Some(log) = log {
-        log.record(&TrafficRecord { at: std::time::Instant::now(), engine, pid, kind, text });
+        log.record(&TrafficRecord {
+            at: std::time::Instant::now(),
+            engine,
+            pid,
+            kind,
+            text,
+        });
     }
 }
 
@@ -805,17 +881,23 @@ impl Drop for EngineProcess {
 /// current directory and checked up front, for clear errors.
 fn resolve_program(command: &Path) -> Result<PathBuf, SpawnError> {
     if command.as_os_str().is_empty() {
-        return Err(SpawnError::NotFound { path: command.to_path_buf() });
+        return Err(SpawnError::NotFound {
+            path: command.to_path_buf(),
+        });
     }
     if command.components().count() == 1 && !command.is_absolute() {
         return Ok(command.to_path_buf()); // a bare name: `PATH` lookup at spawn
     }
-    let not_executable =
-        |reason: &str| SpawnError::NotExecutable { path: command.to_path_buf(), reason: reason.to_string() };
+    let not_executable = |reason: &str| SpawnError::NotExecutable {
+        path: command.to_path_buf(),
+        reason: reason.to_string(),
+    };
     let meta = match std::fs::metadata(command) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(SpawnError::NotFound { path: command.to_path_buf() })
+            return Err(SpawnError::NotFound {
+                path: command.to_path_buf(),
+            })
         }
         Err(e) => return Err(not_executable(&e.to_string())),
     };
@@ -825,7 +907,10 @@ fn resolve_program(command: &Path) -> Result<PathBuf, SpawnError> {
     if meta.permissions().mode() & 0o111 == 0 {
         return Err(not_executable("it has no execute permission"));
     }
-    std::path::absolute(command).map_err(|source| SpawnError::Io { path: command.to_path_buf(), source })
+    std::path::absolute(command).map_err(|source| SpawnError::Io {
+        path: command.to_path_buf(),
+        source,
+    })
 }
 
 fn check_working_dir(dir: &Path) -> Result<(), SpawnError> {
@@ -835,7 +920,10 @@ fn check_working_dir(dir: &Path) -> Result<(), SpawnError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => "not found".to_string(),
         Err(e) => e.to_string(),
     };
-    Err(SpawnError::WorkingDir { path: dir.to_path_buf(), reason: problem })
+    Err(SpawnError::WorkingDir {
+        path: dir.to_path_buf(),
+        reason: problem,
+    })
 }
 
 /// Maps an `exec` failure to a clear error. `exists`: whether the program file
@@ -848,10 +936,14 @@ fn spawn_error(command: &Path, exists: bool, e: io::Error) -> SpawnError {
             reason: "its interpreter (#! line) or loader was not found".to_string(),
         },
         io::ErrorKind::NotFound => SpawnError::NotFound { path },
-        io::ErrorKind::PermissionDenied => SpawnError::NotExecutable { path, reason: e.to_string() },
-        _ if e.raw_os_error() == Some(libc::ENOEXEC) => {
-            SpawnError::NotExecutable { path, reason: "not a program this system can run (exec format error)".to_string() }
-        }
+        io::ErrorKind::PermissionDenied => SpawnError::NotExecutable {
+            path,
+            reason: e.to_string(),
+        },
+        _ if e.raw_os_error() == Some(libc::ENOEXEC) => SpawnError::NotExecutable {
+            path,
+            reason: "not a program this system can run (exec format error)".to_string(),
+        },
         _ => SpawnError::Io { path, source: e },
     }
 }
@@ -878,7 +970,15 @@ mod tests {
     #[tokio::test]
     async fn splits_lines_and_accepts_crlf() {
         let got = lines(b"umi\r\nid name x\n\nreadyok\npartial", 100).await;
-        assert_eq!(got, vec![Ok("umi".into()), Ok("id name x".into()), Ok(String::new()), Ok("readyok".into())]);
+        assert_eq!(
+            got,
+            vec![
+                Ok("umi".into()),
+                Ok("id name x".into()),
+                Ok(String::new()),
+                Ok("readyok".into())
+            ]
+        );
     }
 
     #[tokio::test]
@@ -889,10 +989,16 @@ mod tests {
         let got = lines(&input, 5).await;
         assert_eq!(got.len(), 5, "{got:?}");
         assert_eq!(got[0], Ok("ok1".into()));
-        assert!(got[1].as_ref().is_err_and(|e| e.contains("too long")), "{got:?}");
+        assert!(
+            got[1].as_ref().is_err_and(|e| e.contains("too long")),
+            "{got:?}"
+        );
         assert_eq!(got[2], Ok("ok2".into()));
         assert_eq!(got[3], Ok("12345".into()));
-        assert!(got[4].as_ref().is_err_and(|e| e.contains("too long")), "{got:?}");
+        assert!(
+            got[4].as_ref().is_err_and(|e| e.contains("too long")),
+            "{got:?}"
+        );
     }
 
     #[tokio::test]
@@ -912,7 +1018,11 @@ mod tests {
     }
 
     impl AsyncRead for Endless {
-        fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
             // why: yield every other read, as a real pipe does, so timers can fire.
             self.pause = !self.pause;
             if self.pause {
@@ -928,19 +1038,39 @@ mod tests {
 
     #[tokio::test]
     async fn endless_line_uses_bounded_memory() {
-        let mut reader = LineReader::new(Endless { served: 0, pause: false }, 1024);
-        assert!(matches!(reader.next_line().await, Err(ReadError::LineTooLong { limit: 1024, .. })));
+        let mut reader = LineReader::new(
+            Endless {
+                served: 0,
+                pause: false,
+            },
+            1024,
+        );
+        assert!(matches!(
+            reader.next_line().await,
+            Err(ReadError::LineTooLong { limit: 1024, .. })
+        ));
         // The next read skips the rest of the endless line until the deadline.
         let skipping = timeout(Duration::from_millis(50), reader.next_line()).await;
         assert!(skipping.is_err(), "an endless line never yields a line");
-        assert!(reader.inner.served > 1_000_000, "the test read too little: {}", reader.inner.served);
-        assert!(reader.buffer_capacity() <= 4 * (1024 + READ_CHUNK), "buffer grew to {}", reader.buffer_capacity());
+        assert!(
+            reader.inner.served > 1_000_000,
+            "the test read too little: {}",
+            reader.inner.served
+        );
+        assert!(
+            reader.buffer_capacity() <= 4 * (1024 + READ_CHUNK),
+            "buffer grew to {}",
+            reader.buffer_capacity()
+        );
     }
 
     #[test]
     fn exit_descriptions() {
         assert_eq!(Exit::Code(1).to_string(), "exited with code 1");
-        let killed = Exit::Signal { signal: libc::SIGKILL, core_dumped: false };
+        let killed = Exit::Signal {
+            signal: libc::SIGKILL,
+            core_dumped: false,
+        };
         assert_eq!(killed.to_string(), "killed by signal 9 (SIGKILL)");
         assert!(Exit::Code(0).success() && !killed.success());
     }

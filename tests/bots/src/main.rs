@@ -231,7 +231,9 @@ impl Bot {
                 Some(id) => Ok(new_game(id)),
                 None => Err("position startpos before any newgame <id>".to_string()),
             },
-            Some((&"pos", fields)) => game_from_position(&fields.join(" ")).map_err(|e| e.to_string()),
+            Some((&"pos", fields)) => {
+                game_from_position(&fields.join(" ")).map_err(|e| e.to_string())
+            }
             _ => Err(format!("cannot read position {rest:?}")),
         };
         let mut game = match start {
@@ -247,11 +249,19 @@ impl Bot {
     }
 
     fn chosen_move(&mut self) -> String {
-        let legal = self.game.as_ref().map(|g| g.legal_moves()).unwrap_or_default();
+        let legal = self
+            .game
+            .as_ref()
+            .map(|g| g.legal_moves())
+            .unwrap_or_default();
         if legal.is_empty() {
             return "none".to_string();
         }
-        let index = if self.opts.mode == Mode::Random { self.rng.below(legal.len()) } else { 0 };
+        let index = if self.opts.mode == Mode::Random {
+            self.rng.below(legal.len())
+        } else {
+            0
+        };
         legal[index].clone()
     }
 
@@ -304,7 +314,11 @@ impl Bot {
         let mut line = String::new();
         line.push(char::from(SYMBOLS[self.rng.below(SYMBOLS.len())]));
         for _ in 0..(8 + self.rng.below(30)) {
-            let c = if self.rng.below(6) == 0 { b' ' } else { LETTERS[self.rng.below(LETTERS.len())] };
+            let c = if self.rng.below(6) == 0 {
+                b' '
+            } else {
+                LETTERS[self.rng.below(LETTERS.len())]
+            };
             line.push(char::from(c));
         }
         line
@@ -317,7 +331,11 @@ fn huge_line(n: usize) {
     let mut out = io::stdout().lock();
     let mut left = n;
     while n == 0 || left > 0 {
-        let take = if n == 0 { chunk.len() } else { left.min(chunk.len()) };
+        let take = if n == 0 {
+            chunk.len()
+        } else {
+            left.min(chunk.len())
+        };
         if out.write_all(&chunk[..take]).is_err() {
             process::exit(0);
         }
@@ -363,7 +381,14 @@ fn main() {
     });
 
     let seed = opts.seed;
-    let mut bot = Bot { opts, rng: Rng(seed), game_id: None, game: None, answered: 0, pending: None };
+    let mut bot = Bot {
+        opts,
+        rng: Rng(seed),
+        game_id: None,
+        game: None,
+        answered: 0,
+        pending: None,
+    };
     loop {
         let received = match bot.pending.as_ref() {
             Some((due, _)) => rx.recv_timeout(due.saturating_duration_since(Instant::now())),
