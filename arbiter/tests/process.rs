@@ -533,3 +533,127 @@ async fn writing_lines_with_breaks_is_refused() {
     );
     engine.shutdown(Duration::from_secs(5)).await;
 }
+
+// The misbehaving bots themselves, as the session and game tests will rely on
+// them (all without positions, so without the rules library).
+
+#[tokio::test]
+async fn no_umiok_never_answers_umi() {
+    let _guard = ENGINES.read().await;
+    let mut engine = EngineProcess::spawn(&bot("no-umiok")).expect("spawn");
+    engine.send("umi").await.expect("send");
+    let deadline = Instant::now() + Duration::from_millis(200);
+    assert!(matches!(
+        engine.read_line_until(deadline).await,
+        Err(ReadError::Timeout)
+    ));
+    assert_eq!(
+        exchange(&mut engine, "isready", "readyok").await,
+        ["readyok"]
+    );
+    engine.shutdown(Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn garbage_answers_junk_and_no_bestmove() {
+    let _guard = ENGINES.read().await;
+    let mut engine = EngineProcess::spawn(&bot("garbage").args(["--seed", "7"])).expect("spawn");
+    engine.send("go").await.expect("send");
+    engine.send("isready").await.expect("send");
+    let mut junk = 0;
+    loop {
+        let line = read(&mut engine).await.expect("line");
+        if line == "readyok" {
+            break;
+        }
+        assert!(
+            line.starts_with(|c: char| "#%&*~?!@".contains(c)),
+            "{line:?}"
+        );
+        junk += 1;
+    }
+    assert!((1..=3).contains(&junk), "{junk} junk lines");
+    engine.shutdown(Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn slow_answers_at_once_on_stop_and_ignore_stop_never_does() {
+    let _guard = ENGINES.read().await;
+    let mut slow =
+        EngineProcess::spawn(&bot("slow").args(["--delay-ms", "600000"])).expect("spawn");
+    slow.send("go").await.expect("send");
+    let deadline = Instant::now() + Duration::from_millis(200);
+    assert!(matches!(
+        slow.read_line_until(deadline).await,
+        Err(ReadError::Timeout)
+    ));
+    assert_eq!(
+        exchange(&mut slow, "stop", "bestmove none").await,
+        ["bestmove none"]
+    );
+    assert_eq!(
+        slow.shutdown(Duration::from_secs(5)).await.exit,
+        Some(Exit::Code(0))
+    );
+
+    let mut stubborn =
+        EngineProcess::spawn(&bot("ignore-stop").args(["--delay-ms", "100"])).expect("spawn");
+    stubborn.send("go infinite").await.expect("send");
+    stubborn.send("stop").await.expect("send");
+    // `isready` is still answered, but no bestmove ever comes before it.
+    assert_eq!(
+        exchange(&mut stubborn, "isready", "readyok").await,
+        ["readyok"]
+    );
+    let deadline = Instant::now() + Duration::from_millis(300);
+    assert!(matches!(
+        stubborn.read_line_until(deadline).await,
+        Err(ReadError::Timeout)
+    ));
+    // A timed go is answered, late (after movetime + delay).
+    assert_eq!(
+        exchange(&mut stubborn, "go movetime 50", "bestmove none").await,
+        ["bestmove none"]
+    );
+    assert_eq!(
+        stubborn.shutdown(Duration::from_secs(5)).await.exit,
+        Some(Exit::Code(0))
+    );
+}
+
+#[tokio::test]
+async fn exit_early_and_crash_mid_end_after_three_moves() {
+    let _guard = ENGINES.read().await;
+    for (mode, exit) in [
+        ("exit-early", Exit::Code(0)),
+        (
+            "crash-mid",
+            Exit::Signal {
+                signal: libc::SIGABRT,
+                core_dumped: false,
+            },
+        ),
+    ] {
+        let mut engine = EngineProcess::spawn(&bot(mode)).expect("spawn");
+        for _ in 0..3 {
+            assert_eq!(
+                exchange(&mut engine, "go", "bestmove none").await,
+                ["bestmove none"]
+            );
+        }
+        // exit-early is gone already; crash-mid dies on this go.
+        let _ = engine.send("go").await;
+        assert!(
+            matches!(read(&mut engine).await, Err(ReadError::Eof)),
+            "{mode}"
+        );
+        let got = engine.wait_exit_until(in_secs(10)).await;
+        match (got, exit) {
+            // A core dump may or may not be written, depending on the machine.
+            (Some(Exit::Signal { signal, .. }), Exit::Signal { signal: want, .. }) => {
+                assert_eq!(signal, want)
+            }
+            _ => assert_eq!(got, Some(exit), "{mode}"),
+        }
+    }
+}

@@ -22,7 +22,7 @@
 //! | `illegal`     | always `bestmove 99`                                                   |
 //! | `garbage`     | answers `go` with 1–3 lines of ASCII junk (never a protocol word, always starting with a symbol) and no bestmove |
 //! | `silent`      | never answers `go` (still answers `umi`/`isready`)                    |
-//! | `crash-mid`   | legal moves for N `go`s, then `abort()` on the next one                |
+//! | `crash-mid`   | legal moves for N `go`s, then `abort()` on the next one (no core file) |
 //! | `crash-start` | exits with code 1 before reading anything                             |
 //! | `no-umiok`    | never answers `umi`                                                   |
 //! | `ignore-stop` | `go infinite`: never answers, even after `stop`; other `go`s: answers after `movetime` (if given) plus `--delay-ms` (default 1000) |
@@ -346,10 +346,24 @@ fn huge_line(n: usize) {
     }
 }
 
+/// Our crash is deliberate: keep `abort()` from writing a core file wherever
+/// the tests happen to run.
+fn no_core_dumps() {
+    let none = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit only reads the struct we pass, which lives across the call.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &none);
+    }
+}
+
 fn main() {
     let opts = parse_options();
     match opts.mode {
         Mode::CrashStart => process::exit(1),
+        Mode::CrashMid => no_core_dumps(),
         Mode::StderrFlood => flood_stderr(),
         Mode::ForkChild => {
             // The grandchild stays in our process group (no setsid/setpgid), so the
