@@ -22,6 +22,33 @@
 //! dependency tree through tokio, and two plain calls did not justify `nix`.
 //!
 //! Everything here needs a tokio runtime (with IO and time enabled).
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use arbiter::process::{EngineProcess, EngineSpec, ReadError};
+//! use tokio::time::Instant;
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let spec = EngineSpec::new("./engines/foo").args(["--threads", "1"]).stderr_log("foo.stderr.log");
+//! let mut engine = EngineProcess::spawn(&spec)?;
+//! engine.send("umi").await?;
+//! let deadline = Instant::now() + Duration::from_secs(5);
+//! loop {
+//!     match engine.read_line_until(deadline).await {
+//!         Ok(line) if line == "umiok" => break,
+//!         Ok(_other) => {}                       // id …, games …, info …
+//!         Err(ReadError::Timeout) => break,       // verdict: no umiok in time
+//!         Err(ReadError::Eof) => {
+//!             let exit = engine.wait_exit_until(Instant::now() + Duration::from_secs(1)).await;
+//!             eprintln!("engine died: {exit:?}");  // verdict: crash / EOF
+//!             break;
+//!         }
+//!         Err(e) => return Err(e.into()),        // too long, not UTF-8, pipe error
+//!     }
+//! }
+//! let _report = engine.shutdown(Duration::from_millis(500)).await; // quit, then SIGKILL
+//! # Ok(()) }
+//! ```
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -409,8 +436,9 @@ fn live_groups() -> MutexGuard<'static, BTreeSet<i32>> {
 }
 
 /// SIGKILLs the process group of every engine that is still live (for the Ctrl-C
-/// handler). Returns how many groups were signalled. It does not reap: the
-/// owners do that (or the arbiter exits, which ends it all).
+/// handler: call it from the task that awaited `tokio::signal::ctrl_c()`, not
+/// from a raw signal handler, as it takes a lock). Returns how many groups were
+/// signalled. It does not reap: the owners do that (or the arbiter exits).
 pub fn kill_all_engines() -> usize {
     live_groups()
         .iter()
