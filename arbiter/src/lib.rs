@@ -1,1 +1,3 @@
 //! The arbiter.
+
+pub mod process;
