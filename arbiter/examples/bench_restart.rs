@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use arbiter::process::{EngineProcess, EngineSpec, Exit};
+use arbiter::process::{EngineProcess, LaunchSpec, Exit};
 
 fn default_testbot() -> Option<PathBuf> {
     // target/<profile>/examples/bench_restart → target/<profile>/testbot
@@ -53,7 +53,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let spec = EngineSpec::new(&testbot).args(["--mode", "instant"]);
+    let spec = LaunchSpec::new(&testbot).args(["--mode", "instant"]);
 
     for (label, grace) in [
         ("spawn + quit + reap", Duration::from_secs(5)),

@@ -25,11 +25,11 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use arbiter::process::{EngineProcess, EngineSpec, ReadError};
+//! use arbiter::process::{EngineProcess, LaunchSpec, ReadError};
 //! use tokio::time::Instant;
 //!
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! let spec = EngineSpec::new("./engines/foo").args(["--threads", "1"]).stderr_log("foo.stderr.log");
+//! let spec = LaunchSpec::new("./engines/foo").args(["--threads", "1"]).stderr_log("foo.stderr.log");
 //! let mut engine = EngineProcess::spawn(&spec)?;
 //! engine.send("umi").await?;
 //! let deadline = Instant::now() + Duration::from_secs(5);
@@ -84,7 +84,7 @@ const READ_CHUNK: usize = 8 * 1024;
 
 /// How to start one engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
+pub struct LaunchSpec {
     /// A label for logs and traffic records (default: the command's file name).
     pub name: String,
     /// The program. A path with a `/` is taken relative to the *arbiter's*
@@ -104,14 +104,14 @@ pub struct EngineSpec {
     pub write_timeout: Duration,
 }
 
-impl EngineSpec {
-    pub fn new(command: impl Into<PathBuf>) -> EngineSpec {
+impl LaunchSpec {
+    pub fn new(command: impl Into<PathBuf>) -> LaunchSpec {
         let command = command.into();
         let name = command.file_name().map_or_else(
             || command.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        EngineSpec {
+        LaunchSpec {
             name,
             command,
             args: Vec::new(),
@@ -616,7 +616,7 @@ impl fmt::Debug for EngineProcess {
 
 impl EngineProcess {
     /// Starts the engine described by `spec`, in its own process group.
-    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, SpawnError> {
+    pub fn spawn(spec: &LaunchSpec) -> Result<EngineProcess, SpawnError> {
         // why: tokio's process API panics outside a runtime; we must not.
         if tokio::runtime::Handle::try_current().is_err() {
             return Err(SpawnError::NoRuntime);
@@ -1105,7 +1105,7 @@ mod tests {
 
     #[test]
     fn spawn_outside_runtime_is_an_error() {
-        let err = EngineProcess::spawn(&EngineSpec::new("/bin/true")).unwrap_err();
+        let err = EngineProcess::spawn(&LaunchSpec::new("/bin/true")).unwrap_err();
         assert!(matches!(err, SpawnError::NoRuntime));
     }
 

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use arbiter::process::{
-    kill_all_engines, live_engine_count, EngineProcess, EngineSpec, Exit, ReadError, SpawnError,
+    kill_all_engines, live_engine_count, EngineProcess, LaunchSpec, Exit, ReadError, SpawnError,
     TrafficKind, TrafficRecord, WriteError, DEFAULT_MAX_LINE_LEN,
 };
 use tokio::sync::RwLock;
@@ -56,12 +56,12 @@ fn testbot() -> PathBuf {
     .clone()
 }
 
-fn bot(mode: &str) -> EngineSpec {
-    EngineSpec::new(testbot()).name(mode).args(["--mode", mode])
+fn bot(mode: &str) -> LaunchSpec {
+    LaunchSpec::new(testbot()).name(mode).args(["--mode", mode])
 }
 
-fn sh(script: &str) -> EngineSpec {
-    EngineSpec::new("/bin/sh").args(["-c", script])
+fn sh(script: &str) -> LaunchSpec {
+    LaunchSpec::new("/bin/sh").args(["-c", script])
 }
 
 fn in_secs(secs: u64) -> Instant {
@@ -416,7 +416,7 @@ async fn shell_scripts_crlf_invalid_utf8_and_signals() {
 #[tokio::test]
 async fn args_env_and_working_dir_reach_the_engine() {
     let _guard = ENGINES.read().await;
-    let spec = EngineSpec::new("/bin/sh")
+    let spec = LaunchSpec::new("/bin/sh")
         .args(["-c", r#"echo "$1 $UMI_TEST_VAR $(pwd)""#, "sh", "first-arg"])
         .env("UMI_TEST_VAR", "from-env")
         .working_dir("/");
@@ -434,13 +434,13 @@ async fn args_env_and_working_dir_reach_the_engine() {
 #[tokio::test]
 async fn spawn_errors_are_typed_and_name_the_path() {
     let _guard = ENGINES.read().await;
-    match EngineProcess::spawn(&EngineSpec::new("./no-such-engine")) {
+    match EngineProcess::spawn(&LaunchSpec::new("./no-such-engine")) {
         Err(e @ SpawnError::NotFound { .. }) => {
             assert_eq!(e.to_string(), "engine binary ./no-such-engine not found")
         }
         other => panic!("expected NotFound, got {other:?}"),
     }
-    match EngineProcess::spawn(&EngineSpec::new("no-such-engine-in-path-xyz")) {
+    match EngineProcess::spawn(&LaunchSpec::new("no-such-engine-in-path-xyz")) {
         Err(SpawnError::NotFound { path }) => {
             assert_eq!(path, PathBuf::from("no-such-engine-in-path-xyz"))
         }
@@ -451,7 +451,7 @@ async fn spawn_errors_are_typed_and_name_the_path() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let plain = dir.join("plain-file");
     std::fs::write(&plain, "not a program").expect("write");
-    match EngineProcess::spawn(&EngineSpec::new(&plain)) {
+    match EngineProcess::spawn(&LaunchSpec::new(&plain)) {
         Err(e @ SpawnError::NotExecutable { .. }) => {
             let text = e.to_string();
             assert!(
@@ -462,15 +462,15 @@ async fn spawn_errors_are_typed_and_name_the_path() {
         other => panic!("expected NotExecutable, got {other:?}"),
     }
     assert!(matches!(
-        EngineProcess::spawn(&EngineSpec::new(&dir)),
+        EngineProcess::spawn(&LaunchSpec::new(&dir)),
         Err(SpawnError::NotExecutable { .. })
     ));
-    let bad_dir = EngineSpec::new("/bin/sh").working_dir(dir.join("missing"));
+    let bad_dir = LaunchSpec::new("/bin/sh").working_dir(dir.join("missing"));
     assert!(matches!(
         EngineProcess::spawn(&bad_dir),
         Err(SpawnError::WorkingDir { .. })
     ));
-    let bad_log = EngineSpec::new("/bin/sh").stderr_log(dir.join("missing").join("x.log"));
+    let bad_log = LaunchSpec::new("/bin/sh").stderr_log(dir.join("missing").join("x.log"));
     assert!(matches!(
         EngineProcess::spawn(&bad_log),
         Err(SpawnError::StderrLog { .. })
