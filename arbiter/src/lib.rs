@@ -1,3 +1,4 @@
 //! The arbiter.
 
 pub mod process;
+pub mod session;
