@@ -7,4 +7,5 @@
 //! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
 //!   [`verify`] replays logs with the rules.
 
+pub mod config;
 pub mod tc;
