@@ -201,11 +201,11 @@ impl Layer {
                 scratch.set(key, value).map_err(tc_err)?;
                 match key {
                     "tc" | "st" => {
-                        let other_kind = match (self.limit, key) {
-                            (Some(TimeLimit::MoveTime(_)), "tc") => true,
-                            (Some(TimeLimit::Infinite | TimeLimit::Clock { .. }), "st") => true,
-                            _ => false,
-                        };
+                        let other_kind = matches!(
+                            (self.limit, key),
+                            (Some(TimeLimit::MoveTime(_)), "tc")
+                                | (Some(TimeLimit::Infinite | TimeLimit::Clock { .. }), "st")
+                        );
                         if other_kind {
                             return Err(tc_err(TcError::Conflict));
                         }
