@@ -8,4 +8,5 @@
 //!   [`verify`] replays logs with the rules.
 
 pub mod config;
+pub mod stats;
 pub mod tc;
