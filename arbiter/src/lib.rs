@@ -10,3 +10,7 @@
 pub mod config;
 pub mod stats;
 pub mod tc;
+pub mod jsonl;
+pub mod log;
+pub mod pgn;
+pub mod verify;
