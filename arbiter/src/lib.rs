@@ -1,4 +1,22 @@
-//! The arbiter.
+//! The arbiter: runs UMI engines against each other and keeps the record.
+//!
+//! Rooms, each with one job:
+//! - [`process`]: start, talk to and reliably end one engine process.
+//! - [`session`]: one engine under the protocol (handshake, `go` → `bestmove`).
+//!
+//! Pure building blocks (no processes, little I/O):
+//! - [`tc`]: time controls (cutechess syntax) and the game clock.
+//! - [`config`]: engine specs from `--engine`/`--each` tokens and engines files.
+//! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings, crosstables.
+//! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
+//!   [`verify`] replays logs with the rules.
 
+pub mod config;
+pub mod jsonl;
+pub mod log;
+pub mod pgn;
 pub mod process;
 pub mod session;
+pub mod stats;
+pub mod tc;
+pub mod verify;

@@ -1,0 +1,737 @@
+//! Engine specs, as on cutechess-cli's command line and in an engines file.
+//!
+//! Each `--engine` is followed by `key=value` tokens (values may contain `=`):
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `cmd=<path>` | the engine binary (required, here or from `conf=`) |
+//! | `name=<name>` | display name (default: the file name of `cmd`) |
+//! | `arg=<arg>` | one command-line argument, repeatable, in order |
+//! | `dir=<path>` | working directory of the engine process |
+//! | `option.<Name>=<value>` | an engine option, sent with `setoption` |
+//! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::tc`] |
+//! | `stderr=<file>` | where the engine's stderr goes |
+//! | `conf=<name>` | start from the engines-file entry with that name |
+//!
+//! `--each` takes the same keys (except `conf`) and applies them to every
+//! engine. Precedence, lowest first: `--each`, the `conf=` entry, the
+//! engine's own tokens — a key set at a higher level wins (options per option
+//! name; a `tc` replaces an `st` and vice versa). Arguments accumulate
+//! instead: the entry's, then the engine's own, then those of `--each`.
+//!
+//! The engines file is JSON, an array of objects:
+//! `{ "name": "Alpha", "cmd": "./alpha", "args": ["--x"], "dir": "/engines",
+//!    "options": {"Hash": 64, "Ponder": false}, "tc": "40/60+0.5" }`
+//! (also `st`, `depth`, `nodes`, `timemargin`, `stderr`; `command` and
+//! `workingDirectory` are accepted for `cmd` and `dir` as in cutechess).
+//! Options from the file are sent in name order.
+//!
+//! The program to run ([`EngineSpec::program`]) resolves like cutechess: a
+//! relative `cmd` containing a `/` is taken relative to `dir` when one is
+//! given; a bare name is looked up in `dir`, then on `PATH`.
+//! [`resolve_engines`] reports a missing or non-executable binary up front.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::tc::{TcError, TimeControl, TimeLimit};
+
+/// Everything needed to start and drive one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The command as given (see [`EngineSpec::program`] for the resolved path).
+    pub cmd: PathBuf,
+    pub args: Vec<String>,
+    /// Working directory; `None`: the arbiter's.
+    pub dir: Option<PathBuf>,
+    /// Engine options in the order they are sent.
+    pub options: Vec<(String, String)>,
+    pub tc: TimeControl,
+    /// File that receives the engine's stderr; `None`: the arbiter decides.
+    pub stderr: Option<PathBuf>,
+}
+
+/// A bad engine configuration; the message names the engine and the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// A token that is not `key=value`. `origin` is e.g. `--engine #2`.
+    NotKeyValue {
+        origin: String,
+        token: String,
+    },
+    UnknownKey {
+        origin: String,
+        key: String,
+    },
+    EmptyValue {
+        origin: String,
+        key: String,
+    },
+    /// A bad time-control value (number, duration, tc/st conflict).
+    TimeControl {
+        origin: String,
+        error: TcError,
+    },
+    MissingCmd {
+        origin: String,
+    },
+    /// `conf=` in `--each`.
+    ConfInEach,
+    /// `conf=` but no engines file was given.
+    NoEnginesFile {
+        name: String,
+    },
+    ConfNotFound {
+        name: String,
+        known: Vec<String>,
+    },
+    /// The engines file cannot be read or parsed.
+    File {
+        path: String,
+        message: String,
+    },
+    /// Two engines (or two file entries) with the same name.
+    DuplicateName {
+        name: String,
+    },
+    BinaryNotFound {
+        path: PathBuf,
+    },
+    NotExecutable {
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ConfigError::*;
+        match self {
+            NotKeyValue { origin, token } => {
+                write!(f, "{origin}: expected key=value, got {token:?}")
+            }
+            UnknownKey { origin, key } => write!(
+                f,
+                "{origin}: unknown key {key:?} (known: cmd, name, arg, dir, option.<name>, \
+                 tc, st, depth, nodes, timemargin, stderr, conf)"
+            ),
+            EmptyValue { origin, key } => write!(f, "{origin}: empty value for {key}"),
+            TimeControl { origin, error } => write!(f, "{origin}: {error}"),
+            MissingCmd { origin } => write!(f, "{origin}: no cmd= given"),
+            ConfInEach => f.write_str("--each: conf= selects one engine; use it with --engine"),
+            NoEnginesFile { name } => {
+                write!(f, "conf={name}: no engines file given")
+            }
+            ConfNotFound { name, known } => write!(
+                f,
+                "conf={name}: no such engine in the engines file (known: {})",
+                known.join(", ")
+            ),
+            File { path, message } => write!(f, "engines file {path}: {message}"),
+            DuplicateName { name } => write!(f, "two engines are named {name:?}"),
+            BinaryNotFound { path } => write!(f, "engine binary not found: {}", path.display()),
+            NotExecutable { path } => {
+                write!(f, "engine binary not executable: {}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The settings of one level of precedence (`--each`, file entry, tokens).
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    name: Option<String>,
+    cmd: Option<String>,
+    args: Vec<String>,
+    dir: Option<String>,
+    options: Vec<(String, String)>,
+    limit: Option<TimeLimit>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    margin: Option<std::time::Duration>,
+    stderr: Option<String>,
+    conf: Option<String>,
+}
+
+impl Layer {
+    fn set(&mut self, origin: &str, key: &str, value: &str) -> Result<(), ConfigError> {
+        let nonempty = |v: &str| {
+            if v.is_empty() {
+                Err(ConfigError::EmptyValue {
+                    origin: origin.to_owned(),
+                    key: key.to_owned(),
+                })
+            } else {
+                Ok(v.to_owned())
+            }
+        };
+        match key {
+            "name" => self.name = Some(nonempty(value)?),
+            "cmd" => self.cmd = Some(nonempty(value)?),
+            "dir" => self.dir = Some(nonempty(value)?),
+            "stderr" => self.stderr = Some(nonempty(value)?),
+            "conf" => self.conf = Some(nonempty(value)?),
+            // An empty argument is a legitimate argument.
+            "arg" => self.args.push(value.to_owned()),
+            _ if key.starts_with("option.") => {
+                let name = &key["option.".len()..];
+                if name.is_empty() {
+                    return Err(ConfigError::UnknownKey {
+                        origin: origin.to_owned(),
+                        key: key.to_owned(),
+                    });
+                }
+                match self.options.iter_mut().find(|(n, _)| n == name) {
+                    Some(slot) => slot.1 = value.to_owned(),
+                    None => self.options.push((name.to_owned(), value.to_owned())),
+                }
+            }
+            _ if TimeControl::is_key(key) => {
+                let tc_err = |error| ConfigError::TimeControl {
+                    origin: origin.to_owned(),
+                    error,
+                };
+                // Parse through a scratch control to reuse its checks.
+                let mut scratch = TimeControl::default();
+                scratch.set(key, value).map_err(tc_err)?;
+                match key {
+                    "tc" | "st" => {
+                        let other_kind = matches!(
+                            (self.limit, key),
+                            (Some(TimeLimit::MoveTime(_)), "tc")
+                                | (Some(TimeLimit::Infinite | TimeLimit::Clock { .. }), "st")
+                        );
+                        if other_kind {
+                            return Err(tc_err(TcError::Conflict));
+                        }
+                        self.limit = Some(scratch.limit);
+                    }
+                    "depth" => self.depth = scratch.depth,
+                    "nodes" => self.nodes = scratch.nodes,
+                    _ => self.margin = Some(scratch.margin),
+                }
+            }
+            _ => {
+                return Err(ConfigError::UnknownKey {
+                    origin: origin.to_owned(),
+                    key: key.to_owned(),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    fn from_tokens(origin: &str, tokens: &[String]) -> Result<Layer, ConfigError> {
+        let mut layer = Layer::default();
+        for token in tokens {
+            let (key, value) = token
+                .split_once('=')
+                .ok_or_else(|| ConfigError::NotKeyValue {
+                    origin: origin.to_owned(),
+                    token: token.clone(),
+                })?;
+            layer.set(origin, key, value)?;
+        }
+        Ok(layer)
+    }
+
+    /// `self` with `over` laid on top (everything but `args`).
+    fn overlay(mut self, over: &Layer) -> Layer {
+        fn pick<T: Clone>(low: &mut Option<T>, high: &Option<T>) {
+            if high.is_some() {
+                low.clone_from(high);
+            }
+        }
+        pick(&mut self.name, &over.name);
+        pick(&mut self.cmd, &over.cmd);
+        pick(&mut self.dir, &over.dir);
+        pick(&mut self.limit, &over.limit);
+        pick(&mut self.depth, &over.depth);
+        pick(&mut self.nodes, &over.nodes);
+        pick(&mut self.margin, &over.margin);
+        pick(&mut self.stderr, &over.stderr);
+        for (name, value) in &over.options {
+            match self.options.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1.clone_from(value),
+                None => self.options.push((name.clone(), value.clone())),
+            }
+        }
+        self
+    }
+}
+
+/// One entry of an engines file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEntry {
+    name: String,
+    #[serde(alias = "command")]
+    cmd: String,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default, alias = "workingDirectory")]
+    dir: Option<String>,
+    #[serde(default)]
+    options: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    tc: Option<serde_json::Value>,
+    #[serde(default)]
+    st: Option<serde_json::Value>,
+    #[serde(default)]
+    depth: Option<serde_json::Value>,
+    #[serde(default)]
+    nodes: Option<serde_json::Value>,
+    #[serde(default)]
+    timemargin: Option<serde_json::Value>,
+    #[serde(default)]
+    stderr: Option<String>,
+}
+
+/// A scalar JSON value as the text a `key=value` token would carry.
+fn scalar_text(origin: &str, key: &str, v: &serde_json::Value) -> Result<String, ConfigError> {
+    match v {
+        serde_json::Value::String(s) => Ok(s.clone()),
+        serde_json::Value::Number(n) => Ok(n.to_string()),
+        serde_json::Value::Bool(b) => Ok(b.to_string()),
+        _ => Err(ConfigError::File {
+            path: origin.to_owned(),
+            message: format!("{key}: expected a string, number or boolean, got {v}"),
+        }),
+    }
+}
+
+impl FileEntry {
+    fn layer(&self, path: &str) -> Result<Layer, ConfigError> {
+        let origin = format!("engines file {path}, entry {:?}", self.name);
+        let mut layer = Layer::default();
+        layer.set(&origin, "name", &self.name)?;
+        layer.set(&origin, "cmd", &self.cmd)?;
+        layer.args.clone_from(&self.args);
+        if let Some(dir) = &self.dir {
+            layer.set(&origin, "dir", dir)?;
+        }
+        if let Some(stderr) = &self.stderr {
+            layer.set(&origin, "stderr", stderr)?;
+        }
+        for (name, value) in &self.options {
+            let text = scalar_text(path, &format!("options.{name}"), value)?;
+            layer.set(&origin, &format!("option.{name}"), &text)?;
+        }
+        for (key, value) in [
+            ("tc", &self.tc),
+            ("st", &self.st),
+            ("depth", &self.depth),
+            ("nodes", &self.nodes),
+            ("timemargin", &self.timemargin),
+        ] {
+            if let Some(v) = value {
+                let text = scalar_text(path, key, v)?;
+                layer.set(&origin, key, &text)?;
+            }
+        }
+        Ok(layer)
+    }
+}
+
+/// A parsed engines file: entries by name.
+#[derive(Clone, Debug, Default)]
+pub struct EnginesFile {
+    path: String,
+    entries: Vec<FileEntry>,
+}
+
+impl EnginesFile {
+    /// Reads and parses an engines file.
+    pub fn load(path: &Path) -> Result<EnginesFile, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::File {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        EnginesFile::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses engines-file text; `path` is used in messages only.
+    pub fn parse(text: &str, path: &str) -> Result<EnginesFile, ConfigError> {
+        let entries: Vec<FileEntry> =
+            serde_json::from_str(text).map_err(|e| ConfigError::File {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+        for (i, e) in entries.iter().enumerate() {
+            if entries[..i].iter().any(|p| p.name == e.name) {
+                return Err(ConfigError::DuplicateName {
+                    name: e.name.clone(),
+                });
+            }
+        }
+        let file = EnginesFile {
+            path: path.to_owned(),
+            entries,
+        };
+        // Check every entry now, so a bad entry is reported even if unused.
+        for e in &file.entries {
+            e.layer(path)?;
+        }
+        Ok(file)
+    }
+
+    /// The names of the entries, in file order.
+    pub fn names(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.name.clone()).collect()
+    }
+
+    fn layer(&self, name: &str) -> Result<Layer, ConfigError> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| ConfigError::ConfNotFound {
+                name: name.to_owned(),
+                known: self.names(),
+            })?
+            .layer(&self.path)
+    }
+}
+
+/// Builds one engine from its `--engine` tokens, the `--each` tokens and the
+/// engines file. `index` (0-based) names the engine in messages. Does not
+/// look at the file system (see [`EngineSpec::check_binary`]).
+pub fn parse_engine(
+    index: usize,
+    tokens: &[String],
+    each: &[String],
+    file: Option<&EnginesFile>,
+) -> Result<EngineSpec, ConfigError> {
+    let origin = format!("--engine #{}", index + 1);
+    let own = Layer::from_tokens(&origin, tokens)?;
+    let each = Layer::from_tokens("--each", each)?;
+    if each.conf.is_some() {
+        return Err(ConfigError::ConfInEach);
+    }
+    let entry = match (&own.conf, file) {
+        (None, _) => Layer::default(),
+        (Some(name), Some(file)) => file.layer(name)?,
+        (Some(name), None) => return Err(ConfigError::NoEnginesFile { name: name.clone() }),
+    };
+    let args: Vec<String> = entry
+        .args
+        .iter()
+        .chain(&own.args)
+        .chain(&each.args)
+        .cloned()
+        .collect();
+    let merged = each.overlay(&entry).overlay(&own);
+    let cmd = merged.cmd.ok_or(ConfigError::MissingCmd { origin })?;
+    let cmd = PathBuf::from(cmd);
+    let name = match merged.name {
+        Some(n) => n,
+        None => cmd.file_name().map_or_else(
+            || cmd.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        ),
+    };
+    Ok(EngineSpec {
+        name,
+        cmd,
+        args,
+        dir: merged.dir.map(PathBuf::from),
+        options: merged.options,
+        tc: TimeControl {
+            limit: merged.limit.unwrap_or(TimeLimit::Infinite),
+            depth: merged.depth,
+            nodes: merged.nodes,
+            margin: merged.margin.unwrap_or_default(),
+        },
+        stderr: merged.stderr.map(PathBuf::from),
+    })
+}
+
+/// Builds every engine (see [`parse_engine`]) and checks that the names are
+/// distinct. Does not look at the file system.
+pub fn parse_engines(
+    engines: &[Vec<String>],
+    each: &[String],
+    file: Option<&EnginesFile>,
+) -> Result<Vec<EngineSpec>, ConfigError> {
+    let specs = engines
+        .iter()
+        .enumerate()
+        .map(|(i, tokens)| parse_engine(i, tokens, each, file))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|p| p.name == s.name) {
+            return Err(ConfigError::DuplicateName {
+                name: s.name.clone(),
+            });
+        }
+    }
+    Ok(specs)
+}
+
+/// [`parse_engines`], then [`EngineSpec::check_binary`] on each engine.
+pub fn resolve_engines(
+    engines: &[Vec<String>],
+    each: &[String],
+    file: Option<&EnginesFile>,
+) -> Result<Vec<EngineSpec>, ConfigError> {
+    let specs = parse_engines(engines, each, file)?;
+    for s in &specs {
+        s.check_binary()?;
+    }
+    Ok(specs)
+}
+
+impl EngineSpec {
+    /// The path of the program to start: a relative `cmd` with a `/` is
+    /// taken relative to `dir` (if given); a bare name is looked up in `dir`,
+    /// then on `PATH`; otherwise `cmd` as given.
+    pub fn program(&self) -> PathBuf {
+        let has_separator = self.cmd.components().count() > 1;
+        if self.cmd.is_absolute() {
+            return self.cmd.clone();
+        }
+        if let Some(dir) = &self.dir {
+            let joined = dir.join(&self.cmd);
+            if has_separator || joined.exists() {
+                return joined;
+            }
+        }
+        if !has_separator {
+            if let Some(found) = std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|p| p.join(&self.cmd))
+                    .find(|p| p.is_file())
+            }) {
+                return found;
+            }
+        }
+        self.cmd.clone()
+    }
+
+    /// Checks that [`EngineSpec::program`] exists and is an executable file;
+    /// returns its path.
+    pub fn check_binary(&self) -> Result<PathBuf, ConfigError> {
+        let path = self.program();
+        let meta = std::fs::metadata(&path)
+            .map_err(|_| ConfigError::BinaryNotFound { path: path.clone() })?;
+        if !meta.is_file() {
+            return Err(ConfigError::NotExecutable { path });
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if meta.permissions().mode() & 0o111 == 0 {
+                return Err(ConfigError::NotExecutable { path });
+            }
+        }
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    fn engine(s: &str) -> Result<EngineSpec, ConfigError> {
+        parse_engine(0, &toks(s), &[], None)
+    }
+
+    #[test]
+    fn parses_all_keys() {
+        let e = engine(
+            "cmd=./bot name=Alpha arg=--x arg=--y=1 option.Hash=64 option.Style=a=b dir=/e \
+             tc=40/60+0.5 depth=9 nodes=1000 timemargin=50 stderr=alpha.err",
+        )
+        .unwrap();
+        assert_eq!(e.name, "Alpha");
+        assert_eq!(e.cmd, PathBuf::from("./bot"));
+        assert_eq!(e.args, ["--x", "--y=1"]);
+        assert_eq!(e.dir, Some(PathBuf::from("/e")));
+        assert_eq!(
+            e.options,
+            [
+                ("Hash".to_owned(), "64".to_owned()),
+                ("Style".to_owned(), "a=b".to_owned())
+            ]
+        );
+        assert_eq!(
+            e.tc.to_string(),
+            "40/60+0.5 depth=9 nodes=1000 timemargin=50"
+        );
+        assert_eq!(e.stderr, Some(PathBuf::from("alpha.err")));
+        assert_eq!(e.program(), PathBuf::from("/e/./bot"));
+    }
+
+    #[test]
+    fn default_name_is_the_file_name() {
+        let e = engine("cmd=/opt/engines/beta st=0.5").unwrap();
+        assert_eq!(e.name, "beta");
+        assert_eq!(e.tc.limit, TimeLimit::MoveTime(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn errors() {
+        let err = |s: &str| engine(s).unwrap_err().to_string();
+        assert_eq!(err("name=A"), "--engine #1: no cmd= given");
+        assert!(err("cmd=x hash=1").contains("unknown key \"hash\""));
+        assert!(err("cmd=x option.=1").contains("unknown key \"option.\""));
+        assert!(err("cmd=x depth=ten").contains("bad depth value \"ten\""));
+        assert!(err("cmd=x nodes=-5").contains("bad nodes value"));
+        assert!(err("cmd=x tc=40/0").contains("time must be positive"));
+        assert!(err("cmd=x tc=60 st=1").contains("tc and st cannot be used together"));
+        assert!(err("cmd=x verbose").contains("expected key=value, got \"verbose\""));
+        assert!(err("cmd=").contains("empty value for cmd"));
+        assert!(err("cmd=x conf=A").contains("no engines file given"));
+        let each_conf = parse_engine(0, &toks("cmd=x"), &toks("conf=A"), None);
+        assert_eq!(each_conf.unwrap_err(), ConfigError::ConfInEach);
+    }
+
+    #[test]
+    fn each_applies_to_every_engine_and_own_keys_win() {
+        let each = toks("tc=10+0.1 option.Hash=16 option.Threads=1 arg=--quiet timemargin=20");
+        let specs = parse_engines(
+            &[
+                toks("cmd=a name=A option.Hash=64 st=1 arg=--fast"),
+                toks("cmd=b name=B"),
+            ],
+            &each,
+            None,
+        )
+        .unwrap();
+        let (a, b) = (&specs[0], &specs[1]);
+        assert_eq!(a.tc.to_string(), "st=1 timemargin=20");
+        assert_eq!(b.tc.to_string(), "10+0.1 timemargin=20");
+        assert_eq!(
+            a.options,
+            [
+                ("Hash".to_owned(), "64".to_owned()),
+                ("Threads".to_owned(), "1".to_owned())
+            ]
+        );
+        assert_eq!(b.options[0], ("Hash".to_owned(), "16".to_owned()));
+        assert_eq!(a.args, ["--fast", "--quiet"]);
+        assert_eq!(b.args, ["--quiet"]);
+    }
+
+    #[test]
+    fn duplicate_names_are_rejected() {
+        let r = parse_engines(&[toks("cmd=a name=X"), toks("cmd=b name=X")], &[], None);
+        assert_eq!(
+            r.unwrap_err(),
+            ConfigError::DuplicateName { name: "X".into() }
+        );
+    }
+
+    const FILE: &str = r#"[
+        {"name": "Alpha", "cmd": "./alpha", "args": ["--x"], "dir": "/engines",
+         "options": {"Hash": 64, "Ponder": false, "Style": "wild"}, "tc": "40/60+0.5"},
+        {"name": "Beta", "command": "beta", "st": 0.5, "depth": 7}
+    ]"#;
+
+    #[test]
+    fn engines_file_entries_by_conf() {
+        let file = EnginesFile::parse(FILE, "engines.json").unwrap();
+        assert_eq!(file.names(), ["Alpha", "Beta"]);
+        let a = parse_engine(
+            0,
+            &toks("conf=Alpha option.Hash=128 arg=--y"),
+            &toks("option.Threads=2 tc=1+1"),
+            Some(&file),
+        )
+        .unwrap();
+        assert_eq!(a.name, "Alpha");
+        assert_eq!(a.cmd, PathBuf::from("./alpha"));
+        assert_eq!(a.args, ["--x", "--y"]);
+        assert_eq!(a.dir, Some(PathBuf::from("/engines")));
+        // File entry beats --each; own tokens beat the file.
+        assert_eq!(a.tc.to_string(), "40/60+0.5");
+        let opts: Vec<_> = a.options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        assert_eq!(
+            opts,
+            ["Threads=2", "Hash=128", "Ponder=false", "Style=wild"]
+        );
+
+        let b = parse_engine(1, &toks("conf=Beta name=B2"), &[], Some(&file)).unwrap();
+        assert_eq!(b.name, "B2");
+        assert_eq!(b.tc.to_string(), "st=0.5 depth=7");
+
+        let missing = parse_engine(2, &toks("conf=Gamma"), &[], Some(&file));
+        assert_eq!(
+            missing.unwrap_err().to_string(),
+            "conf=Gamma: no such engine in the engines file (known: Alpha, Beta)"
+        );
+    }
+
+    #[test]
+    fn bad_engines_files() {
+        let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
+        assert!(err("{").starts_with("engines file e.json: "));
+        assert!(err(r#"[{"name": "A"}]"#).contains("missing field `cmd`"));
+        assert!(err(r#"[{"name": "A", "cmd": "a", "hash": 1}]"#).contains("unknown field `hash`"));
+        assert!(err(r#"[{"name": "A", "cmd": "a", "tc": "fast"}]"#).contains("bad tc value"));
+        assert!(err(r#"[{"name": "A", "cmd": "a", "options": {"H": [1]}}]"#)
+            .contains("expected a string, number or boolean"));
+        assert!(
+            err(r#"[{"name": "A", "cmd": "a"}, {"name": "A", "cmd": "b"}]"#)
+                .contains("two engines are named \"A\"")
+        );
+    }
+
+    #[test]
+    fn binary_checks() {
+        let dir = std::env::temp_dir().join(format!("arbiter-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("bot");
+        let plain = dir.join("data");
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::write(&plain, "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        let d = dir.display();
+        let ok = engine(&format!("cmd=./bot dir={d}")).unwrap();
+        assert_eq!(ok.check_binary().unwrap(), dir.join("./bot"));
+        let bare = engine(&format!("cmd=bot dir={d}")).unwrap();
+        assert_eq!(bare.check_binary().unwrap(), dir.join("bot"));
+
+        let missing = engine(&format!("cmd=./nothing dir={d}")).unwrap();
+        assert_eq!(
+            missing.check_binary().unwrap_err().to_string(),
+            format!("engine binary not found: {d}/./nothing")
+        );
+        #[cfg(unix)]
+        {
+            let r = resolve_engines(&[toks(&format!("cmd={}", plain.display()))], &[], None);
+            assert_eq!(
+                r.unwrap_err(),
+                ConfigError::NotExecutable {
+                    path: plain.clone()
+                }
+            );
+        }
+        let r = resolve_engines(&[toks(&format!("cmd={d}"))], &[], None);
+        assert!(matches!(r, Err(ConfigError::NotExecutable { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bare_names_are_found_on_path() {
+        // `sh` is on PATH on any Unix machine that runs these tests.
+        let sh = engine("cmd=sh").unwrap();
+        let path = sh.check_binary().unwrap();
+        assert!(path.is_absolute() && path.ends_with("sh"), "{path:?}");
+    }
+}
