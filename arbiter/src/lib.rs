@@ -12,10 +12,13 @@
 //!   [`verify`] replays logs with the rules.
 
 pub mod config;
+pub mod game;
 pub mod jsonl;
 pub mod log;
+pub mod openings;
 pub mod pgn;
 pub mod process;
+pub mod runner;
 pub mod session;
 pub mod stats;
 pub mod tc;

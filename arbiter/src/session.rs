@@ -5,12 +5,15 @@
 //! engine says: every read has a deadline, every line is parsed.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 use umi::{Message, OptionDecl, ScoreValue};
 
-use crate::process::{EngineProcess, Exit, LaunchSpec, ReadError, SpawnError, WriteError};
+use crate::process::{
+    EngineProcess, Exit, LaunchSpec, ReadError, SpawnError, TrafficLog, WriteError,
+};
 
 /// How an engine failed the protocol.
 #[derive(Debug)]
@@ -80,9 +83,19 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 impl Session {
     /// Starts the engine and runs the handshake (`umi` … `umiok`).
-    pub async fn start(spec: &LaunchSpec, timeout: Duration) -> Result<Session, Fault> {
-        let process = EngineProcess::spawn(spec).map_err(Fault::Spawn)?;
-        let mut s = Session { process, id_name: None, games: Vec::new(), options: Vec::new() };
+    pub async fn start(
+        spec: &LaunchSpec,
+        timeout: Duration,
+        traffic: Option<Arc<dyn TrafficLog>>,
+    ) -> Result<Session, Fault> {
+        let mut process = EngineProcess::spawn(spec).map_err(Fault::Spawn)?;
+        process.set_traffic_log(traffic);
+        let mut s = Session {
+            process,
+            id_name: None,
+            games: Vec::new(),
+            options: Vec::new(),
+        };
         s.send("umi").await?;
         let deadline = Instant::now() + timeout;
         loop {
@@ -90,7 +103,9 @@ impl Session {
             match Message::parse(&line) {
                 Ok(Message::UmiOk) => return Ok(s),
                 Ok(Message::IdName(n)) => s.id_name = Some(n.as_str().to_owned()),
-                Ok(Message::Games(g)) => s.games = g.iter().map(|n| n.as_str().to_owned()).collect(),
+                Ok(Message::Games(g)) => {
+                    s.games = g.iter().map(|n| n.as_str().to_owned()).collect()
+                }
                 Ok(Message::Option(o)) => s.options.push(o),
                 // Anything else during the handshake is ignored, as UCI GUIs do.
                 _ => {}
@@ -137,16 +152,22 @@ impl Session {
     pub async fn send(&mut self, line: &str) -> Result<(), Fault> {
         match self.process.send(line).await {
             Ok(()) => Ok(()),
-            Err(WriteError::InvalidLine) => {
-                Err(Fault::Garbled { line: line.to_owned(), problem: "arbiter line with a line break".into() })
-            }
+            Err(WriteError::InvalidLine) => Err(Fault::Garbled {
+                line: line.to_owned(),
+                problem: "arbiter line with a line break".into(),
+            }),
             Err(_) => Err(self.gone().await),
         }
     }
 
     /// Sends `position` and `go`, then waits for `bestmove` until `deadline`
     /// (the clock's flag plus a grace). The time is measured from writing `go`.
-    pub async fn go(&mut self, position: &str, go: &str, deadline: Instant) -> Result<BestMove, Fault> {
+    pub async fn go(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<BestMove, Fault> {
         self.send(position).await?;
         self.send(go).await?;
         let started = Instant::now();
@@ -171,7 +192,10 @@ impl Session {
                     depth = info.depth.or(depth);
                 }
                 Err(e) if line.split_whitespace().next() == Some("bestmove") => {
-                    return Err(Fault::Garbled { line: clip(&line), problem: format!("malformed bestmove ({e})") });
+                    return Err(Fault::Garbled {
+                        line: clip(&line),
+                        problem: format!("malformed bestmove ({e})"),
+                    });
                 }
                 // Other lines (unknown, malformed info) are the engine's business.
                 _ => {}
@@ -198,7 +222,11 @@ impl Session {
         self.process.try_exit().is_none()
     }
 
-    async fn read_until(&mut self, deadline: Instant, waiting_for: &'static str) -> Result<String, Fault> {
+    async fn read_until(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+    ) -> Result<String, Fault> {
         match self.process.read_line_until(deadline).await {
             Ok(line) => Ok(line),
             Err(ReadError::Timeout) => Err(Fault::Timeout { waiting_for }),
@@ -213,7 +241,10 @@ impl Session {
     }
 
     async fn gone(&mut self) -> Fault {
-        let exit = self.process.wait_exit_until(Instant::now() + EXIT_GRACE).await;
+        let exit = self
+            .process
+            .wait_exit_until(Instant::now() + EXIT_GRACE)
+            .await;
         Fault::Gone { exit }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use arbiter::process::{
-    kill_all_engines, live_engine_count, EngineProcess, LaunchSpec, Exit, ReadError, SpawnError,
+    kill_all_engines, live_engine_count, EngineProcess, Exit, LaunchSpec, ReadError, SpawnError,
     TrafficKind, TrafficRecord, WriteError, DEFAULT_MAX_LINE_LEN,
 };
 use tokio::sync::RwLock;

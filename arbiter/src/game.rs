@@ -1,0 +1,218 @@
+//! The game room: one game between two sessions under clocks. The arbiter's
+//! own copy of the game (the rules library) decides legality and the end;
+//! its own clocks decide time. Every way a game can end becomes a
+//! [`Termination`] with a result.
+
+use std::time::Duration;
+
+use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameResult, Side};
+use tokio::time::Instant;
+use umi::ScoreValue;
+
+use crate::log::{MoveRecord, Score, Termination};
+use crate::session::{Fault, Session};
+use crate::tc::{go_params, Clock, TimeControl};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct GamePlan {
+    pub game: GameId,
+    /// The position string the game starts from (after any opening).
+    pub start_position: String,
+    /// Time controls of South and North.
+    pub tc: [TimeControl; 2],
+    /// Adjudicate a draw after this many plies.
+    pub max_plies: Option<u32>,
+}
+
+/// Waiting limits outside the clocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// For `readyok`.
+    pub ready: Duration,
+    /// For `bestmove` when the time control has no clock (depth or nodes only).
+    pub stall: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            ready: Duration::from_secs(10),
+            stall: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub result: GameResult,
+    pub termination: Termination,
+    pub moves: Vec<MoveRecord>,
+    /// Final seed counts where the rules count seeds.
+    pub scores: Option<[u32; 2]>,
+}
+
+impl Played {
+    /// The side whose engine misbehaved (and should be restarted).
+    pub fn offender(&self) -> Option<Side> {
+        self.termination.offender()
+    }
+}
+
+/// The verdict against `side` for a protocol fault.
+fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
+    let detail = fault.to_string();
+    match fault {
+        Fault::Timeout { .. } if has_clock => Termination::TimeForfeit { side, detail },
+        Fault::Timeout {
+            waiting_for: "bestmove",
+        } => Termination::NoBestmove { side, detail },
+        Fault::Timeout { .. } | Fault::Spawn(_) | Fault::NoSuchOption { .. } => {
+            Termination::Unresponsive { side, detail }
+        }
+        Fault::Gone { .. } if fault.is_crash() => Termination::Crash { side, detail },
+        Fault::Gone { .. } => Termination::Disconnect { side, detail },
+        Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
+        Fault::NoMove => Termination::NoBestmove { side, detail },
+    }
+}
+
+fn lost_by(side: Side) -> GameResult {
+    GameResult::win_for(side.opponent())
+}
+
+/// Plays one game. `engines` are South's and North's sessions, already
+/// through the handshake and options.
+pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeouts) -> Played {
+    let [south, north] = engines;
+    let mut sessions = [south, north];
+    let mut moves = Vec::new();
+    let end = |result, termination, moves| Played {
+        result,
+        termination,
+        moves,
+        scores: None,
+    };
+
+    for side in Side::BOTH {
+        let s = &mut sessions[side.index()];
+        let ready = async {
+            s.send(&format!("newgame {}", plan.game)).await?;
+            s.ready(timeouts.ready).await
+        };
+        if let Err(fault) = ready.await {
+            return end(lost_by(side), forfeit(side, &fault, false), moves);
+        }
+    }
+
+    let mut game: Box<dyn AnyGame> = match game_from_position(&plan.start_position) {
+        Ok(g) => g,
+        Err(e) => {
+            let detail = format!("bad start position: {e}");
+            return end(GameResult::Draw, Termination::Interrupted { detail }, moves);
+        }
+    };
+    let base = if plan.start_position == start_position(plan.game) {
+        "position startpos".to_owned()
+    } else {
+        format!("position pos {}", plan.start_position)
+    };
+    let mut clocks = plan.tc.map(Clock::new);
+    let mut played: Vec<String> = Vec::new();
+
+    let (result, termination, scores) = loop {
+        if let Some(outcome) = game.outcome() {
+            break (
+                outcome.result,
+                Termination::rules(outcome.reason),
+                outcome.scores,
+            );
+        }
+        if plan.max_plies.is_some_and(|m| played.len() as u32 >= m) {
+            let detail = format!("draw by the ply limit ({} plies)", played.len());
+            break (GameResult::Draw, Termination::Adjudication { detail }, None);
+        }
+        let mover = game.side_to_move();
+        let clock = clocks[mover.index()];
+        let params = go_params(&clocks[0], &clocks[1], mover).to_string();
+        let go = if params.is_empty() {
+            "go".to_owned()
+        } else {
+            format!("go {params}")
+        };
+        let position = if played.is_empty() {
+            base.clone()
+        } else {
+            format!("{base} moves {}", played.join(" "))
+        };
+        let has_clock = clock.deadline().is_some();
+        let wait = clock.deadline().unwrap_or(timeouts.stall);
+        let session = &mut sessions[mover.index()];
+        let answer = session.go(&position, &go, Instant::now() + wait).await;
+        let bm = match answer {
+            Ok(bm) => bm,
+            Err(fault) => {
+                if matches!(fault, Fault::Timeout { .. }) {
+                    session.stop().await;
+                }
+                break (lost_by(mover), forfeit(mover, &fault, has_clock), None);
+            }
+        };
+        if let Err(flag) = clocks[mover.index()].spend(bm.elapsed) {
+            let detail = flag.to_string();
+            break (
+                lost_by(mover),
+                Termination::TimeForfeit {
+                    side: mover,
+                    detail,
+                },
+                None,
+            );
+        }
+        match game.play(&bm.mv) {
+            Ok(mv) => {
+                moves.push(MoveRecord {
+                    mv: mv.clone(),
+                    time_ms: bm.elapsed.as_millis() as u64,
+                    score: bm.score.map(|s| match s {
+                        ScoreValue::Cp(cp) => Score::Cp(cp),
+                        ScoreValue::Mate(m) => Score::Mate(m),
+                    }),
+                    depth: bm.depth,
+                });
+                played.push(mv);
+            }
+            Err(e) => {
+                let termination = Termination::IllegalMove {
+                    side: mover,
+                    mv: bm.mv.clone(),
+                    detail: e.to_string(),
+                };
+                break (lost_by(mover), termination, None);
+            }
+        }
+    };
+
+    let reason = termination.to_string();
+    for s in sessions.iter_mut() {
+        // Informational; an engine that is gone by now changes nothing.
+        let _ = s
+            .send(&format!(
+                "gameover {} {}",
+                result.as_pgn(),
+                one_line(&reason)
+            ))
+            .await;
+    }
+    Played {
+        result,
+        termination,
+        moves,
+        scores,
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
