@@ -11,11 +11,15 @@
 //! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
 //!   [`verify`] replays logs with the rules.
 
+pub mod cli;
 pub mod config;
 pub mod game;
 pub mod jsonl;
 pub mod log;
+#[path = "match.rs"]
+pub mod matches;
 pub mod openings;
+pub mod output;
 pub mod pgn;
 pub mod process;
 pub mod runner;

@@ -1,0 +1,334 @@
+//! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use mancala_rules::GameId;
+
+use crate::config::{resolve_engines, EngineSpec, EnginesFile};
+use crate::game::Timeouts;
+use crate::matches::{self, MatchPlan};
+use crate::openings::Openings;
+use crate::output::LogSink;
+use crate::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use crate::runner::Runner;
+
+#[derive(Parser)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Runs UMI mancala engines against each other"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Play a match between two engines.
+    Match(MatchArgs),
+    /// Replay a PGN or JSON-lines log with the rules and report the first problem.
+    Verify {
+        /// The log file.
+        log: PathBuf,
+    },
+}
+
+/// Engines, as on cutechess-cli's command line.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EngineArgs {
+    /// One engine: `cmd=./bot name=Alpha arg=--x option.Hash=64 dir=… tc=40/60+0.6 st=0.1
+    /// depth=8 nodes=… timemargin=50 stderr=file conf=<name in --engines-file>`. Repeat per engine.
+    #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// `--engine` grouped by occurrence (filled from the raw matches: clap's
+    /// derive flattens repeated multi-value options).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// Settings for every engine (an engine's own settings win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// A JSON file of engine definitions, picked with `--engine conf=<name>`.
+    #[arg(long, value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
+}
+
+/// Where logs go and how the games are run.
+#[derive(Args, Clone, Debug)]
+pub struct RunArgs {
+    /// Game id: bohnenspiel, bohnenspiel-hemprich, bosh, kimasai, kujifunza.
+    #[arg(long, default_value = "bohnenspiel")]
+    pub game: String,
+    /// Games played at once, each with its own engine processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// `plies=N` (N random plies from the start, see --seed) or `file=PATH`
+    /// (one position string or move line per line). Both games of a pair share it.
+    #[arg(long, value_name = "plies=N|file=PATH")]
+    pub openings: Option<String>,
+    /// Seed for random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Append games to this PGN-like file.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
+    /// Append games to this JSON-lines file.
+    #[arg(long, value_name = "FILE")]
+    pub jsonout: Option<PathBuf>,
+    /// Write the full protocol traffic with timestamps to this file.
+    #[arg(long, value_name = "FILE")]
+    pub debug: Option<PathBuf>,
+    /// Directory for the engines' stderr logs.
+    #[arg(long, value_name = "DIR", default_value = "arbiter-logs")]
+    pub stderr_dir: PathBuf,
+    /// Event name for the logs.
+    #[arg(long, default_value = "mancala arena match")]
+    pub event: String,
+    /// Seconds to wait for umiok/readyok.
+    #[arg(long, default_value_t = 10.0)]
+    pub handshake_timeout: f64,
+    /// Seconds to wait for a bestmove when the time control has no clock.
+    #[arg(long, default_value_t = 60.0)]
+    pub stall_timeout: f64,
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Number of games (played in pairs with colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+}
+
+/// A user error: printed as `arbiter: <message>`, exit status 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl<E: std::fmt::Display> From<E> for UsageError {
+    fn from(e: E) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
+
+impl Cli {
+    /// Parses the process arguments, keeping each `--engine`'s tokens apart.
+    pub fn parse_grouped() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().get_matches();
+        let mut cli = match Cli::from_arg_matches(&matches) {
+            Ok(cli) => cli,
+            Err(e) => e.exit(),
+        };
+        if let Some((_, sub)) = matches.subcommand() {
+            let groups: Vec<Vec<String>> = sub
+                .get_occurrences::<String>("engine")
+                .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+                .unwrap_or_default();
+            if let Some(args) = cli.command.engine_args_mut() {
+                args.engines = groups;
+            }
+        }
+        cli
+    }
+}
+
+impl Command {
+    fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
+        match self {
+            Command::Match(m) => Some(&mut m.engines),
+            Command::Verify { .. } => None,
+        }
+    }
+}
+
+pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+    let file = args
+        .engines_file
+        .as_deref()
+        .map(EnginesFile::load)
+        .transpose()?;
+    let specs = resolve_engines(&args.engines, &args.each, file.as_ref())?;
+    for s in &specs {
+        if s.tc.is_unlimited() {
+            return Err(UsageError(format!(
+                "engine {}: no time control: give tc=, st=, depth= or nodes= (on --engine or --each)",
+                s.name
+            )));
+        }
+    }
+    Ok(specs)
+}
+
+pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Openings, UsageError> {
+    match spec {
+        None => Ok(Openings::StartPosition),
+        Some(s) => match s.split_once('=') {
+            Some(("plies", n)) => {
+                let plies = n
+                    .parse()
+                    .map_err(|_| UsageError(format!("--openings plies={n}: not a number")))?;
+                Ok(Openings::Random { plies, seed })
+            }
+            Some(("file", path)) => Ok(Openings::from_file(path.as_ref(), game)?),
+            _ => Err(UsageError(format!(
+                "--openings {s}: expected plies=N or file=PATH"
+            ))),
+        },
+    }
+}
+
+/// Writes protocol traffic as `+<seconds> <engine>(<pid>) <dir> <line>`.
+struct TrafficFile {
+    start: Instant,
+    out: Mutex<std::io::BufWriter<std::fs::File>>,
+}
+
+impl TrafficLog for TrafficFile {
+    fn record(&self, r: &TrafficRecord<'_>) {
+        use std::io::Write;
+        let dir = match r.kind {
+            TrafficKind::ToEngine => ">",
+            TrafficKind::FromEngine => "<",
+            TrafficKind::Event => "#",
+        };
+        let t = r.at.saturating_duration_since(self.start).as_secs_f64();
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "+{t:.6} {}({}) {dir} {}", r.engine, r.pid, r.text);
+            let _ = out.flush();
+        }
+    }
+}
+
+pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageError> {
+    let traffic: Option<Arc<dyn TrafficLog>> = match &run.debug {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| UsageError(format!("cannot create {}: {e}", path.display())))?;
+            Some(Arc::new(TrafficFile {
+                start: Instant::now(),
+                out: Mutex::new(std::io::BufWriter::new(file)),
+            }))
+        }
+        None => None,
+    };
+    std::fs::create_dir_all(&run.stderr_dir)
+        .map_err(|e| UsageError(format!("cannot create {}: {e}", run.stderr_dir.display())))?;
+    let secs = |s: f64, what: &str| {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| UsageError(format!("{what}: {s} is not a duration in seconds")))
+    };
+    Ok(Runner {
+        engines,
+        concurrency: run.concurrency.max(1),
+        timeouts: Timeouts {
+            ready: secs(run.handshake_timeout, "--handshake-timeout")?,
+            stall: secs(run.stall_timeout, "--stall-timeout")?,
+        },
+        handshake_timeout: secs(run.handshake_timeout, "--handshake-timeout")?,
+        max_plies: run.max_plies,
+        stderr_dir: Some(run.stderr_dir.clone()),
+        traffic,
+        quit_grace: Duration::from_millis(500),
+    })
+}
+
+/// Starts every engine once before the first game: a binary that does not
+/// start, answer `umi`, play the game or accept its options is refused here
+/// with a clear message rather than forfeiting every game.
+pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
+    for (i, spec) in runner.engines.iter().enumerate() {
+        let session = runner
+            .start_engine(i, 0, game)
+            .await
+            .map_err(|e| UsageError(format!("engine {}: {e}", spec.name)))?;
+        session.shutdown(runner.quit_grace).await;
+    }
+    Ok(())
+}
+
+async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
+    let game: GameId = args.run.game.parse()?;
+    let engines = load_engines(&args.engines)?;
+    if engines.len() != 2 {
+        return Err(UsageError(format!(
+            "a match needs exactly two --engine, got {}",
+            engines.len()
+        )));
+    }
+    let openings = parse_openings(args.run.openings.as_deref(), game, args.run.seed)?;
+    let runner = runner(engines, &args.run)?;
+    preflight(&runner, game).await?;
+    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    let plan = MatchPlan {
+        game,
+        games: args.games,
+        openings,
+        event: args.run.event.clone(),
+    };
+    let bar = progress_bar(args.games);
+    let summary = matches::run(&runner, &plan, &mut sink, |line| {
+        bar.println(line);
+        bar.inc(1);
+    })
+    .await?;
+    bar.finish_and_clear();
+    print!("{}", summary.render());
+    Ok(())
+}
+
+/// A progress bar on stderr for long runs (hidden when stderr is not a terminal).
+pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
+    let bar = if total >= 20 {
+        indicatif::ProgressBar::new(total as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Runs the command line; returns the process exit status.
+pub async fn main(cli: Cli) -> i32 {
+    let work = async {
+        match cli.command {
+            Command::Match(args) => run_match(args).await.map(|()| 0),
+            Command::Verify { log } => match crate::verify::verify_file(&log) {
+                Ok(report) => {
+                    println!("{report}");
+                    Ok(0)
+                }
+                Err(e) => {
+                    println!("{e}");
+                    Ok(1)
+                }
+            },
+        }
+    };
+    tokio::select! {
+        r = work => match r {
+            Ok(code) => code,
+            Err(UsageError(msg)) => {
+                eprintln!("arbiter: {msg}");
+                2
+            }
+        },
+        _ = tokio::signal::ctrl_c() => {
+            let n = kill_all_engines();
+            eprintln!("arbiter: interrupted; killed {n} engine process group(s); finished games are in the logs");
+            130
+        }
+    }
+}

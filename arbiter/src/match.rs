@@ -1,0 +1,215 @@
+//! The match room: two engines, one game id, N games played in pairs with
+//! colours swapped (both games of a pair from the same opening).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use mancala_rules::{GameId, Side};
+
+use crate::log::GameLog;
+use crate::openings::Openings;
+use crate::output::{game_line, pgn_date, LogSink};
+use crate::runner::{Finished, Flow, Job, Runner};
+use crate::stats::{Penta, Wdl};
+
+/// A match to play.
+pub struct MatchPlan {
+    pub game: GameId,
+    pub games: usize,
+    pub openings: Openings,
+    pub event: String,
+}
+
+/// What the match produced, from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchSummary {
+    pub names: [String; 2],
+    /// First engine's results, overall and by the side it played.
+    pub total: Wdl,
+    pub as_south: Wdl,
+    pub as_north: Wdl,
+    pub penta: Penta,
+    pub terminations: BTreeMap<String, u32>,
+    pub logs: Vec<GameLog>,
+}
+
+impl MatchSummary {
+    pub fn add(&mut self, log: &GameLog, first_is_south: bool) {
+        let Some(result) = log.result else { return };
+        let side = if first_is_south {
+            Side::South
+        } else {
+            Side::North
+        };
+        self.total.add_result(result, side);
+        if first_is_south {
+            self.as_south.add_result(result, side);
+        } else {
+            self.as_north.add_result(result, side);
+        }
+        *self
+            .terminations
+            .entry(log.termination.kind().to_owned())
+            .or_default() += 1;
+    }
+
+    /// The final report: W/D/L, by side, terminations, Elo with its interval.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let [a, b] = &self.names;
+        let w = &self.total;
+        let _ = writeln!(
+            out,
+            "Score of {a} vs {b}: {} - {} - {} [{:.3}] {}",
+            w.wins,
+            w.losses,
+            w.draws,
+            w.score().unwrap_or(0.5),
+            w.games()
+        );
+        for (label, s) in [("as South", &self.as_south), ("as North", &self.as_north)] {
+            let _ = writeln!(
+                out,
+                "  {a} {label}: {} - {} - {}",
+                s.wins, s.losses, s.draws
+            );
+        }
+        if let Some(e) = w.elo() {
+            let _ = writeln!(
+                out,
+                "Elo difference: {:.1} +/- {:.1} (95%), LOS: {:.1} %, draw ratio: {:.1} %",
+                e.elo,
+                e.margin(),
+                w.los().unwrap_or(0.5) * 100.0,
+                w.draw_ratio().unwrap_or(0.0) * 100.0
+            );
+        }
+        if self.penta.pairs() > 0 {
+            if let Some(e) = self.penta.elo() {
+                let _ = writeln!(
+                    out,
+                    "Pentanomial Elo: {:.1} +/- {:.1} over {} pairs",
+                    e.elo,
+                    e.margin(),
+                    self.penta.pairs()
+                );
+            }
+        }
+        let terms: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "Terminations: {}", terms.join(", "));
+        out
+    }
+}
+
+/// Builds the log of a finished job.
+pub fn log_of(runner: &Runner, event: &str, done: &Finished) -> GameLog {
+    let (job, played) = (&done.job, &done.played);
+    let (s, n) = (&runner.engines[job.south], &runner.engines[job.north]);
+    let time_control = if s.tc == n.tc {
+        s.tc.to_string()
+    } else {
+        format!("{} / {}", s.tc, n.tc)
+    };
+    GameLog {
+        event: event.to_owned(),
+        site: "local".to_owned(),
+        date: pgn_date(),
+        round: job.round.clone(),
+        game: job.game.to_string(),
+        start_position: job.start_position.clone(),
+        south: s.name.clone(),
+        north: n.name.clone(),
+        result: Some(played.result),
+        termination: played.termination.clone(),
+        time_control,
+        moves: played.moves.clone(),
+        scores: played.scores,
+        partie: None,
+        tags: BTreeMap::new(),
+    }
+}
+
+/// The schedule of a two-engine match: game `2k` has the first engine as
+/// South, game `2k+1` swaps colours; both start from opening `k`.
+pub fn schedule(plan: &MatchPlan) -> Vec<Job> {
+    (0..plan.games)
+        .map(|i| {
+            let pair = i / 2;
+            let (south, north) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+            Job {
+                index: i,
+                round: format!("{}", i + 1),
+                game: plan.game,
+                south,
+                north,
+                start_position: plan.openings.for_pair(plan.game, pair),
+                pair,
+            }
+        })
+        .collect()
+}
+
+/// Plays the match, appending each game to `sink` as it ends and printing a
+/// line per game with `report`.
+pub async fn run(
+    runner: &Runner,
+    plan: &MatchPlan,
+    sink: &mut LogSink,
+    mut report: impl FnMut(&str),
+) -> std::io::Result<MatchSummary> {
+    let jobs = schedule(plan);
+    let total = jobs.len();
+    let mut summary = MatchSummary {
+        names: [
+            runner.engines[0].name.clone(),
+            runner.engines[1].name.clone(),
+        ],
+        ..MatchSummary::default()
+    };
+    let mut pair_points: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    let mut io_error = None;
+    let mut finished = 0;
+    runner
+        .run(jobs, |done| {
+            finished += 1;
+            let log = log_of(runner, &plan.event, &done);
+            if let Err(e) = sink.append(&log) {
+                io_error.get_or_insert(e);
+                return Flow::Stop;
+            }
+            let first_is_south = done.job.south == 0;
+            summary.add(&log, first_is_south);
+            if let Some(result) = log.result {
+                let side = if first_is_south {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let points = pair_points.entry(done.job.pair).or_default();
+                points.push(result.half_points(side));
+                if let [a, b] = points[..] {
+                    summary.penta.add_games(a, b);
+                }
+            }
+            let w = &summary.total;
+            report(&format!(
+                "{}  [{} {:.1} - {:.1} {}]",
+                game_line(finished, total, &log),
+                summary.names[0],
+                w.points(),
+                w.games() as f64 - w.points(),
+                summary.names[1]
+            ));
+            summary.logs.push(log);
+            Flow::Continue
+        })
+        .await;
+    match io_error {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
