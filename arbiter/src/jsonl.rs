@@ -84,15 +84,29 @@ mod tests {
     #[test]
     fn field_layout() {
         let line = to_line(&illegal_log());
-        assert!(line.starts_with(r#"{"event":"E","site":"S","date":"2024.05.02","round":"1","game":"bohnenspiel","#), "{line}");
+        assert!(
+            line.starts_with(
+                r#"{"event":"E","site":"S","date":"2024.05.02","round":"1","game":"bohnenspiel","#
+            ),
+            "{line}"
+        );
         assert!(line.contains(r#""result":"1-0","termination":{"kind":"illegal_move","side":"North","move":"3","detail":"#), "{line}");
-        assert!(line.contains(r#""moves":[{"move":"8","time_ms":10},{"move":"3","time_ms":999999}]"#), "{line}");
+        assert!(
+            line.contains(r#""moves":[{"move":"8","time_ms":10},{"move":"3","time_ms":999999}]"#),
+            "{line}"
+        );
         // Optional fields are left out when empty.
         assert!(!line.contains("scores") && !line.contains("partie") && !line.contains("tags"));
         let rules = to_line(&rules_log());
-        assert!(rules.contains(r#"{"move":"6","time_ms":1234,"score":{"cp":-35},"depth":12}"#), "{rules}");
+        assert!(
+            rules.contains(r#"{"move":"6","time_ms":1234,"score":{"cp":-35},"depth":12}"#),
+            "{rules}"
+        );
         assert!(rules.contains(r#""result":"1/2-1/2","termination":{"kind":"rules","detail":"player to move has no seeds"}"#), "{rules}");
-        assert!(rules.contains(r#""scores":[36,36],"partie":{"index":2,"totals":[40,32]}"#), "{rules}");
+        assert!(
+            rules.contains(r#""scores":[36,36],"partie":{"index":2,"totals":[40,32]}"#),
+            "{rules}"
+        );
     }
 
     #[test]
@@ -104,7 +118,10 @@ mod tests {
         assert!(e.message.contains("bad result \"2-0\""), "{e}");
         let bad_side = good.replace(r#""kind":"rules","#, r#""kind":"crash","side":"East","#);
         let e = parse_games(&bad_side).unwrap_err();
-        assert!(e.to_string().starts_with("line 1: bad side \"East\""), "{e}");
+        assert!(
+            e.to_string().starts_with("line 1: bad side \"East\""),
+            "{e}"
+        );
         let e = parse_games("{\"event\": 1}").unwrap_err();
         assert!(e.to_string().starts_with("line 1: invalid type"), "{e}");
     }

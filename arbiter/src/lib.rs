@@ -8,9 +8,9 @@
 //!   [`verify`] replays logs with the rules.
 
 pub mod config;
-pub mod stats;
-pub mod tc;
 pub mod jsonl;
 pub mod log;
 pub mod pgn;
+pub mod stats;
+pub mod tc;
 pub mod verify;

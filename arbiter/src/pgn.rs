@@ -218,7 +218,11 @@ fn err<T>(line: usize, message: impl Into<String>) -> Result<T, PgnError> {
 
 /// Parses `[Name "value"]`.
 fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), PgnError> {
-    let inner = match line.trim_end().strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+    let inner = match line
+        .trim_end()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+    {
         Some(inner) => inner,
         None => return err(line_no, format!("malformed tag line {line:?}")),
     };
@@ -235,7 +239,12 @@ fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), PgnError> {
     }
     let quoted = match rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
         Some(q) => q,
-        None => return err(line_no, format!("tag {name}: value must be in double quotes")),
+        None => {
+            return err(
+                line_no,
+                format!("tag {name}: value must be in double quotes"),
+            )
+        }
     };
     let mut value = String::with_capacity(quoted.len());
     let mut chars = quoted.chars();
@@ -248,7 +257,10 @@ fn parse_tag(line_no: usize, line: &str) -> Result<(String, String), PgnError> {
                 other => {
                     return err(
                         line_no,
-                        format!("tag {name}: bad escape \\{}", other.map(String::from).unwrap_or_default()),
+                        format!(
+                            "tag {name}: bad escape \\{}",
+                            other.map(String::from).unwrap_or_default()
+                        ),
                     )
                 }
             },
@@ -265,13 +277,17 @@ fn parse_comment(line_no: usize, body: &str, m: &mut MoveRecord) -> Result<(), P
     let (eval, time) = match words.as_slice() {
         [time] => (None, *time),
         [eval, time] => (Some(*eval), *time),
-        _ => return err(line_no, format!("bad move comment {{{body}}}: expected {{[score][/depth] time}}")),
+        _ => {
+            return err(
+                line_no,
+                format!("bad move comment {{{body}}}: expected {{[score][/depth] time}}"),
+            )
+        }
     };
-    m.time_ms = parse_seconds(time)
-        .ok_or_else(|| PgnError {
-            line: line_no,
-            message: format!("bad time {time:?} in comment: expected seconds such as 1.234s"),
-        })?;
+    m.time_ms = parse_seconds(time).ok_or_else(|| PgnError {
+        line: line_no,
+        message: format!("bad time {time:?} in comment: expected seconds such as 1.234s"),
+    })?;
     if let Some(eval) = eval {
         let (score, depth) = match eval.split_once('/') {
             Some((s, d)) => (s, Some(d)),
@@ -385,10 +401,12 @@ impl Pending {
             .take_tag("TerminationDetail")
             .map(|(_, v)| v)
             .unwrap_or_default();
-        let termination = Termination::from_parts(&kind, offender, illegal, detail)
-            .map_err(|message| PgnError {
-                line: self.first_line,
-                message,
+        let termination =
+            Termination::from_parts(&kind, offender, illegal, detail).map_err(|message| {
+                PgnError {
+                    line: self.first_line,
+                    message,
+                }
             })?;
         let pair = |tag: Option<(usize, String)>| -> Result<Option<[u32; 2]>, PgnError> {
             match tag {
@@ -466,7 +484,10 @@ pub fn parse_games(text: &str) -> Result<Vec<GameLog>, PgnError> {
                     })
                 }
                 Some(p) if !p.moves.is_empty() => {
-                    return err(line_no, "tag line inside the move text (missing result token?)")
+                    return err(
+                        line_no,
+                        "tag line inside the move text (missing result token?)",
+                    )
                 }
                 Some(p) => p,
                 None => pending.insert(Pending {
@@ -559,8 +580,14 @@ mod tests {
     #[test]
     fn north_to_move_starts_with_ellipsis() {
         let text = write_game(&illegal_log());
-        assert!(text.contains("[Offender \"North\"]\n[IllegalMove \"3\"]\n"), "{text}");
-        assert!(text.ends_with("\n1... 8 {0.010s} 2. 3 {999.999s} 1-0\n"), "{text}");
+        assert!(
+            text.contains("[Offender \"North\"]\n[IllegalMove \"3\"]\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("\n1... 8 {0.010s} 2. 3 {999.999s} 1-0\n"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -583,7 +610,16 @@ mod tests {
                 depth: (i % 2 == 0).then_some(i as u32),
             })
             .collect();
-        let logs = [rules_log(), illegal_log(), long];
+        // An engine that never answered: no moves at all.
+        let mut silent = illegal_log();
+        silent.moves.clear();
+        silent.termination = Termination::Unresponsive {
+            side: Side::South,
+            detail: "no umiok within 10 s".into(),
+        };
+        silent.result = Some(GameResult::NorthWins);
+        assert!(write_game(&silent).ends_with("\n\n0-1\n"));
+        let logs = [rules_log(), illegal_log(), long, silent];
         let text = write_games(&logs);
         assert!(text.lines().all(|l| l.len() <= WRAP), "{text}");
         assert_eq!(parse_games(&text).unwrap(), logs);
@@ -645,7 +681,10 @@ mod tests {
             "line 1: game has no result token after its moves"
         );
         assert_eq!(
-            error_of(&format!("{good}\n{}", good.replace("1. 6", "1. 6 1/2-1/2 7"))),
+            error_of(&format!(
+                "{good}\n{}",
+                good.replace("1. 6", "1. 6 1/2-1/2 7")
+            )),
             "line 37: text after the result token: \"7 {-35/12 1.234s} 7 {+M1 0.005s} 1/2-1/2\""
         );
         assert_eq!(

@@ -9,7 +9,7 @@
 //!   mean score (pentanomial), each end mapped through `elo`.
 //! - LOS `= Φ((W − L)/√(W + L))`.
 //! - SPRT is the GSPRT with the normal approximation used by fishtest's
-//!   `LLR_logistic` and early fastchess (see [`Sprt::llr`]).
+//!   `LLR_logistic` and early fastchess (see [`Sprt::llr_wdl`]).
 //!
 //! All functions are pure; nothing here knows about engines or processes.
 
@@ -306,13 +306,16 @@ impl Sprt {
         (s1 - s0) * (2.0 * mean - s0 - s1) / (var / n) / 2.0
     }
 
-    /// LLR from game results (trinomial: a game scores 0, ½ or 1).
+    /// LLR from game results (trinomial: a game scores 0, ½ or 1), with the
+    /// normal approximation `LLR = (s1 − s0)·(2·mean − s0 − s1)/(2·var/N)`
+    /// of fishtest's `LLR_logistic` and fastchess (source comment of `llr`).
     pub fn llr_wdl(&self, wdl: &Wdl) -> f64 {
         mean_var(&[wdl.losses, wdl.draws, wdl.wins], &[0.0, 0.5, 1.0])
             .map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
     }
 
-    /// LLR from game pairs (pentanomial: a pair scores 0, ¼, ½, ¾ or 1 per game).
+    /// LLR from game pairs (pentanomial: a pair scores 0, ¼, ½, ¾ or 1 per
+    /// game), the same formula with the per-pair variance and N = pairs.
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
         mean_var(&penta.counts, &PAIR_SCORES).map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
     }

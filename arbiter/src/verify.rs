@@ -29,14 +29,19 @@ use crate::{jsonl, pgn};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyError {
     /// `*` without an interrupted termination, or the other way round.
-    UnfinishedResult { termination: String },
+    UnfinishedResult {
+        termination: String,
+    },
     /// A forfeit whose result is not a loss for the offender.
     ForfeitResult {
         offender: Side,
         result: Option<GameResult>,
     },
     /// The `game` field and the start position name different games.
-    GameMismatch { game: String, position: String },
+    GameMismatch {
+        game: String,
+        position: String,
+    },
     BadStartPosition(PositionError),
     /// A recorded move that is not legal (or not a move) when played.
     IllegalMove {
@@ -53,22 +58,35 @@ pub enum VerifyError {
         reason: String,
     },
     /// A `rules` termination, but the game is not over after the last move.
-    NotOver { legal: Vec<String> },
+    NotOver {
+        legal: Vec<String>,
+    },
     /// Over by the rules, but the log says it ended otherwise.
-    AlreadyOver { reason: String, termination: String },
+    AlreadyOver {
+        reason: String,
+        termination: String,
+    },
     ResultMismatch {
         recorded: Option<GameResult>,
         replayed: GameResult,
     },
-    ReasonMismatch { recorded: String, replayed: String },
+    ReasonMismatch {
+        recorded: String,
+        replayed: String,
+    },
     ScoresMismatch {
         recorded: [u32; 2],
         replayed: Option<[u32; 2]>,
     },
     /// The forfeiting side was not the side to move.
-    WrongOffender { offender: Side, to_move: Side },
+    WrongOffender {
+        offender: Side,
+        to_move: Side,
+    },
     /// The move recorded as illegal is legal in the final position.
-    OffendingMoveIsLegal { mv: String },
+    OffendingMoveIsLegal {
+        mv: String,
+    },
 }
 
 fn result_text(r: Option<GameResult>) -> &'static str {
@@ -90,7 +108,10 @@ impl fmt::Display for VerifyError {
                 result_text(*result)
             ),
             GameMismatch { game, position } => {
-                write!(f, "game {game:?} does not match the start position {position:?}")
+                write!(
+                    f,
+                    "game {game:?} does not match the start position {position:?}"
+                )
             }
             BadStartPosition(e) => write!(f, "bad start position: {e}"),
             IllegalMove {
@@ -145,7 +166,10 @@ impl fmt::Display for VerifyError {
                 "{offender} is charged with the forfeit but {to_move} was to move"
             ),
             OffendingMoveIsLegal { mv } => {
-                write!(f, "the move {mv} recorded as illegal is legal in the final position")
+                write!(
+                    f,
+                    "the move {mv} recorded as illegal is legal in the final position"
+                )
             }
         }
     }
@@ -183,7 +207,8 @@ fn check_result(log: &GameLog) -> Result<(), VerifyError> {
 /// Reports the first problem.
 pub fn verify(log: &GameLog) -> Result<(), VerifyError> {
     check_result(log)?;
-    let mut game = game_from_position(&log.start_position).map_err(VerifyError::BadStartPosition)?;
+    let mut game =
+        game_from_position(&log.start_position).map_err(VerifyError::BadStartPosition)?;
     for (i, m) in log.moves.iter().enumerate() {
         let ply = i + 1;
         if let Some(outcome) = game.outcome() {
@@ -297,8 +322,13 @@ pub fn detect_format(text: &str, path: Option<&Path>) -> Option<LogFormat> {
 /// A log file that cannot be read or does not verify.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyFileError {
-    Io { path: String, message: String },
-    UnknownFormat { path: String },
+    Io {
+        path: String,
+        message: String,
+    },
+    UnknownFormat {
+        path: String,
+    },
     /// A syntax error; `message` starts with the line number.
     Parse {
         path: String,
@@ -311,7 +341,7 @@ pub enum VerifyFileError {
         south: String,
         north: String,
         round: String,
-        error: VerifyError,
+        error: Box<VerifyError>,
     },
 }
 
@@ -393,7 +423,7 @@ pub fn verify_file(path: &Path) -> Result<VerifyReport, VerifyFileError> {
             south: log.south.clone(),
             north: log.north.clone(),
             round: log.round.clone(),
-            error,
+            error: Box::new(error),
         })?;
     }
     Ok(VerifyReport {
@@ -416,8 +446,8 @@ mod tests {
 
     impl TempDir {
         fn new(test: &str) -> TempDir {
-            let dir = std::env::temp_dir()
-                .join(format!("arbiter-verify-{}-{test}", std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("arbiter-verify-{}-{test}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             TempDir(dir)
         }
@@ -454,16 +484,25 @@ mod tests {
         );
         let mut log = illegal_log();
         log.result = Some(GameResult::Draw);
-        assert!(matches!(verify(&log), Err(VerifyError::ForfeitResult { .. })));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::ForfeitResult { .. })
+        ));
         let mut log = rules_log();
         log.result = None;
         log.termination = Termination::Adjudication {
             detail: "max plies".into(),
         };
-        assert!(matches!(verify(&log), Err(VerifyError::UnfinishedResult { .. })));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::UnfinishedResult { .. })
+        ));
         let mut log = rules_log();
         log.game = "bosh".into();
-        assert!(matches!(verify(&log), Err(VerifyError::GameMismatch { .. })));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::GameMismatch { .. })
+        ));
     }
 
     #[test]
@@ -492,7 +531,10 @@ mod tests {
         let bad_pgn = tmp.file("bad.pgn", "[Event \"x\"]\n1. 3 *\n");
         assert_eq!(
             verify_file(&bad_pgn).unwrap_err().to_string(),
-            format!("{}: not valid PGN: line 1: game has no Site tag", bad_pgn.display())
+            format!(
+                "{}: not valid PGN: line 1: game has no Site tag",
+                bad_pgn.display()
+            )
         );
         // A game that fails before any replay is reported with its number.
         let mut second = rules_log();
@@ -553,7 +595,11 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        assert!(err.to_string().starts_with("ply 2: North move 1 is not legal"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("ply 2: North move 1 is not legal"),
+            "{err}"
+        );
         // South time forfeit with South to move after 1 8.
         log.moves[1].mv = "8".into();
         log.result = Some(GameResult::NorthWins);
@@ -596,12 +642,18 @@ mod tests {
         );
         let mut log = rules_log();
         log.scores = Some([37, 35]);
-        assert!(matches!(verify(&log), Err(VerifyError::ScoresMismatch { .. })));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::ScoresMismatch { .. })
+        ));
         let mut log = rules_log();
         log.termination = Termination::Rules {
             detail: "board empty".into(),
         };
-        assert!(matches!(verify(&log), Err(VerifyError::ReasonMismatch { .. })));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::ReasonMismatch { .. })
+        ));
         // One move short: not over.
         let mut log = rules_log();
         log.moves.pop();
@@ -640,6 +692,9 @@ mod tests {
         // A start position the rules reject.
         let mut log = rules_log();
         log.start_position = "bohnenspiel 6,6 S 0/0".into();
-        assert!(matches!(verify(&log), Err(VerifyError::BadStartPosition(_))));
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::BadStartPosition(_))
+        ));
     }
 }
