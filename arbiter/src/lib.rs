@@ -3,7 +3,8 @@
 //! Pure building blocks (no processes, little I/O):
 //! - [`tc`]: time controls (cutechess syntax) and the game clock.
 //! - [`config`]: engine specs from `--engine`/`--each` tokens and engines files.
-//! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings, crosstables.
+//! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, match reports,
+//!   standings, crosstables.
 //! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
 //!   [`verify`] replays logs with the rules.
 
