@@ -610,7 +610,16 @@ mod tests {
                 depth: (i % 2 == 0).then_some(i as u32),
             })
             .collect();
-        let logs = [rules_log(), illegal_log(), long];
+        // An engine that never answered: no moves at all.
+        let mut silent = illegal_log();
+        silent.moves.clear();
+        silent.termination = Termination::Unresponsive {
+            side: Side::South,
+            detail: "no umiok within 10 s".into(),
+        };
+        silent.result = Some(GameResult::NorthWins);
+        assert!(write_game(&silent).ends_with("\n\n0-1\n"));
+        let logs = [rules_log(), illegal_log(), long, silent];
         let text = write_games(&logs);
         assert!(text.lines().all(|l| l.len() <= WRAP), "{text}");
         assert_eq!(parse_games(&text).unwrap(), logs);

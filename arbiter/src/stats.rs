@@ -9,7 +9,7 @@
 //!   mean score (pentanomial), each end mapped through `elo`.
 //! - LOS `= Φ((W − L)/√(W + L))`.
 //! - SPRT is the GSPRT with the normal approximation used by fishtest's
-//!   `LLR_logistic` and early fastchess (see [`Sprt::llr`]).
+//!   `LLR_logistic` and early fastchess (see [`Sprt::llr_wdl`]).
 //!
 //! All functions are pure; nothing here knows about engines or processes.
 
@@ -306,13 +306,16 @@ impl Sprt {
         (s1 - s0) * (2.0 * mean - s0 - s1) / (var / n) / 2.0
     }
 
-    /// LLR from game results (trinomial: a game scores 0, ½ or 1).
+    /// LLR from game results (trinomial: a game scores 0, ½ or 1), with the
+    /// normal approximation `LLR = (s1 − s0)·(2·mean − s0 − s1)/(2·var/N)`
+    /// of fishtest's `LLR_logistic` and fastchess (source comment of `llr`).
     pub fn llr_wdl(&self, wdl: &Wdl) -> f64 {
         mean_var(&[wdl.losses, wdl.draws, wdl.wins], &[0.0, 0.5, 1.0])
             .map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
     }
 
-    /// LLR from game pairs (pentanomial: a pair scores 0, ¼, ½, ¾ or 1 per game).
+    /// LLR from game pairs (pentanomial: a pair scores 0, ¼, ½, ¾ or 1 per
+    /// game), the same formula with the per-pair variance and N = pairs.
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
         mean_var(&penta.counts, &PAIR_SCORES).map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
     }
@@ -326,6 +329,90 @@ impl Sprt {
             SprtState::Continue
         }
     }
+}
+
+/// A number for reports: fixed decimals, `inf`/`-inf` when infinite.
+fn number(x: f64, decimals: usize) -> String {
+    if x.is_nan() {
+        "inf".to_owned()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+/// A cutechess-style match report for `first` against `second`, from the
+/// first engine's point of view:
+///
+/// ```text
+/// Score of Alpha vs Beta: 60 - 20 - 20  [0.700] 100
+/// Elo difference: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %
+/// Ptnml(0-2): [2, 5, 10, 8, 5], pair Elo: 52.5 +/- 73.0
+/// SPRT: llr 1.73 (58.9%), lbound -2.94, ubound 2.94
+/// ```
+///
+/// Lines for the pentanomial counts and the SPRT only when given; the SPRT
+/// uses the pentanomial counts when they are given and non-empty.
+pub fn match_report(
+    first: &str,
+    second: &str,
+    wdl: &Wdl,
+    penta: Option<&Penta>,
+    sprt: Option<&Sprt>,
+) -> String {
+    let mut out = format!(
+        "Score of {first} vs {second}: {} - {} - {}  [{}] {}\n",
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        wdl.score()
+            .map_or_else(|| "-".to_owned(), |s| format!("{s:.3}")),
+        wdl.games()
+    );
+    if let Some(e) = wdl.elo() {
+        let _ = writeln!(
+            out,
+            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+            number(e.elo, 1),
+            number(e.margin(), 1),
+            wdl.los()
+                .map_or_else(|| "-".to_owned(), |l| number(l * 100.0, 1)),
+            wdl.draw_ratio()
+                .map_or_else(|| "-".to_owned(), |d| number(d * 100.0, 1)),
+        );
+    }
+    let penta = penta.filter(|p| p.pairs() > 0);
+    if let Some(p) = penta {
+        let counts: Vec<String> = p.counts.iter().map(u32::to_string).collect();
+        let _ = write!(out, "Ptnml(0-2): [{}]", counts.join(", "));
+        if let Some(e) = p.elo() {
+            let _ = write!(
+                out,
+                ", pair Elo: {} +/- {}",
+                number(e.elo, 1),
+                number(e.margin(), 1)
+            );
+        }
+        out.push('\n');
+    }
+    if let Some(sprt) = sprt {
+        let llr = penta.map_or_else(|| sprt.llr_wdl(wdl), |p| sprt.llr_penta(p));
+        let verdict = match sprt.state(llr) {
+            SprtState::Continue => "",
+            SprtState::AcceptH0 => " - H0 was accepted",
+            SprtState::AcceptH1 => " - H1 was accepted",
+        };
+        let _ = writeln!(
+            out,
+            "SPRT: llr {} ({}%), lbound {}, ubound {}{verdict}",
+            number(llr, 2),
+            number(llr / sprt.upper_bound() * 100.0, 1),
+            number(sprt.lower_bound(), 2),
+            number(sprt.upper_bound(), 2),
+        );
+    }
+    out
 }
 
 /// One finished game for standings.
@@ -662,6 +749,43 @@ mod tests {
             Err(SprtError::ErrorRates { .. })
         ));
         assert!(Sprt::new(f64::NAN, 5.0, 0.05, 0.05).is_err());
+    }
+
+    #[test]
+    fn match_reports() {
+        // Numbers from trinomial_statistics, pentanomial_statistics and
+        // sprt_bounds_and_llr: margin (218.252 − 86.225)/2 = 66.01;
+        // penta margin (127.824 + 18.139)/2 = 72.98; LLR 0.3668 = 12.5% of 2.944.
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let penta = Penta {
+            counts: [2, 5, 10, 8, 5],
+        };
+        let report = match_report(
+            "Alpha",
+            "Beta",
+            &Wdl::new(60, 20, 20),
+            Some(&penta),
+            Some(&sprt),
+        );
+        assert_eq!(
+            report,
+            "Score of Alpha vs Beta: 60 - 20 - 20  [0.700] 100\n\
+             Elo difference: 147.2 +/- 66.0, LOS: 100.0 %, DrawRatio: 20.0 %\n\
+             Ptnml(0-2): [2, 5, 10, 8, 5], pair Elo: 52.5 +/- 73.0\n\
+             SPRT: llr 0.37 (12.5%), lbound -2.94, ubound 2.94\n"
+        );
+        // Three wins: LOS = Φ(3/√3) = Φ(1.732) = 0.958; zero variance, so LLR 0.
+        let all_wins = match_report("A", "B", &Wdl::new(3, 0, 0), None, Some(&sprt));
+        assert_eq!(
+            all_wins,
+            "Score of A vs B: 3 - 0 - 0  [1.000] 3\n\
+             Elo difference: inf +/- inf, LOS: 95.8 %, DrawRatio: 0.0 %\n\
+             SPRT: llr 0.00 (0.0%), lbound -2.94, ubound 2.94\n"
+        );
+        assert_eq!(
+            match_report("A", "B", &Wdl::default(), Some(&Penta::default()), None),
+            "Score of A vs B: 0 - 0 - 0  [-] 0\n"
+        );
     }
 
     fn game(s: &str, n: &str, r: GameResult, forfeit: Option<&str>) -> ScoredGame {

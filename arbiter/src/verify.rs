@@ -341,7 +341,7 @@ pub enum VerifyFileError {
         south: String,
         north: String,
         round: String,
-        error: VerifyError,
+        error: Box<VerifyError>,
     },
 }
 
@@ -423,7 +423,7 @@ pub fn verify_file(path: &Path) -> Result<VerifyReport, VerifyFileError> {
             south: log.south.clone(),
             north: log.north.clone(),
             round: log.round.clone(),
-            error,
+            error: Box::new(error),
         })?;
     }
     Ok(VerifyReport {
