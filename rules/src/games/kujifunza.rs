@@ -290,7 +290,8 @@ enum Stop {
     /// A lap ended in an empty hole: the move is complete.
     Ended,
     /// The next lap (from this local hole) would exceed the lap bound.
-    Endless(usize),
+    // The hole is read only by the tests' loop detector.
+    Endless(#[cfg_attr(not(test), allow(dead_code))] usize),
     /// A middle-hole capture took this many seeds (already removed from the
     /// opponent's hole); the mover must choose a kichwa.
     Choice(u8),
@@ -925,6 +926,7 @@ mod tests {
     ///     16 (1 -> 2), 1 (empty): ends. `11+-+`.
     ///   - `-`: 16 (2), 15 (2), 14 (3), 13 (2 -> 3), 28 now empty: relay 3 `-`:
     ///     12 (1 -> 2), 11 (0 -> 1), 10 (empty): ends. `11+--`.
+    ///
     /// 11- sows 10, 9: empty, no capture.
     #[test]
     fn chained_captures_with_choices() {
