@@ -72,7 +72,7 @@
 //! Origin hole, initial direction, then one sign per capture whose kichwa was
 //! the mover's choice, in order: `-` for the left kichwa (16 or 32, which
 //! sows `-`), `+` for the right kichwa (9 or 25, which sows `+`). Examples:
-//! `12+`, `5-`, `14+-+`. A capture of a kimbi hole has no sign. Every distinct
+//! `12+`, `5-`, `14+-+`. A capture made in a kimbi has no sign. Every distinct
 //! choice sequence is a distinct move, even when two end in the same position.
 //! At most four signs can follow the direction in a legal move (each choice
 //! empties one of the four middle opponent front holes, and a player never
