@@ -29,7 +29,7 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Play a match between two engines.
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
         /// The log file.
@@ -304,7 +304,7 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
 pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
-            Command::Match(args) => run_match(args).await.map(|()| 0),
+            Command::Match(args) => run_match(*args).await.map(|()| 0),
             Command::Verify { log } => match crate::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");

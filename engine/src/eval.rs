@@ -3,6 +3,7 @@
 use mancala_rules::games::bohnenspiel::Bean;
 use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kimasai::Kimasai;
+use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::Game;
 
 /// A position's static value in centi-seeds (100 = one seed of advantage) for
@@ -48,13 +49,13 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
     }
 }
 
-// TEMPORARY: replaced by real per-game evaluations once the game modules land.
-mod pending {
-    use super::Evaluate;
-    use mancala_rules::games::kujifunza;
-    impl Evaluate for kujifunza::Kujifunza {
-        fn evaluate(&self) -> i32 {
-            0
-        }
+/// Kujifunza: seeds change hands by capture, so seeds owned are material;
+/// an empty front row loses, so occupied front holes count extra.
+impl Evaluate for Kujifunza {
+    fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        let seeds = |s| self.circuit(s).iter().map(|&n| i32::from(n)).sum::<i32>();
+        let front = |s| self.front_row(s).iter().filter(|&&n| n > 0).count() as i32;
+        100 * (seeds(me) - seeds(me.opponent())) + 30 * (front(me) - front(me.opponent()))
     }
 }

@@ -218,11 +218,7 @@ fn ten_milliseconds_per_move_for_a_whole_game_in_every_game() {
         let mut game = new_game(id);
         let mut moves: Vec<String> = Vec::new();
         while game.outcome().is_none() && moves.len() < 400 {
-            e.send(
-                &format!("position startpos moves {}", moves.join(" "))
-                    .trim_end()
-                    .to_string(),
-            );
+            e.send(format!("position startpos moves {}", moves.join(" ")).trim_end());
             let (line, took) = e.go("go movetime 10");
             // Generous: what counts is that no answer is grossly late on a
             // loaded machine; the arbiter's timemargin tolerates the rest.

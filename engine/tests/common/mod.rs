@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -50,10 +50,7 @@ impl Engine {
 
     /// The next line, or `None` after `timeout`.
     pub fn next_line(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.lines.recv_timeout(timeout).ok()
     }
 
     /// Lines up to and including the first one for which `done` holds.
