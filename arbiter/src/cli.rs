@@ -14,6 +14,7 @@ use crate::openings::Openings;
 use crate::output::LogSink;
 use crate::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
 use crate::runner::Runner;
+use crate::tournament::{MergeArgs, TournamentArgs};
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,12 @@ pub enum Command {
         /// The log file.
         log: PathBuf,
     },
+    /// Play a round robin or gauntlet; with no --engine, a built-in
+    /// tournament of the reference engine at several levels.
+    Tournament(Box<TournamentArgs>),
+    /// Combine the results logs of one tournament (shards, reruns) into one
+    /// standings table.
+    Merge(MergeArgs),
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -62,9 +69,10 @@ pub struct RunArgs {
     /// Game id: bohnenspiel, bohnenspiel-hemprich, bosh, kimasai, kujifunza.
     #[arg(long, default_value = "bohnenspiel")]
     pub game: String,
-    /// Games played at once, each with its own engine processes.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    /// Games played at once, each with its own engine processes [default: 1;
+    /// 2 for the built-in tournament].
+    #[arg(long)]
+    pub concurrency: Option<usize>,
     /// `plies=N` (N random plies from the start, see --seed) or `file=PATH`
     /// (one position string or move line per line). Both games of a pair share it.
     #[arg(long, value_name = "plies=N|file=PATH")]
@@ -87,9 +95,10 @@ pub struct RunArgs {
     /// Directory for the engines' stderr logs.
     #[arg(long, value_name = "DIR", default_value = "arbiter-logs")]
     pub stderr_dir: PathBuf,
-    /// Event name for the logs.
-    #[arg(long, default_value = "mancala arena match")]
-    pub event: String,
+    /// Event name for the logs [default: "mancala arena match" or
+    /// "mancala arena tournament"].
+    #[arg(long)]
+    pub event: Option<String>,
     /// Seconds to wait for umiok/readyok.
     #[arg(long, default_value_t = 10.0)]
     pub handshake_timeout: f64,
@@ -145,7 +154,8 @@ impl Command {
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
         match self {
             Command::Match(m) => Some(&mut m.engines),
-            Command::Verify { .. } => None,
+            Command::Tournament(t) => Some(&mut t.engines),
+            Command::Verify { .. } | Command::Merge(_) => None,
         }
     }
 }
@@ -228,7 +238,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
     };
     Ok(Runner {
         engines,
-        concurrency: run.concurrency.max(1),
+        concurrency: run.concurrency.unwrap_or(1).max(1),
         timeouts: Timeouts {
             ready: secs(run.handshake_timeout, "--handshake-timeout")?,
             stall: secs(run.stall_timeout, "--stall-timeout")?,
@@ -272,7 +282,11 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         game,
         games: args.games,
         openings,
-        event: args.run.event.clone(),
+        event: args
+            .run
+            .event
+            .clone()
+            .unwrap_or_else(|| "mancala arena match".to_owned()),
     };
     let bar = progress_bar(args.games);
     let summary = matches::run(&runner, &plan, &mut sink, |line| {
@@ -305,6 +319,8 @@ pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
+            Command::Tournament(args) => crate::tournament::run(*args).await.map(|()| 0),
+            Command::Merge(args) => crate::tournament::merge(&args).map(|()| 0),
             Command::Verify { log } => match crate::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");

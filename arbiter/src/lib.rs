@@ -10,6 +10,14 @@
 //! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings, crosstables.
 //! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
 //!   [`verify`] replays logs with the rules.
+//!
+//! Tournaments:
+//! - [`schedule`]: the deterministic schedule, its fingerprint, shards.
+//! - [`tournament`]: `arbiter tournament` (and `merge`) on top of the runner.
+//! - [`resume`]: reading results logs back (truncated last line, resume).
+//! - [`merge`]: combining the logs of one event.
+//! - [`rating`]: maximum-likelihood Elo of a whole field.
+//! - [`report`]: standings, crosstable, Elo, match report of an event.
 
 pub mod cli;
 pub mod config;
@@ -18,12 +26,18 @@ pub mod jsonl;
 pub mod log;
 #[path = "match.rs"]
 pub mod matches;
+pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod pgn;
 pub mod process;
+pub mod rating;
+pub mod report;
+pub mod resume;
 pub mod runner;
+pub mod schedule;
 pub mod session;
 pub mod stats;
 pub mod tc;
+pub mod tournament;
 pub mod verify;

@@ -1,0 +1,232 @@
+//! The report of an event (a tournament, or merged results logs): standings
+//! with forfeits and Sonneborn-Berger, the crosstable, Elo of every engine
+//! relative to the field ([`crate::rating`]) with LOS between neighbours in
+//! the ranking, terminations, and — with two engines — the match report
+//! (trinomial and pentanomial Elo, LOS, SPRT).
+//!
+//! Everything is computed from the games sorted by schedule slot, so the same
+//! games give the same report whatever order they finished in.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use mancala_rules::Side;
+
+use crate::log::GameLog;
+use crate::rating::{self, Results};
+use crate::schedule::SlotKey;
+use crate::stats::{match_report, Penta, Sprt, SprtState, Standings, Wdl};
+
+/// Sorts games by schedule slot (untagged games after, in their order).
+pub fn sort_games(games: &mut [GameLog]) {
+    games.sort_by_key(|g| SlotKey::of(g).map_or(usize::MAX, |k| k.index));
+}
+
+/// The standings of the finished games.
+pub fn standings(names: &[String], games: &[GameLog]) -> Standings {
+    let scored: Vec<_> = games.iter().filter_map(GameLog::scored).collect();
+    Standings::build(names, &scored)
+}
+
+/// One line for progress output: `after 12 games: A 5.5/7, B 4/6, …`.
+pub fn short_standings(names: &[String], games: &[GameLog]) -> String {
+    let st = standings(names, games);
+    let parts: Vec<String> = st
+        .engines
+        .iter()
+        .map(|e| format!("{} {}/{}", e.name, e.points(), e.wdl.games()))
+        .collect();
+    let finished = games.iter().filter(|g| g.result.is_some()).count();
+    format!("Standings after {finished} games: {}", parts.join(", "))
+}
+
+/// Results of `names[0]` against `names[1]`: game W/D/L and game pairs.
+pub fn head_to_head(names: &[String], games: &[GameLog]) -> (Wdl, Penta) {
+    let mut wdl = Wdl::default();
+    let mut pairs: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    let Some(first) = names.first() else {
+        return (wdl, Penta::default());
+    };
+    for g in games {
+        let Some(result) = g.result else { continue };
+        let side = if &g.south == first {
+            Side::South
+        } else if &g.north == first {
+            Side::North
+        } else {
+            continue;
+        };
+        let hp = result.half_points(side);
+        wdl.add(hp);
+        if let Some(pair) = SlotKey::of(g).and_then(|k| k.pair) {
+            pairs.entry(pair).or_default().push(hp);
+        }
+    }
+    let mut penta = Penta::default();
+    for points in pairs.values() {
+        if let [a, b] = points[..] {
+            penta.add_games(a, b);
+        }
+    }
+    (wdl, penta)
+}
+
+/// The SPRT's log-likelihood ratio and state for a two-engine event
+/// (pentanomial when there are complete pairs, as in [`match_report`]).
+pub fn sprt_status(sprt: &Sprt, names: &[String], games: &[GameLog]) -> (f64, SprtState) {
+    let (wdl, penta) = head_to_head(names, games);
+    let llr = if penta.pairs() > 0 {
+        sprt.llr_penta(&penta)
+    } else {
+        sprt.llr_wdl(&wdl)
+    };
+    (llr, sprt.state(llr))
+}
+
+/// The full report.
+pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> String {
+    let st = standings(names, games);
+    let mut out = st.render();
+    let order: Vec<&str> = st.engines.iter().map(|e| e.name.as_str()).collect();
+    let mut results = Results::new(order.len());
+    for g in games {
+        let (Some(result), Some(s), Some(n)) = (
+            g.result,
+            order.iter().position(|&x| x == g.south),
+            order.iter().position(|&x| x == g.north),
+        ) else {
+            continue;
+        };
+        results.add(s, n, result.half_points(Side::South));
+    }
+    let fit = rating::fit(&results);
+    out.push('\n');
+    out.push_str(
+        "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
+         95% interval, LOS over the next in rank:\n",
+    );
+    let name_w = order
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "{:>4} {:<name_w$} {:>7} {:>7} {:>7}",
+        "Rank", "Name", "Elo", "+/-", "LOS"
+    );
+    for (i, name) in order.iter().enumerate() {
+        let margin = fit.margin(i);
+        let margin = if margin.is_finite() {
+            format!("{margin:.1}")
+        } else {
+            "-".to_owned()
+        };
+        let los = (i + 1 < order.len())
+            .then(|| fit.los(i, i + 1))
+            .flatten()
+            .map_or_else(|| "-".to_owned(), |l| format!("{:.1}%", l * 100.0));
+        let _ = writeln!(
+            out,
+            "{:>4} {:<name_w$} {:>+7.1} {:>7} {:>7}",
+            i + 1,
+            name,
+            fit.elo[i],
+            margin,
+            los
+        );
+    }
+    let mut terminations: BTreeMap<&str, u32> = BTreeMap::new();
+    for g in games.iter().filter(|g| g.result.is_some()) {
+        *terminations.entry(g.termination.kind()).or_default() += 1;
+    }
+    let terms: Vec<String> = terminations
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    let _ = writeln!(out, "\nTerminations: {}", terms.join(", "));
+    if names.len() == 2 {
+        let (wdl, penta) = head_to_head(names, games);
+        out.push('\n');
+        out.push_str(&match_report(
+            &names[0],
+            &names[1],
+            &wdl,
+            Some(&penta),
+            sprt,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::tests::rules_log;
+    use mancala_rules::GameResult;
+
+    fn game(south: &str, north: &str, result: GameResult, pair: usize) -> GameLog {
+        let mut g = rules_log();
+        g.south = south.into();
+        g.north = north.into();
+        g.result = Some(result);
+        g.tags.insert("Schedule".into(), "x".into());
+        g.tags.insert("Slot".into(), "0/8".into());
+        g.tags.insert("Pair".into(), pair.to_string());
+        g
+    }
+
+    #[test]
+    fn two_engine_pairs_and_sprt() {
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        // Pairs from A's side: (1, ½) = 1½, (½, ½) = 1, (0, 1) = 1, one unpaired win.
+        let games = [
+            game("A", "B", SouthWins, 0),
+            game("B", "A", Draw, 0),
+            game("A", "B", Draw, 1),
+            game("B", "A", Draw, 1),
+            game("A", "B", NorthWins, 2),
+            game("B", "A", NorthWins, 2),
+            game("A", "B", SouthWins, 3),
+        ];
+        let (wdl, penta) = head_to_head(&names, &games);
+        assert_eq!(wdl, Wdl::new(3, 3, 1));
+        assert_eq!(penta.counts, [0, 0, 2, 1, 0]);
+        // Penta [0,0,2,1,0]: mean (0.5+0.5+0.75)/3 = 0.583333,
+        // var = (2·0.083333² + 0.166667²)/3 = 0.0138889, var/N = 0.0046296;
+        // elo0=0, elo1=10: s1 − s0 = 0.0143871, 2·mean − s0 − s1 = 0.1522795;
+        // LLR = 0.0143871·0.1522795/0.0046296/2 = 0.236614.
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let (llr, state) = sprt_status(&sprt, &names, &games);
+        assert!((llr - 0.236_614).abs() < 1e-5, "{llr}");
+        assert_eq!(state, SprtState::Continue);
+        let text = render(&names, &games, Some(&sprt));
+        assert!(text.contains("Ptnml(0-2): [0, 0, 2, 1, 0]"), "{text}");
+        assert!(text.contains("SPRT: llr 0.24"), "{text}");
+        assert!(text.contains("Terminations: rules 7"), "{text}");
+    }
+
+    #[test]
+    fn report_is_independent_of_finish_order() {
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned(), "C".to_owned()];
+        let mut games = vec![
+            game("A", "B", SouthWins, 0),
+            game("C", "A", Draw, 1),
+            game("B", "C", NorthWins, 2),
+            game("C", "B", SouthWins, 2),
+        ];
+        for (i, g) in games.iter_mut().enumerate() {
+            g.tags.insert("Slot".into(), format!("{i}/4"));
+        }
+        let mut reversed: Vec<GameLog> = games.iter().rev().cloned().collect();
+        sort_games(&mut reversed);
+        assert_eq!(
+            render(&names, &games, None),
+            render(&names, &reversed, None)
+        );
+        assert!(short_standings(&names, &games).starts_with("Standings after 4 games: C 2.5/3"));
+    }
+}

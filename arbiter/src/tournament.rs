@@ -1,0 +1,483 @@
+//! `arbiter tournament`: a round robin or gauntlet between any number of
+//! engines, in one or more games, on N concurrent slots — built to run
+//! overnight: every finished game is appended (fsynced) to the results log
+//! as it ends, `--resume` continues an interrupted run without replaying or
+//! losing a game, `--shard i/n` plays a deterministic slice for a batch
+//! array, and `--sprt` stops a two-engine run once the test is decided.
+//!
+//! With no `--engine`, it plays a built-in tournament: the reference engine
+//! (the `engine` binary next to the arbiter's own) at several levels.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use mancala_rules::GameId;
+
+use crate::cli::{self, EngineArgs, RunArgs, UsageError};
+use crate::config::EngineSpec;
+use crate::log::GameLog;
+use crate::matches::log_of;
+use crate::output::{game_line, LogSink};
+use crate::report;
+use crate::resume;
+use crate::runner::{Flow, Job};
+use crate::schedule::{EventSpec, Format, Schedule, Shard};
+use crate::stats::{Sprt, SprtState};
+
+/// Arguments of `arbiter tournament`.
+#[derive(Args)]
+pub struct TournamentArgs {
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// `round-robin` (every pair of engines) or `gauntlet` (the first engine
+    /// against each other one).
+    #[arg(long, default_value = "round-robin")]
+    pub format: String,
+    /// Game pairs (colours swapped, same opening) per pairing and game id
+    /// [default: 1; 6 for the built-in tournament].
+    #[arg(long)]
+    pub rounds: Option<usize>,
+    /// Sequential test for two engines: `elo0=0 elo1=5 alpha=0.05 beta=0.05`
+    /// (alpha and beta default to 0.05); no new game starts once it is decided.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Continue the tournament whose results log is --jsonout: finished
+    /// games are kept, the rest is played. Give the same arguments as before.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only slots k with k % n == i − 1 (e.g. `--shard 3/8`); combine the
+    /// shards' logs with `arbiter merge`.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+}
+
+/// Arguments of `arbiter merge`.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// Results logs (JSON lines or PGN) of one event.
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
+    /// Write the merged games (sorted by slot) to this PGN file (replaced).
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
+    /// Write the merged games to this JSON-lines file (replaced).
+    #[arg(long, value_name = "FILE")]
+    pub jsonout: Option<PathBuf>,
+}
+
+/// Levels of the reference engine in the built-in tournament.
+pub const DEFAULT_LEVELS: [u32; 4] = [1, 7, 14, 20];
+/// Time control of the built-in tournament (fixed time per move, with a
+/// margin for a loaded machine).
+pub const DEFAULT_TC: [&str; 2] = ["st=0.2", "timemargin=200"];
+/// Rounds of the built-in tournament.
+pub const DEFAULT_ROUNDS: usize = 6;
+/// Openings of the built-in tournament (random plies from the start).
+pub const DEFAULT_OPENINGS: &str = "plies=2";
+/// Event name when none is given.
+pub const DEFAULT_EVENT: &str = "mancala arena tournament";
+
+/// Parses `--sprt` tokens; `None` when none are given.
+pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, UsageError> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for t in tokens {
+        let (k, v) = t.split_once('=').ok_or_else(|| {
+            UsageError(format!(
+                "--sprt: expected key=value (elo0, elo1, alpha, beta), got {t:?}"
+            ))
+        })?;
+        let x: f64 = v
+            .parse()
+            .map_err(|_| UsageError(format!("--sprt {k}={v}: not a number")))?;
+        match k {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            _ => {
+                return Err(UsageError(format!(
+                    "--sprt: unknown key {k:?} (known: elo0, elo1, alpha, beta)"
+                )))
+            }
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err(UsageError("--sprt needs elo0= and elo1=".into()));
+    };
+    Ok(Some(Sprt::new(elo0, elo1, alpha, beta)?))
+}
+
+/// The reference engine next to the arbiter's own executable.
+pub fn reference_engine() -> Result<PathBuf, UsageError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| UsageError(format!("cannot find the arbiter's own path: {e}")))?;
+    let path = exe
+        .parent()
+        .map(|d| d.join(format!("engine{}", std::env::consts::EXE_SUFFIX)))
+        .ok_or_else(|| UsageError("the arbiter's path has no directory".into()))?;
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(UsageError(format!(
+            "no --engine given, and the reference engine for the built-in tournament is not \
+             next to the arbiter (looked for {}); build both with \
+             `cargo build --release -p engine -p arbiter`, or name engines with --engine",
+            path.display()
+        )))
+    }
+}
+
+/// Fills in the built-in tournament when no engine is given.
+fn apply_defaults(args: &mut TournamentArgs) -> Result<bool, UsageError> {
+    let builtin = args.engines.engines.is_empty() && args.engines.engine.is_empty();
+    if builtin && args.engines.engines_file.is_none() {
+        let engine = reference_engine()?;
+        args.engines.engines = DEFAULT_LEVELS
+            .iter()
+            .map(|level| {
+                vec![
+                    format!("cmd={}", engine.display()),
+                    format!("name=level-{level}"),
+                    format!("option.Level={level}"),
+                ]
+            })
+            .collect();
+        let has_time = args.engines.each.iter().any(|t| {
+            let key = t.split_once('=').map_or(t.as_str(), |(k, _)| k);
+            matches!(key, "tc" | "st" | "depth" | "nodes")
+        });
+        if !has_time {
+            let mut each: Vec<String> = DEFAULT_TC.iter().map(|s| s.to_string()).collect();
+            each.append(&mut args.engines.each);
+            args.engines.each = each;
+        }
+        args.rounds = args.rounds.or(Some(DEFAULT_ROUNDS));
+        if args.run.openings.is_none() {
+            args.run.openings = Some(DEFAULT_OPENINGS.into());
+        }
+        if args.run.concurrency.is_none() {
+            args.run.concurrency = Some(2);
+        }
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Everything decided before the first game.
+struct Setup {
+    spec: EventSpec,
+    schedule: Schedule,
+    shard: Option<Shard>,
+    sprt: Option<Sprt>,
+    names: Vec<String>,
+}
+
+fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
+    let games: Vec<GameId> = args
+        .run
+        .game
+        .split(',')
+        .map(|g| g.trim().parse::<GameId>())
+        .collect::<Result<_, _>>()?;
+    let repeated = games
+        .iter()
+        .enumerate()
+        .any(|(i, g)| games[..i].contains(g));
+    if repeated || games.is_empty() {
+        return Err(UsageError(format!(
+            "--game {}: name each game id once",
+            args.run.game
+        )));
+    }
+    let format: Format = args.format.parse()?;
+    let engines: Vec<EngineSpec> = cli::load_engines(&args.engines)?;
+    if engines.len() < 2 {
+        return Err(UsageError(format!(
+            "a tournament needs at least two engines, got {}",
+            engines.len()
+        )));
+    }
+    let openings = match (games.as_slice(), args.run.openings.as_deref()) {
+        ([game], spec) => cli::parse_openings(spec, *game, args.run.seed)?,
+        (_, Some(spec)) if spec.starts_with("file=") => {
+            return Err(UsageError(
+                "--openings file= needs a single --game (its positions belong to one game)".into(),
+            ))
+        }
+        (_, spec) => cli::parse_openings(spec, games[0], args.run.seed)?,
+    };
+    let sprt = parse_sprt(&args.sprt)?;
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err(UsageError(format!(
+            "--sprt needs exactly two engines, got {}",
+            engines.len()
+        )));
+    }
+    if sprt.is_some() && shard.is_some() {
+        return Err(UsageError(
+            "--sprt and --shard do not go together: a sequential test needs all results in one place"
+                .into(),
+        ));
+    }
+    if args.resume && args.run.jsonout.is_none() {
+        return Err(UsageError(
+            "--resume needs --jsonout: the results log to continue".into(),
+        ));
+    }
+    let rounds = args.rounds.unwrap_or(1);
+    if rounds == 0 {
+        return Err(UsageError("--rounds must be at least 1".into()));
+    }
+    let names = engines.iter().map(|e| e.name.clone()).collect();
+    let spec = EventSpec {
+        event: args
+            .run
+            .event
+            .clone()
+            .unwrap_or_else(|| DEFAULT_EVENT.to_owned()),
+        format,
+        games,
+        rounds,
+        engines,
+        openings,
+        max_plies: args.run.max_plies,
+    };
+    let schedule = Schedule::build(&spec);
+    Ok(Setup {
+        spec,
+        schedule,
+        shard,
+        sprt,
+        names,
+    })
+}
+
+/// Runs `arbiter tournament`.
+pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
+    let builtin = apply_defaults(&mut args)?;
+    let Setup {
+        spec,
+        schedule,
+        shard,
+        sprt,
+        names,
+    } = setup(&mut args)?;
+    let in_shard: Vec<&Job> = schedule.shard(shard).collect();
+
+    // Finished games from an earlier run of the same tournament.
+    let mut games: Vec<GameLog> = Vec::new();
+    if let Some(path) = &args.run.jsonout {
+        let log = resume::read(path, args.resume)?;
+        for w in &log.warnings {
+            eprintln!("arbiter: warning: {w}");
+        }
+        if !args.resume && !log.games.is_empty() {
+            return Err(resume::ResumeError::NotEmpty {
+                path: path.clone(),
+                games: log.games.len(),
+            }
+            .into());
+        }
+        let done = resume::finished_slots(path, &log, &schedule.id, &spec.event)?;
+        games.extend(done.into_values());
+        if args.resume {
+            if let Some(pgn) = &args.run.pgnout {
+                // why: a kill between the PGN and the JSON append leaves a game
+                // in one log only; the JSON log is the record, the PGN follows it.
+                resume::rewrite(pgn, &games, |g| crate::pgn::write_game(g) + "\n")
+                    .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", pgn.display())))?;
+            }
+        }
+    }
+    let done: std::collections::BTreeSet<usize> = games
+        .iter()
+        .filter_map(|g| crate::schedule::SlotKey::of(g).map(|k| k.index))
+        .collect();
+    let decided =
+        sprt.is_some_and(|s| report::sprt_status(&s, &names, &games).1 != SprtState::Continue);
+    let pending: Vec<Job> = if decided {
+        Vec::new()
+    } else {
+        in_shard
+            .iter()
+            .filter(|j| !done.contains(&j.index))
+            .map(|&j| j.clone())
+            .collect()
+    };
+
+    let games_label: Vec<&str> = spec.games.iter().map(|g| g.as_str()).collect();
+    println!(
+        "Tournament {:?}: {} of {} engines, {}, {} round(s), {} games (schedule {}){}{}",
+        spec.event,
+        spec.format,
+        names.len(),
+        games_label.join(","),
+        spec.rounds,
+        schedule.jobs.len(),
+        schedule.id,
+        shard.map_or(String::new(), |s| format!(
+            ", shard {s}: {} games",
+            in_shard.len()
+        )),
+        if builtin {
+            " — built-in: the reference engine at levels 1, 7, 14, 20"
+        } else {
+            ""
+        }
+    );
+    if !done.is_empty() {
+        println!(
+            "Resuming: {} game(s) already in the results log, {} to play",
+            done.len(),
+            pending.len()
+        );
+    }
+
+    if !pending.is_empty() {
+        play(&args, &spec, &schedule, sprt, &names, pending, &mut games).await?;
+    }
+
+    report::sort_games(&mut games);
+    println!();
+    print!("{}", report::render(&names, &games, sprt.as_ref()));
+    if let Some(s) = sprt {
+        let (llr, state) = report::sprt_status(&s, &names, &games);
+        match state {
+            SprtState::Continue => {}
+            SprtState::AcceptH0 | SprtState::AcceptH1 => println!(
+                "SPRT decided (llr {llr:.2}): {}; no further games were started",
+                if state == SprtState::AcceptH1 {
+                    "H1"
+                } else {
+                    "H0"
+                }
+            ),
+        }
+    }
+    if let Some(s) = shard {
+        println!(
+            "This is shard {s}: combine all shards' logs with `arbiter merge` for the event's standings."
+        );
+    }
+    Ok(())
+}
+
+/// Plays the pending jobs, appending each game to the logs as it ends.
+async fn play(
+    args: &TournamentArgs,
+    spec: &EventSpec,
+    schedule: &Schedule,
+    sprt: Option<Sprt>,
+    names: &[String],
+    pending: Vec<Job>,
+    games: &mut Vec<GameLog>,
+) -> Result<(), UsageError> {
+    let runner = cli::runner(spec.engines.clone(), &args.run)?;
+    for &game in &spec.games {
+        cli::preflight(&runner, game).await?;
+    }
+    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    let total = schedule.jobs.len();
+    let per_round = (total / spec.rounds.max(1)).max(1);
+    let bar = cli::progress_bar(pending.len());
+    let say = |line: &str| bar.suspend(|| println!("{line}"));
+    let mut io_error = None;
+    // Brief standings once per round's worth of games.
+    let mut since_standings = games.len() % per_round;
+    runner
+        .run(pending, |done| {
+            let mut log = log_of(&runner, &spec.event, &done);
+            schedule.tag(&mut log, &done.job);
+            // The game is on disk before anything else happens.
+            if let Err(e) = sink.append(&log) {
+                io_error.get_or_insert(e);
+                return Flow::Stop;
+            }
+            let mut line = game_line(done.job.index + 1, total, &log);
+            games.push(log);
+            bar.inc(1);
+            let mut flow = Flow::Continue;
+            if let Some(s) = &sprt {
+                let (llr, state) = report::sprt_status(s, names, games);
+                line.push_str(&format!(
+                    "  [LLR {llr:.2} ({:.2}, {:.2})]",
+                    s.lower_bound(),
+                    s.upper_bound()
+                ));
+                if state != SprtState::Continue {
+                    flow = Flow::Stop;
+                }
+            }
+            say(&line);
+            since_standings += 1;
+            if since_standings == per_round {
+                since_standings = 0;
+                say(&report::short_standings(names, games));
+            }
+            flow
+        })
+        .await;
+    bar.finish_and_clear();
+    match io_error {
+        Some(e) => Err(UsageError(format!(
+            "cannot write the results log ({e}); stopped starting games, the games written so far are safe"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Runs `arbiter merge`.
+pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
+    let merged = crate::merge::merge(&args.logs)?;
+    for w in &merged.warnings {
+        eprintln!("arbiter: warning: {w}");
+    }
+    if let Some(path) = &args.jsonout {
+        resume::rewrite(path, &merged.games, |g| crate::jsonl::to_line(g) + "\n")
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &args.pgnout {
+        resume::rewrite(path, &merged.games, |g| crate::pgn::write_game(g) + "\n")
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    print!("{}", merged.summary());
+    println!();
+    print!("{}", report::render(&merged.names, &merged.games, None));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn sprt_arguments() {
+        let s = parse_sprt(&tokens("elo0=0 elo1=5")).unwrap().unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        let s = parse_sprt(&tokens("elo1=10 elo0=-2 alpha=0.1 beta=0.2"))
+            .unwrap()
+            .unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-2.0, 10.0, 0.1, 0.2));
+        assert_eq!(parse_sprt(&[]).unwrap(), None);
+        for (bad, why) in [
+            ("elo0=0", "needs elo0= and elo1="),
+            ("elo0=0 elo1=x", "not a number"),
+            ("elo0=0 elo1=5 gamma=1", "unknown key"),
+            ("elo0=5 elo1=0", "must be less than"),
+            ("elo0", "expected key=value"),
+        ] {
+            let e = parse_sprt(&tokens(bad)).unwrap_err();
+            assert!(e.0.contains(why), "{bad}: {}", e.0);
+        }
+    }
+}
