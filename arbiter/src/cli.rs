@@ -116,6 +116,10 @@ pub struct MatchArgs {
     /// Number of games (played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
+    /// Sequential test: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; no new game
+    /// starts once it is decided.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
 }
 
 /// A user error: printed as `arbiter: <message>`, exit status 2.
@@ -287,10 +291,12 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             .event
             .clone()
             .unwrap_or_else(|| "mancala arena match".to_owned()),
+        sprt: crate::tournament::parse_sprt(&args.sprt)?,
     };
     let bar = progress_bar(args.games);
     let summary = matches::run(&runner, &plan, &mut sink, |line| {
-        bar.println(line);
+        // why: `println` on a hidden bar (stderr not a terminal) prints nothing.
+        bar.suspend(|| println!("{line}"));
         bar.inc(1);
     })
     .await?;

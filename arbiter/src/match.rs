@@ -10,7 +10,7 @@ use crate::log::GameLog;
 use crate::openings::Openings;
 use crate::output::{game_line, pgn_date, LogSink};
 use crate::runner::{Finished, Flow, Job, Runner};
-use crate::stats::{Penta, Wdl};
+use crate::stats::{Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
 pub struct MatchPlan {
@@ -18,6 +18,8 @@ pub struct MatchPlan {
     pub games: usize,
     pub openings: Openings,
     pub event: String,
+    /// Stop starting games once this test is decided (`--sprt`).
+    pub sprt: Option<Sprt>,
 }
 
 /// What the match produced, from the first engine's point of view.
@@ -31,6 +33,8 @@ pub struct MatchSummary {
     pub penta: Penta,
     pub terminations: BTreeMap<String, u32>,
     pub logs: Vec<GameLog>,
+    /// The sequential test, when one was run.
+    pub sprt: Option<Sprt>,
 }
 
 impl MatchSummary {
@@ -95,6 +99,20 @@ impl MatchSummary {
                 );
             }
         }
+        if let Some(sprt) = &self.sprt {
+            let (llr, state) = self.llr(sprt);
+            let verdict = match state {
+                SprtState::Continue => "",
+                SprtState::AcceptH0 => " - H0 was accepted",
+                SprtState::AcceptH1 => " - H1 was accepted",
+            };
+            let _ = writeln!(
+                out,
+                "SPRT: llr {llr:.2}, lbound {:.2}, ubound {:.2}{verdict}",
+                sprt.lower_bound(),
+                sprt.upper_bound()
+            );
+        }
         let terms: Vec<String> = self
             .terminations
             .iter()
@@ -102,6 +120,19 @@ impl MatchSummary {
             .collect();
         let _ = writeln!(out, "Terminations: {}", terms.join(", "));
         out
+    }
+}
+
+impl MatchSummary {
+    /// The test's log-likelihood ratio: from the game pairs once there are
+    /// complete pairs, from the games before.
+    pub fn llr(&self, sprt: &Sprt) -> (f64, SprtState) {
+        let llr = if self.penta.pairs() > 0 {
+            sprt.llr_penta(&self.penta)
+        } else {
+            sprt.llr_wdl(&self.total)
+        };
+        (llr, sprt.state(llr))
     }
 }
 
@@ -168,6 +199,7 @@ pub async fn run(
             runner.engines[0].name.clone(),
             runner.engines[1].name.clone(),
         ],
+        sprt: plan.sprt,
         ..MatchSummary::default()
     };
     let mut pair_points: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
@@ -196,16 +228,26 @@ pub async fn run(
                 }
             }
             let w = &summary.total;
-            report(&format!(
+            let mut line = format!(
                 "{}  [{} {:.1} - {:.1} {}]",
                 game_line(finished, total, &log),
                 summary.names[0],
                 w.points(),
                 w.games() as f64 - w.points(),
                 summary.names[1]
-            ));
+            );
+            let mut flow = Flow::Continue;
+            if let Some(sprt) = &plan.sprt {
+                let (llr, state) = summary.llr(sprt);
+                line.push_str(&format!("  [LLR {llr:.2}]"));
+                if state != SprtState::Continue {
+                    // Games in flight finish and are logged; no new one starts.
+                    flow = Flow::Stop;
+                }
+            }
+            report(&line);
             summary.logs.push(log);
-            Flow::Continue
+            flow
         })
         .await;
     match io_error {
