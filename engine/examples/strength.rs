@@ -43,6 +43,8 @@ struct Settings {
     movetime: Duration,
     opening: u32,
     seed: u64,
+    /// A depth limit on top of the move time.
+    depth: Option<u32>,
     /// Print every lost game (position string and moves) to stderr.
     verbose: bool,
 }
@@ -55,6 +57,7 @@ fn parse_args() -> Result<Settings, String> {
         movetime: Duration::from_millis(100),
         opening: 2,
         seed: 1,
+        depth: None,
         verbose: false,
     };
     let mut args = std::env::args().skip(1);
@@ -80,6 +83,7 @@ fn parse_args() -> Result<Settings, String> {
             "--movetime" => s.movetime = Duration::from_millis(number()?),
             "--opening" => s.opening = u32::try_from(number()?).unwrap_or(u32::MAX),
             "--seed" => s.seed = number()?,
+            "--depth" => s.depth = Some(u32::try_from(number()?).unwrap_or(u32::MAX)),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -108,11 +112,21 @@ fn opponent_move<G: Evaluate>(who: Opponent, pos: &G, rng: &mut SmallRng) -> Opt
     }
 }
 
-fn engine_move<G: Evaluate>(record: &GameRecord<G>, tt: &mut Table, movetime: Duration) -> Option<G::Move> {
+fn engine_move<G: Evaluate>(
+    record: &GameRecord<G>,
+    tt: &mut Table,
+    movetime: Duration,
+    depth: Option<u32>,
+) -> Option<G::Move> {
     let control = SearchControl::new();
     control.set_budget(Instant::now(), movetime, movetime);
     let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
-    let mut searcher = Searcher::<G>::new(tt, &control, Limits::default(), &history);
+    let mut searcher = Searcher::<G>::new(
+        tt,
+        &control,
+        Limits { depth, nodes: None },
+        &history,
+    );
     searcher.run(record.position(), None, |_| {}).map(|r| r.best)
 }
 
@@ -151,7 +165,7 @@ fn play_pairs<G: Evaluate>(who: Opponent, s: &Settings) -> Tally {
                 let pos = record.position();
                 let mv = if pos.side_to_move() == engine_side {
                     t.engine_moves += 1;
-                    engine_move(&record, &mut tt, s.movetime)
+                    engine_move(&record, &mut tt, s.movetime, s.depth)
                 } else {
                     opponent_move(who, pos, &mut rng)
                 };
