@@ -130,7 +130,11 @@ impl Cli {
         };
         if let Some((_, sub)) = matches.subcommand() {
             let groups: Vec<Vec<String>> = sub
-                .get_occurrences::<String>("engine")
+                // why `try_`: subcommands without `--engine` (verify) have no such
+                // argument, and the plain getter panics on an unknown id.
+                .try_get_occurrences::<String>("engine")
+                .ok()
+                .flatten()
                 .map(|occ| occ.map(|o| o.cloned().collect()).collect())
                 .unwrap_or_default();
             if let Some(args) = cli.command.engine_args_mut() {

@@ -71,7 +71,10 @@ impl Runner {
         let spec = &self.engines[engine];
         let mut launch = LaunchSpec::new(spec.program())
             .name(spec.name.clone())
-            .args(spec.args.clone());
+            .args(spec.args.clone())
+            // why: the protocol promises lines up to 1 MiB (spec section 1), so
+            // the arbiter must accept that much; longer lines break it.
+            .max_line_len(umi::MAX_LINE_BYTES);
         if let Some(dir) = &spec.dir {
             launch = launch.working_dir(dir.clone());
         }
