@@ -121,13 +121,10 @@ fn engine_move<G: Evaluate>(
     let control = SearchControl::new();
     control.set_budget(Instant::now(), movetime, movetime);
     let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
-    let mut searcher = Searcher::<G>::new(
-        tt,
-        &control,
-        Limits { depth, nodes: None },
-        &history,
-    );
-    searcher.run(record.position(), None, |_| {}).map(|r| r.best)
+    let mut searcher = Searcher::<G>::new(tt, &control, Limits { depth, nodes: None }, &history);
+    searcher
+        .run(record.position(), None, |_| {})
+        .map(|r| r.best)
 }
 
 /// The totals of one game id against one opponent.
@@ -190,7 +187,8 @@ fn play_pairs<G: Evaluate>(who: Opponent, s: &Settings) -> Tally {
                 _ => {
                     t.losses.push(format!("{engine_side:?}#{pair}"));
                     if s.verbose {
-                        let moves: Vec<String> = record.moves().iter().map(ToString::to_string).collect();
+                        let moves: Vec<String> =
+                            record.moves().iter().map(ToString::to_string).collect();
                         eprintln!(
                             "{} lost as {engine_side:?} vs {who:?}: {:?}\n  {}\n  moves {}",
                             G::ID,
