@@ -104,9 +104,14 @@ pub struct MatchArgs {
     pub engines: EngineArgs,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Number of games (played in pairs with colours swapped).
+    /// Number of games (played in pairs with colours swapped); with
+    /// `--partie`, number of Partien.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
+    /// Bohnenspiel match play: each game of the match is a Partie, games in a
+    /// row until one engine has this many beans (the rules say 100).
+    #[arg(long, value_name = "BEANS")]
+    pub partie: Option<u32>,
 }
 
 /// A user error: printed as `arbiter: <message>`, exit status 2.
@@ -242,6 +247,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         stderr_dir: Some(run.stderr_dir.clone()),
         traffic,
         quit_grace: Duration::from_millis(500),
+        partie: None,
     })
 }
 
@@ -269,7 +275,15 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         )));
     }
     let openings = parse_openings(args.run.openings.as_deref(), game, args.run.seed)?;
-    let runner = runner(engines, &args.run)?;
+    let mut runner = runner(engines, &args.run)?;
+    if args.partie.is_some() {
+        if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) {
+            return Err(UsageError(format!(
+                "--partie is Bohnenspiel match play; the game is {game}"
+            )));
+        }
+        runner.partie = args.partie;
+    }
     preflight(&runner, game).await?;
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
     let plan = MatchPlan {

@@ -20,6 +20,7 @@ pub mod log;
 pub mod matches;
 pub mod openings;
 pub mod output;
+pub mod partie;
 pub mod pgn;
 pub mod process;
 pub mod runner;
