@@ -30,6 +30,8 @@ pub struct Cli {
 pub enum Command {
     /// Play a match between two engines.
     Match(Box<MatchArgs>),
+    /// Check one engine's protocol conformance (one PASS/FAIL line per check).
+    Check(Box<crate::check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
         /// The log file.
@@ -154,6 +156,7 @@ impl Command {
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
         match self {
             Command::Match(m) => Some(&mut m.engines),
+            Command::Check(c) => Some(&mut c.engines),
             Command::Verify { .. } => None,
         }
     }
@@ -323,6 +326,7 @@ pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
+            Command::Check(args) => crate::check::main(*args).await,
             Command::Verify { log } => match crate::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");

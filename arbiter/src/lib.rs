@@ -3,6 +3,7 @@
 //! Rooms, each with one job:
 //! - [`process`]: start, talk to and reliably end one engine process.
 //! - [`session`]: one engine under the protocol (handshake, `go` → `bestmove`).
+//! - [`check`]: `arbiter check`, one engine's conformance to the protocol.
 //!
 //! Pure building blocks (no processes, little I/O):
 //! - [`tc`]: time controls (cutechess syntax) and the game clock.
@@ -11,6 +12,7 @@
 //! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
 //!   [`verify`] replays logs with the rules.
 
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod game;

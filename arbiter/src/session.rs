@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use umi::{Message, OptionDecl, ScoreValue};
 
 use crate::process::{
-    EngineProcess, Exit, LaunchSpec, ReadError, SpawnError, TrafficLog, WriteError,
+    EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
 
 /// How an engine failed the protocol.
@@ -235,6 +235,22 @@ impl Session {
     /// `quit`, then after `grace` the process group is killed; always reaped.
     pub async fn shutdown(self, grace: Duration) -> Option<Exit> {
         self.process.shutdown(grace).await.exit
+    }
+
+    /// `quit`, then after `grace` the process group is killed; the full report
+    /// (whether it exited by itself, and how).
+    pub async fn quit(self, grace: Duration) -> ShutdownReport {
+        self.process.shutdown(grace).await
+    }
+
+    /// The next line from the engine, whatever it is (for callers that drive
+    /// the protocol themselves, such as the conformance check).
+    pub async fn read_line(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+    ) -> Result<String, Fault> {
+        self.read_until(deadline, waiting_for).await
     }
 
     /// Kills the engine now (for an engine that misbehaved).

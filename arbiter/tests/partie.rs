@@ -4,7 +4,9 @@ mod common;
 
 use std::process::Command;
 
-use common::{engine, Scratch, ARBITER};
+use common::{engine, Scratch};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 use serde_json::Value;
 
 #[test]

@@ -1,13 +1,13 @@
-//! Shared by the arbiter's integration tests: the binaries under test and
-//! scratch directories.
+//! Shared by the end-to-end tests (`match.rs`, `check.rs`): the engine
+//! binaries, and finding processes left behind.
 
+// why: each test crate compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-pub const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+use std::time::{Duration, Instant};
 
 /// Directory holding the `testbot` and `engine` binaries, built once per run.
 ///
@@ -71,10 +71,66 @@ impl Scratch {
     pub fn path(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
+
+    /// The `dir=` engine token that starts an engine in this directory, which
+    /// is how [`Scratch::assert_no_leftovers`] finds it and its children.
+    pub fn dir_arg(&self) -> String {
+        format!("dir={}", self.0.display())
+    }
+
+    /// No live process runs in the scratch directory or names it in its
+    /// arguments (engines, their grandchildren). Waits a little for the kernel.
+    pub fn assert_no_leftovers(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = processes_in(&self.0);
+            if left.is_empty() {
+                return;
+            }
+            assert!(Instant::now() < deadline, "processes left behind: {left:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// `/proc/<pid>/stat` state of a process; `None` once it is gone.
+pub fn proc_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next())
+}
+
+/// Live (not zombie) processes whose cwd is `dir` or whose arguments mention it.
+pub fn processes_in(dir: &Path) -> Vec<(u32, String)> {
+    let needle = dir.display().to_string();
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || matches!(proc_state(pid), Some('Z' | 'X') | None) {
+            continue;
+        }
+        let cwd = std::fs::read_link(entry.path().join("cwd")).ok();
+        let cmdline = std::fs::read(entry.path().join("cmdline"))
+            .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+            .unwrap_or_default();
+        if cwd.as_deref() == Some(dir) || cmdline.contains(&needle) {
+            found.push((pid, cmdline));
+        }
+    }
+    found
 }
