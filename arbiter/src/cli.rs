@@ -37,6 +37,14 @@ pub enum Command {
         /// The log file.
         log: PathBuf,
     },
+    /// Draw a position for a human (South at the bottom, hole numbers shown),
+    /// optionally after some moves: `arbiter show "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1" 3 7`.
+    Show {
+        /// A position string.
+        position: String,
+        /// Moves to play from it first.
+        moves: Vec<String>,
+    },
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -157,7 +165,7 @@ impl Command {
         match self {
             Command::Match(m) => Some(&mut m.engines),
             Command::Check(c) => Some(&mut c.engines),
-            Command::Verify { .. } => None,
+            Command::Verify { .. } | Command::Show { .. } => None,
         }
     }
 }
@@ -321,12 +329,32 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
     bar
 }
 
+/// The board after `moves` from `position`, with the legal moves or the result.
+fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
+    let mut game = mancala_rules::game_from_position(position)?;
+    for (i, mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| UsageError(format!("move {} ({mv}): {e}", i + 1)))?;
+    }
+    let mut text = game.render();
+    text.push_str(&format!("position: {}\n", game.position_string()));
+    match game.outcome() {
+        Some(o) => text.push_str(&format!("game over: {} ({})\n", o.result, o.reason)),
+        None => text.push_str(&format!("legal moves: {}\n", game.legal_moves().join(" "))),
+    }
+    Ok(text)
+}
+
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
             Command::Check(args) => crate::check::main(*args).await,
+            Command::Show { position, moves } => show(&position, &moves).map(|text| {
+                print!("{text}");
+                0
+            }),
             Command::Verify { log } => match crate::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");
