@@ -31,6 +31,8 @@ pub struct Cli {
 pub enum Command {
     /// Play a match between two engines.
     Match(Box<MatchArgs>),
+    /// Check one engine's protocol conformance (one PASS/FAIL line per check).
+    Check(Box<crate::check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
         /// The log file.
@@ -42,6 +44,14 @@ pub enum Command {
     /// Combine the results logs of one tournament (shards, reruns) into one
     /// standings table.
     Merge(MergeArgs),
+    /// Draw a position for a human (South at the bottom, hole numbers shown),
+    /// optionally after some moves: `arbiter show "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1" 3 7`.
+    Show {
+        /// A position string.
+        position: String,
+        /// Moves to play from it first.
+        moves: Vec<String>,
+    },
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -113,13 +123,18 @@ pub struct MatchArgs {
     pub engines: EngineArgs,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Number of games (played in pairs with colours swapped).
+    /// Number of games (played in pairs with colours swapped); with
+    /// `--partie`, number of Partien.
     #[arg(long, default_value_t = 2)]
     pub games: usize,
     /// Sequential test: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; no new game
     /// starts once it is decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
+    /// Bohnenspiel match play: each game of the match is a Partie, games in a
+    /// row until one engine has this many beans (the rules say 100).
+    #[arg(long, value_name = "BEANS")]
+    pub partie: Option<u32>,
 }
 
 /// A user error: printed as `arbiter: <message>`, exit status 2.
@@ -143,7 +158,11 @@ impl Cli {
         };
         if let Some((_, sub)) = matches.subcommand() {
             let groups: Vec<Vec<String>> = sub
-                .get_occurrences::<String>("engine")
+                // why `try_`: subcommands without `--engine` (verify) have no such
+                // argument, and the plain getter panics on an unknown id.
+                .try_get_occurrences::<String>("engine")
+                .ok()
+                .flatten()
                 .map(|occ| occ.map(|o| o.cloned().collect()).collect())
                 .unwrap_or_default();
             if let Some(args) = cli.command.engine_args_mut() {
@@ -159,7 +178,8 @@ impl Command {
         match self {
             Command::Match(m) => Some(&mut m.engines),
             Command::Tournament(t) => Some(&mut t.engines),
-            Command::Verify { .. } | Command::Merge(_) => None,
+            Command::Check(c) => Some(&mut c.engines),
+            Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
         }
     }
 }
@@ -252,6 +272,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         stderr_dir: Some(run.stderr_dir.clone()),
         traffic,
         quit_grace: Duration::from_millis(500),
+        partie: None,
     })
 }
 
@@ -279,7 +300,15 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         )));
     }
     let openings = parse_openings(args.run.openings.as_deref(), game, args.run.seed)?;
-    let runner = runner(engines, &args.run)?;
+    let mut runner = runner(engines, &args.run)?;
+    if args.partie.is_some() {
+        if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) {
+            return Err(UsageError(format!(
+                "--partie is Bohnenspiel match play; the game is {game}"
+            )));
+        }
+        runner.partie = args.partie;
+    }
     preflight(&runner, game).await?;
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
     let plan = MatchPlan {
@@ -320,6 +349,22 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
     bar
 }
 
+/// The board after `moves` from `position`, with the legal moves or the result.
+fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
+    let mut game = mancala_rules::game_from_position(position)?;
+    for (i, mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| UsageError(format!("move {} ({mv}): {e}", i + 1)))?;
+    }
+    let mut text = game.render();
+    text.push_str(&format!("position: {}\n", game.position_string()));
+    match game.outcome() {
+        Some(o) => text.push_str(&format!("game over: {} ({})\n", o.result, o.reason)),
+        None => text.push_str(&format!("legal moves: {}\n", game.legal_moves().join(" "))),
+    }
+    Ok(text)
+}
+
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     let work = async {
@@ -327,6 +372,11 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
             Command::Tournament(args) => crate::tournament::run(*args).await.map(|()| 0),
             Command::Merge(args) => crate::tournament::merge(&args).map(|()| 0),
+            Command::Check(args) => crate::check::main(*args).await,
+            Command::Show { position, moves } => show(&position, &moves).map(|text| {
+                print!("{text}");
+                0
+            }),
             Command::Verify { log } => match crate::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");

@@ -9,7 +9,7 @@
 //! | `arg=<arg>` | one command-line argument, repeatable, in order |
 //! | `dir=<path>` | working directory of the engine process |
 //! | `option.<Name>=<value>` | an engine option, sent with `setoption` |
-//! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::tc`] |
+//! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::tc`]; `timemargin` defaults to 50 ms |
 //! | `stderr=<file>` | where the engine's stderr goes |
 //! | `conf=<name>` | start from the engines-file entry with that name |
 //!
@@ -38,6 +38,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::tc::{TcError, TimeControl, TimeLimit};
+
+/// The `timemargin` of an engine that sets none: the protocol names 50 ms as
+/// the reference arbiter's default (spec section 7).
+pub const DEFAULT_TIME_MARGIN: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Everything needed to start and drive one engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -444,7 +448,7 @@ pub fn parse_engine(
             limit: merged.limit.unwrap_or(TimeLimit::Infinite),
             depth: merged.depth,
             nodes: merged.nodes,
-            margin: merged.margin.unwrap_or_default(),
+            margin: merged.margin.unwrap_or(DEFAULT_TIME_MARGIN),
         },
         stderr: merged.stderr.map(PathBuf::from),
     })
@@ -653,7 +657,7 @@ mod tests {
         assert_eq!(a.args, ["--x", "--y"]);
         assert_eq!(a.dir, Some(PathBuf::from("/engines")));
         // File entry beats --each; own tokens beat the file.
-        assert_eq!(a.tc.to_string(), "40/60+0.5");
+        assert_eq!(a.tc.to_string(), "40/60+0.5 timemargin=50");
         let opts: Vec<_> = a.options.iter().map(|(n, v)| format!("{n}={v}")).collect();
         assert_eq!(
             opts,
@@ -662,7 +666,7 @@ mod tests {
 
         let b = parse_engine(1, &toks("conf=Beta name=B2"), &[], Some(&file)).unwrap();
         assert_eq!(b.name, "B2");
-        assert_eq!(b.tc.to_string(), "st=0.5 depth=7");
+        assert_eq!(b.tc.to_string(), "st=0.5 depth=7 timemargin=50");
 
         let missing = parse_engine(2, &toks("conf=Gamma"), &[], Some(&file));
         assert_eq!(

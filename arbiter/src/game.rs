@@ -67,6 +67,7 @@ fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         Fault::Timeout { .. } if has_clock => Termination::TimeForfeit { side, detail },
         Fault::Timeout {
             waiting_for: "bestmove",
+            ..
         } => Termination::NoBestmove { side, detail },
         Fault::Timeout { .. } | Fault::Spawn(_) | Fault::NoSuchOption { .. } => {
             Termination::Unresponsive { side, detail }

@@ -3,6 +3,7 @@
 //! Rooms, each with one job:
 //! - [`process`]: start, talk to and reliably end one engine process.
 //! - [`session`]: one engine under the protocol (handshake, `go` → `bestmove`).
+//! - [`check`]: `arbiter check`, one engine's conformance to the protocol.
 //!
 //! Pure building blocks (no processes, little I/O):
 //! - [`tc`]: time controls (cutechess syntax) and the game clock.
@@ -19,6 +20,7 @@
 //! - [`rating`]: maximum-likelihood Elo of a whole field.
 //! - [`report`]: standings, crosstable, Elo, match report of an event.
 
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod game;
@@ -29,6 +31,7 @@ pub mod matches;
 pub mod merge;
 pub mod openings;
 pub mod output;
+pub mod partie;
 pub mod pgn;
 pub mod process;
 pub mod rating;

@@ -6,11 +6,12 @@ use std::fmt::Write;
 
 use mancala_rules::{GameId, Side};
 
-use crate::log::GameLog;
+use crate::game::Played;
+use crate::log::{GameLog, PartieInfo};
 use crate::openings::Openings;
 use crate::output::{game_line, pgn_date, LogSink};
 use crate::runner::{Finished, Flow, Job, Runner};
-use crate::stats::{Penta, Sprt, SprtState, Wdl};
+use crate::stats::{EloEstimate, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
 pub struct MatchPlan {
@@ -136,9 +137,53 @@ impl MatchSummary {
     }
 }
 
-/// Builds the log of a finished job.
+/// `+12.3 +/- 45.6`, or the words for a score of 0 % or 100 %, where the
+/// logistic Elo is infinite and the interval undefined.
+pub fn elo_text(e: EloEstimate) -> String {
+    if e.elo.is_finite() && e.margin().is_finite() {
+        format!("{:.1} +/- {:.1}", e.elo, e.margin())
+    } else if e.elo.is_finite() {
+        format!("{:.1} (interval unbounded: too few games)", e.elo)
+    } else if e.elo > 0.0 {
+        "+inf (every point won; no interval)".to_owned()
+    } else {
+        "-inf (every point lost; no interval)".to_owned()
+    }
+}
+
+/// Builds the log of a finished job (without `--partie`).
 pub fn log_of(runner: &Runner, event: &str, done: &Finished) -> GameLog {
-    let (job, played) = (&done.job, &done.played);
+    game_log(runner, event, &done.job, &done.played, None)
+}
+
+/// The logs of every game a finished job played: the game itself, or each
+/// game of its Partie with its seats and [`PartieInfo`].
+pub fn logs_of(runner: &Runner, event: &str, done: &Finished) -> Vec<GameLog> {
+    if done.partie.is_empty() {
+        return vec![log_of(runner, event, done)];
+    }
+    done.partie
+        .iter()
+        .map(|g| {
+            let job = Job {
+                south: g.south,
+                north: g.north,
+                round: format!("{}.{}", done.job.round, g.info.index),
+                ..done.job.clone()
+            };
+            game_log(runner, event, &job, &g.played, Some(g.info))
+        })
+        .collect()
+}
+
+/// Builds one game's log.
+pub fn game_log(
+    runner: &Runner,
+    event: &str,
+    job: &Job,
+    played: &Played,
+    partie: Option<PartieInfo>,
+) -> GameLog {
     let (s, n) = (&runner.engines[job.south], &runner.engines[job.north]);
     let time_control = if s.tc == n.tc {
         s.tc.to_string()
@@ -159,7 +204,7 @@ pub fn log_of(runner: &Runner, event: &str, done: &Finished) -> GameLog {
         time_control,
         moves: played.moves.clone(),
         scores: played.scores,
-        partie: None,
+        partie,
         tags: BTreeMap::new(),
     }
 }
@@ -208,10 +253,30 @@ pub async fn run(
     runner
         .run(jobs, |done| {
             finished += 1;
-            let log = log_of(runner, &plan.event, &done);
-            if let Err(e) = sink.append(&log) {
-                io_error.get_or_insert(e);
-                return Flow::Stop;
+            let logs = logs_of(runner, &plan.event, &done);
+            for log in &logs {
+                if let Err(e) = sink.append(log) {
+                    io_error.get_or_insert(e);
+                    return Flow::Stop;
+                }
+            }
+            // With --partie the match counts Partien; the summary line is the Partie's.
+            let log = if done.partie.is_empty() {
+                logs[0].clone()
+            } else {
+                game_log(runner, &plan.event, &done.job, &done.played, None)
+            };
+            if !done.partie.is_empty() {
+                for g in &logs {
+                    report(&format!(
+                        "  partie game {}: {} vs {}: {} {{{}}}",
+                        g.round,
+                        g.south,
+                        g.north,
+                        g.result.map_or("*", |r| r.as_pgn()),
+                        g.termination
+                    ));
+                }
             }
             let first_is_south = done.job.south == 0;
             summary.add(&log, first_is_south);
@@ -246,7 +311,7 @@ pub async fn run(
                 }
             }
             report(&line);
-            summary.logs.push(log);
+            summary.logs.extend(logs);
             flow
         })
         .await;

@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use crate::config::EngineSpec;
 use crate::game::{self, GamePlan, Played, Timeouts};
 use crate::log::Termination;
+use crate::partie::{Next, PartieGame, PartieRun};
 use crate::process::{LaunchSpec, TrafficLog};
 use crate::session::{Fault, Session};
 
@@ -38,7 +39,11 @@ pub struct Job {
 #[derive(Clone, Debug)]
 pub struct Finished {
     pub job: Job,
+    /// The game, or with `--partie` the Partie as a whole (result from the
+    /// job's seats: South = the engine that opened game 1).
     pub played: Played,
+    /// The games of a Partie, in order (empty without `--partie`).
+    pub partie: Vec<PartieGame>,
 }
 
 /// What the consumer of results wants next.
@@ -64,6 +69,8 @@ pub struct Runner {
     pub traffic: Option<Arc<dyn TrafficLog>>,
     /// Grace between `quit` and SIGKILL.
     pub quit_grace: Duration,
+    /// Bohnenspiel match play: each job is a Partie to this many beans.
+    pub partie: Option<u32>,
 }
 
 impl Runner {
@@ -71,7 +78,10 @@ impl Runner {
         let spec = &self.engines[engine];
         let mut launch = LaunchSpec::new(spec.program())
             .name(spec.name.clone())
-            .args(spec.args.clone());
+            .args(spec.args.clone())
+            // why: the protocol promises lines up to 1 MiB (spec section 1), so
+            // the arbiter must accept that much; longer lines break it.
+            .max_line_len(umi::MAX_LINE_BYTES);
         if let Some(dir) = &spec.dir {
             launch = launch.working_dir(dir.clone());
         }
@@ -155,13 +165,53 @@ impl Runner {
             let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                 break;
             };
-            let played = self.play_job(slot, &job, &mut sessions).await;
-            if results.send(Finished { job, played }).is_err() {
+            let (played, partie) = match self.partie {
+                Some(target) => self.play_partie(slot, &job, target, &mut sessions).await,
+                None => (self.play_job(slot, &job, &mut sessions).await, Vec::new()),
+            };
+            if results
+                .send(Finished {
+                    job,
+                    played,
+                    partie,
+                })
+                .is_err()
+            {
                 break;
             }
         }
         for s in sessions.into_iter().flatten() {
             s.shutdown(self.quit_grace).await;
+        }
+    }
+
+    /// Plays a Partie between the job's South (who opens game 1) and North;
+    /// the returned `Played` is the Partie's result from the job's seats.
+    async fn play_partie(
+        &self,
+        slot: usize,
+        job: &Job,
+        target: u32,
+        sessions: &mut [Option<Session>],
+    ) -> (Played, Vec<PartieGame>) {
+        let mut partie = PartieRun::new(target, job.south, job.north);
+        loop {
+            let (south, north) = partie.next_seats();
+            let game = Job {
+                south,
+                north,
+                ..job.clone()
+            };
+            let played = self.play_job(slot, &game, sessions).await;
+            if let Next::Done(result, termination) = partie.record(played) {
+                let played = Played {
+                    result,
+                    termination,
+                    moves: Vec::new(),
+                    scores: None,
+                };
+                return (played, partie.games);
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use umi::{Message, OptionDecl, ScoreValue};
 
 use crate::process::{
-    EngineProcess, Exit, LaunchSpec, ReadError, SpawnError, TrafficLog, WriteError,
+    EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
 
 /// How an engine failed the protocol.
@@ -21,7 +21,12 @@ pub enum Fault {
     /// The process could not be started.
     Spawn(SpawnError),
     /// No answer (`umiok`, `readyok` or `bestmove`) before the deadline.
-    Timeout { waiting_for: &'static str },
+    /// `last_line`: the last line the engine sent meanwhile that was not
+    /// search information (junk, an unknown message), to show what it did.
+    Timeout {
+        waiting_for: &'static str,
+        last_line: Option<String>,
+    },
     /// The engine closed its output or died; `exit` is its status if known.
     Gone { exit: Option<Exit> },
     /// The engine sent a line that breaks the protocol where a specific
@@ -44,7 +49,14 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::Spawn(e) => write!(f, "could not start: {e}"),
-            Fault::Timeout { waiting_for } => write!(f, "no {waiting_for} in time"),
+            Fault::Timeout {
+                waiting_for,
+                last_line: None,
+            } => write!(f, "no {waiting_for} in time"),
+            Fault::Timeout {
+                waiting_for,
+                last_line: Some(line),
+            } => write!(f, "no {waiting_for} in time (last line: {line:?})"),
             Fault::Gone { exit: Some(e) } => write!(f, "engine {e}"),
             Fault::Gone { exit: None } => f.write_str("engine closed its output"),
             Fault::Garbled { line, problem } => write!(f, "{problem}: {line:?}"),
@@ -172,8 +184,18 @@ impl Session {
         self.send(go).await?;
         let started = Instant::now();
         let (mut score, mut depth) = (None, None);
+        let mut last_other: Option<String> = None;
         loop {
-            let line = self.read_until(deadline, "bestmove").await?;
+            let line = match self.read_until(deadline, "bestmove").await {
+                Ok(line) => line,
+                Err(Fault::Timeout { waiting_for, .. }) => {
+                    return Err(Fault::Timeout {
+                        waiting_for,
+                        last_line: last_other,
+                    })
+                }
+                Err(fault) => return Err(fault),
+            };
             match Message::parse(&line) {
                 Ok(Message::BestMove { best, ponder }) => {
                     return Ok(BestMove {
@@ -197,7 +219,9 @@ impl Session {
                         problem: format!("malformed bestmove ({e})"),
                     });
                 }
-                // Other lines (unknown, malformed info) are the engine's business.
+                // Other lines (unknown, malformed info) are the engine's
+                // business; the last one is kept to explain a timeout.
+                _ if !line.trim().is_empty() => last_other = Some(clip(&line)),
                 _ => {}
             }
         }
@@ -211,6 +235,22 @@ impl Session {
     /// `quit`, then after `grace` the process group is killed; always reaped.
     pub async fn shutdown(self, grace: Duration) -> Option<Exit> {
         self.process.shutdown(grace).await.exit
+    }
+
+    /// `quit`, then after `grace` the process group is killed; the full report
+    /// (whether it exited by itself, and how).
+    pub async fn quit(self, grace: Duration) -> ShutdownReport {
+        self.process.shutdown(grace).await
+    }
+
+    /// The next line from the engine, whatever it is (for callers that drive
+    /// the protocol themselves, such as the conformance check).
+    pub async fn read_line(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+    ) -> Result<String, Fault> {
+        self.read_until(deadline, waiting_for).await
     }
 
     /// Kills the engine now (for an engine that misbehaved).
@@ -229,7 +269,10 @@ impl Session {
     ) -> Result<String, Fault> {
         match self.process.read_line_until(deadline).await {
             Ok(line) => Ok(line),
-            Err(ReadError::Timeout) => Err(Fault::Timeout { waiting_for }),
+            Err(ReadError::Timeout) => Err(Fault::Timeout {
+                waiting_for,
+                last_line: None,
+            }),
             Err(ReadError::LineTooLong { bytes, limit }) => Err(Fault::Garbled {
                 line: format!("<{bytes}+ bytes>"),
                 problem: format!("line longer than {limit} bytes while waiting for {waiting_for}"),

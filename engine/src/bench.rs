@@ -22,11 +22,15 @@ pub struct GameBench {
     pub perft_nodes_per_sec: f64,
     pub search_nps: f64,
     pub search_depth: u32,
+    /// Wall seconds the search took (less than the budget when it proved the
+    /// result early, as in Kujifunza's start position).
+    pub search_secs: f64,
 }
 
 /// Plays one game from `start` with uniformly random legal moves, applying
-/// every rule (the repetition rules by Zobrist key over the current window).
-/// Returns the number of plies.
+/// every rule exactly as [`mancala_rules::GameRecord`] does (game end first,
+/// then the repetition rule by Zobrist key over the positions since the
+/// history key last changed), with reused buffers. Returns the number of plies.
 pub fn random_playout<G: Game>(
     start: &G,
     rng: &mut SmallRng,
@@ -35,32 +39,67 @@ pub fn random_playout<G: Game>(
 ) -> u32 {
     let mut pos = start.clone();
     window.clear();
-    window.push(pos.zobrist());
+    let mut key = pos.history_key();
     let mut plies = 0;
     loop {
+        let hash = pos.zobrist();
+        window.push(hash);
+        // A finished game stands even if its position is also a repetition.
         if pos.status().is_some() {
             return plies;
         }
-        moves.clear();
-        pos.legal_moves(moves);
-        let mv = moves[rng.random_range(0..moves.len())];
-        let key = pos.history_key();
-        pos.play(mv);
-        plies += 1;
-        if pos.history_key() != key {
-            window.clear();
-        }
-        let hash = pos.zobrist();
-        window.push(hash);
         if window.iter().filter(|&&h| h == hash).count() >= G::REPETITION_LIMIT {
             match pos.on_repetition() {
                 RepetitionEffect::GameOver(_) => return plies,
                 RepetitionEffect::Continue(next) => {
+                    // A new round: its counts start afresh.
                     pos = next;
                     window.clear();
-                    window.push(pos.zobrist());
+                    key = pos.history_key();
+                    continue;
                 }
             }
+        }
+        moves.clear();
+        pos.legal_moves(moves);
+        let mv = moves[rng.random_range(0..moves.len())];
+        pos.play(mv);
+        plies += 1;
+        let next_key = pos.history_key();
+        if next_key != key {
+            window.clear();
+            key = next_key;
+        }
+    }
+}
+
+/// CPU time of this thread (Linux), so that rates stay meaningful on a busy
+/// machine; `None` elsewhere, and the rates then use wall time.
+fn thread_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = stat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// A wall clock and, where available, this thread's CPU clock.
+struct Clock {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: thread_cpu_time(),
+        }
+    }
+
+    /// Seconds of this thread's CPU time since `start` (wall time if unknown).
+    fn cpu_secs(&self) -> f64 {
+        match (self.cpu, thread_cpu_time()) {
+            (Some(before), Some(now)) => (now.saturating_sub(before)).as_secs_f64(),
+            _ => self.wall.elapsed().as_secs_f64(),
         }
     }
 }
@@ -70,26 +109,26 @@ fn bench_game<G: Evaluate>(seconds: f64) -> GameBench {
     let start = G::start();
     let mut rng = SmallRng::seed_from_u64(1);
     let (mut moves, mut window) = (Vec::new(), Vec::new());
-    let t = Instant::now();
+    let clock = Clock::start();
     let (mut games, mut plies) = (0u64, 0u64);
-    while t.elapsed() < budget {
+    while clock.wall.elapsed() < budget {
         for _ in 0..64 {
             plies += u64::from(random_playout(&start, &mut rng, &mut moves, &mut window));
             games += 1;
         }
     }
-    let playout_time = t.elapsed().as_secs_f64();
+    let playout_time = clock.cpu_secs();
 
-    let t = Instant::now();
+    let clock = Clock::start();
     let (mut depth, mut leaves) = (1, 0);
     loop {
         leaves += perft::perft(&start, depth);
-        if t.elapsed() >= budget / 2 || depth >= 40 {
+        if clock.wall.elapsed() >= budget / 2 || depth >= 40 {
             break;
         }
         depth += 1;
     }
-    let perft_time = t.elapsed().as_secs_f64();
+    let perft_time = clock.cpu_secs();
 
     let mut tt = Table::new(64);
     let control = SearchControl::new();
@@ -109,6 +148,7 @@ fn bench_game<G: Evaluate>(seconds: f64) -> GameBench {
         perft_nodes_per_sec: leaves as f64 / perft_time,
         search_nps: nodes as f64 / search_time,
         search_depth,
+        search_secs: search_time,
     }
 }
 
@@ -120,23 +160,60 @@ pub fn run(games: &[GameId], seconds: f64) -> Vec<GameBench> {
         .collect()
 }
 
-/// The figures as a Markdown table.
+/// The figures as a Markdown table. Playout and perft rates are per second of
+/// this thread's CPU time (Linux; wall time elsewhere); the search runs against
+/// a wall-clock budget, so its rate is per wall second.
 pub fn table(results: &[GameBench]) -> String {
     let mut out = String::from(
-        "| game | random playouts/s | plies/playout | perft leaves/s (to depth) | search nodes/s | depth in budget |\n|---|---:|---:|---:|---:|---:|\n",
+        "| game | random playouts/s | plies/playout | perft leaves/s (to depth) | search nodes/s | depth in budget | search s |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in results {
         let _ = writeln!(
             out,
-            "| {} | {:.0} | {:.1} | {:.0} ({}) | {:.0} | {} |",
+            "| {} | {:.0} | {:.1} | {:.0} ({}) | {:.0} | {} | {:.2} |",
             r.game,
             r.playouts_per_sec,
             r.mean_plies,
             r.perft_nodes_per_sec,
             r.perft_depth,
             r.search_nps,
-            r.search_depth
+            r.search_depth,
+            r.search_secs
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::GameRecord;
+
+    /// The same random game through `GameRecord`, drawing the same random
+    /// numbers in the same order.
+    fn record_playout<G: Game>(rng: &mut SmallRng) -> u32 {
+        let mut record = GameRecord::new(G::start());
+        while !record.is_over() {
+            let legal = record.legal_moves();
+            let mv = legal[rng.random_range(0..legal.len())];
+            assert!(record.play(mv).is_ok());
+        }
+        record.moves().len() as u32
+    }
+
+    fn same_lengths_as_the_record<G: Game>(games: u32) {
+        let (mut a, mut b) = (SmallRng::seed_from_u64(7), SmallRng::seed_from_u64(7));
+        let (mut moves, mut window) = (Vec::new(), Vec::new());
+        for _ in 0..games {
+            let lean = random_playout(&G::start(), &mut a, &mut moves, &mut window);
+            assert_eq!(lean, record_playout::<G>(&mut b), "{}", G::ID);
+        }
+    }
+
+    #[test]
+    fn playout_loop_applies_the_rules_as_the_game_record_does() {
+        for id in GameId::ALL {
+            with_game!(id, G => same_lengths_as_the_record::<G>(300));
+        }
+    }
 }

@@ -142,7 +142,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             .depth
             .map_or(max_depth, |d| d.min(max_depth))
             .max(1);
-        let window = self.path.len().saturating_sub(1);
+        // why 0: the history given to `new` is exactly the positions that count
+        // for repetition (those since the history key last changed), so every
+        // one of them counts, not only the root.
+        let window = 0;
         let mut best = SearchResult {
             best: first,
             ponder: None,
@@ -587,6 +590,31 @@ mod tests {
                 "pile {pile}"
             );
         }
+    }
+
+    #[test]
+    fn counts_repetitions_in_the_game_history_before_the_root() {
+        // Pile 5: taking 1 wins, but the position after it (pile 4, North to
+        // move) has occurred twice in the game already, so reaching it again is
+        // the third occurrence: a draw. Every other move loses.
+        let mut tt = Table::new(1);
+        let control = SearchControl::new();
+        let root = Nim {
+            pile: 5,
+            side: Side::South,
+        };
+        let repeated = Nim {
+            pile: 4,
+            side: Side::North,
+        };
+        let history = [repeated.zobrist(), repeated.zobrist(), root.zobrist()];
+        let limits = Limits {
+            depth: Some(10),
+            nodes: None,
+        };
+        let mut s = Searcher::<Nim>::new(&mut tt, &control, limits, &history);
+        let r = s.run(&root, None, |_| {}).unwrap();
+        assert_eq!((r.best, r.score), (Take(1), 0));
     }
 
     #[test]

@@ -127,6 +127,12 @@ fn parse_count(s: &str) -> Option<u8> {
     }
 }
 
+/// A hole number `1..=holes` in canonical decimal (no sign, no leading
+/// zero), as moves write it; `None` for anything else.
+pub fn parse_hole_number(s: &str, holes: u8) -> Option<u8> {
+    parse_count(s).filter(|n| (1..=holes).contains(n))
+}
+
 pub fn parse_side(field: &str) -> Result<Side, PositionError> {
     Side::from_letter(field)
         .ok_or_else(|| PositionError::new(Field::Side, format!("expected S or N, found {field:?}")))
@@ -205,6 +211,15 @@ mod tests {
         assert_eq!(parse_count("+1"), None);
         assert_eq!(parse_count(""), None);
         assert_eq!(parse_count("256"), None);
+    }
+
+    #[test]
+    fn hole_numbers_are_canonical_and_in_range() {
+        assert_eq!(parse_hole_number("10", 10), Some(10));
+        assert_eq!(parse_hole_number("11", 10), None);
+        assert_eq!(parse_hole_number("0", 10), None);
+        assert_eq!(parse_hole_number("03", 10), None);
+        assert_eq!(parse_hole_number("99999999999", 48), None);
     }
 
     #[test]

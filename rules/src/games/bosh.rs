@@ -66,7 +66,8 @@ use std::str::FromStr;
 use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{
-    check_total, format_holes, parse_holes, parse_pair, parse_round, parse_side, FieldReader,
+    check_total, format_holes, parse_hole_number, parse_holes, parse_pair, parse_round, parse_side,
+    FieldReader,
 };
 use crate::{
     EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
@@ -120,13 +121,7 @@ impl FromStr for BoshMove {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
         // Canonical spelling only, so that a move's text round-trips.
-        let canonical = !s.is_empty()
-            && s.len() <= 2
-            && s.bytes().all(|b| b.is_ascii_digit())
-            && !s.starts_with('0');
-        s.parse::<u8>()
-            .ok()
-            .filter(|&n| canonical && (1..=HOLES as u8).contains(&n))
+        parse_hole_number(s, HOLES as u8)
             .map(BoshMove)
             .ok_or_else(|| MoveSyntaxError::new(s, "not a hole number from 1 to 10"))
     }

@@ -40,7 +40,7 @@ use std::str::FromStr;
 
 use crate::display::{render_board, Row};
 use crate::error::Field;
-use crate::position::{format_holes, parse_open_holes, parse_side, FieldReader};
+use crate::position::{format_holes, parse_hole_number, parse_open_holes, parse_side, FieldReader};
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
 };
@@ -139,14 +139,9 @@ impl FromStr for KimasaiMove {
 
     /// A hole number 1–48 in plain decimal (no sign, no leading zero).
     fn from_str(s: &str) -> Result<Self, MoveSyntaxError> {
-        let canonical = !s.is_empty()
-            && s.len() <= 2
-            && s.bytes().all(|b| b.is_ascii_digit())
-            && !s.starts_with('0');
-        match s.parse::<u8>() {
-            Ok(n) if canonical && (1..=48).contains(&n) => Ok(KimasaiMove(n)),
-            _ => Err(MoveSyntaxError::new(s, "not a hole number from 1 to 48")),
-        }
+        parse_hole_number(s, HOLES as u8)
+            .map(KimasaiMove)
+            .ok_or_else(|| MoveSyntaxError::new(s, "not a hole number from 1 to 48"))
     }
 }
 

@@ -3,7 +3,13 @@
 //!
 //! ```text
 //! testbot --mode <mode> [--seed N] [--delay-ms N] [--count N] [--line-bytes N]
+//!         [--games ID,ID…] [--max-starts N --state FILE]
 //! ```
+//!
+//! `--games` replaces the `games` line (default: every game). `--max-starts N`
+//! with `--state FILE` counts starts in FILE: from the (N+1)-th start on, the
+//! bot behaves as `no-umiok` (an engine that works at first, then hangs when
+//! restarted).
 //!
 //! It understands just enough of the protocol, by line prefix:
 //! `umi` → `id name testbot-<mode>`, `id author tests`, `games …`, `umiok`;
@@ -85,12 +91,15 @@ struct Options {
     delay: Duration,
     count: u32,
     line_bytes: usize,
+    games: String,
+    max_starts: Option<u64>,
+    state: Option<String>,
 }
 
 fn usage(problem: &str) -> ! {
     let names: Vec<&str> = MODES.iter().map(|(name, _)| *name).collect();
     eprintln!(
-        "testbot: {problem}\nusage: testbot --mode <{}> [--seed N] [--delay-ms N] [--count N] [--line-bytes N]",
+        "testbot: {problem}\nusage: testbot --mode <{}> [--seed N] [--delay-ms N] [--count N] [--line-bytes N] [--games ID,ID…] [--max-starts N --state FILE]",
         names.join("|")
     );
     process::exit(2);
@@ -105,6 +114,9 @@ fn parse_options() -> Options {
         delay: Duration::from_millis(1000),
         count: 3,
         line_bytes: 1 << 20,
+        games: "bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza".to_string(),
+        max_starts: None,
+        state: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -129,10 +141,25 @@ fn parse_options() -> Options {
             "--delay-ms" => opts.delay = Duration::from_millis(number()),
             "--count" => opts.count = u32::try_from(number()).unwrap_or(u32::MAX),
             "--line-bytes" => opts.line_bytes = usize::try_from(number()).unwrap_or(usize::MAX),
+            "--games" => opts.games = value.replace(',', " "),
+            "--max-starts" => opts.max_starts = Some(number()),
+            "--state" => opts.state = Some(value.clone()),
             _ => usage(&format!("unknown option {flag:?}")),
         }
     }
     opts.mode = mode.unwrap_or_else(|| usage("--mode is required"));
+    if let (Some(max), Some(state)) = (opts.max_starts, &opts.state) {
+        let starts: u64 = std::fs::read_to_string(state)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        if std::fs::write(state, (starts + 1).to_string()).is_err() {
+            usage(&format!("cannot write --state {state}"));
+        }
+        if starts >= max {
+            opts.mode = Mode::NoUmiok;
+        }
+    }
     opts
 }
 
@@ -198,7 +225,7 @@ impl Bot {
             "umi" if self.opts.mode != Mode::NoUmiok => {
                 say(&format!("id name testbot-{}", self.opts.mode_name));
                 say("id author tests");
-                say("games bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza");
+                say(&format!("games {}", self.opts.games));
                 self.reply("umiok");
             }
             "isready" => self.reply("readyok"),

@@ -1,0 +1,764 @@
+//! `arbiter check`: a conformance check of one engine against the protocol,
+//! for an engine author to run before entering an event (like fastchess's
+//! `--compliance`). Each check prints one line, `PASS <name>` (with a note in
+//! parentheses) or `FAIL <name>: <reason>`; the command fails if any check
+//! does.
+//!
+//! The checks, in order: `handshake` (`umiok` in time), `id-name`, `games`
+//! (at least one known game id), `options` (when `option.X=` is given),
+//! `isready`, `isready-while-searching` (`go infinite`, then `isready` is
+//! answered before any `bestmove`), `stop` (a legal `bestmove` soon after
+//! `stop`; the latency is reported), `positions:<game>` for each known game
+//! listed (the start and a few mid-game positions reached by seeded random
+//! moves, each sent as `position startpos moves …` and as `position pos
+//! <string>`), one `go-<field>` per time field of `go`, `malformed-position`
+//! (`bestmove (none)` after a position the rules reject, spec section 9),
+//! `malformed-input` (junk lines, then `isready` still answered) and `quit`.
+//!
+//! An engine left in an unknown state by a failed check (a search that never
+//! ended) is killed and restarted before the next check.
+
+use std::fmt;
+use std::time::Duration;
+
+use clap::Args;
+use mancala_rules::{game_from_position, new_game, AnyGame, GameId};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tokio::time::Instant;
+
+use crate::cli::{EngineArgs, UsageError};
+use crate::config::{resolve_engines, EngineSpec, EnginesFile, DEFAULT_TIME_MARGIN};
+use crate::process::{Exit, LaunchSpec};
+use crate::session::{Fault, Session};
+
+/// `arbiter check` on the command line.
+#[derive(Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Seconds to wait for umiok and readyok.
+    #[arg(long, default_value_t = 10.0)]
+    pub handshake_timeout: f64,
+    /// Milliseconds allowed between `stop` and `bestmove`.
+    #[arg(long, default_value_t = 1000)]
+    pub stop_limit: u64,
+    /// Seed of the random moves that reach the mid-game positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Limits the checks apply.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub handshake: Duration,
+    pub ready: Duration,
+    pub stop: Duration,
+    /// Extra time over a search's own limit before it counts as unanswered.
+    pub grace: Duration,
+    /// For `go depth`/`go nodes`, which set no time.
+    pub unclocked: Duration,
+    pub seed: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            handshake: Duration::from_secs(10),
+            ready: Duration::from_secs(10),
+            stop: Duration::from_secs(1),
+            grace: Duration::from_millis(500),
+            unclocked: Duration::from_secs(2),
+            seed: 1,
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine {
+    pub name: String,
+    /// `Ok(note)` or `Err(reason)`.
+    pub outcome: Result<String, String>,
+}
+
+impl CheckLine {
+    pub fn passed(&self) -> bool {
+        self.outcome.is_ok()
+    }
+}
+
+impl fmt::Display for CheckLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.outcome {
+            Ok(note) if note.is_empty() => write!(f, "PASS {}", self.name),
+            Ok(note) => write!(f, "PASS {} ({note})", self.name),
+            Err(reason) => write!(f, "FAIL {}: {reason}", self.name),
+        }
+    }
+}
+
+/// Search limit of the position checks.
+const POSITION_MOVETIME_MS: u64 = 100;
+/// Plies of random play before each mid-game position.
+const MID_GAME_PLIES: [usize; 3] = [5, 12, 25];
+/// Clock of the `go` field checks, milliseconds.
+const CLOCK_MS: u64 = 500;
+
+/// Runs every check on the engine `spec` describes (with `options` set after
+/// the handshake), handing each line to `report` as it is decided. Returns
+/// whether all passed.
+pub async fn run(
+    spec: &LaunchSpec,
+    options: &[(String, String)],
+    limits: Limits,
+    report: impl FnMut(&CheckLine),
+) -> bool {
+    let mut c = Checker {
+        spec: spec.clone(),
+        options: options.to_vec(),
+        limits,
+        session: None,
+        report,
+        all_passed: true,
+    };
+    c.run().await;
+    c.all_passed
+}
+
+struct Checker<F> {
+    spec: LaunchSpec,
+    options: Vec<(String, String)>,
+    limits: Limits,
+    session: Option<Session>,
+    report: F,
+    all_passed: bool,
+}
+
+/// A search to run and judge: the position command, the game behind it, `go`.
+struct Search<'a> {
+    position: String,
+    game: &'a dyn AnyGame,
+    go: String,
+    limit: Duration,
+    /// Lateness tolerated over `limit`: the arbiter's time margin for timed
+    /// searches, a generous grace for the others.
+    margin: Duration,
+}
+
+impl<F: FnMut(&CheckLine)> Checker<F> {
+    fn emit(&mut self, name: &str, outcome: Result<String, String>) {
+        let line = CheckLine {
+            name: name.to_owned(),
+            outcome,
+        };
+        self.all_passed &= line.passed();
+        (self.report)(&line);
+    }
+
+    async fn run(&mut self) {
+        let started = Instant::now();
+        match Session::start(&self.spec, self.limits.handshake, None).await {
+            Ok(s) => {
+                let ms = started.elapsed().as_millis();
+                self.session = Some(s);
+                self.emit("handshake", Ok(format!("umiok after {ms} ms")));
+            }
+            Err(fault) => {
+                // Nothing else can be checked without a handshake.
+                return self.emit("handshake", Err(fault.to_string()));
+            }
+        }
+        let (name, listed) = match &self.session {
+            Some(s) => (s.id_name.clone(), s.games.clone()),
+            None => return,
+        };
+        self.emit(
+            "id-name",
+            name.ok_or_else(|| "no `id name` line before umiok".to_owned()),
+        );
+        let known: Vec<GameId> = listed.iter().filter_map(|g| g.parse().ok()).collect();
+        let unknown: Vec<&String> = listed
+            .iter()
+            .filter(|g| g.parse::<GameId>().is_err())
+            .collect();
+        let games_outcome = if known.is_empty() {
+            Err(format!("no known game id in `games {}`", listed.join(" ")))
+        } else if unknown.is_empty() {
+            Ok(listed.join(" "))
+        } else {
+            let unknown: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
+            Ok(format!(
+                "{}; ignored unknown: {}",
+                known
+                    .iter()
+                    .map(|g| g.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                unknown.join(" ")
+            ))
+        };
+        self.emit("games", games_outcome);
+        if !self.options.is_empty() {
+            let options = self.options.clone();
+            let outcome = match self.session.as_mut() {
+                Some(s) => s.set_options(&options).await.map_err(|f| f.to_string()),
+                None => Err("no engine".to_owned()),
+            };
+            let note = options
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            self.emit("options", outcome.map(|()| note));
+        }
+        let ready = self.ready().await;
+        self.emit("isready", ready);
+
+        if let Some(&first) = known.first() {
+            self.search_and_stop(first).await;
+            for &game in &known {
+                let outcome = self.positions(game).await;
+                self.emit(&format!("positions:{game}"), outcome);
+            }
+            self.go_fields(first).await;
+            let outcome = self.malformed_position(first).await;
+            self.emit("malformed-position", outcome);
+        }
+        let outcome = self.malformed_input().await;
+        self.emit("malformed-input", outcome);
+        let outcome = self.quit().await;
+        self.emit("quit", outcome);
+    }
+
+    /// The live session, restarting the engine if an earlier check killed it.
+    async fn session(&mut self) -> Result<&mut Session, String> {
+        if self.session.as_mut().is_some_and(|s| !s.is_alive()) {
+            self.discard().await;
+        }
+        if self.session.is_none() {
+            let mut s = Session::start(&self.spec, self.limits.handshake, None)
+                .await
+                .map_err(|f| format!("engine restart failed: {f}"))?;
+            s.set_options(&self.options)
+                .await
+                .map_err(|f| format!("engine restart failed: {f}"))?;
+            self.session = Some(s);
+        }
+        self.session.as_mut().ok_or_else(|| "no engine".to_owned())
+    }
+
+    /// Kills the engine (its state is unknown); the next check restarts it.
+    async fn discard(&mut self) {
+        if let Some(mut s) = self.session.take() {
+            s.kill();
+            s.shutdown(Duration::ZERO).await;
+        }
+    }
+
+    async fn ready(&mut self) -> Result<String, String> {
+        let limit = self.limits.ready;
+        let started = Instant::now();
+        let result = self.session().await?.ready(limit).await;
+        match result {
+            Ok(()) => Ok(format!(
+                "readyok after {} ms",
+                started.elapsed().as_millis()
+            )),
+            Err(fault) => {
+                self.discard().await;
+                Err(fault.to_string())
+            }
+        }
+    }
+
+    /// `newgame`, `isready`.
+    async fn new_game(&mut self, game: GameId) -> Result<(), String> {
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result = async {
+            s.send(&format!("newgame {game}")).await?;
+            s.ready(limit).await
+        }
+        .await;
+        if let Err(fault) = result {
+            self.discard().await;
+            return Err(format!("newgame {game}: {fault}"));
+        }
+        Ok(())
+    }
+
+    /// `isready-while-searching` and `stop`, on one `go infinite`.
+    async fn search_and_stop(&mut self, game: GameId) {
+        if let Err(e) = self.new_game(game).await {
+            self.emit("isready-while-searching", Err(e.clone()));
+            return self.emit("stop", Err(e));
+        }
+        let start = new_game(game);
+        let limits = self.limits;
+        let (ready, stop) = match self.session().await {
+            Ok(s) => infinite_search(s, start.as_ref(), limits).await,
+            Err(e) => (Err(e.clone()), Err(e)),
+        };
+        if ready.is_err() || stop.is_err() {
+            self.discard().await;
+        }
+        self.emit("isready-while-searching", ready);
+        self.emit("stop", stop);
+    }
+
+    /// Legal answers in the start and a few mid-game positions of `game`.
+    async fn positions(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let mut rng = SmallRng::seed_from_u64(self.limits.seed);
+        let mut searches = 0;
+        for plies in std::iter::once(0).chain(MID_GAME_PLIES) {
+            let (record, moves) = random_walk(game, plies, &mut rng);
+            let limit = Duration::from_millis(POSITION_MOVETIME_MS);
+            let go = format!("go movetime {POSITION_MOVETIME_MS}");
+            let startpos = if moves.is_empty() {
+                "position startpos".to_owned()
+            } else {
+                format!("position startpos moves {}", moves.join(" "))
+            };
+            let string = record.position_string();
+            let from_string = match game_from_position(&string) {
+                Ok(g) => g,
+                Err(e) => return Err(format!("internal: position {string:?}: {e}")),
+            };
+            for (position, judge) in [
+                (startpos, record.as_ref()),
+                (format!("position pos {string}"), from_string.as_ref()),
+            ] {
+                let search = Search {
+                    position,
+                    game: judge,
+                    go: go.clone(),
+                    limit,
+                    margin: DEFAULT_TIME_MARGIN,
+                };
+                self.search(&search).await?;
+                searches += 1;
+            }
+        }
+        Ok(format!("{searches} searches"))
+    }
+
+    /// One check per time field of `go`.
+    async fn go_fields(&mut self, game: GameId) {
+        let south = new_game(game);
+        let mut north = new_game(game);
+        let first = south.legal_moves().first().cloned().unwrap_or_default();
+        // The start always has a move; guard anyway rather than trust it.
+        let north_ok = north.play(&first).is_ok() && north.outcome().is_none();
+        let clock = Duration::from_millis(CLOCK_MS);
+        let inc = Duration::from_millis(100);
+        let unclocked = self.limits.unclocked;
+        let c = CLOCK_MS;
+        // (name, North to move, go, time limit, timed by the engine's clock)
+        let cases: Vec<(&str, bool, String, Duration, bool)> = vec![
+            (
+                "go-p1time",
+                false,
+                format!("go p1time {c} p2time {c}"),
+                clock,
+                true,
+            ),
+            (
+                "go-p2time",
+                true,
+                format!("go p1time {c} p2time {c}"),
+                clock,
+                true,
+            ),
+            (
+                "go-inc",
+                false,
+                format!("go p1time {c} p2time {c} p1inc 100 p2inc 100"),
+                clock + inc,
+                true,
+            ),
+            (
+                "go-movestogo",
+                true,
+                format!("go p1time {c} p2time {c} movestogo 5"),
+                clock,
+                true,
+            ),
+            (
+                "go-movetime",
+                false,
+                "go movetime 200".to_owned(),
+                Duration::from_millis(200),
+                true,
+            ),
+            ("go-depth", false, "go depth 2".to_owned(), unclocked, false),
+            (
+                "go-nodes",
+                true,
+                "go nodes 1000".to_owned(),
+                unclocked,
+                false,
+            ),
+        ];
+        for (name, north_moves, go, limit, timed) in cases {
+            let outcome = if let Err(e) = self.new_game(game).await {
+                Err(e)
+            } else if north_moves && !north_ok {
+                Err(format!("internal: no position after {first}"))
+            } else {
+                let (position, judge) = if north_moves {
+                    (format!("position startpos moves {first}"), north.as_ref())
+                } else {
+                    ("position startpos".to_owned(), south.as_ref())
+                };
+                let margin = if timed {
+                    DEFAULT_TIME_MARGIN
+                } else {
+                    self.limits.grace
+                };
+                let search = Search {
+                    position,
+                    game: judge,
+                    go,
+                    limit,
+                    margin,
+                };
+                self.search(&search).await
+            };
+            self.emit(name, outcome);
+        }
+    }
+
+    /// Runs one search: a legal move in canonical notation within the limit
+    /// plus the arbiter's time margin (the grace for untimed searches).
+    async fn search(&mut self, search: &Search<'_>) -> Result<String, String> {
+        let margin = search.margin;
+        let deadline = Instant::now() + search.limit + margin;
+        let s = self.session().await?;
+        let answer = s.go(&search.position, &search.go, deadline).await;
+        let what = format!("`{}` after `{}`", search.go, search.position);
+        let bm = match answer {
+            Ok(bm) => bm,
+            Err(fault) => {
+                if matches!(fault, Fault::Timeout { .. }) {
+                    s.stop().await;
+                }
+                self.discard().await;
+                let over = match fault {
+                    Fault::Timeout { .. } => format!(
+                        " (limit {} ms + {} ms)",
+                        search.limit.as_millis(),
+                        margin.as_millis()
+                    ),
+                    _ => String::new(),
+                };
+                return Err(format!("{what}: {fault}{over}"));
+            }
+        };
+        judge_move(search.game, &bm.mv).map_err(|e| format!("{what}: {e}"))?;
+        Ok(format!("{} in {} ms", bm.mv, bm.elapsed.as_millis()))
+    }
+
+    /// A `position` the rules reject, then `go`: the spec wants `bestmove
+    /// (none)` (after an `info string error`).
+    async fn malformed_position(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let bad = "position startpos moves 99";
+        let go = format!("go movetime {POSITION_MOVETIME_MS}");
+        let deadline =
+            Instant::now() + Duration::from_millis(POSITION_MOVETIME_MS) + self.limits.grace;
+        let s = self.session().await?;
+        match s.go(bad, &go, deadline).await {
+            Err(Fault::NoMove) => Ok("bestmove (none)".to_owned()),
+            Ok(bm) => Err(format!(
+                "`{bad}` then `{go}`: bestmove {} (expected bestmove (none))",
+                bm.mv
+            )),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!(
+                    "`{bad}` then `{go}`: {fault} (expected bestmove (none))"
+                ))
+            }
+        }
+    }
+
+    /// Junk, unknown and malformed lines; the engine must still answer
+    /// `isready` (and not exit).
+    async fn malformed_input(&mut self) -> Result<String, String> {
+        const JUNK: &[&str] = &[
+            "",
+            "   ",
+            "xyzzy plugh",
+            "UMI",
+            "bestmove 1",
+            "go depth notanumber",
+            "go perft",
+            "position",
+            "position pos nonsense",
+            "position pos bohnenspiel 6,6,6 S 0/0",
+            "position startpos moves 99 99",
+            "setoption name NoSuchOption value 1",
+            "setoption",
+            "newgame nosuchgame",
+            "newgame",
+            "gameover 2-2",
+            "\u{1}\u{7}\u{1b}[31m",
+            "stop",
+            "ponderhit",
+        ];
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let long = "x".repeat(100_000);
+        let mut sent = 0;
+        for line in JUNK.iter().copied().chain([long.as_str()]) {
+            s.send(line)
+                .await
+                .map_err(|f| format!("after {sent} junk lines: {f}"))?;
+            sent += 1;
+        }
+        let result = s.ready(limit).await;
+        match result {
+            Ok(()) => Ok(format!("{sent} junk lines")),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!("isready after {sent} junk lines: {fault}"))
+            }
+        }
+    }
+
+    /// `quit`: the engine exits (code 0) within a second.
+    async fn quit(&mut self) -> Result<String, String> {
+        self.session().await?;
+        let Some(s) = self.session.take() else {
+            return Err("no engine".to_owned());
+        };
+        let started = Instant::now();
+        let report = s.quit(Duration::from_secs(1)).await;
+        let ms = started.elapsed().as_millis();
+        match report.exit {
+            _ if report.forced => Err("still running 1000 ms after quit (killed)".to_owned()),
+            Some(Exit::Code(0)) => Ok(format!("exited after {ms} ms")),
+            Some(exit) => Err(format!("{exit} after quit")),
+            None => Err("exit status unknown".to_owned()),
+        }
+    }
+}
+
+/// `go infinite` from the start: `isready` is answered while searching and no
+/// `bestmove` comes before `stop`; then `stop` gets a legal `bestmove` within
+/// the limit. Returns the two outcomes.
+async fn infinite_search(
+    s: &mut Session,
+    start: &dyn AnyGame,
+    limits: Limits,
+) -> (Result<String, String>, Result<String, String>) {
+    let early = |line: &str| format!("`{line}` before stop (go infinite must wait for stop)");
+    let result = async {
+        s.send("position startpos").await?;
+        s.send("go infinite").await?;
+        // Let the search get going; nothing but `info` may arrive meanwhile.
+        let settle = Instant::now() + Duration::from_millis(200);
+        loop {
+            match s.read_line(settle, "bestmove").await {
+                Ok(line) if is_bestmove(&line) => return Ok(Err(early(&line))),
+                Ok(_) => {}
+                Err(Fault::Timeout { .. }) => break,
+                Err(fault) => return Err(fault),
+            }
+        }
+        s.send("isready").await?;
+        let sent = Instant::now();
+        let deadline = sent + limits.ready;
+        loop {
+            let line = s.read_line(deadline, "readyok").await?;
+            if line.trim() == "readyok" {
+                return Ok(Ok(format!(
+                    "readyok after {} ms",
+                    sent.elapsed().as_millis()
+                )));
+            }
+            if is_bestmove(&line) {
+                return Ok(Err(early(&line)));
+            }
+        }
+    }
+    .await;
+    let ready = match result {
+        Ok(outcome) => outcome,
+        Err(fault) => {
+            let e = fault.to_string();
+            return (Err(e.clone()), Err(format!("no search to stop: {e}")));
+        }
+    };
+    if ready.is_err() {
+        return (ready, Err("no search to stop".to_owned()));
+    }
+    let stop = async {
+        s.send("stop").await?;
+        let sent = Instant::now();
+        let deadline = sent + limits.stop;
+        loop {
+            let line = s.read_line(deadline, "bestmove").await?;
+            if is_bestmove(&line) {
+                return Ok((line, sent.elapsed()));
+            }
+        }
+    }
+    .await;
+    let stop = match stop {
+        Ok((line, took)) => {
+            let mv = line.split_whitespace().nth(1).unwrap_or_default();
+            judge_move(start, mv)
+                .map(|()| format!("bestmove {mv} {} ms after stop", took.as_millis()))
+        }
+        Err(Fault::Timeout { .. }) => Err(format!(
+            "no bestmove within {} ms of stop",
+            limits.stop.as_millis()
+        )),
+        Err(fault) => Err(fault.to_string()),
+    };
+    (ready, stop)
+}
+
+fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
+}
+
+/// `mv` is legal in `game` and spelled canonically.
+fn judge_move(game: &dyn AnyGame, mv: &str) -> Result<(), String> {
+    let mut after = game.clone_box();
+    match after.play(mv) {
+        Ok(canonical) if canonical == mv => Ok(()),
+        Ok(canonical) => Err(format!(
+            "move {mv:?} is legal but not canonical (write {canonical:?})"
+        )),
+        Err(e) => Err(format!(
+            "illegal move {mv:?} in {}: {e}",
+            game.position_string()
+        )),
+    }
+}
+
+/// The game after up to `plies` seeded random legal moves (fewer if it ends;
+/// the last move that would end it is not played, so the engine has a move).
+fn random_walk(game: GameId, plies: usize, rng: &mut SmallRng) -> (Box<dyn AnyGame>, Vec<String>) {
+    let mut record = new_game(game);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = record.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = &legal[rng.random_range(0..legal.len())];
+        let mut next = record.clone_box();
+        match next.play(mv) {
+            Ok(played) if next.outcome().is_none() => {
+                record = next;
+                moves.push(played);
+            }
+            _ => break,
+        }
+    }
+    (record, moves)
+}
+
+/// How the engine of `arbiter check` is started: like a match engine, with
+/// the protocol's line limit.
+fn launch_spec(spec: &EngineSpec) -> LaunchSpec {
+    let mut launch = LaunchSpec::new(spec.program())
+        .name(spec.name.clone())
+        .args(spec.args.clone())
+        .max_line_len(umi::MAX_LINE_BYTES);
+    if let Some(dir) = &spec.dir {
+        launch = launch.working_dir(dir.clone());
+    }
+    if let Some(path) = &spec.stderr {
+        launch = launch.stderr_log(path.clone());
+    }
+    launch
+}
+
+/// `arbiter check`: prints one line per check; exit status 0 when all pass,
+/// 1 when any fails.
+pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
+    let file = args
+        .engines
+        .engines_file
+        .as_deref()
+        .map(EnginesFile::load)
+        .transpose()?;
+    let specs = resolve_engines(&args.engines.engines, &args.engines.each, file.as_ref())?;
+    let [spec] = specs.as_slice() else {
+        return Err(UsageError(format!(
+            "check takes exactly one --engine, got {}",
+            specs.len()
+        )));
+    };
+    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
+        UsageError(format!(
+            "--handshake-timeout: {} is not a duration in seconds",
+            args.handshake_timeout
+        ))
+    })?;
+    let limits = Limits {
+        handshake,
+        ready: handshake,
+        stop: Duration::from_millis(args.stop_limit),
+        seed: args.seed,
+        ..Limits::default()
+    };
+    let passed = run(&launch_spec(spec), &spec.options, limits, |line| {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    })
+    .await;
+    Ok(if passed { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_as_documented() {
+        let pass = CheckLine {
+            name: "stop".into(),
+            outcome: Ok("bestmove 3 2 ms after stop".into()),
+        };
+        assert_eq!(pass.to_string(), "PASS stop (bestmove 3 2 ms after stop)");
+        let bare = CheckLine {
+            name: "id-name".into(),
+            outcome: Ok(String::new()),
+        };
+        assert_eq!(bare.to_string(), "PASS id-name");
+        let fail = CheckLine {
+            name: "games".into(),
+            outcome: Err("no known game id".into()),
+        };
+        assert_eq!(fail.to_string(), "FAIL games: no known game id");
+        assert!(!fail.passed());
+    }
+
+    #[test]
+    fn random_walk_is_seeded_and_never_ends_the_game() {
+        for game in GameId::ALL {
+            let mut a = SmallRng::seed_from_u64(7);
+            let mut b = SmallRng::seed_from_u64(7);
+            let (ga, ma) = random_walk(game, 25, &mut a);
+            let (_, mb) = random_walk(game, 25, &mut b);
+            assert_eq!(ma, mb, "{game}");
+            assert!(ga.outcome().is_none(), "{game}: {}", ga.position_string());
+        }
+    }
+
+    #[test]
+    fn judge_move_wants_legal_canonical_moves() {
+        let start = new_game(GameId::Bohnenspiel);
+        assert!(judge_move(start.as_ref(), "1").is_ok());
+        let illegal = judge_move(start.as_ref(), "99").unwrap_err();
+        assert!(illegal.contains("illegal move \"99\""), "{illegal}");
+    }
+}

@@ -1,0 +1,195 @@
+//! `arbiter check` end to end: the reference engine passes every check; the
+//! misbehaving testbots fail the right ones.
+
+use std::process::{Command, Output};
+
+mod common;
+use common::{engine, testbot, Scratch};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// Runs `arbiter check` on one engine (started in the scratch directory) and
+/// checks that nothing is left running afterwards.
+fn check(s: &Scratch, tokens: &[String]) -> (Option<i32>, Vec<String>) {
+    let out: Output = Command::new(ARBITER)
+        .arg("check")
+        .args(["--handshake-timeout", "1"])
+        .arg("--engine")
+        .args(tokens)
+        .arg(s.dir_arg())
+        .output()
+        .expect("run arbiter check");
+    s.assert_no_leftovers();
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    (out.status.code(), lines)
+}
+
+fn bot(mode: &str) -> Vec<String> {
+    vec![
+        format!("cmd={}", testbot()),
+        "arg=--mode".into(),
+        format!("arg={mode}"),
+    ]
+}
+
+/// The line of check `name`.
+fn line<'a>(lines: &'a [String], name: &str) -> &'a str {
+    lines
+        .iter()
+        .find(|l| {
+            let rest = l.strip_prefix("PASS ").or_else(|| l.strip_prefix("FAIL "));
+            rest.is_some_and(|r| {
+                r.strip_prefix(name)
+                    .is_some_and(|after| after.is_empty() || after.starts_with([' ', ':']))
+            })
+        })
+        .map_or_else(
+            || panic!("no line for {name} in {lines:#?}"),
+            String::as_str,
+        )
+}
+
+fn assert_pass(lines: &[String], name: &str) {
+    let l = line(lines, name);
+    assert!(l.starts_with("PASS "), "{l}");
+}
+
+fn assert_fail(lines: &[String], name: &str, reason: &str) {
+    let l = line(lines, name);
+    assert!(
+        l.starts_with(&format!("FAIL {name}: ")) && l.contains(reason),
+        "expected FAIL {name}: …{reason}…, got {l}"
+    );
+}
+
+const GAMES: [&str; 5] = [
+    "bohnenspiel",
+    "bohnenspiel-hemprich",
+    "bosh",
+    "kimasai",
+    "kujifunza",
+];
+
+const GO_FIELDS: [&str; 7] = [
+    "go-p1time",
+    "go-p2time",
+    "go-inc",
+    "go-movestogo",
+    "go-movetime",
+    "go-depth",
+    "go-nodes",
+];
+
+#[test]
+fn reference_engine_passes_every_check() {
+    let s = Scratch::new("check", "reference");
+    let (code, lines) = check(&s, &[format!("cmd={}", engine()), "option.Hash=8".into()]);
+    assert_eq!(code, Some(0), "{lines:#?}");
+    assert!(lines.iter().all(|l| l.starts_with("PASS ")), "{lines:#?}");
+    let mut names = vec![
+        "handshake",
+        "id-name",
+        "games",
+        "options",
+        "isready",
+        "isready-while-searching",
+        "stop",
+    ];
+    let positions: Vec<String> = GAMES.iter().map(|g| format!("positions:{g}")).collect();
+    names.extend(positions.iter().map(String::as_str));
+    names.extend(GO_FIELDS);
+    names.extend(["malformed-position", "malformed-input", "quit"]);
+    for name in &names {
+        assert_pass(&lines, name);
+    }
+    assert_eq!(lines.len(), names.len(), "{lines:#?}");
+    assert!(line(&lines, "stop").contains("ms after stop"));
+}
+
+#[test]
+fn illegal_moves_fail_the_search_checks() {
+    let s = Scratch::new("check", "illegal");
+    let (code, lines) = check(&s, &bot("illegal"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    for name in [
+        "handshake",
+        "id-name",
+        "games",
+        "isready",
+        "malformed-input",
+        "quit",
+    ] {
+        assert_pass(&lines, name);
+    }
+    // It answers `go infinite` at once, without waiting for stop.
+    assert_fail(
+        &lines,
+        "isready-while-searching",
+        "`bestmove 99` before stop",
+    );
+    for game in GAMES {
+        assert_fail(&lines, &format!("positions:{game}"), "illegal move \"99\"");
+    }
+    for name in GO_FIELDS {
+        assert_fail(&lines, name, "illegal move \"99\"");
+    }
+}
+
+#[test]
+fn silent_engine_fails_every_search() {
+    let s = Scratch::new("check", "silent");
+    let (code, lines) = check(&s, &bot("silent"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    for name in [
+        "handshake",
+        "isready",
+        "isready-while-searching",
+        "malformed-input",
+        "quit",
+    ] {
+        assert_pass(&lines, name);
+    }
+    assert_fail(&lines, "stop", "no bestmove within 1000 ms of stop");
+    for game in GAMES {
+        assert_fail(&lines, &format!("positions:{game}"), "no bestmove in time");
+    }
+    for name in GO_FIELDS {
+        assert_fail(&lines, name, "no bestmove in time");
+    }
+}
+
+#[test]
+fn engine_without_umiok_fails_the_handshake() {
+    let s = Scratch::new("check", "no-umiok");
+    let (code, lines) = check(&s, &bot("no-umiok"));
+    assert_eq!(code, Some(1));
+    assert_eq!(lines, ["FAIL handshake: no umiok in time"]);
+}
+
+#[test]
+fn engine_with_no_known_game_fails_the_games_check() {
+    let s = Scratch::new("check", "no-game");
+    let mut tokens = bot("random");
+    tokens.extend(["arg=--games".into(), "arg=oware".into()]);
+    let (code, lines) = check(&s, &tokens);
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_fail(&lines, "games", "no known game id in `games oware`");
+    assert_pass(&lines, "quit");
+}
+
+#[test]
+fn check_takes_one_engine() {
+    let cmd = format!("cmd={}", engine());
+    let out = Command::new(ARBITER)
+        .arg("check")
+        .args(["--engine", &cmd, "name=A"])
+        .args(["--engine", &cmd, "name=B"])
+        .output()
+        .expect("run arbiter check");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("exactly one --engine"), "{err}");
+}

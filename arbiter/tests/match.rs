@@ -1,0 +1,561 @@
+//! `arbiter match` end to end: the real `arbiter` binary against the real
+//! reference `engine` and the misbehaving `testbot` (crate `testbots`).
+//!
+//! Each test plays a short match in its own scratch directory and checks, from
+//! the JSON-lines log, the verdict on every game; then that both logs pass
+//! `arbiter verify` and that no process is left behind. Every engine is started
+//! with `dir=<scratch>`, so a leftover (including a grandchild) is any live
+//! process whose current directory is the scratch directory.
+
+use std::io::Read;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+mod common;
+use common::{engine, proc_state, testbot};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// A scratch directory with the match helpers.
+struct Scratch(common::Scratch);
+
+impl std::ops::Deref for Scratch {
+    type Target = common::Scratch;
+
+    fn deref(&self) -> &common::Scratch {
+        &self.0
+    }
+}
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        Scratch(common::Scratch::new("match", test))
+    }
+
+    /// `--engine` tokens for a testbot in `mode` (plus extra testbot args).
+    fn bot(&self, name: &str, mode: &str, extra: &[&str], tc: &str) -> Vec<String> {
+        let mut t = vec![
+            format!("cmd={}", testbot()),
+            format!("name={name}"),
+            "arg=--mode".into(),
+            format!("arg={mode}"),
+        ];
+        t.extend(extra.iter().map(|a| format!("arg={a}")));
+        t.push(tc.to_string());
+        t.push(self.dir_arg());
+        t
+    }
+
+    /// The well-behaved opponent: a random mover with a generous clock.
+    fn random(&self) -> Vec<String> {
+        self.bot("Good", "random", &[], "tc=30+0.1")
+    }
+
+    fn engine(&self, name: &str, tc: &str) -> Vec<String> {
+        vec![
+            format!("cmd={}", engine()),
+            format!("name={name}"),
+            tc.to_string(),
+            self.dir_arg(),
+        ]
+    }
+
+    /// `arbiter match` with `--jsonout`, `--pgnout`, `--debug` in the scratch dir.
+    fn match_command(&self, engines: &[Vec<String>], extra: &[&str]) -> Command {
+        let mut cmd = Command::new(ARBITER);
+        cmd.current_dir(&self.0 .0).arg("match");
+        for e in engines {
+            cmd.arg("--engine").args(e);
+        }
+        cmd.arg("--jsonout")
+            .arg(self.path("games.jsonl"))
+            .arg("--pgnout")
+            .arg(self.path("games.pgn"))
+            .arg("--debug")
+            .arg(self.path("traffic.txt"))
+            .arg("--stderr-dir")
+            .arg(self.path("stderr"))
+            .args(extra);
+        cmd
+    }
+
+    fn run_match(&self, engines: &[Vec<String>], extra: &[&str]) -> Output {
+        let out = self
+            .match_command(engines, extra)
+            .output()
+            .expect("run arbiter");
+        // Whatever the outcome, the arbiter leaves no process behind.
+        self.assert_no_leftovers();
+        out
+    }
+
+    /// The games of the JSON-lines log, as raw JSON (what log readers see).
+    fn games(&self) -> Vec<Value> {
+        let text = std::fs::read_to_string(self.path("games.jsonl")).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    }
+
+    fn traffic(&self) -> String {
+        std::fs::read_to_string(self.path("traffic.txt")).unwrap_or_default()
+    }
+
+    /// `arbiter verify` on both logs reports OK with `games` games.
+    fn assert_logs_verify(&self, games: usize) {
+        let plural = if games == 1 { "" } else { "s" };
+        for log in ["games.jsonl", "games.pgn"] {
+            let out = Command::new(ARBITER)
+                .arg("verify")
+                .arg(self.path(log))
+                .output()
+                .expect("run arbiter verify");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && stdout.trim() == format!("OK ({games} game{plural})"),
+                "verify {log}: {stdout} {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "arbiter failed: {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        stderr_of(out)
+    );
+}
+
+/// The side (`"South"`/`"North"`) `name` played in `game`.
+fn side_of(game: &Value, name: &str) -> &'static str {
+    if game["south"] == name {
+        "South"
+    } else {
+        assert_eq!(game["north"], name, "{name} did not play: {game}");
+        "North"
+    }
+}
+
+/// How many moves `name` played in `game` (South moves first; no passes in the
+/// games these tests use, so plies alternate).
+fn moves_by(game: &Value, name: &str) -> usize {
+    let plies = game["moves"].as_array().map_or(0, Vec::len);
+    match side_of(game, name) {
+        "South" => plies.div_ceil(2),
+        _ => plies / 2,
+    }
+}
+
+/// Every game ended with `kind` against `bad`, and its opponent won.
+fn assert_every_game_lost(games: &[Value], bad: &str, kind: &str) {
+    for g in games {
+        let side = side_of(g, bad);
+        let term = &g["termination"];
+        assert_eq!(term["kind"], kind, "game {}: {term}", g["round"]);
+        assert_eq!(term["side"], side, "game {}: {term}", g["round"]);
+        let expected = if side == "South" { "0-1" } else { "1-0" };
+        assert_eq!(g["result"], expected, "game {}", g["round"]);
+    }
+}
+
+/// No game was forfeited: each ended under the rules or by the ply limit.
+fn assert_no_forfeits(games: &[Value]) {
+    for g in games {
+        let kind = g["termination"]["kind"].as_str().unwrap_or_default();
+        assert!(
+            kind == "rules" || kind == "adjudication",
+            "game {}: {}",
+            g["round"],
+            g["termination"]
+        );
+    }
+}
+
+/// Plays `games` games of testbot `mode` against the random mover and checks
+/// the verdict on each, the logs and the leftovers. Returns the games.
+fn misbehaviour(
+    test: &str,
+    mode: &str,
+    extra: &[&str],
+    tc: &str,
+    games: usize,
+    kind: &str,
+) -> (Scratch, Vec<Value>) {
+    let s = Scratch::new(test);
+    let out = s.run_match(
+        &[s.bot("Bad", mode, extra, tc), s.random()],
+        &["--games", &games.to_string()],
+    );
+    assert_ok(&out);
+    let logged = s.games();
+    assert_eq!(logged.len(), games, "every game is played");
+    assert_every_game_lost(&logged, "Bad", kind);
+    s.assert_logs_verify(games);
+    (s, logged)
+}
+
+/// The distinct pids the traffic file shows for engine `name`.
+fn pids_of(traffic: &str, name: &str) -> Vec<u32> {
+    let prefix = format!("{name}(");
+    let mut pids: Vec<u32> = traffic
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter_map(|who| who.strip_prefix(&prefix)?.strip_suffix(')')?.parse().ok())
+        .collect();
+    pids.sort_unstable();
+    pids.dedup();
+    pids
+}
+
+#[test]
+fn illegal_move_loses_the_game() {
+    let (_s, games) = misbehaviour("illegal", "illegal", &[], "tc=5+0.1", 2, "illegal_move");
+    for g in &games {
+        assert_eq!(g["termination"]["move"], "99");
+    }
+}
+
+#[test]
+fn garbage_instead_of_bestmove_loses_on_time() {
+    // Junk lines are unknown lines, which a GUI ignores (spec section 9): the
+    // engine simply never answers, and its clock runs out.
+    let (_s, games) = misbehaviour("garbage", "garbage", &[], "st=0.2", 2, "time_forfeit");
+    for g in &games {
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("last line"),
+            "detail names the junk: {detail}"
+        );
+    }
+}
+
+#[test]
+fn silent_engine_loses_on_time() {
+    misbehaviour("silent", "silent", &[], "st=0.2", 2, "time_forfeit");
+}
+
+#[test]
+fn silent_engine_without_clock_has_no_bestmove() {
+    let s = Scratch::new("silent-depth");
+    let out = s.run_match(
+        &[s.bot("Bad", "silent", &[], "depth=1"), s.random()],
+        &["--games", "2", "--stall-timeout", "0.3"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_every_game_lost(&games, "Bad", "no_bestmove");
+    s.assert_logs_verify(2);
+}
+
+#[test]
+fn crash_mid_game_is_a_crash_and_the_engine_is_restarted() {
+    let (s, games) = misbehaviour("crash-mid", "crash-mid", &[], "tc=5+0.1", 2, "crash");
+    for g in &games {
+        // Three good moves each game: the second game had a fresh process.
+        assert_eq!(moves_by(g, "Bad"), 3, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("SIGABRT"), "{detail}");
+    }
+    // Preflight, game 1, game 2: three processes.
+    assert_eq!(pids_of(&s.traffic(), "Bad").len(), 3);
+}
+
+#[test]
+fn exit_mid_game_is_a_disconnect() {
+    let (_s, games) = misbehaviour("exit-early", "exit-early", &[], "tc=5+0.1", 2, "disconnect");
+    for g in &games {
+        assert_eq!(moves_by(g, "Bad"), 3, "{g}");
+    }
+}
+
+#[test]
+fn ignored_stop_loses_on_time_without_waiting_for_the_engine() {
+    // The bot answers 1 s after its move time; the arbiter flags it at 0.1 s +
+    // margin, sends `stop` (ignored) and goes on without waiting.
+    let started = Instant::now();
+    misbehaviour(
+        "ignore-stop",
+        "ignore-stop",
+        &[],
+        "st=0.1",
+        4,
+        "time_forfeit",
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn huge_line_within_the_protocol_limit_is_ignored() {
+    // A 1 MiB line is within the protocol's line limit, so it is an unknown
+    // line; no bestmove follows and the clock runs out.
+    misbehaviour("huge-line", "huge-line", &[], "st=0.5", 2, "time_forfeit");
+}
+
+#[test]
+fn line_over_the_protocol_limit_breaks_the_game() {
+    let (_s, games) = misbehaviour(
+        "overlong-line",
+        "huge-line",
+        &["--line-bytes", "2000000"],
+        "tc=5+0.1",
+        2,
+        "unparseable_bestmove",
+    );
+    for g in &games {
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("longer than 1048576 bytes"), "{detail}");
+    }
+}
+
+#[test]
+fn stderr_flood_is_captured_and_play_goes_on() {
+    let s = Scratch::new("stderr-flood");
+    let out = s.run_match(
+        &[s.bot("Bad", "stderr-flood", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--max-plies", "12"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_no_forfeits(&games);
+    s.assert_logs_verify(2);
+    let flood = std::fs::metadata(s.path("stderr").join("Bad.1.stderr.log"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    assert!(flood >= 1 << 20, "stderr went to its log: {flood} bytes");
+}
+
+#[test]
+fn forked_grandchildren_are_killed() {
+    let s = Scratch::new("fork-child");
+    let out = s.run_match(
+        &[s.bot("Bad", "fork-child", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--max-plies", "40"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_no_forfeits(&games);
+    s.assert_logs_verify(2);
+    let children: Vec<u32> = s
+        .traffic()
+        .lines()
+        .filter_map(|l| l.split_once("< info string child "))
+        .filter_map(|(_, pid)| pid.trim().parse().ok())
+        .collect();
+    assert!(!children.is_empty(), "the bot reported its grandchild");
+    for pid in children {
+        let state = proc_state(pid);
+        assert!(
+            matches!(state, None | Some('Z' | 'X')),
+            "grandchild {pid} still runs ({state:?})"
+        );
+    }
+}
+
+#[test]
+fn crash_at_start_is_refused_before_the_first_game() {
+    let s = Scratch::new("crash-start");
+    let out = s.run_match(
+        &[s.bot("Bad", "crash-start", &[], "st=0.1"), s.random()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("engine Bad") && err.contains("exited with code 1"),
+        "{err}"
+    );
+    assert!(s.games().is_empty());
+}
+
+#[test]
+fn no_umiok_is_refused_before_the_first_game() {
+    let s = Scratch::new("no-umiok");
+    let out = s.run_match(
+        &[s.bot("Bad", "no-umiok", &[], "st=0.1"), s.random()],
+        &["--handshake-timeout", "0.5"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("engine Bad") && err.contains("no umiok in time"),
+        "{err}"
+    );
+    assert!(s.games().is_empty());
+}
+
+#[test]
+fn engine_that_hangs_when_restarted_forfeits_the_remaining_games() {
+    // Crashes after 2 moves; its 3rd start (preflight, game 1, then game 2)
+    // never answers `umi`: every later game is lost without a move.
+    let s = Scratch::new("hang-on-restart");
+    let state = s.path("starts");
+    let state = state.display().to_string();
+    let bad = s.bot(
+        "Bad",
+        "crash-mid",
+        &["--count", "2", "--max-starts", "2", "--state", &state],
+        "tc=5+0.1",
+    );
+    let out = s.run_match(
+        &[bad, s.random()],
+        &["--games", "4", "--handshake-timeout", "0.5"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 4, "every game is played");
+    assert_every_game_lost(&games[..1], "Bad", "crash");
+    assert_every_game_lost(&games[1..], "Bad", "unresponsive");
+    for g in &games[1..] {
+        assert_eq!(g["moves"].as_array().map(Vec::len), Some(0), "{g}");
+    }
+    s.assert_logs_verify(4);
+}
+
+#[test]
+fn missing_binary_is_a_clear_error() {
+    let s = Scratch::new("missing");
+    let missing = s.path("no-such-engine").display().to_string();
+    let out = s.run_match(
+        &[vec![format!("cmd={missing}"), "st=0.1".into()], s.random()],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(err.contains(&missing) && err.contains("not found"), "{err}");
+}
+
+#[test]
+fn unknown_option_is_a_clear_error() {
+    let s = Scratch::new("bad-option");
+    let mut engine = s.engine("Ref", "depth=1");
+    engine.push("option.Nope=1".into());
+    let out = s.run_match(&[engine, s.random()], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("engine Ref") && err.contains("no option \"Nope\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn engine_without_the_game_is_a_clear_error() {
+    let s = Scratch::new("wrong-game");
+    let out = s.run_match(
+        &[
+            s.bot("BoshOnly", "random", &["--games", "bosh"], "st=0.1"),
+            s.random(),
+        ],
+        &["--game", "kimasai"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("engine BoshOnly") && err.contains("does not play kimasai"),
+        "{err}"
+    );
+}
+
+/// The reference engine against itself at depth 2 in one game; the ply limit
+/// bounds Bosh, whose deterministic self-play can cycle through identical
+/// rounds (the round number keeps the positions distinct).
+fn reference_self_play(game: &str) {
+    let s = Scratch::new(&format!("self-{game}"));
+    let out = s.run_match(
+        &[s.engine("A", "depth=2"), s.engine("B", "depth=2")],
+        &["--game", game, "--games", "2", "--max-plies", "300"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_no_forfeits(&games);
+    for g in &games {
+        assert_eq!(g["game"], game);
+    }
+    s.assert_logs_verify(2);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Score of A vs B"), "{stdout}");
+}
+
+#[test]
+fn reference_engine_plays_bohnenspiel() {
+    reference_self_play("bohnenspiel");
+}
+
+#[test]
+fn reference_engine_plays_bohnenspiel_hemprich() {
+    reference_self_play("bohnenspiel-hemprich");
+}
+
+#[test]
+fn reference_engine_plays_bosh() {
+    reference_self_play("bosh");
+}
+
+#[test]
+fn reference_engine_plays_kimasai() {
+    reference_self_play("kimasai");
+}
+
+#[test]
+fn reference_engine_plays_kujifunza() {
+    reference_self_play("kujifunza");
+}
+
+#[test]
+fn ctrl_c_stops_promptly_and_keeps_finished_games() {
+    let s = Scratch::new("ctrl-c");
+    let mut child = s
+        .match_command(
+            &[s.engine("Ref", "depth=2"), s.random()],
+            &["--games", "1000"],
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    // Wait for a finished game (generously), then interrupt.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while s.games().is_empty() {
+        assert!(Instant::now() < deadline, "no game finished");
+        assert!(child.try_wait().ok().flatten().is_none(), "arbiter ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: kill takes two integers; the pid is our own live child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let interrupted = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if interrupted.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the arbiter did not exit after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut err);
+    }
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let games = s.games().len();
+    assert!((1..1000).contains(&games));
+    s.assert_logs_verify(games);
+    s.assert_no_leftovers();
+}
