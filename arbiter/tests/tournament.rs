@@ -467,3 +467,22 @@ fn built_in_tournament_runs_without_engines() {
     assert!(text.contains("12 games"), "{text}");
     assert!(text.contains("Elo relative to the field"), "{text}");
 }
+
+#[test]
+fn match_sprt_stops_too() {
+    let dir = workdir("match-sprt");
+    let mut args: Vec<String> = ["match", "--games", "400", "--openings", "plies=4"]
+        .map(String::from)
+        .to_vec();
+    args.extend(engine("deep", 4));
+    args.extend(engine("shallow", 1));
+    args.extend(["--sprt", "elo0=0", "elo1=10"].map(String::from));
+    let text = stdout(&run(&dir, &args));
+    assert!(text.contains("H1 was accepted"), "{text}");
+    let games = text
+        .lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .count();
+    assert!(games > 0 && games < 400, "{games} games");
+    assert!(text.contains("[LLR "), "{text}");
+}
