@@ -159,11 +159,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             self.iteration = depth;
             self.seldepth = 0;
-            let scores = self.root(root, &root_moves, depth, window, noise.is_some());
+            let (scores, best_idx) = self.root(root, &root_moves, depth, window, noise.is_some());
             if self.aborted {
                 break;
             }
-            let (idx, score) = pick(&scores, noise.as_mut().map(|(n, rng)| (*n, &mut **rng)));
+            // why not `pick` at full strength: only the best move's score is
+            // exact there; a null-window fail-low can return exactly alpha and
+            // tie with it while the move is far worse.
+            let (idx, score) = match noise.as_mut() {
+                Some((n, rng)) => pick(&scores, Some((*n, &mut **rng))),
+                None => (best_idx, scores[best_idx]),
+            };
             let mut pv = vec![root_moves[idx]];
             pv.extend(self.pv_from_tt(&root.after(root_moves[idx]), depth as usize));
             best = SearchResult {
@@ -194,8 +200,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.nodes
     }
 
-    /// Scores every root move at `depth`. With `exact`, every score is exact
-    /// (full window, for weakened play); otherwise only the best is.
+    /// Scores every root move at `depth`, and returns the scores with the index
+    /// of the best move. With `exact`, every score is exact (full window, for
+    /// weakened play); otherwise only the best is (the others are upper bounds
+    /// that may equal it).
     fn root(
         &mut self,
         root: &G,
@@ -203,7 +211,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         depth: u32,
         window: usize,
         exact: bool,
-    ) -> Vec<i32> {
+    ) -> (Vec<i32>, usize) {
         let mut order: Vec<usize> = (0..moves.len()).collect();
         let key = root.zobrist();
         if let Some(e) = self.tt.get(key) {
@@ -233,7 +241,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 }
             };
             if self.aborted {
-                return scores;
+                return (scores, best_idx);
             }
             scores[i] = score;
             if score > alpha {
@@ -248,7 +256,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             bound: Bound::Exact,
             best: best_idx as u8,
         });
-        scores
+        (scores, best_idx)
     }
 
     /// Applies the repetition rule to a child and pushes it on the path when it
@@ -615,6 +623,30 @@ mod tests {
         let mut s = Searcher::<Nim>::new(&mut tt, &control, limits, &history);
         let r = s.run(&root, None, |_| {}).unwrap();
         assert_eq!((r.best, r.score), (Take(1), 0));
+    }
+
+    /// Only 6+ wins here (in 11 plies); at depth 11 the null-window searches
+    /// of 1--- and 1-+ fail low with exactly the best score, and the engine
+    /// used to play the first of the tied moves, losing at once.
+    #[test]
+    fn plays_the_move_that_earned_the_best_score() {
+        use mancala_rules::games::kujifunza::Kujifunza;
+        let root: Kujifunza =
+            "kujifunza 3,0,3,3,0,3,3,1,6,0,5,0,5,1,0,0,2,2,2,2,2,2,0,3,4,1,1,3,3,0,1,3 S"
+                .parse()
+                .unwrap();
+        let mut tt = Table::new(16);
+        let control = SearchControl::new();
+        let limits = Limits {
+            depth: Some(11),
+            nodes: None,
+        };
+        let mut s = Searcher::<Kujifunza>::new(&mut tt, &control, limits, &[root.zobrist()]);
+        let r = s.run(&root, None, |_| {}).unwrap();
+        assert_eq!(
+            (r.best.to_string(), mate_distance(r.score)),
+            ("6+".to_string(), Some(11))
+        );
     }
 
     #[test]
