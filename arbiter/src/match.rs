@@ -11,7 +11,7 @@ use crate::log::{GameLog, PartieInfo};
 use crate::openings::Openings;
 use crate::output::{game_line, pgn_date, LogSink};
 use crate::runner::{Finished, Flow, Job, Runner};
-use crate::stats::{EloEstimate, Penta, Sprt, SprtState, Wdl};
+use crate::stats::{match_report, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
 pub struct MatchPlan {
@@ -58,60 +58,16 @@ impl MatchSummary {
             .or_default() += 1;
     }
 
-    /// The final report: W/D/L, by side, terminations, Elo with its interval.
+    /// The final report: the cutechess-style score, Elo, pentanomial and SPRT
+    /// lines ([`match_report`]), then results by side and terminations.
     pub fn render(&self) -> String {
-        let mut out = String::new();
         let [a, b] = &self.names;
-        let w = &self.total;
-        let _ = writeln!(
-            out,
-            "Score of {a} vs {b}: {} - {} - {} [{:.3}] {}",
-            w.wins,
-            w.losses,
-            w.draws,
-            w.score().unwrap_or(0.5),
-            w.games()
-        );
+        let mut out = match_report(a, b, &self.total, Some(&self.penta), self.sprt.as_ref());
         for (label, s) in [("as South", &self.as_south), ("as North", &self.as_north)] {
             let _ = writeln!(
                 out,
                 "  {a} {label}: {} - {} - {}",
                 s.wins, s.losses, s.draws
-            );
-        }
-        if let Some(e) = w.elo() {
-            let _ = writeln!(
-                out,
-                "Elo difference: {:.1} +/- {:.1} (95%), LOS: {:.1} %, draw ratio: {:.1} %",
-                e.elo,
-                e.margin(),
-                w.los().unwrap_or(0.5) * 100.0,
-                w.draw_ratio().unwrap_or(0.0) * 100.0
-            );
-        }
-        if self.penta.pairs() > 0 {
-            if let Some(e) = self.penta.elo() {
-                let _ = writeln!(
-                    out,
-                    "Pentanomial Elo: {:.1} +/- {:.1} over {} pairs",
-                    e.elo,
-                    e.margin(),
-                    self.penta.pairs()
-                );
-            }
-        }
-        if let Some(sprt) = &self.sprt {
-            let (llr, state) = self.llr(sprt);
-            let verdict = match state {
-                SprtState::Continue => "",
-                SprtState::AcceptH0 => " - H0 was accepted",
-                SprtState::AcceptH1 => " - H1 was accepted",
-            };
-            let _ = writeln!(
-                out,
-                "SPRT: llr {llr:.2}, lbound {:.2}, ubound {:.2}{verdict}",
-                sprt.lower_bound(),
-                sprt.upper_bound()
             );
         }
         let terms: Vec<String> = self
@@ -134,20 +90,6 @@ impl MatchSummary {
             sprt.llr_wdl(&self.total)
         };
         (llr, sprt.state(llr))
-    }
-}
-
-/// `+12.3 +/- 45.6`, or the words for a score of 0 % or 100 %, where the
-/// logistic Elo is infinite and the interval undefined.
-pub fn elo_text(e: EloEstimate) -> String {
-    if e.elo.is_finite() && e.margin().is_finite() {
-        format!("{:.1} +/- {:.1}", e.elo, e.margin())
-    } else if e.elo.is_finite() {
-        format!("{:.1} (interval unbounded: too few games)", e.elo)
-    } else if e.elo > 0.0 {
-        "+inf (every point won; no interval)".to_owned()
-    } else {
-        "-inf (every point lost; no interval)".to_owned()
     }
 }
 

@@ -297,7 +297,7 @@ impl Sprt {
     /// `(s1 - s0) * (2 * a - s0 - s1) / var_s / 2.0` with `var_s = var / games`).
     /// Newer fastchess releases fit the distribution by maximum likelihood
     /// instead; the two agree closely for the small Elo differences SPRT is
-    /// used for. A zero variance (e.g. all draws) gives 0.
+    /// used for. The counts are regularised first (see `llr_counts`).
     fn llr(&self, n: f64, mean: f64, var: f64) -> f64 {
         if var <= 0.0 {
             return 0.0;
@@ -310,14 +310,35 @@ impl Sprt {
     /// normal approximation `LLR = (s1 − s0)·(2·mean − s0 − s1)/(2·var/N)`
     /// of fishtest's `LLR_logistic` and fastchess (source comment of `llr`).
     pub fn llr_wdl(&self, wdl: &Wdl) -> f64 {
-        mean_var(&[wdl.losses, wdl.draws, wdl.wins], &[0.0, 0.5, 1.0])
-            .map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
+        self.llr_counts(&[wdl.losses, wdl.draws, wdl.wins], &[0.0, 0.5, 1.0])
+    }
+
+    /// The LLR of counts over values. A record without variance (all wins,
+    /// all draws, all losses) says nothing about the spread of results, and
+    /// the formula would give 0 for ever; so it is counted with one virtual
+    /// observation at each extreme (one loss and one win, which keeps the
+    /// mean balanced) and the test can move, slowly, towards a bound.
+    fn llr_counts(&self, counts: &[u32], values: &[f64]) -> f64 {
+        let Some((n, mean, var)) = mean_var(counts, values) else {
+            return 0.0;
+        };
+        if var > 0.0 {
+            return self.llr(n, mean, var);
+        }
+        let mut padded = counts.to_vec();
+        if let (Some(first), Some(_)) = (padded.first_mut(), values.first()) {
+            *first += 1;
+        }
+        if let Some(last) = padded.last_mut() {
+            *last += 1;
+        }
+        mean_var(&padded, values).map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
     }
 
     /// LLR from game pairs (pentanomial: a pair scores 0, ¼, ½, ¾ or 1 per
     /// game), the same formula with the per-pair variance and N = pairs.
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
-        mean_var(&penta.counts, &PAIR_SCORES).map_or(0.0, |(n, mean, var)| self.llr(n, mean, var))
+        self.llr_counts(&penta.counts, &PAIR_SCORES)
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -339,6 +360,20 @@ fn number(x: f64, decimals: usize) -> String {
         if x > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
         format!("{x:.decimals$}")
+    }
+}
+
+/// `147.2 +/- 66.0`, or words where the logistic model has no finite answer
+/// (a score of 0 % or 100 %, or too few games for an interval).
+pub fn elo_text(e: EloEstimate) -> String {
+    if e.elo.is_finite() && e.margin().is_finite() {
+        format!("{:.1} +/- {:.1}", e.elo, e.margin())
+    } else if e.elo.is_finite() {
+        format!("{:.1} (interval unbounded: too few games)", e.elo)
+    } else if e.elo > 0.0 {
+        "+inf (every point won; no interval)".to_owned()
+    } else {
+        "-inf (every point lost; no interval)".to_owned()
     }
 }
 
@@ -373,9 +408,8 @@ pub fn match_report(
     if let Some(e) = wdl.elo() {
         let _ = writeln!(
             out,
-            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
-            number(e.elo, 1),
-            number(e.margin(), 1),
+            "Elo difference: {}, LOS: {} %, DrawRatio: {} %",
+            elo_text(e),
             wdl.los()
                 .map_or_else(|| "-".to_owned(), |l| number(l * 100.0, 1)),
             wdl.draw_ratio()
@@ -387,12 +421,7 @@ pub fn match_report(
         let counts: Vec<String> = p.counts.iter().map(u32::to_string).collect();
         let _ = write!(out, "Ptnml(0-2): [{}]", counts.join(", "));
         if let Some(e) = p.elo() {
-            let _ = write!(
-                out,
-                ", pair Elo: {} +/- {}",
-                number(e.elo, 1),
-                number(e.margin(), 1)
-            );
+            let _ = write!(out, ", pair Elo: {}", elo_text(e));
         }
         out.push('\n');
     }
@@ -726,7 +755,13 @@ mod tests {
         assert_eq!(s2.state(-2.3), SprtState::AcceptH0);
         // No information yet.
         assert_eq!(sprt.llr_wdl(&Wdl::default()), 0.0);
-        assert_eq!(sprt.llr_wdl(&Wdl::new(0, 7, 0)), 0.0);
+        // All draws: padded with one loss and one win (L=1 D=7 W=1): mean 0.5,
+        // var (0.25+0.25)/9 = 0.0555…, LLR = 0.0143871·(1 − 1.0143871)/(0.0555…/9)/2
+        // = −0.0167663: equal strength leans towards H0, slowly.
+        assert!(close(sprt.llr_wdl(&Wdl::new(0, 7, 0)), -0.016_766_3, 1e-6));
+        // All wins (W=3, padded L=1 W=4): mean 0.8, var 0.16, LLR
+        // 0.0143871·(1.6 − 1.0143871)/(0.16/5)/2 = 0.131637: it moves towards H1.
+        assert!(close(sprt.llr_wdl(&Wdl::new(3, 0, 0)), 0.131_637, 1e-5));
         // A losing engine drifts towards H0: W=40 D=40 L=120 has LLR
         // 0.0143871·(0.6 − 1.0143871)/(0.16/200)/2 = -3.726165 < -2.944.
         let losing = sprt.llr_wdl(&Wdl::new(40, 40, 120));
@@ -779,8 +814,8 @@ mod tests {
         assert_eq!(
             all_wins,
             "Score of A vs B: 3 - 0 - 0  [1.000] 3\n\
-             Elo difference: inf +/- inf, LOS: 95.8 %, DrawRatio: 0.0 %\n\
-             SPRT: llr 0.00 (0.0%), lbound -2.94, ubound 2.94\n"
+             Elo difference: +inf (every point won; no interval), LOS: 95.8 %, DrawRatio: 0.0 %\n\
+             SPRT: llr 0.13 (4.5%), lbound -2.94, ubound 2.94\n"
         );
         assert_eq!(
             match_report("A", "B", &Wdl::default(), Some(&Penta::default()), None),
