@@ -90,8 +90,10 @@ pub struct RunArgs {
     /// Seed for random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long)]
+    /// Adjudicate a draw after this many plies (0: never). The default guards
+    /// against games that never end: two deterministic Bosh players can cycle
+    /// through whole rounds for ever, which no repetition rule catches.
+    #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Append games to this PGN-like file.
     #[arg(long, value_name = "FILE")]
@@ -184,6 +186,20 @@ impl Command {
     }
 }
 
+/// Plies after which a game is adjudicated a draw unless `--max-plies` says otherwise.
+pub const DEFAULT_MAX_PLIES: u32 = 5000;
+
+impl RunArgs {
+    /// The ply limit in force: `--max-plies`, its default, or none for 0.
+    pub fn ply_limit(&self) -> Option<u32> {
+        match self.max_plies {
+            None => Some(DEFAULT_MAX_PLIES),
+            Some(0) => None,
+            Some(n) => Some(n),
+        }
+    }
+}
+
 pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     let file = args
         .engines_file
@@ -268,7 +284,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
             stall: secs(run.stall_timeout, "--stall-timeout")?,
         },
         handshake_timeout: secs(run.handshake_timeout, "--handshake-timeout")?,
-        max_plies: run.max_plies,
+        max_plies: run.ply_limit(),
         stderr_dir: Some(run.stderr_dir.clone()),
         traffic,
         quit_grace: Duration::from_millis(500),
@@ -402,5 +418,26 @@ pub async fn main(cli: Cli) -> i32 {
             eprintln!("arbiter: interrupted; killed {n} engine process group(s); finished games are in the logs");
             130
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn ply_limit(args: &[&str]) -> Option<u32> {
+        let cli = Cli::try_parse_from(["arbiter", "match"].iter().chain(args)).expect("parses");
+        match cli.command {
+            Command::Match(m) => m.run.ply_limit(),
+            _ => panic!("not a match"),
+        }
+    }
+
+    #[test]
+    fn games_are_capped_unless_told_otherwise() {
+        assert_eq!(ply_limit(&[]), Some(DEFAULT_MAX_PLIES));
+        assert_eq!(ply_limit(&["--max-plies", "300"]), Some(300));
+        assert_eq!(ply_limit(&["--max-plies", "0"]), None);
     }
 }

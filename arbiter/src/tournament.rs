@@ -246,7 +246,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         rounds,
         engines,
         openings,
-        max_plies: args.run.max_plies,
+        max_plies: args.run.ply_limit(),
     };
     let schedule = Schedule::build(&spec);
     Ok(Setup {
