@@ -13,39 +13,14 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod common;
+
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
-/// Builds `engine` and `testbot` once per test run, with this test binary's
-/// profile, into the directory where the arbiter is (so that the built-in
-/// tournament finds the engine next to it). Returns that directory.
+/// The directory of `engine` and `testbot` (built once per run), which is
+/// also the arbiter's, so the built-in tournament finds the engine next to it.
 fn bins() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(ARBITER)
-            .parent()
-            .expect("arbiter has a directory")
-            .to_path_buf();
-        let profile = dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("debug")
-            .to_string();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "engine", "-p", "testbots"]);
-        match profile.as_str() {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cannot run cargo");
-        assert!(status.success(), "cargo build -p engine -p testbots failed");
-        dir
-    })
+    common::bin_dir()
 }
 
 fn engine(name: &str, depth: u32) -> Vec<String> {
