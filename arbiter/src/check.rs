@@ -28,7 +28,7 @@ use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 
 use crate::cli::{EngineArgs, UsageError};
-use crate::config::{resolve_engines, EngineSpec, EnginesFile, DEFAULT_TIME_MARGIN};
+use crate::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
 use crate::process::{Exit, LaunchSpec};
 use crate::session::{Fault, Session};
 
@@ -664,22 +664,6 @@ fn random_walk(game: GameId, plies: usize, rng: &mut SmallRng) -> (Box<dyn AnyGa
     (record, moves)
 }
 
-/// How the engine of `arbiter check` is started: like a match engine, with
-/// the protocol's line limit.
-fn launch_spec(spec: &EngineSpec) -> LaunchSpec {
-    let mut launch = LaunchSpec::new(spec.program())
-        .name(spec.name.clone())
-        .args(spec.args.clone())
-        .max_line_len(umi::MAX_LINE_BYTES);
-    if let Some(dir) = &spec.dir {
-        launch = launch.working_dir(dir.clone());
-    }
-    if let Some(path) = &spec.stderr {
-        launch = launch.stderr_log(path.clone());
-    }
-    launch
-}
-
 /// `arbiter check`: prints one line per check; exit status 0 when all pass,
 /// 1 when any fails.
 pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
@@ -709,11 +693,16 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         seed: args.seed,
         ..Limits::default()
     };
-    let passed = run(&launch_spec(spec), &spec.options, limits, |line| {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-    })
+    let passed = run(
+        &spec.launch_spec(spec.stderr.clone()),
+        &spec.options,
+        limits,
+        |line| {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+        },
+    )
     .await;
     Ok(if passed { 0 } else { 1 })
 }

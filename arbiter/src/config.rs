@@ -516,6 +516,24 @@ impl EngineSpec {
         self.cmd.clone()
     }
 
+    /// How to start this engine's process: its program, arguments and
+    /// directory, stderr to `stderr`, and lines up to the protocol's limit.
+    pub fn launch_spec(&self, stderr: Option<PathBuf>) -> crate::process::LaunchSpec {
+        let mut launch = crate::process::LaunchSpec::new(self.program())
+            .name(self.name.clone())
+            .args(self.args.clone())
+            // why: the protocol promises lines up to 1 MiB (spec section 1), so
+            // the arbiter must accept that much; longer lines break it.
+            .max_line_len(umi::MAX_LINE_BYTES);
+        if let Some(dir) = &self.dir {
+            launch = launch.working_dir(dir.clone());
+        }
+        if let Some(path) = stderr {
+            launch = launch.stderr_log(path);
+        }
+        launch
+    }
+
     /// Checks that [`EngineSpec::program`] exists and is an executable file;
     /// returns its path.
     pub fn check_binary(&self) -> Result<PathBuf, ConfigError> {

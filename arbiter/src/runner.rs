@@ -76,24 +76,12 @@ pub struct Runner {
 impl Runner {
     pub fn launch_spec(&self, engine: usize, slot: usize) -> LaunchSpec {
         let spec = &self.engines[engine];
-        let mut launch = LaunchSpec::new(spec.program())
-            .name(spec.name.clone())
-            .args(spec.args.clone())
-            // why: the protocol promises lines up to 1 MiB (spec section 1), so
-            // the arbiter must accept that much; longer lines break it.
-            .max_line_len(umi::MAX_LINE_BYTES);
-        if let Some(dir) = &spec.dir {
-            launch = launch.working_dir(dir.clone());
-        }
         let stderr = spec.stderr.clone().or_else(|| {
             self.stderr_dir
                 .as_ref()
                 .map(|d| d.join(format!("{}.{}.stderr.log", sanitize(&spec.name), slot + 1)))
         });
-        if let Some(path) = stderr {
-            launch = launch.stderr_log(path);
-        }
-        launch
+        spec.launch_spec(stderr)
     }
 
     /// Starts engine `engine` for slot `slot`: handshake, game check, options.
