@@ -2,7 +2,7 @@
 # Elo ladder of the engine's `Level` option: a match between each pair of
 # levels given (default: adjacent levels 1-2, 2-3, …, 19-20) with `arbiter
 # match`, and the Elo difference it reports (positive: the higher level is
-# stronger), plus the running sum from level 1.
+# stronger), plus the running sum along a chain of pairs.
 #
 #   cargo build --release -p arbiter -p engine
 #   bench/elo_ladder.sh [GAMES] [LOW:HIGH ...]        # default 20 games per pair
@@ -28,13 +28,14 @@ arbiter=$root/target/release/arbiter
 engine=$root/target/release/engine
 mkdir -p "$out"
 
-echo "| levels | games | score (high) | Elo high − low | ±95% | sum from first |"
+echo "| levels | games | score (high) | Elo high − low | ±95% | sum along the chain |"
 echo "|---|---:|---|---:|---:|---:|"
 sum=0
 for pair in "${pairs[@]}"; do
   lo=${pair%%:*}
   hi=${pair##*:}
   summary=$out/$lo-$hi.txt
+  rm -f "$out/$lo-$hi.jsonl"
   # The higher level is the first engine, so the reported Elo is high − low.
   "$arbiter" match --game "$game" --games "$games" --openings "$opening" --seed "$lo$hi" \
     --stderr-dir "$out/stderr" --jsonout "$out/$lo-$hi.jsonl" \
@@ -44,6 +45,13 @@ for pair in "${pairs[@]}"; do
   score=$(sed -n 's/^Score of [^:]*: \([0-9]* - [0-9]* - [0-9]*\).*/\1/p' "$summary")
   elo=$(sed -n 's/^Elo difference: \([-0-9.inf]*\) +\/- \([0-9.inf]*\).*/\1 \2/p' "$summary")
   read -r diff err <<< "$elo"
-  sum=$(awk -v s="$sum" -v d="$diff" 'BEGIN { if (d ~ /inf/) print "inf"; else printf "%.0f", s + d }')
+  # The running sum only means something along a chain (each pair starting
+  # where the last one ended).
+  if [ -z "${last_hi:-}" ] || [ "$lo" = "$last_hi" ]; then
+    sum=$(awk -v s="$sum" -v d="$diff" 'BEGIN { if (s == "—" || d ~ /inf/) print "—"; else printf "%.0f", s + d }')
+  else
+    sum="—"
+  fi
+  last_hi=$hi
   echo "| $lo → $hi | $games | $score | $diff | $err | $sum |"
 done

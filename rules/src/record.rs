@@ -16,6 +16,9 @@ pub struct GameRecord<G: Game> {
     /// Positions since the history key last changed, the current one included.
     history: Vec<(u64, G)>,
     outcome: Option<Outcome>,
+    /// Reused by [`GameRecord::play`] for the legality check, so that playing
+    /// a move does not allocate a move list every ply.
+    scratch: Vec<G::Move>,
 }
 
 impl<G: Game> GameRecord<G> {
@@ -26,6 +29,7 @@ impl<G: Game> GameRecord<G> {
             position: start.clone(),
             history: Vec::new(),
             outcome: None,
+            scratch: Vec::new(),
         };
         record.settle(start);
         record
@@ -81,11 +85,12 @@ impl<G: Game> GameRecord<G> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
-        let legal = self.position.legal_move_list();
-        if !legal.contains(&mv) {
+        self.scratch.clear();
+        self.position.legal_moves(&mut self.scratch);
+        if !self.scratch.contains(&mv) {
             return Err(MoveError::Illegal {
                 text: mv.to_string(),
-                legal: legal.iter().map(ToString::to_string).collect(),
+                legal: self.scratch.iter().map(ToString::to_string).collect(),
             });
         }
         self.play_unchecked(mv);
