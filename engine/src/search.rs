@@ -43,6 +43,8 @@ pub struct Iteration<M> {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<M>,
+    /// Transposition-table fill, permille (UCI's `hashfull`).
+    pub hashfull: u32,
 }
 
 /// What a search returns.
@@ -186,6 +188,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
                 pv,
+                hashfull: self.tt.hashfull(),
             });
             // A proven result does not change with depth (unless weakened).
             if mate_distance(score).is_some_and(|d| d.unsigned_abs() <= depth) && noise.is_none() {

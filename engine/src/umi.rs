@@ -381,6 +381,7 @@ impl Job {
             score: Some(score),
             nodes: Some(it.nodes),
             nps: Some(it.nodes * 1000 / ms.max(1)),
+            hashfull: Some(it.hashfull),
             time: Some(ms),
             pv: it
                 .pv
