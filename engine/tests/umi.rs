@@ -67,6 +67,19 @@ fn go_limits_depth_nodes_movetime_and_clocks() {
         ["1", "2", "3", "4"],
         "one info line per iteration: {lines:?}"
     );
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        for field in [
+            " seldepth ",
+            " score cp ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(l.contains(field), "{field:?} missing in {l}");
+        }
+    }
     assert!(lines.last().unwrap().starts_with("bestmove "));
 
     e.send("go nodes 2000");
