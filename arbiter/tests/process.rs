@@ -5,8 +5,7 @@
 //! `go` without a position is answered with `bestmove none`.
 
 use std::path::PathBuf;
-use std::process::Command;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arbiter::process::{
@@ -18,42 +17,13 @@ use tokio::time::Instant;
 
 /// `kill_all_engines` kills every engine of this test process, so that test
 /// takes this lock for writing and every other engine test for reading.
+mod common;
+
 static ENGINES: RwLock<()> = RwLock::const_new(());
 
 /// Path of the `testbot` binary, built once per test run.
-///
-/// `cargo test -p arbiter` does not build other packages' binaries, so this
-/// runs `cargo build -p testbots` (with the profile of this test binary) once;
-/// cargo makes that a no-op when the binary is fresh and rebuilds it when stale.
 fn testbot() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        // target/<profile-dir>/deps/<test binary>
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .and_then(|dir| dir.file_name())
-            .and_then(|name| name.to_str())
-            .unwrap_or("debug")
-            .to_string();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "testbots", "--bin", "testbot"]);
-        match profile_dir.as_str() {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cannot run cargo to build testbot");
-        assert!(status.success(), "cargo build -p testbots failed");
-        assert_cmd::cargo::cargo_bin("testbot")
-    })
-    .clone()
+    common::bin_dir().join("testbot")
 }
 
 fn bot(mode: &str) -> LaunchSpec {
