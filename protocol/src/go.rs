@@ -5,7 +5,7 @@ use std::fmt;
 use mancala_rules::Side;
 
 use crate::error::ParseError;
-use crate::token::{parse_unsigned, Cursor};
+use crate::token::{set_unsigned, Cursor};
 
 /// The search request of a `go` line. Every field is optional; all times are
 /// milliseconds. `p1` is South, `p2` is North.
@@ -61,14 +61,14 @@ impl Go {
             match key {
                 "ponder" => set_flag(&mut go.ponder, "ponder")?,
                 "infinite" => set_flag(&mut go.infinite, "infinite")?,
-                "p1time" => set(&mut go.p1time, "p1time", cur)?,
-                "p2time" => set(&mut go.p2time, "p2time", cur)?,
-                "p1inc" => set(&mut go.p1inc, "p1inc", cur)?,
-                "p2inc" => set(&mut go.p2inc, "p2inc", cur)?,
-                "movestogo" => set(&mut go.movestogo, "movestogo", cur)?,
-                "movetime" => set(&mut go.movetime, "movetime", cur)?,
-                "depth" => set(&mut go.depth, "depth", cur)?,
-                "nodes" => set(&mut go.nodes, "nodes", cur)?,
+                "p1time" => set_unsigned(&mut go.p1time, "p1time", cur)?,
+                "p2time" => set_unsigned(&mut go.p2time, "p2time", cur)?,
+                "p1inc" => set_unsigned(&mut go.p1inc, "p1inc", cur)?,
+                "p2inc" => set_unsigned(&mut go.p2inc, "p2inc", cur)?,
+                "movestogo" => set_unsigned(&mut go.movestogo, "movestogo", cur)?,
+                "movetime" => set_unsigned(&mut go.movetime, "movetime", cur)?,
+                "depth" => set_unsigned(&mut go.depth, "depth", cur)?,
+                "nodes" => set_unsigned(&mut go.nodes, "nodes", cur)?,
                 "perft" => {
                     return Err(ParseError::Invalid {
                         what: "go",
@@ -93,18 +93,6 @@ fn set_flag(flag: &mut bool, field: &'static str) -> Result<(), ParseError> {
         return Err(ParseError::Duplicate { field });
     }
     *flag = true;
-    Ok(())
-}
-
-fn set<T: TryFrom<u128>>(
-    slot: &mut Option<T>,
-    field: &'static str,
-    cur: &mut Cursor<'_>,
-) -> Result<(), ParseError> {
-    if slot.is_some() {
-        return Err(ParseError::Duplicate { field });
-    }
-    *slot = Some(parse_unsigned(field, cur.value(field)?)?);
     Ok(())
 }
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::error::ParseError;
 use crate::text::{Move, Text, RESERVED_MOVE_WORDS};
-use crate::token::{parse_signed, parse_unsigned, Cursor};
+use crate::token::{parse_signed, set_unsigned, Cursor};
 
 /// A score from the point of view of the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -139,14 +139,14 @@ impl Info {
         let mut info = Info::default();
         while let Some(key) = cur.next_token() {
             match key {
-                "depth" => number(&mut info.depth, "depth", cur)?,
-                "seldepth" => number(&mut info.seldepth, "seldepth", cur)?,
-                "multipv" => number(&mut info.multipv, "multipv", cur)?,
-                "nodes" => number(&mut info.nodes, "nodes", cur)?,
-                "nps" => number(&mut info.nps, "nps", cur)?,
-                "hashfull" => number(&mut info.hashfull, "hashfull", cur)?,
-                "time" => number(&mut info.time, "time", cur)?,
-                "currmovenumber" => number(&mut info.currmovenumber, "currmovenumber", cur)?,
+                "depth" => set_unsigned(&mut info.depth, "depth", cur)?,
+                "seldepth" => set_unsigned(&mut info.seldepth, "seldepth", cur)?,
+                "multipv" => set_unsigned(&mut info.multipv, "multipv", cur)?,
+                "nodes" => set_unsigned(&mut info.nodes, "nodes", cur)?,
+                "nps" => set_unsigned(&mut info.nps, "nps", cur)?,
+                "hashfull" => set_unsigned(&mut info.hashfull, "hashfull", cur)?,
+                "time" => set_unsigned(&mut info.time, "time", cur)?,
+                "currmovenumber" => set_unsigned(&mut info.currmovenumber, "currmovenumber", cur)?,
                 "score" => {
                     if info.score.is_some() {
                         return Err(ParseError::Duplicate { field: "score" });
@@ -185,18 +185,6 @@ impl Info {
         }
         Ok(info)
     }
-}
-
-fn number<T: TryFrom<u128>>(
-    slot: &mut Option<T>,
-    field: &'static str,
-    cur: &mut Cursor<'_>,
-) -> Result<(), ParseError> {
-    if slot.is_some() {
-        return Err(ParseError::Duplicate { field });
-    }
-    *slot = Some(parse_unsigned(field, cur.value(field)?)?);
-    Ok(())
 }
 
 impl fmt::Display for Info {

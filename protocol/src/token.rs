@@ -83,6 +83,20 @@ impl<'a> Cursor<'a> {
 }
 
 /// An unsigned decimal integer: ASCII digits only (no sign, no spaces).
+/// Reads the value of an unsigned `field` into `slot`; a field given twice
+/// is an error.
+pub(crate) fn set_unsigned<T: TryFrom<u128>>(
+    slot: &mut Option<T>,
+    field: &'static str,
+    cur: &mut Cursor<'_>,
+) -> Result<(), ParseError> {
+    if slot.is_some() {
+        return Err(ParseError::Duplicate { field });
+    }
+    *slot = Some(parse_unsigned(field, cur.value(field)?)?);
+    Ok(())
+}
+
 pub(crate) fn parse_unsigned<T: TryFrom<u128>>(
     field: &'static str,
     text: &str,
