@@ -139,12 +139,12 @@ impl Engine {
             }
             Command::Go(go) => self.go(go),
             Command::Perft { depth } => self.perft(depth),
-            Command::Stop => self.finish_search_now(),
+            Command::Stop => self.finish_search(),
             Command::PonderHit => self.ponderhit(),
-            Command::GameOver { .. } => self.finish_search_now(),
+            Command::GameOver { .. } => self.finish_search(),
             Command::Board => self.board(),
             Command::Quit => {
-                self.finish_search_now();
+                self.finish_search();
                 return false;
             }
         }
@@ -239,11 +239,10 @@ impl Engine {
 
     fn ponderhit(&mut self) {
         if let Some(r) = &self.running {
+            // Pondering without a clock keeps searching until `stop`.
             if let Some(b) = r.ponder_budget {
                 r.control.set_budget(Instant::now(), b.soft, b.hard);
                 r.control.set_unlimited(false);
-            } else if r.control.is_unlimited() {
-                // Pondering with no clock: keep searching until `stop`.
             }
         }
     }
@@ -294,14 +293,9 @@ impl Engine {
         }
     }
 
-    /// Waits for the running search (used where the protocol lets the engine
-    /// wait, e.g. a new `go` before the previous `bestmove`): stops it first.
+    /// Stops the running search, if any, and waits for it: it answers with
+    /// its `bestmove` first (also when a new command arrives mid-search).
     fn finish_search(&mut self) {
-        self.finish_search_now();
-    }
-
-    /// Stops the running search; it answers with its `bestmove`.
-    fn finish_search_now(&mut self) {
         if let Some(r) = self.running.take() {
             r.control.stop();
             let _ = r.handle.join();
