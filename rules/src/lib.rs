@@ -20,6 +20,7 @@ pub mod perft;
 pub mod position;
 mod record;
 mod side;
+mod zobrist;
 
 pub mod games {
     //! One module per game.

@@ -51,6 +51,7 @@ use crate::error::Field;
 use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
 };
+use crate::zobrist::{mix, GOLDEN};
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
 };
@@ -422,11 +423,8 @@ struct ZobristTable {
 /// Returns the next state and its output (by value: `&mut` in a `const fn`
 /// needs a newer compiler than the workspace's `rust-version`).
 const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
+    let state = state.wrapping_add(GOLDEN);
+    (state, mix(state))
 }
 
 const fn zobrist_table() -> ZobristTable {

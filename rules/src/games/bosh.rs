@@ -69,6 +69,7 @@ use crate::position::{
     check_total, format_holes, parse_hole_number, parse_holes, parse_pair, parse_round, parse_side,
     FieldReader,
 };
+use crate::zobrist::splitmix64;
 use crate::{
     EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
     Side,
@@ -532,13 +533,6 @@ impl Game for Bosh {
 /// Cell index for a closed hole (open holes use their stone count, 0..=40).
 const CLOSED: usize = TOTAL as usize + 1;
 const ROUND_SALT: u64 = 0x6a09_e667_f3bc_c908;
-
-const fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 const ZOBRIST_HOLES: [[u64; CLOSED + 1]; HOLES] = {
     let mut t = [[0u64; CLOSED + 1]; HOLES];

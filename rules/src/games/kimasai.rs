@@ -41,6 +41,7 @@ use std::str::FromStr;
 use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{format_holes, parse_hole_number, parse_open_holes, parse_side, FieldReader};
+use crate::zobrist::mix;
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
 };
@@ -313,12 +314,9 @@ impl Game for Kimasai {
     /// bijection on `u64`, so distinct positions never collide and every bit
     /// is well mixed (good as a transposition-table key).
     fn zobrist(&self) -> u64 {
-        let mut z = u64::from(self.stones[0])
+        mix(u64::from(self.stones[0])
             | u64::from(self.stones[1]) << CIRCUIT
-            | (self.side.index() as u64) << (2 * CIRCUIT);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+            | (self.side.index() as u64) << (2 * CIRCUIT))
     }
 
     fn seed_count(&self) -> u32 {

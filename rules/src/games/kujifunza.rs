@@ -85,6 +85,7 @@ use std::str::FromStr;
 use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{check_total, format_holes, parse_open_holes, parse_side, FieldReader};
+use crate::zobrist::{mix, GOLDEN};
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
 };
@@ -620,11 +621,8 @@ const fn zobrist_table() -> [u64; HOLES * ZOBRIST_COUNTS + 1] {
     let mut state: u64 = 0x6b75_6a69_6675_6e7a;
     let mut i = 0;
     while i < table.len() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        table[i] = z ^ (z >> 31);
+        state = state.wrapping_add(GOLDEN);
+        table[i] = mix(state);
         i += 1;
     }
     table
