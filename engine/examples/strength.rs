@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use engine::control::SearchControl;
-use engine::eval::Evaluate;
+use engine::eval::{greedy_move, Evaluate};
 use engine::search::{mate_distance, Limits, Searcher};
 use engine::tt::Table;
 use mancala_rules::{with_game, Game, GameId, GameRecord, Side};
@@ -110,15 +110,7 @@ fn opponent_move<G: Evaluate>(who: Opponent, pos: &G, rng: &mut SmallRng) -> Opt
     let moves = pos.legal_move_list();
     match who {
         Opponent::Random => (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]),
-        Opponent::Greedy => moves.iter().copied().max_by_key(|&m| {
-            let after = pos.after(m);
-            match after.status() {
-                Some(o) if o.result.winner() == Some(pos.side_to_move()) => i32::MAX,
-                Some(o) if o.result.winner().is_some() => i32::MIN,
-                _ if after.side_to_move() == pos.side_to_move() => after.evaluate(),
-                _ => -after.evaluate(),
-            }
-        }),
+        Opponent::Greedy => greedy_move(pos),
     }
 }
 

@@ -59,3 +59,19 @@ impl Evaluate for Kujifunza {
         100 * (seeds(me) - seeds(me.opponent())) + 30 * (front(me) - front(me.opponent()))
     }
 }
+
+/// The one-ply greedy mover the strength bars are measured against: an
+/// immediate win if there is one, otherwise the move after which this
+/// evaluation is best for the mover (a loss only when nothing else is left).
+pub fn greedy_move<G: Evaluate>(pos: &G) -> Option<G::Move> {
+    let me = pos.side_to_move();
+    pos.legal_move_list().into_iter().max_by_key(|&m| {
+        let after = pos.after(m);
+        match after.status() {
+            Some(o) if o.result.winner() == Some(me) => i32::MAX,
+            Some(o) if o.result.winner().is_some() => i32::MIN,
+            _ if after.side_to_move() == me => after.evaluate(),
+            _ => -after.evaluate(),
+        }
+    })
+}

@@ -2,7 +2,7 @@
 //! beats a random mover and a one-ply greedy mover in every game.
 
 use engine::control::SearchControl;
-use engine::eval::Evaluate;
+use engine::eval::{greedy_move, Evaluate};
 use engine::search::{Limits, Searcher};
 use engine::tt::Table;
 use mancala_rules::games::kujifunza::Kujifunza;
@@ -30,18 +30,7 @@ fn choose<G: Evaluate>(
     let moves = record.legal_moves();
     match p {
         Player::Random => moves[rng.random_range(0..moves.len())],
-        Player::Greedy => *moves
-            .iter()
-            .max_by_key(|&&m| {
-                let after = pos.after(m);
-                match after.status() {
-                    Some(o) if o.result.winner() == Some(pos.side_to_move()) => i32::MAX,
-                    Some(o) if o.result.winner().is_some() => i32::MIN,
-                    _ if after.side_to_move() == pos.side_to_move() => after.evaluate(),
-                    _ => -after.evaluate(),
-                }
-            })
-            .unwrap(),
+        Player::Greedy => greedy_move(pos).unwrap(),
         Player::Engine { depth } => {
             let control = SearchControl::new();
             let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
