@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 use mancala_rules::GameId;
 
-use crate::config::{resolve_engines, EngineSpec, EnginesFile};
-use crate::game::Timeouts;
-use crate::matches::{self, MatchPlan};
-use crate::openings::Openings;
-use crate::output::LogSink;
-use crate::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
-use crate::runner::Runner;
-use crate::tournament::{MergeArgs, TournamentArgs};
+use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
+use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use crate::event::tournament::{MergeArgs, TournamentArgs};
+use crate::play::game::Timeouts;
+use crate::play::matches::{self, MatchPlan};
+use crate::play::openings::Openings;
+use crate::play::runner::Runner;
+use crate::records::output::LogSink;
 
 #[derive(Parser)]
 #[command(
@@ -32,7 +32,7 @@ pub enum Command {
     /// Play a match between two engines.
     Match(Box<MatchArgs>),
     /// Check one engine's protocol conformance (one PASS/FAIL line per check).
-    Check(Box<crate::check::CheckArgs>),
+    Check(Box<crate::engine::check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
         /// The log file.
@@ -336,7 +336,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             .event
             .clone()
             .unwrap_or_else(|| "mancala arena match".to_owned()),
-        sprt: crate::tournament::parse_sprt(&args.sprt)?,
+        sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
     };
     let bar = progress_bar(args.games);
     let summary = matches::run(&runner, &plan, &mut sink, |line| {
@@ -386,14 +386,14 @@ pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
-            Command::Tournament(args) => crate::tournament::run(*args).await.map(|()| 0),
-            Command::Merge(args) => crate::tournament::merge(&args).map(|()| 0),
-            Command::Check(args) => crate::check::main(*args).await,
+            Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
+            Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
+            Command::Check(args) => crate::engine::check::main(*args).await,
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0
             }),
-            Command::Verify { log } => match crate::verify::verify_file(&log) {
+            Command::Verify { log } => match crate::records::verify::verify_file(&log) {
                 Ok(report) => {
                     println!("{report}");
                     Ok(0)

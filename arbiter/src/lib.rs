@@ -1,46 +1,56 @@
 //! The arbiter: runs UMI engines against each other and keeps the record.
 //!
-//! Rooms, each with one job:
-//! - [`process`]: start, talk to and reliably end one engine process.
-//! - [`session`]: one engine under the protocol (handshake, `go` → `bestmove`).
-//! - [`check`]: `arbiter check`, one engine's conformance to the protocol.
-//!
-//! Pure building blocks (no processes, little I/O):
-//! - [`tc`]: time controls (cutechess syntax) and the game clock.
-//! - [`config`]: engine specs from `--engine`/`--each` tokens and engines files.
-//! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings, crosstables.
-//! - [`log`]: the game log type; [`pgn`] and [`jsonl`] write and read it;
-//!   [`verify`] replays logs with the rules.
-//!
-//! Tournaments:
-//! - [`schedule`]: the deterministic schedule, its fingerprint, shards.
-//! - [`tournament`]: `arbiter tournament` (and `merge`) on top of the runner.
-//! - [`resume`]: reading results logs back (truncated last line, resume).
-//! - [`merge`]: combining the logs of one event.
-//! - [`rating`]: maximum-likelihood Elo of a whole field.
-//! - [`report`]: standings, crosstable, Elo, match report of an event.
+//! One folder per room, each room a few modules with one job each:
+//! - [`engine`]: one engine from outside — its spec ([`engine::config`]), its
+//!   process ([`engine::process`]: start, talk, reliably end), the protocol
+//!   session over it ([`engine::session`]: handshake, `go` → `bestmove`) and
+//!   the conformance check ([`engine::check`]).
+//! - [`play`]: games under clocks — time controls ([`play::tc`]), one game
+//!   ([`play::game`]), openings, Partie, the concurrent runner and matches.
+//! - [`event`]: tournaments — the deterministic schedule, resume, shards and
+//!   merge.
+//! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings and
+//!   crosstables ([`stats::rating`], [`stats::report`]); pure functions.
+//! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
+//!   writers/readers, the output files and [`records::verify`].
+//! - [`cli`]: the command line; the binary is a thin shell over it.
 
-pub mod check;
 pub mod cli;
-pub mod config;
-pub mod game;
-pub mod jsonl;
-pub mod log;
-#[path = "match.rs"]
-pub mod matches;
-pub mod merge;
-pub mod openings;
-pub mod output;
-pub mod partie;
-pub mod pgn;
-pub mod process;
-pub mod rating;
-pub mod report;
-pub mod resume;
-pub mod runner;
-pub mod schedule;
-pub mod session;
+
+pub mod engine {
+    //! One engine from outside: spec, process, protocol session, conformance.
+    pub mod check;
+    pub mod config;
+    pub mod process;
+    pub mod session;
+}
+
+pub mod play {
+    //! Games under clocks: time controls, one game, openings, Partie, the
+    //! runner that plays many at once, and matches.
+    pub mod game;
+    pub mod matches;
+    pub mod openings;
+    pub mod partie;
+    pub mod runner;
+    pub mod tc;
+}
+
+pub mod event {
+    //! Tournaments: schedule, resume, shards, merge.
+    pub mod merge;
+    pub mod resume;
+    pub mod schedule;
+    pub mod tournament;
+}
+
 pub mod stats;
-pub mod tc;
-pub mod tournament;
-pub mod verify;
+
+pub mod records {
+    //! What an event leaves behind: game logs, PGN, JSON lines, verification.
+    pub mod jsonl;
+    pub mod log;
+    pub mod output;
+    pub mod pgn;
+    pub mod verify;
+}

@@ -21,6 +21,6 @@ fn main() -> std::process::ExitCode {
     };
     let code = runtime.block_on(arbiter::cli::main(cli));
     // Whatever happened, no engine outlives the arbiter.
-    arbiter::process::kill_all_engines();
+    arbiter::engine::process::kill_all_engines();
     std::process::ExitCode::from(code.clamp(0, 255) as u8)
 }

@@ -2,8 +2,8 @@
 //!
 //! A log holds what is needed to replay and judge a game (start position,
 //! moves, result, why it ended) and what a reader wants to see (engines, time
-//! control, time and evaluation per move). [`crate::pgn`] and
-//! [`crate::jsonl`] write and read it; [`crate::verify`] checks it against
+//! control, time and evaluation per move). [`crate::records::pgn`] and
+//! [`crate::records::jsonl`] write and read it; [`crate::records::verify`] checks it against
 //! the rules.
 //!
 //! Conventions:
@@ -48,7 +48,7 @@ pub struct GameLog {
     #[serde(with = "serde_result")]
     pub result: Option<GameResult>,
     pub termination: Termination,
-    /// The time control as text (see [`crate::tc::TimeControl`]); when the
+    /// The time control as text (see [`crate::play::tc::TimeControl`]); when the
     /// engines have different controls, the session writes both.
     pub time_control: String,
     /// The legal moves played, in order.
@@ -62,7 +62,7 @@ pub struct GameLog {
     pub partie: Option<PartieInfo>,
     /// Further tags (engine versions, opening name …). Keys are PGN tag
     /// names: letters, digits and `_`, none of the tags this type writes
-    /// itself (see [`crate::pgn::RESERVED_TAGS`]).
+    /// itself (see [`crate::records::pgn::RESERVED_TAGS`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tags: BTreeMap<String, String>,
 }

@@ -11,8 +11,8 @@
 use mancala_rules::games::bohnenspiel::{Partie, PartieResult, Player};
 use mancala_rules::{GameResult, Side};
 
-use crate::game::Played;
-use crate::log::{PartieInfo, Termination};
+use crate::play::game::Played;
+use crate::records::log::{PartieInfo, Termination};
 
 /// One game of a Partie, with the engines' seats in it.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 use umi::{Message, OptionDecl, ScoreValue};
 
-use crate::process::{
+use crate::engine::process::{
     EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
 

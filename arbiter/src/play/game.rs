@@ -9,9 +9,9 @@ use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameRes
 use tokio::time::Instant;
 use umi::ScoreValue;
 
-use crate::log::{MoveRecord, Score, Termination};
-use crate::session::{Fault, Session};
-use crate::tc::{go_params, Clock, TimeControl};
+use crate::engine::session::{Fault, Session};
+use crate::play::tc::{go_params, Clock, TimeControl};
+use crate::records::log::{MoveRecord, Score, Termination};
 
 /// What to play.
 #[derive(Clone, Debug)]

@@ -22,8 +22,8 @@ use std::path::Path;
 
 use mancala_rules::{game_from_position, GameResult, PositionError, Side};
 
-use crate::log::{GameLog, Termination};
-use crate::{jsonl, pgn};
+use crate::records::log::{GameLog, Termination};
+use crate::records::{jsonl, pgn};
 
 /// Why a log does not stand up. Ply numbers count from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -438,8 +438,8 @@ mod tests {
     //! Bohnenspiel rules land in `mancala-rules` (the module is a stub on
     //! this branch); the rest need no rules.
     use super::*;
-    use crate::log::tests::{illegal_log, rules_log};
-    use crate::log::MoveRecord;
+    use crate::records::log::tests::{illegal_log, rules_log};
+    use crate::records::log::MoveRecord;
 
     /// A scratch directory, removed when dropped.
     struct TempDir(std::path::PathBuf);

@@ -44,7 +44,9 @@ use std::fmt::{self, Write as _};
 
 use mancala_rules::{GameResult, Side};
 
-use crate::log::{parse_pair, parse_side, GameLog, MoveRecord, PartieInfo, Score, Termination};
+use crate::records::log::{
+    parse_pair, parse_side, GameLog, MoveRecord, PartieInfo, Score, Termination,
+};
 
 /// Tags that [`write_game`] writes itself; [`GameLog::tags`] must not use them.
 pub const RESERVED_TAGS: [&str; 18] = [
@@ -549,7 +551,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameLog>, PgnError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::{illegal_log, rules_log};
+    use crate::records::log::tests::{illegal_log, rules_log};
 
     #[test]
     fn writes_the_documented_layout() {

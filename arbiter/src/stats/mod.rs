@@ -12,6 +12,10 @@
 //!   `LLR_logistic` and early fastchess (see [`Sprt::llr_wdl`]).
 //!
 //! All functions are pure; nothing here knows about engines or processes.
+//! [`rating`] fits Elo over a whole field; [`report`] formats standings.
+
+pub mod rating;
+pub mod report;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

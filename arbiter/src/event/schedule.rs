@@ -20,10 +20,10 @@ use std::str::FromStr;
 
 use mancala_rules::GameId;
 
-use crate::config::EngineSpec;
-use crate::log::GameLog;
-use crate::openings::Openings;
-use crate::runner::Job;
+use crate::engine::config::EngineSpec;
+use crate::play::openings::Openings;
+use crate::play::runner::Job;
+use crate::records::log::GameLog;
 
 /// Tag with the schedule's fingerprint ([`Schedule::id`]).
 pub const TAG_SCHEDULE: &str = "Schedule";
@@ -279,7 +279,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::config::parse_engines;
+    use crate::engine::config::parse_engines;
 
     fn spec(n: usize, format: Format, rounds: usize, games: Vec<GameId>) -> EventSpec {
         let engines: Vec<Vec<String>> = (0..n)
@@ -403,7 +403,7 @@ mod tests {
     #[test]
     fn tags_round_trip() {
         let s = Schedule::build(&spec(2, Format::RoundRobin, 1, vec![GameId::Bohnenspiel]));
-        let mut log = crate::log::tests::rules_log();
+        let mut log = crate::records::log::tests::rules_log();
         s.tag(&mut log, &s.jobs[1]);
         let key = SlotKey::of(&log).unwrap();
         assert_eq!(
@@ -417,14 +417,14 @@ mod tests {
             }
         );
         // The tags survive both log formats.
-        let line = crate::jsonl::to_line(&log);
+        let line = crate::records::jsonl::to_line(&log);
         assert_eq!(
-            SlotKey::of(&crate::jsonl::parse_line(&line).unwrap()),
+            SlotKey::of(&crate::records::jsonl::parse_line(&line).unwrap()),
             Some(key.clone())
         );
-        let pgn = crate::pgn::write_game(&log);
-        let back = crate::pgn::parse_games(&pgn).unwrap();
+        let pgn = crate::records::pgn::write_game(&log);
+        let back = crate::records::pgn::parse_games(&pgn).unwrap();
         assert_eq!(SlotKey::of(&back[0]), Some(key));
-        assert_eq!(SlotKey::of(&crate::log::tests::rules_log()), None);
+        assert_eq!(SlotKey::of(&crate::records::log::tests::rules_log()), None);
     }
 }

@@ -2,7 +2,7 @@
 //! into one set of games, without duplicates, for one standings table.
 //!
 //! Games written by `arbiter tournament` carry their schedule's fingerprint
-//! and slot (see [`crate::schedule`]): a slot is counted once (the first
+//! and slot (see [`crate::event::schedule`]): a slot is counted once (the first
 //! copy; a copy that differs is reported), and logs of different schedules
 //! are refused. Logs without those tags (e.g. from `arbiter match`) are
 //! merged as they are when they all name the same event; exact copies of a
@@ -12,10 +12,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::log::GameLog;
-use crate::schedule::SlotKey;
-use crate::verify::{detect_format, LogFormat};
-use crate::{pgn, resume};
+use crate::event::resume;
+use crate::event::schedule::SlotKey;
+use crate::records::log::GameLog;
+use crate::records::pgn;
+use crate::records::verify::{detect_format, LogFormat};
 
 /// The merged event.
 #[derive(Clone, Debug, Default)]
@@ -205,8 +206,8 @@ impl Merged {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jsonl;
-    use crate::log::tests::rules_log;
+    use crate::records::jsonl;
+    use crate::records::log::tests::rules_log;
 
     fn tagged(schedule: &str, slot: usize, size: usize) -> GameLog {
         let mut g = rules_log();

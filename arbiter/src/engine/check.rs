@@ -28,9 +28,9 @@ use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 
 use crate::cli::{EngineArgs, UsageError};
-use crate::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
-use crate::process::{Exit, LaunchSpec};
-use crate::session::{Fault, Session};
+use crate::engine::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
+use crate::engine::process::{Exit, LaunchSpec};
+use crate::engine::session::{Fault, Session};
 
 /// `arbiter check` on the command line.
 #[derive(Args)]

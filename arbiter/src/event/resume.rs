@@ -15,9 +15,9 @@ use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::jsonl;
-use crate::log::GameLog;
-use crate::schedule::SlotKey;
+use crate::event::schedule::SlotKey;
+use crate::records::jsonl;
+use crate::records::log::GameLog;
 
 /// A results log as read.
 #[derive(Clone, Debug, Default)]
@@ -213,7 +213,7 @@ pub fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::{illegal_log, rules_log};
+    use crate::records::log::tests::{illegal_log, rules_log};
 
     fn tmp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arbiter-resume-{}", std::process::id()));

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::log::GameLog;
+use crate::records::log::GameLog;
 
 /// One log as a single line of JSON (no newline).
 pub fn to_line(log: &GameLog) -> String {
@@ -60,8 +60,8 @@ pub fn parse_games(text: &str) -> Result<Vec<GameLog>, JsonlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::{illegal_log, rules_log};
-    use crate::log::{Score, Termination};
+    use crate::records::log::tests::{illegal_log, rules_log};
+    use crate::records::log::{Score, Termination};
 
     #[test]
     fn round_trips() {

@@ -9,7 +9,7 @@
 //! | `arg=<arg>` | one command-line argument, repeatable, in order |
 //! | `dir=<path>` | working directory of the engine process |
 //! | `option.<Name>=<value>` | an engine option, sent with `setoption` |
-//! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::tc`]; `timemargin` defaults to 50 ms |
+//! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::play::tc`]; `timemargin` defaults to 50 ms |
 //! | `stderr=<file>` | where the engine's stderr goes |
 //! | `conf=<name>` | start from the engines-file entry with that name |
 //!
@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::tc::{TcError, TimeControl, TimeLimit};
+use crate::play::tc::{TcError, TimeControl, TimeLimit};
 
 /// The `timemargin` of an engine that sets none: the protocol names 50 ms as
 /// the reference arbiter's default (spec section 7).
@@ -518,8 +518,8 @@ impl EngineSpec {
 
     /// How to start this engine's process: its program, arguments and
     /// directory, stderr to `stderr`, and lines up to the protocol's limit.
-    pub fn launch_spec(&self, stderr: Option<PathBuf>) -> crate::process::LaunchSpec {
-        let mut launch = crate::process::LaunchSpec::new(self.program())
+    pub fn launch_spec(&self, stderr: Option<PathBuf>) -> crate::engine::process::LaunchSpec {
+        let mut launch = crate::engine::process::LaunchSpec::new(self.program())
             .name(self.name.clone())
             .args(self.args.clone())
             // why: the protocol promises lines up to 1 MiB (spec section 1), so

@@ -1,6 +1,6 @@
 //! The report of an event (a tournament, or merged results logs): standings
 //! with forfeits and Sonneborn-Berger, the crosstable, Elo of every engine
-//! relative to the field ([`crate::rating`]) with LOS between neighbours in
+//! relative to the field ([`crate::stats::rating`]) with LOS between neighbours in
 //! the ranking, terminations, and — with two engines — the match report
 //! (trinomial and pentanomial Elo, LOS, SPRT).
 //!
@@ -12,9 +12,9 @@ use std::fmt::Write as _;
 
 use mancala_rules::Side;
 
-use crate::log::GameLog;
-use crate::rating::{self, Results};
-use crate::schedule::SlotKey;
+use crate::event::schedule::SlotKey;
+use crate::records::log::GameLog;
+use crate::stats::rating::{self, Results};
 use crate::stats::{match_report, Penta, Sprt, SprtState, Standings, Wdl};
 
 /// Sorts games by schedule slot (untagged games after, in their order).
@@ -163,7 +163,7 @@ pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::log::tests::rules_log;
+    use crate::records::log::tests::rules_log;
     use mancala_rules::GameResult;
 
     fn game(south: &str, north: &str, result: GameResult, pair: usize) -> GameLog {

@@ -6,11 +6,11 @@ use std::fmt::Write;
 
 use mancala_rules::{GameId, Side};
 
-use crate::game::Played;
-use crate::log::{GameLog, PartieInfo};
-use crate::openings::Openings;
-use crate::output::{game_line, pgn_date, LogSink};
-use crate::runner::{Finished, Flow, Job, Runner};
+use crate::play::game::Played;
+use crate::play::openings::Openings;
+use crate::play::runner::{Finished, Flow, Job, Runner};
+use crate::records::log::{GameLog, PartieInfo};
+use crate::records::output::{game_line, pgn_date, LogSink};
 use crate::stats::{match_report, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.

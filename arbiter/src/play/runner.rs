@@ -12,12 +12,12 @@ use std::time::Duration;
 use mancala_rules::{GameId, GameResult, Side};
 use tokio::sync::mpsc;
 
-use crate::config::EngineSpec;
-use crate::game::{self, GamePlan, Played, Timeouts};
-use crate::log::Termination;
-use crate::partie::{Next, PartieGame, PartieRun};
-use crate::process::{LaunchSpec, TrafficLog};
-use crate::session::{Fault, Session};
+use crate::engine::config::EngineSpec;
+use crate::engine::process::{LaunchSpec, TrafficLog};
+use crate::engine::session::{Fault, Session};
+use crate::play::game::{self, GamePlan, Played, Timeouts};
+use crate::play::partie::{Next, PartieGame, PartieRun};
+use crate::records::log::Termination;
 
 /// One game of a schedule.
 #[derive(Clone, Debug)]

@@ -25,7 +25,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use arbiter::process::{EngineProcess, LaunchSpec, ReadError};
+//! use arbiter::engine::process::{EngineProcess, LaunchSpec, ReadError};
 //! use tokio::time::Instant;
 //!
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {

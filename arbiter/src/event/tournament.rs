@@ -14,14 +14,14 @@ use clap::Args;
 use mancala_rules::GameId;
 
 use crate::cli::{self, EngineArgs, RunArgs, UsageError};
-use crate::config::EngineSpec;
-use crate::log::GameLog;
-use crate::matches::log_of;
-use crate::output::{game_line, LogSink};
-use crate::report;
-use crate::resume;
-use crate::runner::{Flow, Job};
-use crate::schedule::{EventSpec, Format, Schedule, Shard};
+use crate::engine::config::EngineSpec;
+use crate::event::resume;
+use crate::event::schedule::{EventSpec, Format, Schedule, Shard};
+use crate::play::matches::log_of;
+use crate::play::runner::{Flow, Job};
+use crate::records::log::GameLog;
+use crate::records::output::{game_line, LogSink};
+use crate::stats::report;
 use crate::stats::{Sprt, SprtState};
 
 /// Arguments of `arbiter tournament`.
@@ -290,14 +290,14 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             if let Some(pgn) = &args.run.pgnout {
                 // why: a kill between the PGN and the JSON append leaves a game
                 // in one log only; the JSON log is the record, the PGN follows it.
-                resume::rewrite(pgn, &games, |g| crate::pgn::write_game(g) + "\n")
+                resume::rewrite(pgn, &games, |g| crate::records::pgn::write_game(g) + "\n")
                     .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", pgn.display())))?;
             }
         }
     }
     let done: std::collections::BTreeSet<usize> = games
         .iter()
-        .filter_map(|g| crate::schedule::SlotKey::of(g).map(|k| k.index))
+        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
         .collect();
     let decided =
         sprt.is_some_and(|s| report::sprt_status(&s, &names, &games).1 != SprtState::Continue);
@@ -434,17 +434,21 @@ async fn play(
 
 /// Runs `arbiter merge`.
 pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
-    let merged = crate::merge::merge(&args.logs)?;
+    let merged = crate::event::merge::merge(&args.logs)?;
     for w in &merged.warnings {
         eprintln!("arbiter: warning: {w}");
     }
     if let Some(path) = &args.jsonout {
-        resume::rewrite(path, &merged.games, |g| crate::jsonl::to_line(g) + "\n")
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+        resume::rewrite(path, &merged.games, |g| {
+            crate::records::jsonl::to_line(g) + "\n"
+        })
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
     if let Some(path) = &args.pgnout {
-        resume::rewrite(path, &merged.games, |g| crate::pgn::write_game(g) + "\n")
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+        resume::rewrite(path, &merged.games, |g| {
+            crate::records::pgn::write_game(g) + "\n"
+        })
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
     print!("{}", merged.summary());
     println!();

@@ -6,8 +6,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::log::GameLog;
-use crate::{jsonl, pgn};
+use crate::records::log::GameLog;
+use crate::records::{jsonl, pgn};
 
 /// Where finished games are appended.
 #[derive(Default)]
