@@ -1,4 +1,4 @@
-//! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`.
+//! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`, `serve`.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -52,6 +52,33 @@ pub enum Command {
         /// Moves to play from it first.
         moves: Vec<String>,
     },
+    /// The browser board: play, analyse and replay in a local web page
+    /// (prints the address to open).
+    Serve(Box<ServeArgs>),
+}
+
+/// `arbiter serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default: the board is for this machine).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Engines the page may choose from (the reference engine next to the
+    /// arbiter is always offered as `reference`).
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// PGN or JSON-lines logs offered on the replay page.
+    #[arg(long = "log", value_name = "FILE")]
+    pub logs: Vec<PathBuf>,
+    /// A further `name:port` the page may be reached by (with a non-loopback --listen).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub allow_host: Vec<String>,
+    /// Seconds to wait for umiok/readyok.
+    #[arg(long, default_value_t = 10.0)]
+    pub handshake_timeout: f64,
+    /// Directory for the engines' stderr logs (default: discarded).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -181,6 +208,7 @@ impl Command {
             Command::Match(m) => Some(&mut m.engines),
             Command::Tournament(t) => Some(&mut t.engines),
             Command::Check(c) => Some(&mut c.engines),
+            Command::Serve(s) => Some(&mut s.engines),
             Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
         }
     }
@@ -381,6 +409,71 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
     Ok(text)
 }
 
+/// `arbiter serve`: the engines (the reference engine first, if it is next
+/// to the arbiter), then the server until interrupted.
+async fn serve(args: ServeArgs) -> Result<(), UsageError> {
+    let file = args
+        .engines
+        .engines_file
+        .as_deref()
+        .map(EnginesFile::load)
+        .transpose()?;
+    let mut engines = resolve_engines(&args.engines.engines, &args.engines.each, file.as_ref())?;
+    if let Ok(path) = crate::event::tournament::reference_engine() {
+        if !engines.iter().any(|e| e.name == "reference") {
+            let tokens = [
+                format!("cmd={}", path.display()),
+                "name=reference".to_owned(),
+            ];
+            engines.insert(
+                0,
+                crate::engine::config::parse_engine(0, &tokens, &[], None)?,
+            );
+        }
+    }
+    if let Some(e) = engines.iter().find(|e| e.name == "human") {
+        return Err(UsageError(format!(
+            "engine name {:?} is reserved for the human player; name it otherwise",
+            e.name
+        )));
+    }
+    for log in &args.logs {
+        if !log.is_file() {
+            return Err(UsageError(format!("--log {}: no such file", log.display())));
+        }
+    }
+    if let Some(dir) = &args.stderr_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
+        UsageError(format!(
+            "--handshake-timeout: {} is not a duration in seconds",
+            args.handshake_timeout
+        ))
+    })?;
+    let config = crate::web::state::ServeConfig {
+        engines,
+        logs: args.logs,
+        timeouts: Timeouts {
+            ready: handshake,
+            ..Timeouts::default()
+        },
+        handshake_timeout: handshake,
+        quit_grace: Duration::from_millis(500),
+        max_plies: Some(DEFAULT_MAX_PLIES),
+        stderr_dir: args.stderr_dir,
+    };
+    let server = crate::web::Server::bind(args.listen, config, &args.allow_host)
+        .await
+        .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    println!("arbiter: serving the board at {}", server.url());
+    server
+        .run()
+        .await
+        .map_err(|e| UsageError(format!("server stopped: {e}")))
+}
+
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     let work = async {
@@ -389,6 +482,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
             Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
             Command::Check(args) => crate::engine::check::main(*args).await,
+            Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0

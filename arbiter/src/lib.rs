@@ -13,6 +13,7 @@
 //!   crosstables ([`stats::rating`], [`stats::report`]); pure functions.
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
 //!   writers/readers, the output files and [`records::verify`].
+//! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay).
 //! - [`cli`]: the command line; the binary is a thin shell over it.
 
 pub mod cli;
@@ -45,6 +46,8 @@ pub mod event {
 }
 
 pub mod stats;
+
+pub mod web;
 
 pub mod records {
     //! What an event leaves behind: game logs, PGN, JSON lines, verification.

@@ -61,7 +61,7 @@ impl Played {
 }
 
 /// The verdict against `side` for a protocol fault.
-fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
+pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
     let detail = fault.to_string();
     match fault {
         Fault::Timeout { .. } if has_clock => Termination::TimeForfeit { side, detail },
@@ -114,11 +114,6 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
             return end(GameResult::Draw, Termination::Interrupted { detail }, moves);
         }
     };
-    let base = if plan.start_position == start_position(plan.game) {
-        "position startpos".to_owned()
-    } else {
-        format!("position pos {}", plan.start_position)
-    };
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
 
@@ -136,17 +131,8 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
         }
         let mover = game.side_to_move();
         let clock = clocks[mover.index()];
-        let params = go_params(&clocks[0], &clocks[1], mover).to_string();
-        let go = if params.is_empty() {
-            "go".to_owned()
-        } else {
-            format!("go {params}")
-        };
-        let position = if played.is_empty() {
-            base.clone()
-        } else {
-            format!("{base} moves {}", played.join(" "))
-        };
+        let go = go_command(&clocks, mover);
+        let position = position_command(plan.game, &plan.start_position, &played);
         let has_clock = clock.deadline().is_some();
         let wait = clock.deadline().unwrap_or(timeouts.stall);
         let session = &mut sessions[mover.index()];
@@ -211,6 +197,31 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
         termination,
         moves,
         scores,
+    }
+}
+
+/// The `position` line for a game that started from `start` (a position
+/// string of `game`) after `played`.
+pub fn position_command(game: GameId, start: &str, played: &[String]) -> String {
+    let base = if start == start_position(game) {
+        "position startpos".to_owned()
+    } else {
+        format!("position pos {start}")
+    };
+    if played.is_empty() {
+        base
+    } else {
+        format!("{base} moves {}", played.join(" "))
+    }
+}
+
+/// The `go` line for `mover` under both sides' clocks.
+pub fn go_command(clocks: &[Clock; 2], mover: Side) -> String {
+    let params = go_params(&clocks[0], &clocks[1], mover).to_string();
+    if params.is_empty() {
+        "go".to_owned()
+    } else {
+        format!("go {params}")
     }
 }
 
