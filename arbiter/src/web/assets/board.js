@@ -88,8 +88,8 @@ function drawBoard(view, { legal = [], status = "ongoing", onHole = null } = {})
         "aria-label": `hole ${h.hole}: ${seeds === "x" ? "closed" : seeds + " seeds"}`,
         disabled: isLegal ? null : true,
         onclick: () => onHole && onHole(h.hole),
-      }, el("span", { class: "num" }, String(h.hole)), dots,
-         el("span", { class: "count" }, seeds === "x" ? "×" : seeds));
+      }, el("span", { class: "num" }, String(h.hole)),
+         el("span", { class: "count" }, seeds === "x" ? "×" : seeds), dots);
       line.append(hole);
     }
     grid.append(line);
@@ -157,7 +157,6 @@ async function send(message) {
 function onServer(m) {
   if (m.type === "error") { showError(m.message); return; }
   if (m.type !== "state") return;
-  if (!m.reason) showError("");
   current = m;
   const mover = m.running;
   const humanToMove = m.status === "ongoing" && mover && m.seats[SIDES.indexOf(mover)] === "human";
@@ -219,6 +218,7 @@ function choiceTitle(mv) {
 
 function playMove(mv) {
   $("#choices").hidden = true;
+  showError("");
   send({ type: "move", move: mv });
 }
 
