@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Page, WAIT, rules_position
+from conftest import Page, WAIT, arbiter, rules_position
 
 BOHNENSPIEL_START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
 KUJIFUNZA_START = "kujifunza " + ",".join(["2"] * 32) + " S"
@@ -159,3 +159,29 @@ def test_a_request_from_another_origin_is_refused(server, browser, tmp_path):
         assert sorted(browser.title.split(",")) == ["fetch-refused", "ws-refused"], browser.title
     finally:
         other.shutdown()
+
+
+def test_analysis_runs_the_engine_live_and_stops(server, browser):
+    start = BOHNENSPIEL_START
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    page.click_hole(3)
+    page.wait_for(lambda d: page.moves() == ["3"])
+    assert page.board("data-position") == rules_position(start, ["3"])[0]
+    page.click('[data-action="options"]')
+    page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="Level"]'))
+    browser.find_element(By.CSS_SELECTOR, '[data-action="options-ok"]').click()
+    page.click('[data-action="analyse"]')
+    # Info lines arrive live (the row is redrawn with each one).
+    page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text != "")
+    page.click('[data-action="stop"]')
+    best = page.wait_for(lambda d: page.text("[data-bestmove]"))
+    position, _ = rules_position(start, ["3"])
+    legal = re.search(r"^legal moves: (.*)$", arbiter("show", position), re.M).group(1).split()
+    assert best in legal
+    page.click('[data-action="takeback"]')
+    page.wait_for(lambda d: page.moves() == [])
+    page.click_hole(5)
+    page.click('[data-action="export-log"]')
+    text = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-export]").get_attribute("value"))
+    assert f'[StartPosition "{start}"]' in text and "1. 5" in text

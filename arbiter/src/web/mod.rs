@@ -4,11 +4,14 @@
 //! - [`board`]: a position laid out for the page (holes in screen order).
 //! - [`table`]: one game as the authority (rules, clocks, end).
 //! - [`play`]: a game over a WebSocket, engines through the session code.
+//! - [`analyse`]: positions and lines checked by the rules; one engine under
+//!   `go infinite` per WebSocket.
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
 //! - [`security`]: `Host` / `Origin` checks against DNS rebinding and
 //!   cross-site use.
 //! - [`state`]: what handlers share, passed explicitly.
 
+pub mod analyse;
 pub mod board;
 pub mod play;
 pub mod replay;
@@ -127,6 +130,9 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
             post(replay::from_upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
         )
         .route("/ws/play", get(play::socket))
+        .route("/ws/analyse", get(analyse::socket))
+        .route("/api/position", get(analyse::position))
+        .route("/api/export", get(analyse::export))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             allowed,

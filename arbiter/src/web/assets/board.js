@@ -48,7 +48,7 @@ const SIDES = ["south", "north"];
 
 // Draws a laid-out position (see board.rs). `legal`: moves the user may
 // enter now; `onHole(hole)`: what a click does.
-function drawBoard(view, { legal = [], status = "ongoing", onHole = null } = {}) {
+function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editable = false } = {}) {
   const board = $("#board");
   board.replaceChildren();
   board.dataset.position = view.position;
@@ -86,7 +86,7 @@ function drawBoard(view, { legal = [], status = "ongoing", onHole = null } = {})
         "data-seeds": seeds,
         "data-legal": isLegal ? "true" : null,
         "aria-label": `hole ${h.hole}: ${seeds === "x" ? "closed" : seeds + " seeds"}`,
-        disabled: isLegal ? null : true,
+        disabled: isLegal || editable ? null : true,
         onclick: () => onHole && onHole(h.hole),
       }, el("span", { class: "num" }, String(h.hole)),
          el("span", { class: "count" }, seeds === "x" ? "×" : seeds), dots);
@@ -374,6 +374,165 @@ async function setupReplay() {
   if (!files || !files.length) previewStart();
 }
 
+// ---------------------------------------------------------------- analyse
+
+const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {} };
+let anSocket = null;
+
+function anConnect() {
+  return new Promise((resolve) => {
+    if (anSocket && anSocket.readyState === WebSocket.OPEN) return resolve(anSocket);
+    anSocket = new WebSocket(`ws://${location.host}/ws/analyse`);
+    anSocket.onopen = () => resolve(anSocket);
+    anSocket.onmessage = (e) => onAnalyst(JSON.parse(e.data));
+    anSocket.onclose = () => { anSocket = null; };
+  });
+}
+
+async function anSend(m) { (await anConnect()).send(JSON.stringify(m)); }
+
+function onAnalyst(m) {
+  if (m.type === "error") return showError(m.message);
+  if (m.type === "engine") {
+    an.options = m.options;
+    an.chosen = {};
+    $("#multipv-label").hidden = !m.options.some((o) => o.name.toLowerCase() === "multipv");
+    return;
+  }
+  if (m.type === "bestmove") { $("[data-bestmove]").textContent = m.move; return; }
+  if (m.type === "info") {
+    an.lines[m.multipv] = m;
+    const body = $("#infos tbody");
+    body.replaceChildren(...Object.keys(an.lines).sort((a, b) => a - b).map((k) => {
+      const i = an.lines[k];
+      return el("tr", { "data-multipv": k },
+        ...[k, i.depth ?? "", i.score ?? "", i.nodes ?? "", i.nps ?? "", i.pv.join(" ")]
+          .map((v) => el("td", {}, String(v))));
+    }));
+  }
+}
+
+async function anShow() {
+  const moves = an.moves.slice(0, an.cursor).join(" ");
+  const a = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves)}`);
+  if (!a) return;
+  an.answer = a;
+  const editing = $("[data-edit-board]").checked;
+  drawBoard(a.board, {
+    legal: editing ? [] : a.legal,
+    editable: editing,
+    status: a.status,
+    onHole: editing ? editHole : anPick,
+  });
+  drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
+  $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
+  $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
+  $("[data-pass]").hidden = true;
+}
+
+function anPlay(mv) {
+  an.moves = an.moves.slice(0, an.cursor).concat([mv]);
+  an.cursor = an.moves.length;
+  anShow();
+}
+
+function anPick(hole) {
+  const candidates = an.answer.legal.filter((l) => l.hole === hole);
+  if (candidates.length === 1) return anPlay(candidates[0].move);
+  const box = $("#choices");
+  box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
+    el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
+                   onclick: () => { box.hidden = true; anPlay(c.move); } }, c.move)));
+  box.hidden = false;
+}
+
+// Board editing: the hole's count in the position string is replaced and
+// the server checks the new string (seed totals and all).
+async function editHole(hole) {
+  const fields = an.answer.board.position.split(" ");
+  const holes = fields[1].split(",");
+  const value = prompt(`Seeds in hole ${hole} (x: closed, Bosh only)`, holes[hole - 1]);
+  if (value === null) return;
+  holes[hole - 1] = value.trim();
+  fields[1] = holes.join(",");
+  await setPosition(fields.join(" "));
+}
+
+async function setPosition(position) {
+  const v = await fetchJson(`/api/position?position=${encodeURIComponent(position)}`);
+  if (!v) return;
+  showError("");
+  an.start = v.start; an.moves = []; an.cursor = 0;
+  $("[data-position-input]").value = v.start;
+  anShow();
+}
+
+function optionsDialog() {
+  const box = $("#options-fields");
+  box.replaceChildren(...an.options.filter((o) => o.kind !== "button").map((o) => {
+    const value = an.chosen[o.name] ?? o.default ?? "";
+    let input;
+    if (o.kind === "check") input = el("input", { type: "checkbox", checked: value === "true" });
+    else if (o.kind === "spin") input = el("input", { type: "number", min: o.min, max: o.max, value });
+    else if (o.kind === "combo") {
+      input = el("select", {}, ...o.vars.map((v) => el("option", { value: v }, v)));
+      input.value = value;
+    } else input = el("input", { value });
+    input.dataset.option = o.name;
+    return el("label", { class: "option" }, `${o.name} `, input);
+  }));
+  const dialog = $("#options-dialog");
+  dialog.onclose = () => {
+    if (dialog.returnValue !== "ok") return;
+    $$("[data-option]", box).forEach((i) => {
+      an.chosen[i.dataset.option] = i.type === "checkbox" ? String(i.checked) : i.value;
+    });
+  };
+  dialog.showModal();
+}
+
+function analyse() {
+  const options = Object.entries(an.chosen);
+  if (!$("#multipv-label").hidden) options.push(["MultiPV", $("[data-multipv-input]").value]);
+  an.lines = {};
+  $("#infos tbody").replaceChildren();
+  $("[data-bestmove]").textContent = "";
+  anSend({ type: "go", position: an.start, moves: an.moves.slice(0, an.cursor).join(" "), options });
+}
+
+async function exportLog() {
+  const moves = an.moves.slice(0, an.cursor).join(" ");
+  const r = await fetch(`/api/export?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves)}`);
+  const box = $("[data-export]");
+  box.value = await r.text();
+  box.hidden = false;
+}
+
+async function setupAnalyse() {
+  const sel = $("#analyse-engine");
+  sel.replaceChildren(...config.engines.map((e) => el("option", { value: e.name }, e.name)));
+  const chooseEngine = () => sel.value && anSend({ type: "engine", engine: sel.value });
+  sel.addEventListener("change", chooseEngine);
+  chooseEngine();
+  $("#analyse-form").addEventListener("submit", (e) => { e.preventDefault(); setPosition($("[data-position-input]").value); });
+  $("[data-edit-board]").addEventListener("change", anShow);
+  const act = {
+    options: optionsDialog, analyse, stop: () => anSend({ type: "stop" }),
+    takeback: () => { an.moves = an.moves.slice(0, Math.max(0, an.cursor - 1)); an.cursor = an.moves.length; anShow(); },
+    "export-position": () => { const b = $("[data-export]"); b.value = an.answer.board.position; b.hidden = false; },
+    "export-log": exportLog,
+  };
+  for (const [name, f] of Object.entries(act)) $(`[data-action="${name}"]`).addEventListener("click", f);
+  const step = { first: () => 0, back: () => an.cursor - 1, forward: () => an.cursor + 1, last: () => an.moves.length };
+  $$("[data-step]").forEach((b) => b.addEventListener("click", () => {
+    an.cursor = Math.max(0, Math.min(step[b.dataset.step](), an.moves.length));
+    anShow();
+  }));
+  const start = params.get("position") || (await fetchJson(`/api/start?game=${encodeURIComponent(params.get("game") || "bohnenspiel")}`) || {}).position;
+  await setPosition(start);
+  if (params.has("moves")) { an.moves = params.get("moves").split(/\s+/).filter(Boolean); an.cursor = an.moves.length; anShow(); }
+}
+
 // ---------------------------------------------------------------- start
 
 async function main() {
@@ -381,11 +540,11 @@ async function main() {
   if (c) config = c;
   fillPlayers();
   for (const m of ["play", "replay", "analyse"]) {
-    $$(`[data-mode="${m}"]`).forEach((e) => { e.hidden = m !== MODE; });
+    $$(`[data-mode~="${m}"]`).forEach((e) => { e.hidden = !e.dataset.mode.split(" ").includes(MODE); });
     $$(`[data-nav="${m}"]`).forEach((e) => e.classList.toggle("active", m === MODE));
   }
   if (MODE === "replay") await setupReplay();
-  else if (MODE === "analyse" && window.setupAnalyse) await window.setupAnalyse();
+  else if (MODE === "analyse") await setupAnalyse();
   else setupPlay();
   document.body.dataset.ready = "true";
 }
