@@ -6,6 +6,7 @@ page) with the same headless Chromium as the browser tests:
 """
 
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -44,6 +45,16 @@ def main():
                 page.click_hole(13)   # show the kichwa chooser
             driver.find_element(By.TAG_NAME, "main").screenshot(str(out / f"{name}.png"))
             print(out / f"{name}.png")
+        # The analysis board with the reference engine's live lines.
+        page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0") + "&moves=3")
+        page.wait_for(lambda d: page.moves() == ["3"])
+        page.click('[data-action="analyse"]')
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[0].text)
+        time.sleep(2)   # let the search deepen a little for the picture
+        page.click('[data-action="stop"]')
+        page.wait_for(lambda d: page.text("[data-bestmove]"))
+        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse.png"))
+        print(out / "analyse.png")
     finally:
         driver.quit()
         proc.terminate()
