@@ -68,7 +68,7 @@ enum ClientMessage {
 enum ServerMessage {
     State {
         #[serde(flatten)]
-        view: TableView,
+        view: Box<TableView>,
         seats: [String; 2],
         /// The side whose engine is thinking.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,7 +85,7 @@ enum Seat {
         name: String,
         /// `None` while it thinks (the session is on the thinking task) or
         /// once it has been ended.
-        session: Option<Session>,
+        session: Option<Box<Session>>,
     },
 }
 
@@ -101,7 +101,7 @@ impl Seat {
 /// What a thinking task hands back.
 struct Thought {
     side: Side,
-    session: Session,
+    session: Box<Session>,
     answer: Result<BestMove, Fault>,
     has_clock: bool,
 }
@@ -111,7 +111,7 @@ struct Live {
     table: Table,
     seats: [Seat; 2],
     turn_started: Instant,
-    thinking: Option<JoinHandle<Thought>>,
+    thinking: Option<JoinHandle<Box<Thought>>>,
 }
 
 impl Live {
@@ -135,7 +135,7 @@ impl Live {
             .and_then(|_| self.table.to_move())
             .map(side_name);
         Ok(ServerMessage::State {
-            view,
+            view: Box::new(view),
             seats: [self.seats[0].label(), self.seats[1].label()],
             thinking,
         })
@@ -164,23 +164,23 @@ impl Live {
             if matches!(answer, Err(Fault::Timeout { .. })) {
                 session.stop().await;
             }
-            Thought {
+            Box::new(Thought {
                 side,
                 session,
                 answer,
                 has_clock,
-            }
+            })
         }));
     }
 
     /// Applies an engine's answer.
-    async fn take_thought(&mut self, thought: Thought, state: &AppState) {
+    async fn take_thought(&mut self, thought: Box<Thought>, state: &AppState) {
         let Thought {
             side,
             session,
             answer,
             has_clock,
-        } = thought;
+        } = *thought;
         let grace = state.config.quit_grace;
         match answer {
             Ok(bm) => {
@@ -212,7 +212,7 @@ impl Live {
         self.turn_started = Instant::now();
     }
 
-    fn put_back(&mut self, side: Side, s: Session) {
+    fn put_back(&mut self, side: Side, s: Box<Session>) {
         if let Seat::Engine { session, .. } = &mut self.seats[side.index()] {
             *session = Some(s);
         }
@@ -245,12 +245,12 @@ pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Resp
 enum Event {
     Closed,
     Text(String),
-    Thought(Result<Thought, String>),
+    Thought(Result<Box<Thought>, String>),
     Flag,
     Other,
 }
 
-async fn next_thought(live: &mut Option<Live>) -> Result<Thought, String> {
+async fn next_thought(live: &mut Option<Live>) -> Result<Box<Thought>, String> {
     match live.as_mut().and_then(|l| l.thinking.as_mut()) {
         Some(task) => task
             .await
@@ -430,7 +430,7 @@ async fn start(request: &StartRequest, state: &AppState) -> Result<Live, String>
             Ok(s) => {
                 seats[side.index()] = Seat::Engine {
                     name: seat.player.clone(),
-                    session: Some(s),
+                    session: Some(Box::new(s)),
                 }
             }
             Err(e) => {
