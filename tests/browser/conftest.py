@@ -38,6 +38,24 @@ def rules_position(start, moves):
     return position, over.group(1) if over else "ongoing"
 
 
+# The pid of the session's server, for the tests that count its engines.
+SERVER_PID = [None]
+
+
+def engine_children(pid):
+    """Live processes whose parent is `pid` (the server's engines)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields[0] is the state, fields[1] the parent pid; zombies are gone.
+        if fields[1] == str(pid) and fields[0] != "Z":
+            children.append(int(stat.parent.name))
+    return children
+
+
 def start_server(*extra):
     proc = subprocess.Popen(
         [str(ARBITER), "serve", "--listen", "127.0.0.1:0", *extra],
@@ -72,6 +90,7 @@ def server(game_log):
     proc, url = start_server(
         "--engine", f"cmd={bot}", "name=crasher", "arg=--mode", "arg=crash-mid", "arg=--count", "arg=1",
         "--log", str(game_log))
+    SERVER_PID[0] = proc.pid
     yield url
     proc.terminate()
     try:

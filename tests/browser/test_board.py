@@ -185,3 +185,24 @@ def test_analysis_runs_the_engine_live_and_stops(server, browser):
     page.click('[data-action="export-log"]')
     text = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-export]").get_attribute("value"))
     assert f'[StartPosition "{start}"]' in text and "1. 5" in text
+
+
+def test_a_closed_tab_ends_its_engines(server, browser):
+    import conftest
+    pid = conftest.SERVER_PID[0]
+    url = play_url(server, game="kujifunza", south="human", north="reference", level=3, tc="600+0")
+    # A page left for another one.
+    page = Page(browser, url)
+    page.wait_for(lambda d: page.legal_holes())
+    assert conftest.engine_children(pid), "the game's engine runs"
+    browser.get("about:blank")
+    page.wait_for(lambda d: not conftest.engine_children(pid))
+    # A tab closed.
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    page = Page(browser, url)
+    page.wait_for(lambda d: page.legal_holes())
+    assert conftest.engine_children(pid), "the game's engine runs"
+    browser.close()
+    browser.switch_to.window(first)
+    page.wait_for(lambda d: not conftest.engine_children(pid))

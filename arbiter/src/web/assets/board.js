@@ -547,6 +547,15 @@ async function main() {
   else if (MODE === "analyse") await setupAnalyse();
   else setupPlay();
   document.body.dataset.ready = "true";
+  // Milliseconds from navigation to ready (read by bench/serve.sh).
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
 }
+
+// Leaving the page ends its games and their engines at once (a page kept in
+// the back/forward cache would otherwise keep its WebSocket open).
+window.addEventListener("pagehide", () => {
+  if (socket) socket.close();
+  if (anSocket) anSocket.close();
+});
 
 main();
