@@ -47,6 +47,9 @@ pub struct Table {
     game: Box<dyn AnyGame>,
     clocks: [Clock; 2],
     moves: Vec<MoveRecord>,
+    /// The moves in notation, kept as they are played: the `position` line
+    /// of every engine request needs them all (as in `play::game`).
+    played: Vec<String>,
     end: Option<Ended>,
     max_plies: Option<u32>,
 }
@@ -64,7 +67,13 @@ pub struct LegalMove {
 pub struct TableView {
     pub board: BoardView,
     pub legal: Vec<LegalMove>,
-    pub moves: Vec<MoveRecord>,
+    /// Plies played so far.
+    pub ply: usize,
+    /// The last move, with its time (and what the engine said): the page
+    /// appends it to its list. Only the newest is sent, so that an update
+    /// costs the same at ply 5000 as at ply 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<MoveRecord>,
     /// `ongoing`, or the result (`1-0`, `0-1`, `1/2-1/2`).
     pub status: String,
     /// Why the game ended.
@@ -95,6 +104,7 @@ impl Table {
             game,
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
+            played: Vec::new(),
             end: None,
             max_plies,
         };
@@ -124,9 +134,8 @@ impl Table {
 
     /// The protocol lines that ask the side to move for its move.
     pub fn engine_request(&self, side: Side) -> (String, String) {
-        let played: Vec<String> = self.game.moves();
         (
-            position_command(self.game.game_id(), &self.game.start_string(), &played),
+            position_command(self.game.game_id(), &self.game.start_string(), &self.played),
             go_command(&self.clocks, side),
         )
     }
@@ -155,6 +164,7 @@ impl Table {
         let mv = self.game.play(text).map_err(PlayError::Illegal)?;
         self.clocks[side.index()] = clock;
         let (score, depth) = engine_said.unwrap_or((None, None));
+        self.played.push(mv.clone());
         self.moves.push(MoveRecord {
             mv,
             time_ms: elapsed.as_millis() as u64,
@@ -237,7 +247,8 @@ impl Table {
         Ok(TableView {
             board: view(&self.game.position_string())?,
             legal,
-            moves: self.moves.clone(),
+            ply: self.moves.len(),
+            last: self.moves.last().cloned(),
             status: self
                 .end
                 .as_ref()
@@ -277,8 +288,9 @@ mod tests {
             .expect("legal");
         assert_eq!(t.to_move(), Some(Side::North));
         let v = t.view(Duration::ZERO).expect("view");
-        assert_eq!(v.moves[0].mv, "3");
-        assert_eq!(v.moves[0].time_ms, 1500);
+        assert_eq!(v.ply, 1);
+        let last = v.last.expect("a move");
+        assert_eq!((last.mv.as_str(), last.time_ms), ("3", 1500));
         assert_eq!(v.status, "ongoing");
         assert!(v
             .legal

@@ -11,6 +11,7 @@ const params = new URLSearchParams(location.search);
 let config = { games: [], engines: [], default_tc: "60+1" };
 let socket = null;
 let current = null;        // the last play state from the server
+let playMoves = [];        // the moves so far (the server sends each new one)
 let clockBase = null;      // { ms: [south, north], at: performance.now(), running }
 
 // ---------------------------------------------------------------- helpers
@@ -158,11 +159,13 @@ function onServer(m) {
   if (m.type === "error") { showError(m.message); return; }
   if (m.type !== "state") return;
   current = m;
+  if (m.ply === 0) playMoves = [];
+  if (m.last && m.ply === playMoves.length + 1) playMoves.push(m.last);
   const mover = m.running;
   const humanToMove = m.status === "ongoing" && mover && m.seats[SIDES.indexOf(mover)] === "human";
   const legal = humanToMove ? m.legal : [];
   drawBoard(m.board, { legal, status: m.status, onHole: pickHole });
-  drawMoves(m.moves, m.moves.length - 1);
+  drawMoves(playMoves, playMoves.length - 1);
   SIDES.forEach((side, i) => { $(`[data-seat="${side}"]`).textContent = `${side}: ${m.seats[i]}`; });
   clockBase = { ms: m.clocks, at: performance.now(), running: m.status === "ongoing" ? mover : null };
   tickClocks();
