@@ -6,6 +6,7 @@
 //!   (cycles, repetition) that a position alone cannot apply.
 //! - [`perft`]: leaf counts for testing move generators.
 //! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
+//! - [`trace`]: the sowing trace of a move, step by step ([`Traced`]).
 //!
 //! The normative reading of the rules is `shared/rules-and-notation.md`; each
 //! game module's documentation restates the clauses it implements.
@@ -20,6 +21,7 @@ pub mod perft;
 pub mod position;
 mod record;
 mod side;
+pub mod trace;
 mod zobrist;
 
 pub mod games {
@@ -40,3 +42,4 @@ pub use game_id::GameId;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;
 pub use side::Side;
+pub use trace::{trace_move, MoveTrace, Observer, Step, Traced};
