@@ -26,7 +26,7 @@ use engine::control::SearchControl;
 use engine::eval::{greedy_move, Evaluate};
 use engine::search::{mate_distance, Limits, Searcher};
 use engine::tt::Table;
-use mancala_rules::{with_game, Game, GameId, GameRecord, Side};
+use mancala_rules::{with_game, GameId, GameRecord, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
