@@ -24,7 +24,7 @@ def play_url(server, **query):
 
 def test_a_whole_bohnenspiel_game_by_clicks_against_the_reference_engine(server, browser):
     page = Page(browser, play_url(server, game="bohnenspiel", south="human",
-                                  north="reference", level=1, tc="600+0"))
+                                  north="reference", level=1, tc="600+0", animate="off"))
     for _ in range(500):
         # Wait for our turn (a legal hole to click) or the end.
         page.wait_for(lambda d: page.board("data-status") != "ongoing"
@@ -110,7 +110,8 @@ def test_a_log_replayed(server, browser, game_log):
 
 
 def test_an_engine_that_crashes_mid_game_shows_an_error_and_the_page_stays_usable(server, browser):
-    page = Page(browser, play_url(server, game="bohnenspiel", south="human", north="crasher", tc="600+0"))
+    page = Page(browser, play_url(server, game="bohnenspiel", south="human", north="crasher",
+                                  tc="600+0", animate="off"))
     for _ in range(3):
         page.wait_for(lambda d: page.board("data-status") != "ongoing"
                       or (page.board("data-to-move") == "south" and page.legal_holes()))
@@ -206,3 +207,28 @@ def test_a_closed_tab_ends_its_engines(server, browser):
     browser.close()
     browser.switch_to.window(first)
     page.wait_for(lambda d: not conftest.engine_children(pid))
+
+
+def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
+    # Bosh 4: one stone into 5; 6 is empty, 7 holds 2: South takes them (22).
+    # North is then stuck: the round ends, the board is swept, round 2 is
+    # filled (docs/rules/bosh.md).
+    start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
+    page = Page(browser, play_url(server, position=start, south="human", north="human",
+                                  tc="inf", animate="manual"))
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    reserve = lambda side: browser.find_element(By.CSS_SELECTOR, f'[data-store="{side}"]').get_attribute("data-seeds")
+    page.click("[data-anim-step]")                 # lap 1
+    page.click("[data-anim-step]")                 # pick 4
+    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
+    page.click("[data-anim-step]")                 # sow 5
+    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    page.click("[data-anim-step]")                 # capture 7
+    page.wait_for(lambda d: seeds(7) == "0" and reserve("south") == "22")
+    assert page.board("data-position") == start, "the board is the old one until the animation ends"
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-animating") is None)
+    assert page.board("data-position") == rules_position(start, ["4"])[0]
+    assert page.board("data-round") == "2"

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use mancala_rules::trace::Step;
 use mancala_rules::{
     game_from_position, AnyGame, GameId, GameResult, MoveError, PositionError, Side,
 };
@@ -50,6 +51,8 @@ pub struct Table {
     /// The moves in notation, kept as they are played: the `position` line
     /// of every engine request needs them all (as in `play::game`).
     played: Vec<String>,
+    /// The last move's steps, for the page to animate.
+    last_trace: Option<LastTrace>,
     end: Option<Ended>,
     max_plies: Option<u32>,
 }
@@ -60,6 +63,15 @@ pub struct LegalMove {
     #[serde(rename = "move")]
     pub mv: String,
     pub hole: Option<u32>,
+}
+
+/// The steps of the last move, from the rules library (the page replays
+/// them to animate the move; it never works out a sowing itself).
+#[derive(Clone, Debug, Serialize)]
+pub struct LastTrace {
+    /// The position string before the move.
+    pub before: String,
+    pub steps: Vec<Step>,
 }
 
 /// What the page is sent after every change.
@@ -74,6 +86,8 @@ pub struct TableView {
     /// costs the same at ply 5000 as at ply 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last: Option<MoveRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<LastTrace>,
     /// `ongoing`, or the result (`1-0`, `0-1`, `1/2-1/2`).
     pub status: String,
     /// Why the game ended.
@@ -105,6 +119,7 @@ impl Table {
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
             played: Vec::new(),
+            last_trace: None,
             end: None,
             max_plies,
         };
@@ -161,7 +176,9 @@ impl Table {
             });
             return Ok(());
         }
-        let mv = self.game.play(text).map_err(PlayError::Illegal)?;
+        let before = self.game.position_string();
+        let (mv, steps) = self.game.play_traced(text).map_err(PlayError::Illegal)?;
+        self.last_trace = Some(LastTrace { before, steps });
         self.clocks[side.index()] = clock;
         let (score, depth) = engine_said.unwrap_or((None, None));
         self.played.push(mv.clone());
@@ -249,6 +266,7 @@ impl Table {
             legal,
             ply: self.moves.len(),
             last: self.moves.last().cloned(),
+            trace: self.last_trace.clone(),
             status: self
                 .end
                 .as_ref()
@@ -291,6 +309,17 @@ mod tests {
         assert_eq!(v.ply, 1);
         let last = v.last.expect("a move");
         assert_eq!((last.mv.as_str(), last.time_ms), ("3", 1500));
+        let trace = v.trace.expect("the move's steps");
+        assert_eq!(trace.before, start_position(GameId::Bohnenspiel));
+        assert!(trace.steps.contains(&Step::Pick { hole: 3, count: 6 }));
+        assert_eq!(
+            trace
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::Sow { .. }))
+                .count(),
+            6
+        );
         assert_eq!(v.status, "ongoing");
         assert!(v
             .legal
