@@ -1,9 +1,11 @@
 //! Game-generic search: iterative deepening, negamax with principal variation
-//! search, a transposition table, and repetition rules applied along the path.
+//! search, a transposition table, and the history rules applied along the path
+//! (repetition within a stretch of play, and repeated round starts over the
+//! whole match, both counted from the game history given to the searcher).
 
 use std::time::{Duration, Instant};
 
-use mancala_rules::{Game, Outcome, RepetitionEffect};
+use mancala_rules::{Game, GameRecord, Outcome, RepetitionEffect};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -111,6 +113,10 @@ pub struct Searcher<'a, G: Evaluate> {
     /// Hashes of the positions that count for repetition: the game's history
     /// window followed by the current search path.
     path: Vec<u64>,
+    /// Keys of the round starts of the match ([`mancala_rules::Round`]): the
+    /// game's, followed by those on the current search path. Empty for games
+    /// without rounds.
+    round_starts: Vec<u128>,
     moves: Vec<Vec<G::Move>>,
     aborted: bool,
     /// Depth of the iteration under way: depth 1 always completes, so there is
@@ -121,11 +127,20 @@ pub struct Searcher<'a, G: Evaluate> {
 }
 
 enum Child<G> {
-    /// The game ended at the child (by position or repetition rule); score for
+    /// The game ended at the child (by position or a history rule); score for
     /// the side to move at the child.
     Terminal(i32),
-    /// Search this position; repetition counting restarts at `window`.
-    Search(G, usize),
+    /// Search this position, then [`Searcher::leave`] it.
+    Search(G, Entered),
+}
+
+/// What entering a child pushed on the histories, for [`Searcher::leave`].
+#[derive(Clone, Copy)]
+struct Entered {
+    /// Where repetition counting starts on the path below the child.
+    window: usize,
+    /// The child opens a round: its key was pushed on the round starts.
+    round_start: bool,
 }
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
@@ -145,6 +160,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             nodes: 0,
             seldepth: 0,
             path: history.to_vec(),
+            round_starts: Vec::new(),
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             aborted: false,
             iteration: 0,
@@ -158,6 +174,27 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// best, which costs time, so 1 (the default) is the strongest setting.
     pub fn set_multipv(&mut self, lines: u32) {
         self.multipv = lines.clamp(1, MAX_MULTIPV) as usize;
+    }
+
+    /// The round starts of the match so far ([`GameRecord::round_start_history`]),
+    /// oldest first, the root's last if it opens a round; a line that brings
+    /// one back for the [`Game::ROUND_START_LIMIT`]th time is a draw.
+    pub fn with_round_starts(mut self, round_starts: &[u128]) -> Searcher<'a, G> {
+        self.round_starts = round_starts.to_vec();
+        self
+    }
+
+    /// A searcher for the current position of `record`, knowing the game's
+    /// history as the rules count it: the positions of the current stretch and
+    /// the round starts of the whole match.
+    pub fn for_record(
+        tt: &'a mut Table,
+        control: &'a SearchControl,
+        limits: Limits,
+        record: &GameRecord<G>,
+    ) -> Searcher<'a, G> {
+        let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
+        Searcher::new(tt, control, limits, &history).with_round_starts(record.round_start_history())
     }
 
     /// Iterative deepening from `root`; calls `report` after each iteration.
@@ -290,7 +327,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let floor = (!exact && top.len() == self.multipv).then(|| top[self.multipv - 1]);
             let (score, is_exact) = match self.enter(root, root.after(moves[i]), window, 1) {
                 Child::Terminal(s) => (-s, true),
-                Child::Search(child, w) => {
+                Child::Search(child, entered) => {
+                    let w = entered.window;
                     let s = match floor {
                         None => -self.negamax(&child, depth - 1, -INF, INF, 1, w),
                         Some(floor) => {
@@ -302,7 +340,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                             }
                         }
                     };
-                    self.path.pop();
+                    self.leave(entered);
                     (s, floor.is_none_or(|floor| s > floor))
                 }
             };
@@ -331,33 +369,59 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         ranked
     }
 
-    /// Applies the repetition rule to a child and pushes it on the path when it
-    /// is to be searched (the caller pops it).
+    /// Applies the history rules to a child (the round-start rule, then
+    /// repetition) and pushes it on the histories when it is to be searched
+    /// (the caller then [`Searcher::leave`]s it).
     fn enter(&mut self, parent: &G, mut child: G, window: usize, ply: usize) -> Child<G> {
         let mut window = if child.history_key() != parent.history_key() {
             self.path.len()
         } else {
             window
         };
+        let mut round_start = child.round_start_after(parent);
         loop {
+            // A finished game stands even if it also repeats something.
             if let Some(outcome) = child.status() {
                 return Child::Terminal(terminal_score(&child, outcome, ply));
+            }
+            if let Some(key) = round_start {
+                let seen = self.round_starts.iter().filter(|&&k| k == key).count();
+                if seen + 1 >= G::ROUND_START_LIMIT {
+                    let outcome = child.on_round_start_repetition();
+                    return Child::Terminal(terminal_score(&child, outcome, ply));
+                }
             }
             let hash = child.zobrist();
             let seen = self.path[window..].iter().filter(|&&h| h == hash).count();
             if seen + 1 < G::REPETITION_LIMIT {
                 self.path.push(hash);
-                return Child::Search(child, window);
+                if let Some(key) = round_start {
+                    self.round_starts.push(key);
+                }
+                let entered = Entered {
+                    window,
+                    round_start: round_start.is_some(),
+                };
+                return Child::Search(child, entered);
             }
             match child.on_repetition() {
                 RepetitionEffect::GameOver(outcome) => {
                     return Child::Terminal(terminal_score(&child, outcome, ply));
                 }
                 RepetitionEffect::Continue(next) => {
+                    round_start = next.round_start_after(&child);
                     child = next;
                     window = self.path.len();
                 }
             }
+        }
+    }
+
+    /// Undoes what [`Searcher::enter`] pushed for a searched child.
+    fn leave(&mut self, entered: Entered) {
+        self.path.pop();
+        if entered.round_start {
+            self.round_starts.pop();
         }
     }
 
@@ -430,7 +494,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         for (n, (i, _, child)) in children.into_iter().enumerate() {
             let score = match self.enter(pos, child, window, ply + 1) {
                 Child::Terminal(s) => -s,
-                Child::Search(child, w) => {
+                Child::Search(child, entered) => {
+                    let w = entered.window;
                     let s = if n == 0 {
                         -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
                     } else {
@@ -441,7 +506,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                             s
                         }
                     };
-                    self.path.pop();
+                    self.leave(entered);
                     s
                 }
             };
