@@ -232,3 +232,18 @@ def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     page.wait_for(lambda d: page.board("data-animating") is None)
     assert page.board("data-position") == rules_position(start, ["4"])[0]
     assert page.board("data-round") == "2"
+
+
+def test_analysis_shows_the_k_best_lines_when_the_engine_offers_multipv(server, browser):
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": BOHNENSPIEL_START}))
+    field = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-multipv-input]"))
+    page.wait_for(lambda d: field.is_displayed())
+    field.clear()
+    field.send_keys("3")
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")) == 3)
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))
+    firsts = [r.find_elements(By.TAG_NAME, "td")[5].text.split()[0]
+              for r in browser.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")]
+    assert len(set(firsts)) == 3, f"three different root moves: {firsts}"
