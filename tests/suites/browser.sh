@@ -13,5 +13,7 @@ for need in /usr/bin/chromium /usr/bin/chromedriver "$venv/bin/pytest"; do
   fi
 done
 
-cargo build -q -p arbiter -p engine -p testbots
+# why --profile test: the binaries `cargo test --workspace` already built (tests/run
+# runs it first), so CI does not build the workspace a second time.
+cargo build -q --profile test -p arbiter -p engine -p testbots
 ARBITER_BIN_DIR="$PWD/target/debug" "$venv/bin/pytest" -q -p no:cacheprovider tests/browser
