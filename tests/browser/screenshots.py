@@ -32,7 +32,7 @@ def main():
     driver = next(conftest.browser.__wrapped__())
     try:
         for name, (start, moves) in SHOTS.items():
-            query = {"south": "human", "north": "human", "tc": "5+0"}
+            query = {"south": "human", "north": "human", "tc": "5+0", "animate": "off"}
             query["position" if " " in start else "game"] = start
             page = Page(driver, f"{url}/play?{urllib.parse.urlencode(query)}")
             page.wait_for(lambda d: page.board("data-position"))
