@@ -9,6 +9,7 @@ use mancala_rules::position::game_id_of;
 use mancala_rules::{with_game, Game, GameId, PositionError};
 
 use crate::board::Board;
+use crate::names::MoveNames;
 
 /// A position of one of the games.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -35,7 +36,7 @@ macro_rules! on_position {
 pub(crate) use on_position;
 
 /// A game whose positions fit in [`AnyPosition`].
-pub trait Variant: Game + Board {
+pub trait Variant: Game + Board + MoveNames {
     fn wrap(self) -> AnyPosition;
 }
 

@@ -9,6 +9,7 @@
 mod any;
 mod board;
 mod errors;
+mod names;
 mod outcome;
 mod perft;
 mod position;

@@ -4,18 +4,19 @@
 
 use mancala_rules::{Game, GameId, MoveError as RulesMoveError};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyList, PyType};
 
 use crate::any::{on_position, AnyPosition, Variant};
 use crate::board::Board;
 use crate::errors::{move_error, position_error};
+use crate::names::legal_list;
 use crate::outcome::{Outcome, Side};
 
 /// A position of one game. Immutable: `play` returns a new position.
 ///
 /// `str(pos)` is the position string (`Position.parse` reads it back).
 /// Repetition rules need the game's history: use `GameRecord` for them.
-#[pyclass(module = "mancala", frozen, eq, hash)]
+#[pyclass(module = "mancala", frozen)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position(pub AnyPosition);
 
@@ -27,10 +28,6 @@ pub fn parse_game_id(game: &str) -> PyResult<GameId> {
 fn play_on<G: Variant>(p: &G, text: &str) -> Result<AnyPosition, RulesMoveError> {
     let mv = p.parse_legal(text)?;
     Ok(p.after(mv).wrap())
-}
-
-fn legal_strings<G: Game>(p: &G) -> Vec<String> {
-    p.legal_move_list().iter().map(ToString::to_string).collect()
 }
 
 #[pymethods]
@@ -67,8 +64,8 @@ impl Position {
 
     /// The legal moves in canonical notation, in the rules library's order;
     /// empty once the game is over.
-    fn legal_moves(&self) -> Vec<String> {
-        on_position!(&self.0, p => legal_strings(p))
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        on_position!(&self.0, p => legal_list(py, p))
     }
 
     /// The position after `move` (a string in the game's notation).
@@ -113,6 +110,15 @@ impl Position {
     #[getter]
     fn zobrist(&self) -> u64 {
         on_position!(&self.0, p => p.zobrist())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Position>().is_ok_and(|o| o.get().0 == self.0)
+    }
+
+    /// The Zobrist hash: equal positions hash alike.
+    fn __hash__(&self) -> u64 {
+        self.zobrist()
     }
 
     pub fn __str__(&self) -> String {

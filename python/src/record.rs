@@ -7,9 +7,11 @@ use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::GameRecord as Record;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use crate::any::{AnyPosition, Variant};
 use crate::errors::move_error;
+use crate::names::move_list;
 use crate::outcome::{Outcome, Side};
 use crate::position::Position;
 
@@ -44,6 +46,14 @@ impl AnyRecord {
             AnyPosition::Kujifunza(p) => AnyRecord::Kujifunza(Record::new(p.clone())),
         }
     }
+}
+
+fn played_list<'py, G: Variant>(py: Python<'py>, r: &Record<G>) -> PyResult<Bound<'py, PyList>> {
+    move_list::<G>(py, r.moves())
+}
+
+fn legal_list_of<'py, G: Variant>(py: Python<'py>, r: &Record<G>) -> PyResult<Bound<'py, PyList>> {
+    move_list::<G>(py, &r.legal_moves())
 }
 
 fn position_of<G: Variant>(p: &G) -> Position {
@@ -85,8 +95,8 @@ impl GameRecord {
 
     /// The moves played so far, in canonical notation.
     #[getter]
-    fn moves(&self) -> Vec<String> {
-        on_record!(&self.0, r => r.moves().iter().map(ToString::to_string).collect())
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        on_record!(&self.0, r => played_list(py, r))
     }
 
     #[getter]
@@ -95,8 +105,8 @@ impl GameRecord {
     }
 
     /// The legal moves now; empty once the game is over (also by repetition).
-    fn legal_moves(&self) -> Vec<String> {
-        on_record!(&self.0, r => r.legal_moves().iter().map(ToString::to_string).collect())
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        on_record!(&self.0, r => legal_list_of(py, r))
     }
 
     /// Plays a move given in notation and returns its canonical spelling.
@@ -136,7 +146,8 @@ impl GameRecord {
 
     fn __repr__(&self) -> String {
         let start = self.start().__str__();
-        let moves = self.moves();
+        let moves: Vec<String> =
+            on_record!(&self.0, r => r.moves().iter().map(ToString::to_string).collect());
         format!("<GameRecord {start:?} moves {:?}>", moves.join(" "))
     }
 }
