@@ -18,6 +18,7 @@ Rust rules library, which the kit exposes.
 import random
 import sys
 import time
+import timeit
 
 import mancala
 
@@ -150,6 +151,15 @@ def measure(name, start, games, loop=playout):
     return rate, finals
 
 
+def per_call(name, stmt, pos):
+    """Nanoseconds per call, best of 5 (as `python -m timeit` reports)."""
+    timer = timeit.Timer(stmt, globals={"pos": pos})
+    number = 200_000
+    best = min(timer.repeat(5, number)) / number
+    print(f"  {name:<32} {best * 1e9:>8.0f} ns per call")
+    return best
+
+
 def main():
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
     rng = random.Random(2026)
@@ -185,6 +195,14 @@ def main():
     if base_finals != kit_finals:
         sys.exit("the baseline record and the kit played different games: the baseline is wrong")
     print(f"  kit / pure Python, game records: {kit / base:.1f}x")
+
+    print("one call from the start position (wall time, best of 5):")
+    kit_start = mancala.Position.start("bohnenspiel")
+    slow = per_call("pure Python legal_moves()", "pos.legal_moves()", slow_start)
+    slow += per_call("pure Python play('4')", "pos.play('4')", slow_start)
+    fast = per_call("kit legal_moves()", "pos.legal_moves()", kit_start)
+    fast += per_call("kit play('4')", "pos.play('4')", kit_start)
+    print(f"  kit / pure Python, legal_moves() + play(): {slow / fast:.1f}x")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,27 @@ pub trait MoveNames: Game {
     fn slot(mv: Self::Move) -> Option<usize>;
     /// The interned names, by slot.
     fn table(py: Python<'_>) -> &'static Table;
+    /// Runs `f` on this thread's reusable move buffer (a fresh one if it is
+    /// already in use: Python code can run re-entrantly during `f`).
+    fn with_buffer<R>(f: impl FnOnce(&mut Vec<Self::Move>) -> R) -> R;
+}
+
+macro_rules! buffer {
+    ($ty:ty) => {
+        fn with_buffer<R>(f: impl FnOnce(&mut Vec<Self::Move>) -> R) -> R {
+            thread_local! {
+                static BUFFER: std::cell::RefCell<Vec<<$ty as Game>::Move>> =
+                    const { std::cell::RefCell::new(Vec::new()) };
+            }
+            BUFFER.with(|cell| match cell.try_borrow_mut() {
+                Ok(mut buf) => {
+                    buf.clear();
+                    f(&mut buf)
+                }
+                Err(_) => f(&mut Vec::new()),
+            })
+        }
+    };
 }
 
 /// Slot `i` holds the move spelled `i` (0: `pass`), when that spelling is a
@@ -45,6 +66,7 @@ macro_rules! hole_names {
                 static TABLE: PyOnceLock<Table> = PyOnceLock::new();
                 TABLE.get_or_init(py, || build::<Self>(py, $slots))
             }
+            buffer!($ty);
         }
     };
 }
@@ -62,11 +84,15 @@ impl MoveNames for Kujifunza {
         static EMPTY: Table = Vec::new();
         &EMPTY
     }
+    buffer!(Kujifunza);
 }
 
 /// The legal moves of `p` as a Python list of strings.
 pub fn legal_list<'py, G: MoveNames>(py: Python<'py>, p: &G) -> PyResult<Bound<'py, PyList>> {
-    move_list::<G>(py, &p.legal_move_list())
+    G::with_buffer(|moves| {
+        p.legal_moves(moves);
+        move_list::<G>(py, moves)
+    })
 }
 
 /// Moves as a Python list of strings.

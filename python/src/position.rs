@@ -26,7 +26,14 @@ pub fn parse_game_id(game: &str) -> PyResult<GameId> {
 }
 
 fn play_on<G: Variant>(p: &G, text: &str) -> Result<AnyPosition, RulesMoveError> {
-    let mv = p.parse_legal(text)?;
+    let mv: G::Move = text.parse()?;
+    // The legality check in the reused buffer; the rules library's own
+    // check (which names the legal moves) only on the error path.
+    let legal = G::with_buffer(|moves| {
+        p.legal_moves(moves);
+        moves.contains(&mv)
+    });
+    let mv = if legal { mv } else { p.parse_legal(text)? };
     Ok(p.after(mv).wrap())
 }
 
