@@ -48,7 +48,11 @@ macro_rules! buffer {
 fn build<G: MoveNames>(py: Python<'_>, slots: usize) -> Table {
     (0..slots)
         .map(|i| {
-            let text = if i == 0 { "pass".to_string() } else { i.to_string() };
+            let text = if i == 0 {
+                "pass".to_string()
+            } else {
+                i.to_string()
+            };
             let mv = text.parse::<G::Move>().ok()?;
             (G::slot(mv) == Some(i) && mv.to_string() == text)
                 .then(|| PyString::intern(py, &text).unbind())
@@ -104,7 +108,10 @@ pub fn move_list<'py, G: MoveNames>(
     PyList::new(
         py,
         moves.iter().map(|&mv| {
-            match G::slot(mv).and_then(|i| table.get(i)).and_then(Option::as_ref) {
+            match G::slot(mv)
+                .and_then(|i| table.get(i))
+                .and_then(Option::as_ref)
+            {
                 Some(name) => name.clone_ref(py).into_bound(py),
                 None => PyString::new(py, &mv.to_string()),
             }

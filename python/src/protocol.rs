@@ -30,7 +30,10 @@ pub fn parse_command<'py>(py: Python<'py>, line: &str) -> PyResult<Option<Bound<
         Command::Board => "d",
         Command::SetOption(s) => {
             d.set_item("name", s.name.as_str())?;
-            d.set_item("value", s.value.as_ref().map(|v| v.option_str().to_string()))?;
+            d.set_item(
+                "value",
+                s.value.as_ref().map(|v| v.option_str().to_string()),
+            )?;
             "setoption"
         }
         Command::NewGame(id) => {

@@ -39,10 +39,10 @@ macro_rules! on_record {
 impl AnyRecord {
     fn new(start: &AnyPosition) -> AnyRecord {
         match start {
-            AnyPosition::Bohnenspiel(p) => AnyRecord::Bohnenspiel(Record::new(p.clone())),
-            AnyPosition::Hemprich(p) => AnyRecord::Hemprich(Record::new(p.clone())),
+            AnyPosition::Bohnenspiel(p) => AnyRecord::Bohnenspiel(Record::new(*p)),
+            AnyPosition::Hemprich(p) => AnyRecord::Hemprich(Record::new(*p)),
             AnyPosition::Bosh(p) => AnyRecord::Bosh(Record::new(p.clone())),
-            AnyPosition::Kimasai(p) => AnyRecord::Kimasai(Record::new(p.clone())),
+            AnyPosition::Kimasai(p) => AnyRecord::Kimasai(Record::new(*p)),
             AnyPosition::Kujifunza(p) => AnyRecord::Kujifunza(Record::new(p.clone())),
         }
     }
