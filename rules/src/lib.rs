@@ -7,8 +7,8 @@
 //! - [`perft`]: leaf counts for testing move generators.
 //! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
 //!
-//! The normative reading of the rules is `shared/rules-and-notation.md`; each
-//! game module's documentation restates the clauses it implements.
+//! The normative rules are the project's own pages in `docs/rules/` (one per
+//! game); each game module's documentation restates the clauses it implements.
 
 mod any;
 pub mod display;

@@ -8,7 +8,7 @@
 //!        1  2  3  4  5  6        South
 //! ```
 //!
-//! The clauses of `rules-and-notation.md` this module implements:
+//! The clauses of `docs/rules/bohnenspiel.md` this module implements:
 //!
 //! - A move takes all beans from a non-empty pit on the mover's side and sows
 //!   them one per pit counter-clockwise, in a single lap (the move ends when the

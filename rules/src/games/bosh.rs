@@ -6,8 +6,8 @@
 //!        1  2  3  4  5       South
 //! ```
 //!
-//! The clauses implemented here (from `shared/rules-and-notation.md`, with the
-//! project's rulings; `docs/rules/bosh.md` explains them in prose):
+//! The clauses implemented here (the normative text, with the project's
+//! rulings, is `docs/rules/bosh.md`):
 //!
 //! - A move names an occupied open hole of the mover. Its stones are sown
 //!   counter-clockwise (increasing numbers, 10 → 1), one per **open** hole;

@@ -1,6 +1,6 @@
 //! Bao la Kimasai (`kimasai`): 4×12, single stones stepping into empty holes.
 //!
-//! The clauses implemented (from `shared/rules-and-notation.md`):
+//! The clauses implemented (normative text: `docs/rules/kimasai.md`):
 //!
 //! - Each player owns two rows and a circuit of 24 holes, numbered
 //!   counter-clockwise from his back-row leftmost hole: South 1–24, North 25–48.

@@ -29,7 +29,7 @@
 //! `23 - l`. Sowing inward from the left kichwa runs `-` and from the right
 //! kichwa runs `+`, for both players.
 //!
-//! # Rules implemented (`shared/rules-and-notation.md`)
+//! # Rules implemented (normative text: `docs/rules/kujifunza.md`)
 //!
 //! - A *lap* drops one seed per hole, starting with the hole after the one the
 //!   seeds were taken from, in the current direction. The origin hole is not
