@@ -140,6 +140,13 @@ class _Search:
         self.stop()
         self._thread.join(timeout)
 
+    def abandon(self, timeout: float) -> None:
+        """Stops the search without answering it (after ``quit``)."""
+        with self._lock:
+            self._sent = True
+        self.limits._request_stop()
+        self._thread.join(timeout)
+
     @property
     def running(self) -> bool:
         return self._thread.is_alive() or not self._sent
@@ -158,7 +165,9 @@ class _Engine:
     ):
         self.choose = choose
         self.out = out
-        self.games = list(games)
+        self.games = list(dict.fromkeys(games))
+        if not self.games:
+            raise ValueError("games: a bot must play at least one game")
         for g in self.games:
             if g not in _native.GAMES:
                 raise ValueError(f"unknown game id {g!r} (known: {', '.join(_native.GAMES)})")
@@ -346,10 +355,9 @@ class _Engine:
 
     def quit(self) -> None:
         if self.search is not None:
-            # No bestmove is needed after quit; give choose a moment to see
-            # the stop flag, then leave (the worker thread is a daemon).
-            self.search.limits._request_stop()
-            self.search.finish(timeout=0.5)
+            # No bestmove after quit; give choose a moment to see the stop
+            # flag, then leave (the worker thread is a daemon).
+            self.search.abandon(timeout=0.5)
             self.search = None
 
 

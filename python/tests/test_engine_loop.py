@@ -3,6 +3,7 @@ both Python templates and the Node.js bot, and the protocol details the
 check does not reach (ponder, held answers, the bot's own mistakes, option
 values, malformed bytes), through the probe bot in tests/bots."""
 
+import io
 import queue
 import subprocess
 import threading
@@ -256,3 +257,39 @@ def test_end_of_input_exits_cleanly(bot_env):
     bot = Bot([TEMPLATES / "random_bot.py"], bot_env)
     bot.proc.stdin.close()
     assert bot.proc.wait(timeout=WAIT) == 0
+
+
+def test_quit_during_a_search_sends_no_bestmove(probe):
+    probe.send("setoption name Mode value wait", "newgame bosh", "position startpos", "go infinite")
+    assert bestmoves(probe.sync()) == []
+    probe.send("quit")
+    assert probe.proc.wait(timeout=WAIT) == 0
+    rest = []
+    while (line := probe.lines.get(timeout=WAIT)) is not None:
+        rest.append(line)
+    assert bestmoves(rest) == []
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"games": ["chess"]}, "unknown game id 'chess'"),
+        ({"games": []}, "at least one game"),
+        ({"options": {"my value": mancala.Spin(1, 0, 2)}}, "value"),
+        ({"options": {"A": mancala.Check(), "a": mancala.Check()}}, "declared twice"),
+        ({"name": "bell\x07"}, "id name"),
+    ],
+)
+def test_bad_declarations_raise_before_reading_input(kwargs, message):
+    args = {"name": "Bad", **kwargs}
+    out = io.StringIO()
+    with pytest.raises(ValueError, match=message):
+        mancala.run_engine(lambda r, l: r.legal_moves()[0], input=io.BytesIO(b"umi\n"), output=out, **args)
+    assert out.getvalue() == ""
+
+
+def test_bad_option_specs_raise():
+    with pytest.raises(ValueError):
+        mancala.Spin(default=5, min=0, max=3)
+    with pytest.raises(ValueError):
+        mancala.Combo(default="x", vars=["a", "b"])
