@@ -7,7 +7,7 @@ use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::GameRecord as Record;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyType};
 
 use crate::any::{AnyPosition, Variant};
 use crate::errors::move_error;
@@ -73,6 +73,33 @@ impl GameRecord {
     #[new]
     fn new(start: &Position) -> GameRecord {
         GameRecord(AnyRecord::new(&start.0))
+    }
+
+    /// The game from `start` after `moves` (raises like `play` on the first
+    /// move that cannot be played, naming it).
+    #[classmethod]
+    fn replay(
+        _cls: &Bound<'_, PyType>,
+        py: Python<'_>,
+        start: &Position,
+        moves: Vec<String>,
+    ) -> PyResult<GameRecord> {
+        let mut record = GameRecord::new(start);
+        for (i, mv) in moves.iter().enumerate() {
+            if let Err(e) = record.play(py, mv) {
+                let message = format!("move {} ({mv}): {}", i + 1, e.value(py));
+                return Err(rewrap(py, e, message));
+            }
+        }
+        Ok(record)
+    }
+
+    /// Pickling: rebuilt by replaying the moves from the start.
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (Position, Vec<String>))> {
+        let replay = slf.get_type().getattr("replay")?.unbind();
+        let record = slf.borrow();
+        let moves = on_record!(&record.0, r => r.moves().iter().map(ToString::to_string).collect());
+        Ok((replay, (record.start(), moves)))
     }
 
     /// The game id, e.g. `"bosh"`.
@@ -150,6 +177,20 @@ impl GameRecord {
             on_record!(&self.0, r => r.moves().iter().map(ToString::to_string).collect());
         format!("<GameRecord {start:?} moves {:?}>", moves.join(" "))
     }
+}
+
+/// `e` with `message`, keeping its exception class and attributes.
+fn rewrap(py: Python<'_>, e: PyErr, message: String) -> PyErr {
+    let Ok(value) = e.get_type(py).call1((message,)) else {
+        return e;
+    };
+    for attr in ["move", "legal"] {
+        if let Ok(v) = e.value(py).getattr(attr) {
+            // Best effort: the message already names the move.
+            let _ = value.setattr(attr, v);
+        }
+    }
+    PyErr::from_value(value)
 }
 
 /// The game id of a typed position.

@@ -192,3 +192,19 @@ def test_garbage_never_crashes():
                 pos.play(mv)
             except MancalaError:
                 pass
+
+
+def test_game_record_replay_and_pickle():
+    start = Position.start("kujifunza")
+    record = GameRecord(start)
+    rng = random.Random(5)
+    for _ in range(30):
+        record.play(rng.choice(record.legal_moves()))
+    again = GameRecord.replay(start, record.moves)
+    assert again.moves == record.moves and again.position == record.position
+    restored = pickle.loads(pickle.dumps(record))
+    assert restored.moves == record.moves and restored.position == record.position
+    assert restored.result() == record.result()
+    with pytest.raises(IllegalMoveError, match=r"^move 2 \(4\): illegal move 4: legal moves are 7 ") as e:
+        GameRecord.replay(Position.start("bohnenspiel"), ["4", "4"])
+    assert e.value.move == "4" and "7" in e.value.legal
