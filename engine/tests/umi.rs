@@ -246,3 +246,25 @@ fn ten_milliseconds_per_move_for_a_whole_game_in_every_game() {
         }
     }
 }
+
+#[test]
+fn position_moves_count_round_starts_over_the_whole_match() {
+    // protocol-spec.md: the moves of `position` are the game's history. From
+    // this Bosh round start, the ten plies below open round 3 alike; nine more
+    // bring North to a position where 7 opens round 4 alike, for the third
+    // time: a draw he takes, being behind (blind to the rule he plays 6).
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("newgame bosh");
+    let cycle = "1 9 5 7 2 6 2 8 1 7 1 9 5 7 2 6 2 8 1";
+    e.send(&format!(
+        "position pos bosh 4,4,4,4,4,4,4,4,4,x S 3/1 2 moves {cycle}"
+    ));
+    let (line, _) = e.go("go depth 4");
+    assert_eq!(best_of(&line), "7", "{line}");
+    // From the same position without the history, nothing repeats.
+    e.send("position pos bosh 0,1,0,0,0,1,2,0,2,x N 23/11 3");
+    let (line, _) = e.go("go depth 4");
+    assert_eq!(best_of(&line), "6", "{line}");
+    e.quit();
+}
