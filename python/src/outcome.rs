@@ -65,6 +65,7 @@ pub fn reason_id(reason: EndReason) -> &'static str {
         EndReason::NoLegalMove => "no_legal_move",
         EndReason::EmptyFrontRow => "empty_front_row",
         EndReason::Repetition => "repetition",
+        EndReason::RoundStartRepeated => "round_start_repeated",
     }
 }
 
@@ -89,7 +90,8 @@ impl Outcome {
     }
 
     /// Why the game ended: `no_seeds_to_move`, `board_empty`, `cycle`,
-    /// `match_won`, `no_legal_move`, `empty_front_row` or `repetition`.
+    /// `match_won`, `no_legal_move`, `empty_front_row`, `repetition` or
+    /// `round_start_repeated`.
     #[getter]
     fn reason(&self) -> &'static str {
         reason_id(self.0.reason)

@@ -130,3 +130,24 @@ def test_rust_played_games_replay_the_same(arbiter_bin, engine_bin, tmp_path, ga
         else:
             assert kind == "adjudication", entry["termination"]
             assert record.result() is None
+
+
+@pytest.mark.parametrize("pick", [0, -1])
+def test_bosh_round_start_cycle_agrees_with_arbiter_verify(arbiter_bin, tmp_path, pick):
+    """Always playing the first (last) legal move, a Bosh match comes back to
+    a round start a third time: drawn by the match-level cycle rule, which
+    only the record knows. `arbiter verify` replays it with the Rust rules."""
+    record = mancala.GameRecord(mancala.Position.start("bosh"))
+    while not record.is_over():
+        assert len(record) < MAX_PLIES
+        record.play(record.legal_moves()[pick])
+    result = record.result()
+    assert result.reason == "round_start_repeated"
+    assert result.result == "1/2-1/2" and result.winner is None
+    assert sum(result.scores) == 40
+    assert record.position.result() is None and record.position.legal_moves()
+    log = tmp_path / "bosh.jsonl"
+    log.write_text(log_line(record, pick) + "\n")
+    out = run([arbiter_bin, "verify", log])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("OK (1 game")
