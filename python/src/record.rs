@@ -15,6 +15,9 @@ use crate::names::move_list;
 use crate::outcome::{Outcome, Side};
 use crate::position::Position;
 
+/// What `__reduce__` returns: `GameRecord.replay` and its arguments.
+type Reduced = (Py<PyAny>, (Position, Vec<String>));
+
 #[derive(Clone, Debug)]
 enum AnyRecord {
     Bohnenspiel(Record<Bohnenspiel>),
@@ -95,7 +98,7 @@ impl GameRecord {
     }
 
     /// Pickling: rebuilt by replaying the moves from the start.
-    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (Position, Vec<String>))> {
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Reduced> {
         let replay = slf.get_type().getattr("replay")?.unbind();
         let record = slf.borrow();
         let moves = on_record!(&record.0, r => r.moves().iter().map(ToString::to_string).collect());
