@@ -5,10 +5,11 @@ import json
 
 import pytest
 
+import mancala
 from conftest import TEMPLATES, run
 
 
-@pytest.mark.parametrize("game", ["bohnenspiel", "bosh"])
+@pytest.mark.parametrize("game", sorted(mancala.GAMES))
 def test_templates_and_the_reference_engine(arbiter_bin, engine_bin, bot_env, tmp_path, game):
     log = tmp_path / "results.jsonl"
     out = run(
