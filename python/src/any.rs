@@ -6,7 +6,7 @@ use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::position::game_id_of;
-use mancala_rules::{with_game, Game, GameId, PositionError};
+use mancala_rules::{with_game, Game, GameId, PositionError, Traced};
 
 use crate::board::Board;
 use crate::names::MoveNames;
@@ -36,7 +36,7 @@ macro_rules! on_position {
 pub(crate) use on_position;
 
 /// A game whose positions fit in [`AnyPosition`].
-pub trait Variant: Game + Board + MoveNames {
+pub trait Variant: Traced + Board + MoveNames {
     fn wrap(self) -> AnyPosition;
 }
 

@@ -15,6 +15,7 @@ mod perft;
 mod position;
 mod protocol;
 mod record;
+mod trace;
 
 use mancala_rules::GameId;
 use pyo3::prelude::*;

@@ -2,7 +2,7 @@
 //! playing a move, the game end judged from the position alone, the board
 //! and the position string.
 
-use mancala_rules::{Game, GameId, MoveError as RulesMoveError};
+use mancala_rules::{Game, GameId, MoveError as RulesMoveError, Step};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyType};
 
@@ -11,6 +11,7 @@ use crate::board::Board;
 use crate::errors::{move_error, position_error};
 use crate::names::legal_list;
 use crate::outcome::{Outcome, Side};
+use crate::trace::steps_to_py;
 
 /// A position of one game. Immutable: `play` returns a new position.
 ///
@@ -23,6 +24,11 @@ pub struct Position(pub AnyPosition);
 /// Parses a game id, naming the known ones when it is not one.
 pub fn parse_game_id(game: &str) -> PyResult<GameId> {
     game.parse::<GameId>().map_err(position_error)
+}
+
+fn trace_on<G: Variant>(p: &G, text: &str) -> Result<Vec<Step>, RulesMoveError> {
+    let mv = p.parse_legal(text)?;
+    Ok(p.trace(mv))
 }
 
 fn play_on<G: Variant>(p: &G, text: &str) -> Result<AnyPosition, RulesMoveError> {
@@ -81,6 +87,16 @@ impl Position {
         on_position!(&self.0, p => play_on(p, r#move))
             .map(Position)
             .map_err(|e| move_error(py, e))
+    }
+
+    /// The sowing trace of `move` (legal here): the steps it performs, in
+    /// order, as dicts — `{"step": "pick", "hole": 3, "count": 4}`,
+    /// `{"step": "sow", "hole": 4}`, captures, Bosh round ends and refills,
+    /// and last `{"step": "turn", "side": "north"}`. Raises like `play`.
+    fn trace<'py>(&self, py: Python<'py>, r#move: &str) -> PyResult<Bound<'py, PyList>> {
+        let steps =
+            on_position!(&self.0, p => trace_on(p, r#move)).map_err(|e| move_error(py, e))?;
+        steps_to_py(py, &steps)
     }
 
     /// `None` while the game goes on, else its `Outcome` — judged from this

@@ -14,6 +14,7 @@ use crate::errors::move_error;
 use crate::names::move_list;
 use crate::outcome::{Outcome, Side};
 use crate::position::Position;
+use crate::trace::steps_to_py;
 
 /// What `__reduce__` returns: `GameRecord.replay` and its arguments.
 type Reduced = (Py<PyAny>, (Position, Vec<String>));
@@ -145,6 +146,16 @@ impl GameRecord {
     fn play(&mut self, py: Python<'_>, r#move: &str) -> PyResult<String> {
         on_record!(&mut self.0, r => r.play_str(r#move).map(|m| m.to_string()))
             .map_err(|e| move_error(py, e))
+    }
+
+    /// `play`, returning the move's sowing trace (see `Position.trace`)
+    /// including what the history rules add: a Bosh round ended by a cycle,
+    /// its sweep and the refill of the next.
+    fn play_traced<'py>(&mut self, py: Python<'py>, r#move: &str) -> PyResult<Bound<'py, PyList>> {
+        let mut steps = Vec::new();
+        on_record!(&mut self.0, r => r.play_str_traced(r#move, &mut steps).map(|_| ()))
+            .map_err(|e| move_error(py, e))?;
+        steps_to_py(py, &steps)
     }
 
     /// `None` while the game goes on, else its `Outcome` (history rules included).
