@@ -61,3 +61,19 @@ def run(args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
         [str(a) for a in args], capture_output=True, text=True, timeout=TIMEOUT, **kwargs
     )
+
+
+#: `arbiter check` gives each search of its `positions:*` checks a fixed 50 ms
+#: over `movetime 100` (its margin is not configurable); on a loaded machine
+#: a process can miss that for want of CPU. A bot passes if one of this many
+#: runs passes every check; a bot that breaks the protocol fails them all.
+CHECK_ATTEMPTS = 3
+
+
+def arbiter_check(arbiter_bin, engine_args, **kwargs) -> subprocess.CompletedProcess:
+    """`arbiter check` on one engine: the first passing run, else the last."""
+    for _ in range(CHECK_ATTEMPTS):
+        out = run([arbiter_bin, "check", "--engine", *engine_args], **kwargs)
+        if out.returncode == 0:
+            break
+    return out

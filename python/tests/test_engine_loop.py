@@ -11,7 +11,7 @@ import threading
 import pytest
 
 import mancala
-from conftest import BOTS, TEMPLATES, run
+from conftest import BOTS, TEMPLATES, arbiter_check, run
 
 #: Hang guard when waiting for a line; never a timing assertion.
 WAIT = 60
@@ -92,10 +92,8 @@ CHECKED = {
 
 @pytest.mark.parametrize("bot", sorted(CHECKED))
 def test_arbiter_check_passes(arbiter_bin, engine_bin, bot_env, tmp_path, bot):
-    out = run(
-        [arbiter_bin, "check", "--engine", f"cmd={TEMPLATES / bot}", *CHECKED[bot](engine_bin)],
-        env=bot_env,
-        cwd=tmp_path,
+    out = arbiter_check(
+        arbiter_bin, [f"cmd={TEMPLATES / bot}", *CHECKED[bot](engine_bin)], env=bot_env, cwd=tmp_path
     )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()

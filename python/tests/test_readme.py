@@ -3,7 +3,7 @@
 import os
 import re
 
-from conftest import REPO, run
+from conftest import REPO, arbiter_check
 
 
 def readme_bot():
@@ -21,7 +21,7 @@ def test_readme_bot_passes_arbiter_check(arbiter_bin, bot_env, tmp_path):
     bot = tmp_path / "readme_bot.py"
     bot.write_text(readme_bot())
     os.chmod(bot, 0o755)
-    out = run([arbiter_bin, "check", "--engine", f"cmd={bot}"], env=bot_env, cwd=tmp_path)
+    out = arbiter_check(arbiter_bin, [f"cmd={bot}"], env=bot_env, cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "PASS positions:bohnenspiel " in out.stdout
     assert "PASS games (bohnenspiel)" in out.stdout
