@@ -559,3 +559,76 @@ fn ctrl_c_stops_promptly_and_keeps_finished_games() {
     s.assert_logs_verify(games);
     s.assert_no_leftovers();
 }
+
+#[test]
+fn second_bestmove_for_one_go_is_a_stray_bestmove() {
+    let (s, games) = misbehaviour(
+        "double-bestmove",
+        "double-bestmove",
+        &[],
+        "tc=30+0.1",
+        2,
+        "stray_bestmove",
+    );
+    for g in &games {
+        // Found right behind its first answer: no move of Bad is credited.
+        assert_eq!(moves_by(g, "Bad"), 0, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("right after the bestmove"), "{detail}");
+    }
+    // The offender is restarted for game 2: preflight, game 1, game 2.
+    assert_eq!(pids_of(&s.traffic(), "Bad").len(), 3);
+}
+
+#[test]
+fn bestmove_after_readyok_is_never_taken_as_an_answer() {
+    let (_s, games) = misbehaviour(
+        "bestmove-after-readyok",
+        "bestmove-after-readyok",
+        &[],
+        "tc=30+0.1",
+        2,
+        "stray_bestmove",
+    );
+    for g in &games {
+        assert_eq!(moves_by(g, "Bad"), 0, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("before go"), "{detail}");
+    }
+}
+
+#[test]
+fn bestmove_that_is_not_utf8_is_unparseable_at_once() {
+    // A 30 s clock: waiting it out would be a time forfeit.
+    let (_s, games) = misbehaviour(
+        "bad-utf8",
+        "bad-utf8",
+        &[],
+        "tc=30+0.1",
+        2,
+        "unparseable_bestmove",
+    );
+    for g in &games {
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("not valid UTF-8"), "{detail}");
+    }
+}
+
+#[test]
+fn crash_behind_a_grandchild_holding_stdout_is_a_crash() {
+    // The grandchild keeps the engine's stdout open after the crash; with a
+    // 30 s clock, watching only the pipe would record a time forfeit.
+    let (_s, games) = misbehaviour(
+        "crash-behind-child",
+        "crash-behind-child",
+        &[],
+        "tc=30+0.1",
+        2,
+        "crash",
+    );
+    for g in &games {
+        assert_eq!(moves_by(g, "Bad"), 3, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("SIGABRT"), "{detail}");
+    }
+}

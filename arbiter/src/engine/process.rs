@@ -53,6 +53,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -451,6 +452,19 @@ pub fn live_engine_count() -> usize {
     live_groups().len()
 }
 
+/// Whether the kernel holds input (or end of input) on `pipe` right now.
+fn pipe_has_input(pipe: &impl AsRawFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd: pipe.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll reads and writes the one pollfd we pass, which lives across
+    // the call; a zero timeout never blocks.
+    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+    ready > 0 && poll.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0
+}
+
 /// SIGKILLs process group `pgid`; false if there was nothing to signal.
 fn kill_group(pgid: i32) -> bool {
     // why: killpg(0) is our own group and 1 is init; an engine's group id is its
@@ -510,18 +524,24 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 return Err(ReadError::Eof);
             }
-            self.buf.reserve(READ_CHUNK);
             // why: `read_buf` either appends what it read or (when cancelled)
             // nothing, which is what makes this loop cancel-safe.
-            let n = self
-                .inner
-                .read_buf(&mut self.buf)
-                .await
-                .map_err(ReadError::Io)?;
-            if n == 0 {
-                self.eof = true;
-            }
+            self.fill().await?;
         }
+    }
+
+    /// One read from the pipe into the buffer (end of input sets `eof`).
+    async fn fill(&mut self) -> Result<(), ReadError> {
+        self.buf.reserve(READ_CHUNK);
+        let n = self
+            .inner
+            .read_buf(&mut self.buf)
+            .await
+            .map_err(ReadError::Io)?;
+        if n == 0 {
+            self.eof = true;
+        }
+        Ok(())
     }
 
     /// A result from what is already buffered, or `None` if more input is needed.
@@ -745,10 +765,37 @@ impl EngineProcess {
     }
 
     /// The next line from the engine's stdout, or why there is none by `deadline`.
+    ///
+    /// The engine's own process is watched as well as the pipe: once it has
+    /// exited, what it wrote before exiting is still returned, and then
+    /// [`ReadError::Eof`] — even if a descendant that escaped the group kill
+    /// still holds the pipe open (a crash hidden behind a grandchild must not
+    /// turn into a wait for the whole clock).
     pub async fn read_line_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let result = match timeout_at(deadline, self.reader.next_line()).await {
-            Ok(result) => result,
-            Err(_) => Err(ReadError::Timeout),
+        let result = if self.exit.is_some() {
+            self.read_available(deadline).await
+        } else {
+            let EngineProcess { child, reader, .. } = self;
+            let read = async {
+                tokio::select! {
+                    line = reader.next_line() => Err(line),
+                    status = child.wait() => Ok(status),
+                }
+            };
+            match timeout_at(deadline, read).await {
+                Err(_) => Err(ReadError::Timeout),
+                Ok(Err(line)) => line,
+                Ok(Ok(Ok(status))) => {
+                    self.on_exit(status);
+                    self.read_available(deadline).await
+                }
+                // why: `wait` fails only if the child was reaped elsewhere, which
+                // this type never does; the pipe is then the only witness left.
+                Ok(Ok(Err(_))) => match timeout_at(deadline, self.reader.next_line()).await {
+                    Ok(result) => result,
+                    Err(_) => Err(ReadError::Timeout),
+                },
+            }
         };
         match &result {
             Ok(line) => self.log(TrafficKind::FromEngine, line),
@@ -756,6 +803,55 @@ impl EngineProcess {
             Err(e) => self.note(&e.to_string()),
         }
         result
+    }
+
+    /// A line the engine has already sent, without waiting for one: `Ok(None)`
+    /// when nothing complete is buffered and the pipe holds nothing more.
+    /// For the arbiter's idle-time checks (a `bestmove` nobody asked for).
+    /// A partial line is kept for the next read. End of output is
+    /// [`ReadError::Eof`], as for [`EngineProcess::read_line_until`].
+    pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+        let result = self.next_available().await;
+        match &result {
+            Ok(Some(line)) => self.log(TrafficKind::FromEngine, line),
+            Ok(None) => {}
+            Err(e) => self.note(&e.to_string()),
+        }
+        result
+    }
+
+    /// After the engine's exit: the lines already in the pipe, then `Eof`.
+    async fn read_available(&mut self, deadline: Instant) -> Result<String, ReadError> {
+        match timeout_at(deadline, self.next_available()).await {
+            Ok(Ok(Some(line))) => Ok(line),
+            Ok(Ok(None)) => {
+                self.reader.eof = true;
+                Err(ReadError::Eof)
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(ReadError::Timeout),
+        }
+    }
+
+    /// A buffered line, or one read from what the pipe holds right now.
+    async fn next_available(&mut self) -> Result<Option<String>, ReadError> {
+        loop {
+            if let Some(result) = self.reader.take_buffered() {
+                return result.map(Some);
+            }
+            if self.reader.eof {
+                return self.reader.next_line().await.map(Some);
+            }
+            if !pipe_has_input(&self.reader.inner) {
+                return Ok(None);
+            }
+            // why a bound: the kernel said the pipe is readable, so this read
+            // returns at once; the limit only guards against the unexpected.
+            match timeout(REAP_LIMIT, self.reader.fill()).await {
+                Ok(result) => result?,
+                Err(_) => return Ok(None),
+            }
+        }
     }
 
     /// The engine's exit, if it has exited (does not wait). On seeing the exit

@@ -390,7 +390,7 @@ async fn play(
     let mut io_error = None;
     // Brief standings once per round's worth of games.
     let mut since_standings = games.len() % per_round;
-    runner
+    let finished = runner
         .run(pending, |done| {
             let mut log = log_of(&runner, &spec.event, &done);
             schedule.tag(&mut log, &done.job);
@@ -424,6 +424,7 @@ async fn play(
         })
         .await;
     bar.finish_and_clear();
+    finished.map_err(|e| UsageError(e.to_string()))?;
     match io_error {
         Some(e) => Err(UsageError(format!(
             "cannot write the results log ({e}); stopped starting games, the games written so far are safe"

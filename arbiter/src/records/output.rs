@@ -10,10 +10,17 @@ use crate::records::log::GameLog;
 use crate::records::{jsonl, pgn};
 
 /// Where finished games are appended.
+///
+/// After a failed write the sink is broken: it writes nothing more and every
+/// later [`LogSink::append`] fails at once. A torn write can then only be the
+/// last bytes of a file, which `--resume` recognises and cuts off; appending
+/// after it (once space returns) would bury it mid-file.
 #[derive(Default)]
 pub struct LogSink {
     pgn: Option<(PathBuf, File)>,
     jsonl: Option<(PathBuf, File)>,
+    /// The first failed write, once there was one.
+    broken: Option<String>,
 }
 
 fn open_append(path: &Path) -> io::Result<File> {
@@ -37,19 +44,40 @@ impl LogSink {
         Ok(LogSink {
             pgn: open(pgn)?,
             jsonl: open(jsonl)?,
+            broken: None,
         })
     }
 
-    /// Appends one game to every log and forces it to disk.
+    /// Appends one game to every log and forces it to disk. Fails without
+    /// writing anything once an earlier append failed.
     pub fn append(&mut self, log: &GameLog) -> io::Result<()> {
-        if let Some((_, f)) = &mut self.pgn {
-            f.write_all(pgn::write_game(log).as_bytes())?;
-            f.write_all(b"\n")?;
-            f.sync_data()?;
+        if let Some(first) = &self.broken {
+            return Err(io::Error::other(format!(
+                "not written: an earlier write failed ({first})"
+            )));
         }
-        if let Some((_, f)) = &mut self.jsonl {
-            jsonl::write_line(f, log)?;
-            f.sync_data()?;
+        let result = self.write(log);
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result
+    }
+
+    fn write(&mut self, log: &GameLog) -> io::Result<()> {
+        let context = |path: &Path, e: io::Error| {
+            io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        };
+        if let Some((path, f)) = &mut self.pgn {
+            let mut text = pgn::write_game(log);
+            text.push('\n');
+            f.write_all(text.as_bytes())
+                .and_then(|()| f.sync_data())
+                .map_err(|e| context(path, e))?;
+        }
+        if let Some((path, f)) = &mut self.jsonl {
+            jsonl::write_line(f, log)
+                .and_then(|()| f.sync_data())
+                .map_err(|e| context(path, e))?;
         }
         Ok(())
     }

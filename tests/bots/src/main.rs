@@ -37,6 +37,10 @@
 //! | `exit-early`  | exits 0 right after its N-th bestmove                                 |
 //! | `fork-child`  | starts a `sleep 1000` grandchild at once and prints `info string child <pid>` as its first line, then plays legal moves |
 //! | `slow`        | answers `go` after `--delay-ms` (default 1000); `stop` answers at once |
+//! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
+//! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
+//! | `bad-utf8`    | answers `go` with a `bestmove` line that is not UTF-8                 |
+//! | `crash-behind-child` | starts a `sleep 1000` grandchild that shares its stdout, then plays like `crash-mid` |
 //!
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
@@ -65,9 +69,13 @@ enum Mode {
     ExitEarly,
     ForkChild,
     Slow,
+    DoubleBestmove,
+    BestmoveAfterReadyok,
+    BadUtf8,
+    CrashBehindChild,
 }
 
-const MODES: [(&str, Mode); 14] = [
+const MODES: [(&str, Mode); 18] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -82,6 +90,10 @@ const MODES: [(&str, Mode); 14] = [
     ("exit-early", Mode::ExitEarly),
     ("fork-child", Mode::ForkChild),
     ("slow", Mode::Slow),
+    ("double-bestmove", Mode::DoubleBestmove),
+    ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
+    ("bad-utf8", Mode::BadUtf8),
+    ("crash-behind-child", Mode::CrashBehindChild),
 ];
 
 struct Options {
@@ -172,6 +184,15 @@ fn say(line: &str) {
     }
 }
 
+/// Writes `text` (lines, each ending in `\n`) in one write and flushes: the
+/// arbiter receives the lines together.
+fn say_at_once(text: &[u8]) {
+    let mut out = io::stdout().lock();
+    if out.write_all(text).and_then(|()| out.flush()).is_err() {
+        process::exit(0);
+    }
+}
+
 /// SplitMix64: tiny, seedable, good enough to pick moves.
 struct Rng(u64);
 
@@ -227,6 +248,10 @@ impl Bot {
                 say("id author tests");
                 say(&format!("games {}", self.opts.games));
                 self.reply("umiok");
+            }
+            "isready" if self.opts.mode == Mode::BestmoveAfterReadyok => {
+                let answer = self.chosen_move();
+                say_at_once(format!("readyok\nbestmove {answer}\n").as_bytes());
             }
             "isready" => self.reply("readyok"),
             "newgame" => {
@@ -303,7 +328,16 @@ impl Bot {
                 }
             }
             Mode::HugeLine => huge_line(self.opts.line_bytes),
-            Mode::CrashMid if self.answered >= self.opts.count => process::abort(),
+            Mode::CrashMid | Mode::CrashBehindChild if self.answered >= self.opts.count => {
+                process::abort()
+            }
+            Mode::DoubleBestmove => {
+                // One write, so both lines reach the arbiter together.
+                let answer = self.chosen_move();
+                say_at_once(format!("bestmove {answer}\nbestmove {answer}\n").as_bytes());
+                self.answered += 1;
+            }
+            Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
             Mode::IgnoreStop => {
                 let words: Vec<&str> = params.split_whitespace().collect();
                 if !words.contains(&"infinite") {
@@ -391,6 +425,20 @@ fn main() {
     match opts.mode {
         Mode::CrashStart => process::exit(1),
         Mode::CrashMid => no_core_dumps(),
+        Mode::CrashBehindChild => {
+            no_core_dumps();
+            // The grandchild inherits our stdout, so the pipe stays open after
+            // our crash: only our exit status tells the arbiter what happened.
+            match Command::new("sleep")
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+            {
+                Ok(child) => say(&format!("info string child {}", child.id())),
+                Err(e) => say(&format!("info string error cannot start sleep: {e}")),
+            }
+        }
         Mode::StderrFlood => flood_stderr(),
         Mode::ForkChild => {
             // The grandchild stays in our process group (no setsid/setpgid), so the
