@@ -632,3 +632,54 @@ fn crash_behind_a_grandchild_holding_stdout_is_a_crash() {
         assert!(detail.contains("SIGABRT"), "{detail}");
     }
 }
+
+#[test]
+fn engine_that_exits_after_gameover_is_restarted_for_every_game() {
+    let s = Scratch::new("exit-after-gameover");
+    let out = s.run_match(
+        &[
+            s.bot("Quitter", "exit-after-gameover", &[], "tc=30+0.1"),
+            s.random(),
+        ],
+        &["--games", "6", "--max-plies", "20"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 6);
+    // Never a zero-move disconnect, whenever the arbiter noticed the exit.
+    assert_no_forfeits(&games);
+    s.assert_logs_verify(6);
+    // Preflight, then one fresh process per game.
+    assert_eq!(pids_of(&s.traffic(), "Quitter").len(), 7);
+}
+
+#[test]
+fn gameover_follows_a_forfeit_at_game_start() {
+    let s = Scratch::new("no-readyok");
+    let out = s.run_match(
+        &[s.bot("Bad", "no-readyok", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--handshake-timeout", "0.5"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_every_game_lost(&games, "Bad", "unresponsive");
+    for g in &games {
+        assert_eq!(g["moves"].as_array().map(Vec::len), Some(0), "{g}");
+    }
+    s.assert_logs_verify(2);
+    // Every engine told `newgame` hears `gameover`: Bad in both games, Good
+    // in game 2 (as South it was started first; in game 1 it never was).
+    let traffic = s.traffic();
+    for (who, expected) in [("Bad(", 2), ("Good(", 1)] {
+        let gameovers = traffic
+            .lines()
+            .filter(|l| l.contains(who) && l.contains("> gameover 1-0 unresponsive by North"))
+            .count()
+            + traffic
+                .lines()
+                .filter(|l| l.contains(who) && l.contains("> gameover 0-1 unresponsive by South"))
+                .count();
+        assert_eq!(gameovers, expected, "{who}:\n{traffic}");
+    }
+}

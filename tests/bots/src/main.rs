@@ -40,6 +40,8 @@
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
 //! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
 //! | `bad-utf8`    | answers `go` with a `bestmove` line that is not UTF-8                 |
+//! | `exit-after-gameover` | plays legal moves; exits 0 on `gameover`                      |
+//! | `no-readyok`  | never answers `isready` (answers `umi`)                               |
 //! | `crash-behind-child` | starts a `sleep 1000` grandchild that shares its stdout, then plays like `crash-mid` |
 //!
 //! With no position (or one the rules library rejected, reported as
@@ -73,9 +75,11 @@ enum Mode {
     BestmoveAfterReadyok,
     BadUtf8,
     CrashBehindChild,
+    ExitAfterGameover,
+    NoReadyok,
 }
 
-const MODES: [(&str, Mode); 18] = [
+const MODES: [(&str, Mode); 20] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -94,6 +98,8 @@ const MODES: [(&str, Mode); 18] = [
     ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
     ("bad-utf8", Mode::BadUtf8),
     ("crash-behind-child", Mode::CrashBehindChild),
+    ("exit-after-gameover", Mode::ExitAfterGameover),
+    ("no-readyok", Mode::NoReadyok),
 ];
 
 struct Options {
@@ -253,7 +259,9 @@ impl Bot {
                 let answer = self.chosen_move();
                 say_at_once(format!("readyok\nbestmove {answer}\n").as_bytes());
             }
+            "isready" if self.opts.mode == Mode::NoReadyok => {}
             "isready" => self.reply("readyok"),
+            "gameover" if self.opts.mode == Mode::ExitAfterGameover => process::exit(0),
             "newgame" => {
                 self.game = None;
                 match rest.trim().parse::<GameId>() {
