@@ -176,6 +176,14 @@ impl Cli {
 }
 
 impl Command {
+    /// Whether the command starts engine processes.
+    pub fn runs_engines(&self) -> bool {
+        matches!(
+            self,
+            Command::Match(_) | Command::Tournament(_) | Command::Check(_)
+        )
+    }
+
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
         match self {
             Command::Match(m) => Some(&mut m.engines),
@@ -413,11 +421,60 @@ pub async fn main(cli: Cli) -> i32 {
                 2
             }
         },
-        _ = tokio::signal::ctrl_c() => {
+        signal = termination_signal() => {
             let n = kill_all_engines();
-            eprintln!("arbiter: interrupted; killed {n} engine process group(s); finished games are in the logs");
-            130
+            eprintln!("arbiter: {signal}; killed {n} engine process group(s); finished games are in the logs");
+            // The shell's convention: 128 + the signal's number.
+            128 + signal.number()
         }
+    }
+}
+
+/// A signal that ends the arbiter the way Ctrl-C does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Interrupt,
+    Terminate,
+    Hangup,
+}
+
+impl Stop {
+    fn number(self) -> i32 {
+        match self {
+            Stop::Interrupt => libc::SIGINT,
+            Stop::Terminate => libc::SIGTERM,
+            Stop::Hangup => libc::SIGHUP,
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupt => "interrupted (SIGINT)",
+            Stop::Terminate => "terminated (SIGTERM)",
+            Stop::Hangup => "hung up (SIGHUP)",
+        })
+    }
+}
+
+/// Waits for SIGINT, SIGTERM or SIGHUP. A signal whose handler cannot be
+/// installed is not waited for (the others still are).
+async fn termination_signal() -> Stop {
+    use tokio::signal::unix::{signal, SignalKind};
+    let wait = |kind: SignalKind, stop: Stop| async move {
+        match signal(kind) {
+            Ok(mut s) => {
+                s.recv().await;
+                stop
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        s = wait(SignalKind::interrupt(), Stop::Interrupt) => s,
+        s = wait(SignalKind::terminate(), Stop::Terminate) => s,
+        s = wait(SignalKind::hangup(), Stop::Hangup) => s,
     }
 }
 

@@ -23,6 +23,7 @@ pub mod engine {
     pub mod config;
     pub mod process;
     pub mod session;
+    pub mod watchdog;
 }
 
 pub mod play {

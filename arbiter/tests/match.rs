@@ -515,36 +515,48 @@ fn reference_engine_plays_kujifunza() {
     reference_self_play("kujifunza");
 }
 
-#[test]
-fn ctrl_c_stops_promptly_and_keeps_finished_games() {
-    let s = Scratch::new("ctrl-c");
+/// Starts a long match of a stubborn engine (it ignores `quit`, end of input,
+/// SIGTERM and SIGHUP, and has a grandchild) against the reference engine and
+/// waits for the first finished game.
+fn start_long_match(s: &Scratch) -> std::process::Child {
     let mut child = s
         .match_command(
-            &[s.engine("Ref", "depth=2"), s.random()],
+            &[
+                s.bot("Stubborn", "stubborn", &[], "tc=30+0.1"),
+                s.engine("Ref", "depth=2"),
+            ],
             &["--games", "1000"],
         )
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start arbiter");
-    // Wait for a finished game (generously), then interrupt.
+    // Wait for a finished game (generously).
     let deadline = Instant::now() + Duration::from_secs(60);
     while s.games().is_empty() {
         assert!(Instant::now() < deadline, "no game finished");
         assert!(child.try_wait().ok().flatten().is_none(), "arbiter ended");
         std::thread::sleep(Duration::from_millis(20));
     }
+    child
+}
+
+/// Sends `signal` to the arbiter; its exit status and stderr.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: i32,
+) -> (std::process::ExitStatus, String) {
     let pid = i32::try_from(child.id()).expect("pid");
     // SAFETY: kill takes two integers; the pid is our own live child.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let interrupted = Instant::now();
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let signalled = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if interrupted.elapsed() > Duration::from_secs(10) {
+        if signalled.elapsed() > Duration::from_secs(10) {
             let _ = child.kill();
-            panic!("the arbiter did not exit after SIGINT");
+            panic!("the arbiter did not exit after signal {signal}");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -552,12 +564,75 @@ fn ctrl_c_stops_promptly_and_keeps_finished_games() {
     if let Some(mut pipe) = child.stderr.take() {
         let _ = pipe.read_to_string(&mut err);
     }
-    assert_eq!(status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupted"), "{err}");
+    (status, err)
+}
+
+/// SIGINT, SIGTERM and SIGHUP all stop the arbiter promptly, kill every
+/// engine (and grandchild) and keep the finished games.
+fn stops_cleanly_on(test: &str, signal: i32, code: i32, says: &str) {
+    let s = Scratch::new(test);
+    let mut child = start_long_match(&s);
+    let (status, err) = signal_and_wait(&mut child, signal);
+    assert_eq!(status.code(), Some(code), "{err}");
+    assert!(err.contains(says), "{err}");
     let games = s.games().len();
     assert!((1..1000).contains(&games));
     s.assert_logs_verify(games);
     s.assert_no_leftovers();
+}
+
+#[test]
+fn ctrl_c_stops_promptly_and_keeps_finished_games() {
+    stops_cleanly_on("ctrl-c", libc::SIGINT, 130, "interrupted");
+}
+
+#[test]
+fn sigterm_stops_like_ctrl_c() {
+    stops_cleanly_on("sigterm", libc::SIGTERM, 143, "terminated (SIGTERM)");
+}
+
+#[test]
+fn sighup_stops_like_ctrl_c() {
+    stops_cleanly_on("sighup", libc::SIGHUP, 129, "hung up (SIGHUP)");
+}
+
+#[test]
+fn engines_and_their_groups_die_with_a_sigkilled_arbiter() {
+    let s = Scratch::new("sigkill");
+    let mut child = start_long_match(&s);
+    let (status, _) = signal_and_wait(&mut child, libc::SIGKILL);
+    assert_eq!(status.code(), None);
+    // The engines (PR_SET_PDEATHSIG), the stubborn engine's grandchild and
+    // the watchdog itself (the watchdog's group kill): nothing is left.
+    s.assert_no_leftovers();
+    let games = s.games().len();
+    assert!(games >= 1);
+}
+
+#[test]
+fn grandchild_that_left_the_group_dies_when_its_engine_ends() {
+    let s = Scratch::new("setsid-child");
+    let out = s.run_match(
+        &[s.bot("Bad", "setsid-child", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--max-plies", "20"],
+    );
+    assert_ok(&out);
+    assert_no_forfeits(&s.games());
+    let children: Vec<u32> = s
+        .traffic()
+        .lines()
+        .filter_map(|l| l.split_once("< info string child "))
+        .filter_map(|(_, pid)| pid.trim().parse().ok())
+        .collect();
+    // Preflight and one process for both games.
+    assert_eq!(children.len(), 2, "{}", s.traffic());
+    for pid in children {
+        let state = proc_state(pid);
+        assert!(
+            matches!(state, None | Some('Z' | 'X')),
+            "escaped grandchild {pid} still runs ({state:?})"
+        );
+    }
 }
 
 #[test]

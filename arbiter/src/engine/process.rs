@@ -10,7 +10,11 @@
 //!   left the group with `setsid`/`setpgid`; nothing short of cgroups catches those).
 //! - The group is killed as soon as the engine's own process is seen to have
 //!   exited (so stragglers die with it), by [`EngineProcess::shutdown`], by
-//!   [`EngineProcess::kill`], on `Drop`, and by [`kill_all_engines`] (Ctrl-C).
+//!   [`EngineProcess::kill`], on `Drop`, and by [`kill_all_engines`] (Ctrl-C,
+//!   SIGTERM, SIGHUP).
+//! - The engine gets `PR_SET_PDEATHSIG` (SIGKILL): it dies with the arbiter
+//!   even when the arbiter is SIGKILLed; the [`crate::engine::watchdog`] then
+//!   kills the rest of its group, and says what is not contained.
 //! - stdin and stdout are pipes; stderr goes straight from the engine to its log
 //!   file (or `/dev/null`), so the arbiter never reads it and it can never block.
 //! - Every read has a deadline ([`EngineProcess::read_line_until`]) and every
@@ -64,6 +68,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::{timeout, timeout_at, Instant};
+
+use crate::engine::watchdog;
 
 /// Default cap on the length of one line from an engine (without its `\n`).
 pub const DEFAULT_MAX_LINE_LEN: usize = 64 * 1024;
@@ -447,6 +453,23 @@ pub fn kill_all_engines() -> usize {
         .count()
 }
 
+/// Kills and reaps every process this arbiter adopted as a subreaper (the
+/// descendants of ended engines that had left their group), sparing live
+/// engines. For the very end of the arbiter, after [`kill_all_engines`].
+pub fn kill_adopted() -> usize {
+    let groups = live_groups();
+    let mut total = 0;
+    // why a few rounds: killing an adopted process hands its own children to us.
+    for _ in 0..4 {
+        let n = crate::engine::watchdog::sweep_adopted(&groups);
+        total += n;
+        if n == 0 {
+            break;
+        }
+    }
+    total
+}
+
 /// How many engine process groups are registered as live.
 pub fn live_engine_count() -> usize {
     live_groups().len()
@@ -670,7 +693,25 @@ impl EngineProcess {
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
+        let arbiter = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and only
+        // makes async-signal-safe calls (prctl, getppid, _exit).
+        unsafe {
+            command.pre_exec(move || {
+                // The kernel SIGKILLs the engine when the arbiter dies, even by
+                // SIGKILL (see `watchdog` for what this does not cover).
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                // why: the arbiter may have died before the prctl took effect.
+                if u32::try_from(libc::getppid()).ok() != Some(arbiter) {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
         let found = program.is_absolute() && program.exists();
+        // why hold the registry across the fork: a sweep for adopted orphans
+        // (another engine ending) must never mistake this new child for one.
+        let mut groups = live_groups();
         let mut child = command
             .spawn()
             .map_err(|e| spawn_error(&spec.command, found, e))?;
@@ -690,7 +731,9 @@ impl EngineProcess {
                 source: io::Error::other("pid out of range"),
             });
         };
-        live_groups().insert(pgid);
+        groups.insert(pgid);
+        watchdog::register(pgid, true);
+        drop(groups);
         Ok(EngineProcess {
             name: spec.name.clone(),
             child,
@@ -961,7 +1004,20 @@ impl EngineProcess {
         if self.group_live {
             kill_group(self.pgid);
             self.group_live = false;
-            live_groups().remove(&self.pgid);
+            let mut groups = live_groups();
+            groups.remove(&self.pgid);
+            watchdog::register(self.pgid, false);
+            if self.exit.is_some() {
+                // The engine is reaped, so whatever of its descendants left its
+                // group is now our child (we are a subreaper): end those too.
+                let adopted = watchdog::sweep_adopted(&groups);
+                drop(groups);
+                if adopted > 0 {
+                    self.note(&format!(
+                        "killed {adopted} descendant(s) that had left its process group"
+                    ));
+                }
+            }
         }
     }
 

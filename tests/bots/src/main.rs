@@ -42,6 +42,8 @@
 //! | `bad-utf8`    | answers `go` with a `bestmove` line that is not UTF-8                 |
 //! | `exit-after-gameover` | plays legal moves; exits 0 on `gameover`                      |
 //! | `no-readyok`  | never answers `isready` (answers `umi`)                               |
+//! | `stubborn`    | starts a `sleep 1000` grandchild in its group, plays legal moves, ignores `quit`, end of input, SIGTERM and SIGHUP |
+//! | `setsid-child`| starts a `sleep 1000` grandchild in a new session (out of its group) and prints `info string child <pid>`, then plays legal moves |
 //! | `crash-behind-child` | starts a `sleep 1000` grandchild that shares its stdout, then plays like `crash-mid` |
 //!
 //! With no position (or one the rules library rejected, reported as
@@ -77,9 +79,11 @@ enum Mode {
     CrashBehindChild,
     ExitAfterGameover,
     NoReadyok,
+    Stubborn,
+    SetsidChild,
 }
 
-const MODES: [(&str, Mode); 20] = [
+const MODES: [(&str, Mode); 22] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -100,6 +104,8 @@ const MODES: [(&str, Mode); 20] = [
     ("crash-behind-child", Mode::CrashBehindChild),
     ("exit-after-gameover", Mode::ExitAfterGameover),
     ("no-readyok", Mode::NoReadyok),
+    ("stubborn", Mode::Stubborn),
+    ("setsid-child", Mode::SetsidChild),
 ];
 
 struct Options {
@@ -276,6 +282,7 @@ impl Bot {
                     self.finish_go(&answer);
                 }
             }
+            "quit" if self.opts.mode == Mode::Stubborn => {}
             "quit" => process::exit(0),
             _ => {}
         }
@@ -448,6 +455,43 @@ fn main() {
             }
         }
         Mode::StderrFlood => flood_stderr(),
+        Mode::Stubborn => {
+            for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE] {
+                // SAFETY: setting a disposition to "ignore" touches no memory.
+                unsafe {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+            }
+            let started = Command::new("sleep")
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn();
+            if let Ok(child) = started {
+                say(&format!("info string child {}", child.id()));
+            }
+        }
+        Mode::SetsidChild => {
+            use std::os::unix::process::CommandExt;
+            let mut command = Command::new("sleep");
+            command
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            // SAFETY: setsid is async-signal-safe and touches no memory.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+            match command.spawn() {
+                Ok(child) => say(&format!("info string child {}", child.id())),
+                Err(e) => say(&format!("info string error cannot start sleep: {e}")),
+            }
+        }
         Mode::ForkChild => {
             // The grandchild stays in our process group (no setsid/setpgid), so the
             // arbiter's group kill must reach it; null stdio so it holds no pipe.
@@ -498,6 +542,9 @@ fn main() {
                     bot.finish_go(&answer);
                 }
             }
+            Err(RecvTimeoutError::Disconnected) if bot.opts.mode == Mode::Stubborn => loop {
+                thread::sleep(Duration::from_secs(1000));
+            },
             Err(RecvTimeoutError::Disconnected) => process::exit(0),
         }
     }
