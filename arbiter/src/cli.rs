@@ -333,8 +333,9 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         }
         runner.partie = args.partie;
     }
-    preflight(&runner, game).await?;
+    // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,

@@ -42,6 +42,7 @@ pub mod event {
     pub mod merge;
     pub mod resume;
     pub mod schedule;
+    pub mod slots;
     pub mod tournament;
 }
 

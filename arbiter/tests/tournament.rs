@@ -461,3 +461,94 @@ fn match_sprt_stops_too() {
     assert!(games > 0 && games < 400, "{games} games");
     assert!(text.contains("[LLR "), "{text}");
 }
+
+/// Two instant test engines: `rounds` game pairs, fast.
+fn instant_pair(rounds: &str) -> Vec<String> {
+    let mut args: Vec<String> = ["tournament", "--rounds", rounds, "--max-plies", "20"]
+        .map(String::from)
+        .to_vec();
+    args.extend(testbot("a", "instant"));
+    args.extend(testbot("b", "random"));
+    args
+}
+
+#[test]
+fn a_second_arbiter_on_the_same_log_refuses() {
+    let dir = workdir("two-arbiters");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("100000"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    let mut first = arbiter(&dir, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    let started = Instant::now();
+    while count_lines(&log) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no game");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = arbiter(&dir, &args).output().expect("second arbiter");
+    // SAFETY: kill takes two integers; the pid is our own live child.
+    unsafe { libc::kill(first.id() as i32, libc::SIGTERM) };
+    let status = first.wait().expect("wait");
+    assert_eq!(status.code(), Some(143));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("results.jsonl") && err.contains("another arbiter is writing to it"),
+        "{err}"
+    );
+    // Only the first arbiter wrote: every slot once.
+    assert!(slots(&log).values().all(|&n| n == 1));
+}
+
+#[test]
+fn resume_and_verify_refuse_duplicated_and_forged_slots() {
+    let dir = workdir("forged-slots");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("2"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    run(&dir, &args);
+    let good = std::fs::read_to_string(&log).expect("log");
+    let first = good.lines().next().expect("a game").to_string();
+    let slot = serde_json::from_str::<serde_json::Value>(&first).unwrap()["tags"]["Slot"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let forged = first.replace(&format!("\"Slot\":\"{slot}\""), "\"Slot\":\"500/96\"");
+    assert_ne!(forged, first, "the Slot tag was rewritten");
+    for (case, text, says) in [
+        (
+            "duplicated",
+            format!("{good}{first}\n"),
+            "was already played",
+        ),
+        (
+            "forged",
+            format!("{good}{forged}\n"),
+            "outside its schedule",
+        ),
+    ] {
+        std::fs::write(&log, &text).unwrap();
+        let out = arbiter(&dir, &args).output().expect("resume");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {err}");
+        assert!(err.contains(says), "{case}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&log).unwrap(),
+            text,
+            "{case}: log untouched"
+        );
+        let verify = arbiter(&dir, &["verify".into(), path_arg(&log)])
+            .output()
+            .expect("verify");
+        let said = String::from_utf8_lossy(&verify.stdout);
+        assert_eq!(verify.status.code(), Some(1), "{case}: {said}");
+        assert!(said.contains(says), "{case}: {said}");
+    }
+}

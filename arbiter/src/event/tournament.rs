@@ -270,6 +270,9 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     } = setup(&mut args)?;
     let in_shard: Vec<&Job> = schedule.shard(shard).collect();
 
+    // The logs are locked before they are read: a second arbiter on the same
+    // results log refuses here, before it reads or repairs anything.
+    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
     // Finished games from an earlier run of the same tournament.
     let mut games: Vec<GameLog> = Vec::new();
     if let Some(path) = &args.run.jsonout {
@@ -284,15 +287,17 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             }
             .into());
         }
-        let done = resume::finished_slots(path, &log, &schedule.id, &spec.event)?;
+        let done =
+            resume::finished_slots(path, &log, &schedule.id, schedule.jobs.len(), &spec.event)?;
         games.extend(done.into_values());
         if args.resume {
-            if let Some(pgn) = &args.run.pgnout {
-                // why: a kill between the PGN and the JSON append leaves a game
-                // in one log only; the JSON log is the record, the PGN follows it.
-                resume::rewrite(pgn, &games, |g| crate::records::pgn::write_game(g) + "\n")
-                    .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", pgn.display())))?;
-            }
+            // why: a kill between the PGN and the JSON append leaves a game
+            // in one log only; the JSON log is the record, the PGN follows it.
+            let text: String = games
+                .iter()
+                .map(|g| crate::records::pgn::write_game(g) + "\n")
+                .collect();
+            sink.replace_pgn(&text)?;
         }
     }
     let done: std::collections::BTreeSet<usize> = games
@@ -340,7 +345,14 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     }
 
     if !pending.is_empty() {
-        play(&args, &spec, &schedule, sprt, &names, pending, &mut games).await?;
+        let what = Planned {
+            args: &args,
+            spec: &spec,
+            schedule: &schedule,
+            sprt,
+            names: &names,
+        };
+        play(&what, pending, &mut games, &mut sink).await?;
     }
 
     report::sort_games(&mut games);
@@ -368,21 +380,33 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The event as decided before the first game.
+struct Planned<'a> {
+    args: &'a TournamentArgs,
+    spec: &'a EventSpec,
+    schedule: &'a Schedule,
+    sprt: Option<Sprt>,
+    names: &'a [String],
+}
+
 /// Plays the pending jobs, appending each game to the logs as it ends.
 async fn play(
-    args: &TournamentArgs,
-    spec: &EventSpec,
-    schedule: &Schedule,
-    sprt: Option<Sprt>,
-    names: &[String],
+    planned: &Planned<'_>,
     pending: Vec<Job>,
     games: &mut Vec<GameLog>,
+    sink: &mut LogSink,
 ) -> Result<(), UsageError> {
+    let Planned {
+        args,
+        spec,
+        schedule,
+        sprt,
+        names,
+    } = *planned;
     let runner = cli::runner(spec.engines.clone(), &args.run)?;
     for &game in &spec.games {
         cli::preflight(&runner, game).await?;
     }
-    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
     let total = schedule.jobs.len();
     let per_round = (total / spec.rounds.max(1)).max(1);
     let bar = cli::progress_bar(pending.len());

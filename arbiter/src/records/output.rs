@@ -23,11 +23,27 @@ pub struct LogSink {
     broken: Option<String>,
 }
 
+/// Opens `path` for appending (created if missing) and takes an exclusive
+/// lock on it for as long as the file stays open: two arbiters must never
+/// write one log (both would play every game). The lock is `flock(2)`
+/// (std's `File::try_lock`): advisory, released by the kernel when the
+/// process dies, however it dies.
 fn open_append(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    OpenOptions::new().create(true).append(true).open(path)
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "another arbiter is writing to it (the file is locked); wait for that run to \
+             end, or choose another file",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(io::Error::new(e.kind(), format!("cannot lock it: {e}")))
+        }
+    }
 }
 
 impl LogSink {
@@ -46,6 +62,22 @@ impl LogSink {
             jsonl: open(jsonl)?,
             broken: None,
         })
+    }
+
+    /// Replaces the PGN log's contents with `text` (for `--resume`, which
+    /// rebuilds the PGN from the JSON-lines record), keeping the file and its
+    /// lock. A kill in the middle leaves a short PGN, rebuilt by the next
+    /// `--resume`: the JSON-lines log is the record.
+    pub fn replace_pgn(&mut self, text: &str) -> io::Result<()> {
+        if let Some((path, f)) = &mut self.pgn {
+            let context = |e: io::Error| {
+                io::Error::new(e.kind(), format!("rewriting {}: {e}", path.display()))
+            };
+            f.set_len(0).map_err(context)?;
+            f.write_all(text.as_bytes()).map_err(context)?;
+            f.sync_data().map_err(context)?;
+        }
+        Ok(())
     }
 
     /// Appends one game to every log and forces it to disk. Fails without
