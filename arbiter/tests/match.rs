@@ -758,3 +758,53 @@ fn gameover_follows_a_forfeit_at_game_start() {
         assert_eq!(gameovers, expected, "{who}:\n{traffic}");
     }
 }
+
+#[test]
+fn absurd_numbers_on_the_command_line_are_refused_clearly() {
+    let s = Scratch::new("absurd");
+    let tc_too_long = s.bot("Slow", "random", &[], "st=18446744073709551");
+    for (engines, extra, says) in [
+        (
+            vec![s.random(), s.random()],
+            &["--handshake-timeout", "1e19"][..],
+            "--handshake-timeout",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--stall-timeout", "NaN"][..],
+            "--stall-timeout",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--games", "18446744073709551615"][..],
+            "must be from 1 to 1000000000000",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--concurrency", "1000000"][..],
+            "must be from 1 to 1024",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--partie", "4294967295"][..],
+            "must be from 1 to 10000",
+        ),
+        (
+            vec![s.random(), s.bot("Other", "random", &[], "st=1")],
+            &["--openings", "plies=4294967295"][..],
+            "plies=4294967295: must be from 0 to 10000",
+        ),
+        (
+            vec![tc_too_long, s.random()],
+            &[][..],
+            "at most 1000000 seconds",
+        ),
+    ] {
+        let out = s.run_match(&engines, extra);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+    }
+    assert!(s.games().is_empty());
+}

@@ -552,3 +552,48 @@ fn resume_and_verify_refuse_duplicated_and_forged_slots() {
         assert!(said.contains(says), "{case}: {said}");
     }
 }
+
+/// The resident memory of a live process, in KiB (from /proc).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_huge_event_starts_in_constant_memory() {
+    let dir = workdir("huge");
+    let log = dir.join("results.jsonl");
+    // 4 million games: held in memory, their jobs alone would take 800 MB.
+    let args = with(instant_pair("2000000"), &["--jsonout", &path_arg(&log)]);
+    let mut child = arbiter(&dir, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    let started = Instant::now();
+    while count_lines(&log) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(300), "no game");
+        assert!(child.try_wait().ok().flatten().is_none(), "arbiter ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let rss = rss_kib(child.id());
+    // SAFETY: kill takes two integers; the pid is our own live child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    assert!(rss > 0 && rss < 64 * 1024, "resident memory {rss} KiB");
+}
+
+#[test]
+fn an_event_over_the_game_limit_is_refused() {
+    let dir = workdir("too-many");
+    let out = arbiter(&dir, &instant_pair("1000000000000"))
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("more than the 1000000000000 games"), "{err}");
+}

@@ -36,8 +36,9 @@ pub struct TournamentArgs {
     #[arg(long, default_value = "round-robin")]
     pub format: String,
     /// Game pairs (colours swapped, same opening) per pairing and game id
-    /// [default: 1; 6 for the built-in tournament].
-    #[arg(long)]
+    /// [default: 1; 6 for the built-in tournament]. The event may have at
+    /// most 10^12 games.
+    #[arg(long, value_parser = cli::rounds_arg)]
     pub rounds: Option<usize>,
     /// Sequential test for two engines: `elo0=0 elo1=5 alpha=0.05 beta=0.05`
     /// (alpha and beta default to 0.05); no new game starts once it is decided.
@@ -234,6 +235,23 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
     if rounds == 0 {
         return Err(UsageError("--rounds must be at least 1".into()));
     }
+    let n = engines.len();
+    let pairings = match format {
+        Format::RoundRobin => n * (n - 1) / 2,
+        Format::Gauntlet => n - 1,
+    };
+    let total = rounds
+        .checked_mul(games.len())
+        .and_then(|t| t.checked_mul(2 * pairings))
+        .filter(|&t| t as u64 <= cli::MAX_GAMES);
+    if total.is_none() {
+        return Err(UsageError(format!(
+            "--rounds {rounds}: {pairings} pairing(s) × {} game id(s) × 2 colours × {rounds} \
+             round(s) is more than the {} games an event may have",
+            games.len(),
+            cli::MAX_GAMES
+        )));
+    }
     let names = engines.iter().map(|e| e.name.clone()).collect();
     let spec = EventSpec {
         event: args
@@ -268,7 +286,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         sprt,
         names,
     } = setup(&mut args)?;
-    let in_shard: Vec<&Job> = schedule.shard(shard).collect();
+    let in_shard = schedule.shard(shard).len();
 
     // The logs are locked before they are read: a second arbiter on the same
     // results log refuses here, before it reads or repairs anything.
@@ -287,8 +305,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             }
             .into());
         }
-        let done =
-            resume::finished_slots(path, &log, &schedule.id, schedule.jobs.len(), &spec.event)?;
+        let done = resume::finished_slots(path, &log, &schedule.id, schedule.len(), &spec.event)?;
         games.extend(done.into_values());
         if args.resume {
             // why: a kill between the PGN and the JSON append leaves a game
@@ -306,14 +323,20 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         .collect();
     let decided =
         sprt.is_some_and(|s| report::sprt_status(&s, &names, &games).1 != SprtState::Continue);
-    let pending: Vec<Job> = if decided {
-        Vec::new()
+    let done_in_shard = done
+        .iter()
+        .filter(|&&i| shard.is_none_or(|s| s.contains(i)))
+        .count();
+    let to_play = if decided {
+        0
     } else {
-        in_shard
-            .iter()
-            .filter(|j| !done.contains(&j.index))
-            .map(|&j| j.clone())
-            .collect()
+        in_shard - done_in_shard.min(in_shard)
+    };
+    // Generated as it is played: an event of any size starts at once.
+    let pending = Pending {
+        jobs: schedule.shard(shard),
+        done,
+        left: to_play,
     };
 
     let games_label: Vec<&str> = spec.games.iter().map(|g| g.as_str()).collect();
@@ -324,11 +347,11 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         names.len(),
         games_label.join(","),
         spec.rounds,
-        schedule.jobs.len(),
+        schedule.len(),
         schedule.id,
         shard.map_or(String::new(), |s| format!(
             ", shard {s}: {} games",
-            in_shard.len()
+            in_shard
         )),
         if builtin {
             " — built-in: the reference engine at levels 1, 7, 14, 20"
@@ -336,15 +359,14 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             ""
         }
     );
-    if !done.is_empty() {
+    if done_in_shard > 0 {
         println!(
             "Resuming: {} game(s) already in the results log, {} to play",
-            done.len(),
-            pending.len()
+            done_in_shard, to_play
         );
     }
 
-    if !pending.is_empty() {
+    if to_play > 0 {
         let what = Planned {
             args: &args,
             spec: &spec,
@@ -380,6 +402,31 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The jobs of the shard that are not finished yet, in order.
+struct Pending {
+    jobs: crate::event::schedule::Jobs,
+    done: std::collections::BTreeSet<usize>,
+    /// How many are left.
+    left: usize,
+}
+
+impl Iterator for Pending {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        if self.left == 0 {
+            return None;
+        }
+        let job = self.jobs.by_ref().find(|j| !self.done.contains(&j.index))?;
+        self.left -= 1;
+        Some(job)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
 /// The event as decided before the first game.
 struct Planned<'a> {
     args: &'a TournamentArgs,
@@ -392,7 +439,7 @@ struct Planned<'a> {
 /// Plays the pending jobs, appending each game to the logs as it ends.
 async fn play(
     planned: &Planned<'_>,
-    pending: Vec<Job>,
+    pending: Pending,
     games: &mut Vec<GameLog>,
     sink: &mut LogSink,
 ) -> Result<(), UsageError> {
@@ -407,9 +454,9 @@ async fn play(
     for &game in &spec.games {
         cli::preflight(&runner, game).await?;
     }
-    let total = schedule.jobs.len();
+    let total = schedule.len();
     let per_round = (total / spec.rounds.max(1)).max(1);
-    let bar = cli::progress_bar(pending.len());
+    let bar = cli::progress_bar(pending.left);
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     let mut io_error = None;
     // Brief standings once per round's worth of games.

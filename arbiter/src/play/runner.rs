@@ -19,7 +19,7 @@ use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
 /// One game of a schedule.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     /// Position in the schedule, from 0.
     pub index: usize,
@@ -162,11 +162,17 @@ impl Runner {
         J: IntoIterator<Item = Job>,
         J::IntoIter: Send + 'static,
     {
-        let queue: JobQueue = Arc::new(Mutex::new(Box::new(jobs.into_iter())));
+        let jobs = jobs.into_iter();
+        // why: never more slots (each with its own engines) than games.
+        let slots = match jobs.size_hint() {
+            (_, Some(most)) => self.concurrency.clamp(1, most.max(1)),
+            (_, None) => self.concurrency.max(1),
+        };
+        let queue: JobQueue = Arc::new(Mutex::new(Box::new(jobs)));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, mut rx) = mpsc::unbounded_channel();
         let mut workers = tokio::task::JoinSet::new();
-        for slot in 0..self.concurrency.max(1) {
+        for slot in 0..slots {
             let (runner, queue, stop, tx) = (
                 self.clone(),
                 Arc::clone(&queue),

@@ -127,10 +127,27 @@ fn parse_seconds(key: &'static str, text: &str) -> Result<Duration, TcError> {
     let millis: u64 = format!("{frac:0<3}")
         .parse()
         .map_err(|_| bad(key, text, "bad fraction"))?;
-    secs.checked_mul(1000)
+    let total = secs
+        .checked_mul(1000)
         .and_then(|ms| ms.checked_add(millis))
         .map(Duration::from_millis)
-        .ok_or_else(|| bad(key, text, "number too large"))
+        .ok_or_else(|| bad(key, text, "number too large"))?;
+    within_limit(key, text, total)
+}
+
+/// The longest time a time control may name (about 11.6 days): far beyond
+/// any real game, and far from overflowing the monotonic clock.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn within_limit(key: &'static str, text: &str, time: Duration) -> Result<Duration, TcError> {
+    if time > MAX_TIME {
+        return Err(bad(
+            key,
+            text,
+            format!("at most {} seconds", MAX_TIME.as_secs()),
+        ));
+    }
+    Ok(time)
 }
 
 /// Parses a time: seconds or `m:ss[.fff]`.
@@ -145,10 +162,11 @@ fn parse_time(key: &'static str, text: &str) -> Result<Duration, TcError> {
             if s.split('.').next().map_or(0, str::len) != 2 || secs >= Duration::from_secs(60) {
                 return Err(bad(key, text, "expected m:ss with seconds 00 to 59"));
             }
-            minutes
+            let total = minutes
                 .checked_mul(60)
                 .map(|m| Duration::from_secs(m) + secs)
-                .ok_or_else(|| bad(key, text, "number too large"))
+                .ok_or_else(|| bad(key, text, "number too large"))?;
+            within_limit(key, text, total)
         }
     }
 }
@@ -265,7 +283,8 @@ impl TimeControl {
                 self.nodes = Some(n);
             }
             "timemargin" => {
-                self.margin = Duration::from_millis(parse_count("timemargin", value)?);
+                let margin = Duration::from_millis(parse_count("timemargin", value)?);
+                self.margin = within_limit("timemargin", value, margin)?;
             }
             _ => return Err(TcError::UnknownKey(key.to_owned())),
         }
