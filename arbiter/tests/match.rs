@@ -808,3 +808,24 @@ fn absurd_numbers_on_the_command_line_are_refused_clearly() {
     }
     assert!(s.games().is_empty());
 }
+
+#[test]
+fn stderr_log_is_capped_at_stderr_max() {
+    let s = Scratch::new("stderr-max");
+    let mut flood = s.bot("Bad", "stderr-flood", &[], "tc=30+0.1");
+    flood.push("stderr_max=100K".into());
+    let out = s.run_match(&[flood, s.random()], &["--games", "2", "--max-plies", "12"]);
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    // The engine wrote megabytes and was never blocked: the games went on.
+    assert_no_forfeits(&games);
+    let log = std::fs::read(s.path("stderr").join("Bad.1.stderr.log")).expect("stderr log");
+    let note = b"[arbiter: this log reached stderr_max=102400 bytes";
+    assert!(
+        log.len() > 100 * 1024 && log.len() < 101 * 1024,
+        "{} bytes",
+        log.len()
+    );
+    assert_eq!(log.windows(note.len()).filter(|w| w == note).count(), 1);
+}

@@ -597,3 +597,52 @@ fn an_event_over_the_game_limit_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("more than the 1000000000000 games"), "{err}");
 }
+
+#[test]
+fn a_failed_write_stops_the_run_and_the_log_stays_resumable() {
+    let dir = workdir("disk-full");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("20"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    // "Disk full": no file of the arbiter may grow past 3000 bytes (a write
+    // crossing the limit is cut short, as on a full disk, then fails).
+    let mut cmd = arbiter(&dir, &args);
+    // SAFETY: setrlimit and signal touch only the values passed; both are
+    // async-signal-safe, as pre_exec requires.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 3000,
+                rlim_max: 3000,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            // The write fails with EFBIG instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("run arbiter");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write the results log"), "{err}");
+    let written = std::fs::read(&log).expect("log");
+    assert!(written.len() <= 3000 && !written.is_empty());
+    // Nothing after the torn bytes: the file is whole lines, then at most
+    // one partial line at its very end.
+    let text = String::from_utf8_lossy(&written);
+    let whole = text.matches('\n').count();
+    assert!((1..40).contains(&whole), "{whole} games before the failure");
+    // Space is back: --resume repairs the end and plays the rest.
+    let out = run(&dir, &args);
+    assert!(stdout(&out).contains("Resuming:"), "{}", stdout(&out));
+    assert_eq!(slots(&log), (0..40).map(|i| (i, 1)).collect());
+    let verify = arbiter(&dir, &["verify".into(), path_arg(&log)])
+        .output()
+        .expect("verify");
+    assert_eq!(
+        String::from_utf8_lossy(&verify.stdout).trim(),
+        "OK (40 games)"
+    );
+}

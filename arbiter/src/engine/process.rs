@@ -15,8 +15,10 @@
 //! - The engine gets `PR_SET_PDEATHSIG` (SIGKILL): it dies with the arbiter
 //!   even when the arbiter is SIGKILLed; the [`crate::engine::watchdog`] then
 //!   kills the rest of its group, and says what is not contained.
-//! - stdin and stdout are pipes; stderr goes straight from the engine to its log
-//!   file (or `/dev/null`), so the arbiter never reads it and it can never block.
+//! - stdin and stdout are pipes; stderr goes to its log file through a pipe
+//!   the arbiter drains at once, capped at [`LaunchSpec::stderr_max`] bytes
+//!   per file (the rest is discarded), so it can never block the engine or
+//!   fill the disk; without a log file it goes to `/dev/null`.
 //! - Every read has a deadline ([`EngineProcess::read_line_until`]) and every
 //!   write has one (the spec's `write_timeout`, or [`EngineProcess::send_until`]).
 //! - Lines are capped at `max_line_len` bytes; the reader's memory stays bounded
@@ -109,7 +111,14 @@ pub struct LaunchSpec {
     pub max_line_len: usize,
     /// Time allowed for one line to be written by [`EngineProcess::send`].
     pub write_timeout: Duration,
+    /// The most bytes the stderr log file may hold ([`DEFAULT_STDERR_MAX`];
+    /// `None`: no cap). Once the file has reached it, a note says so and the
+    /// rest of the engine's stderr is read and discarded.
+    pub stderr_max: Option<u64>,
 }
+
+/// Default cap on an engine's stderr log file (16 MiB).
+pub const DEFAULT_STDERR_MAX: u64 = 16 << 20;
 
 impl LaunchSpec {
     pub fn new(command: impl Into<PathBuf>) -> LaunchSpec {
@@ -127,7 +136,14 @@ impl LaunchSpec {
             stderr_log: None,
             max_line_len: DEFAULT_MAX_LINE_LEN,
             write_timeout: DEFAULT_WRITE_TIMEOUT,
+            stderr_max: Some(DEFAULT_STDERR_MAX),
         }
+    }
+
+    /// Caps the stderr log file at `bytes` (`None`: no cap).
+    pub fn stderr_max(mut self, bytes: Option<u64>) -> Self {
+        self.stderr_max = bytes;
+        self
     }
 
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -475,6 +491,41 @@ pub fn live_engine_count() -> usize {
     live_groups().len()
 }
 
+/// Copies an engine's stderr into its log file until the file holds `max`
+/// bytes, then writes a note and reads the rest into the void, until the
+/// engine (and whoever shares its stderr) closes it. Write errors stop the
+/// copying, never the reading.
+async fn copy_capped(mut pipe: tokio::process::ChildStderr, mut file: std::fs::File, max: u64) {
+    use std::io::Write;
+    let mut room = file.metadata().map_or(max, |m| max.saturating_sub(m.len()));
+    let mut writing = room > 0;
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        let n = match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        if !writing {
+            continue;
+        }
+        let take = usize::try_from(room).map_or(n, |r| r.min(n));
+        // why a plain write: a regular file takes a few KiB at once; the cap
+        // keeps the total small.
+        let mut ok = file.write_all(&buf[..take]).is_ok();
+        room -= take as u64;
+        if room == 0 && ok {
+            ok = writeln!(
+                file,
+                "\n[arbiter: this log reached stderr_max={max} bytes; the rest of the engine's \
+                 stderr was discarded]"
+            )
+            .is_ok();
+            writing = false;
+        }
+        writing &= ok;
+    }
+}
+
 /// Whether the kernel holds input (or end of input) on `pipe` right now.
 fn pipe_has_input(pipe: &impl AsRawFd) -> bool {
     let mut poll = libc::pollfd {
@@ -668,17 +719,25 @@ impl EngineProcess {
         if let Some(dir) = &spec.working_dir {
             check_working_dir(dir)?;
         }
-        let stderr = match &spec.stderr_log {
-            Some(path) => std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map(Stdio::from)
-                .map_err(|source| SpawnError::StderrLog {
-                    path: path.clone(),
-                    source,
-                })?,
-            None => Stdio::null(),
+        let stderr_file = match &spec.stderr_log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| SpawnError::StderrLog {
+                        path: path.clone(),
+                        source,
+                    })?,
+            ),
+            None => None,
+        };
+        // why a pipe when capped: only a reader in between can stop a file
+        // from growing while the engine keeps writing (and never blocks it).
+        let (stderr, capped) = match (stderr_file, spec.stderr_max) {
+            (None, _) => (Stdio::null(), None),
+            (Some(file), None) => (Stdio::from(file), None),
+            (Some(file), Some(max)) => (Stdio::piped(), Some((file, max))),
         };
 
         let mut command = Command::new(&program);
@@ -716,6 +775,9 @@ impl EngineProcess {
             .spawn()
             .map_err(|e| spawn_error(&spec.command, found, e))?;
 
+        if let (Some((file, max)), Some(pipe)) = (capped, child.stderr.take()) {
+            tokio::spawn(copy_capped(pipe, file, max));
+        }
         let pid = child.id();
         let (Some(pid), Some(stdin), Some(stdout)) = (pid, child.stdin.take(), child.stdout.take())
         else {
