@@ -291,8 +291,10 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     // The logs are locked before they are read: a second arbiter on the same
     // results log refuses here, before it reads or repairs anything.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
-    // Finished games from an earlier run of the same tournament.
-    let mut games: Vec<GameLog> = Vec::new();
+    // The standings so far, as counts (constant memory however long the
+    // event), and the finished slots of an earlier run of the tournament.
+    let mut tally = report::Tally::new(&names);
+    let mut done = std::collections::BTreeSet::new();
     if let Some(path) = &args.run.jsonout {
         let log = resume::read(path, args.resume)?;
         for w in &log.warnings {
@@ -305,24 +307,26 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             }
             .into());
         }
-        let done = resume::finished_slots(path, &log, &schedule.id, schedule.len(), &spec.event)?;
-        games.extend(done.into_values());
+
+        let finished: Vec<GameLog> =
+            resume::finished_slots(path, &log, &schedule.id, schedule.len(), &spec.event)?
+                .into_values()
+                .collect();
+        for g in &finished {
+            tally.add(g);
+        }
+        done.extend(finished_slots_of(&finished));
         if args.resume {
             // why: a kill between the PGN and the JSON append leaves a game
             // in one log only; the JSON log is the record, the PGN follows it.
-            let text: String = games
+            let text: String = finished
                 .iter()
                 .map(|g| crate::records::pgn::write_game(g) + "\n")
                 .collect();
             sink.replace_pgn(&text)?;
         }
     }
-    let done: std::collections::BTreeSet<usize> = games
-        .iter()
-        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
-        .collect();
-    let decided =
-        sprt.is_some_and(|s| report::sprt_status(&s, &names, &games).1 != SprtState::Continue);
+    let decided = sprt.is_some_and(|s| tally.sprt_status(&s).1 != SprtState::Continue);
     let done_in_shard = done
         .iter()
         .filter(|&&i| shard.is_none_or(|s| s.contains(i)))
@@ -374,14 +378,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             sprt,
             names: &names,
         };
-        play(&what, pending, &mut games, &mut sink).await?;
+        play(&what, pending, &mut tally, &mut sink).await?;
     }
 
-    report::sort_games(&mut games);
     println!();
-    print!("{}", report::render(&names, &games, sprt.as_ref()));
+    print!("{}", tally.render(&names, sprt.as_ref()));
     if let Some(s) = sprt {
-        let (llr, state) = report::sprt_status(&s, &names, &games);
+        let (llr, state) = tally.sprt_status(&s);
         match state {
             SprtState::Continue => {}
             SprtState::AcceptH0 | SprtState::AcceptH1 => println!(
@@ -400,6 +403,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         );
     }
     Ok(())
+}
+
+/// The slot indices of tournament games.
+fn finished_slots_of(games: &[GameLog]) -> impl Iterator<Item = usize> + '_ {
+    games
+        .iter()
+        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
 }
 
 /// The jobs of the shard that are not finished yet, in order.
@@ -440,7 +450,7 @@ struct Planned<'a> {
 async fn play(
     planned: &Planned<'_>,
     pending: Pending,
-    games: &mut Vec<GameLog>,
+    tally: &mut report::Tally,
     sink: &mut LogSink,
 ) -> Result<(), UsageError> {
     let Planned {
@@ -460,7 +470,7 @@ async fn play(
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     let mut io_error = None;
     // Brief standings once per round's worth of games.
-    let mut since_standings = games.len() % per_round;
+    let mut since_standings = tally.finished() as usize % per_round;
     let finished = runner
         .run(pending, |done| {
             let mut log = log_of(&runner, &spec.event, &done);
@@ -471,11 +481,11 @@ async fn play(
                 return Flow::Stop;
             }
             let mut line = game_line(done.job.index + 1, total, &log);
-            games.push(log);
+            tally.add(&log);
             bar.inc(1);
             let mut flow = Flow::Continue;
             if let Some(s) = &sprt {
-                let (llr, state) = report::sprt_status(s, names, games);
+                let (llr, state) = tally.sprt_status(s);
                 line.push_str(&format!(
                     "  [LLR {llr:.2} ({:.2}, {:.2})]",
                     s.lower_bound(),
@@ -489,7 +499,7 @@ async fn play(
             since_standings += 1;
             if since_standings == per_round {
                 since_standings = 0;
-                say(&report::short_standings(names, games));
+                say(&tally.short_standings(names));
             }
             flow
         })
