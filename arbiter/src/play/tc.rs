@@ -365,14 +365,33 @@ pub struct Flag {
 }
 
 impl fmt::Display for Flag {
+    /// `used 150.312 ms with 100 ms left (margin 50 ms)`: the time used to the
+    /// microsecond, so that the verdict is visibly right (rounded to whole
+    /// milliseconds, 150.3 ms would read as exactly the allowance).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "used {} ms with {} ms left (margin {} ms)",
-            self.elapsed.as_millis(),
-            self.available.as_millis(),
-            self.margin.as_millis()
+            Millis(self.elapsed),
+            Millis(self.available),
+            Millis(self.margin)
         )
+    }
+}
+
+/// Milliseconds with up to three decimals (microseconds), trailing zeros dropped.
+struct Millis(Duration);
+
+impl fmt::Display for Millis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let micros = self.0.as_micros();
+        let (ms, frac) = (micros / 1000, micros % 1000);
+        if frac == 0 {
+            write!(f, "{ms}")
+        } else {
+            let text = format!("{frac:03}");
+            write!(f, "{ms}.{}", text.trim_end_matches('0'))
+        }
     }
 }
 
@@ -544,6 +563,27 @@ impl fmt::Display for GoParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flag_message_shows_the_microseconds() {
+        let flag = Flag {
+            elapsed: Duration::from_micros(150_312),
+            available: Duration::from_millis(100),
+            margin: Duration::from_millis(50),
+        };
+        assert_eq!(
+            flag.to_string(),
+            "used 150.312 ms with 100 ms left (margin 50 ms)"
+        );
+        let flag = Flag {
+            elapsed: Duration::from_micros(150_300),
+            ..flag
+        };
+        assert_eq!(
+            flag.to_string(),
+            "used 150.3 ms with 100 ms left (margin 50 ms)"
+        );
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
