@@ -3,12 +3,14 @@
 //! - [`Game`]: a position of one game: legal moves, playing a move, game end,
 //!   hashing, the position string (`Display`/`FromStr`) and a human board.
 //! - [`GameRecord`]: a game from its start, with the history-dependent rules
-//!   (cycles, repetition) that a position alone cannot apply.
+//!   (cycles, repetition, and in Bosh repeated round starts over the whole
+//!   match) that a position alone cannot apply.
 //! - [`perft`]: leaf counts for testing move generators.
 //! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
+//! - [`trace`]: the sowing trace of a move, step by step ([`Traced`]).
 //!
-//! The normative reading of the rules is `shared/rules-and-notation.md`; each
-//! game module's documentation restates the clauses it implements.
+//! The normative rules are the project's own pages in `docs/rules/` (one per
+//! game); each game module's documentation restates the clauses it implements.
 
 mod any;
 pub mod display;
@@ -20,6 +22,7 @@ pub mod perft;
 pub mod position;
 mod record;
 mod side;
+pub mod trace;
 mod zobrist;
 
 pub mod games {
@@ -35,8 +38,9 @@ pub use any::{
     start_position, AnyGame,
 };
 pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
-pub use game::{Game, RepetitionEffect};
+pub use game::{Game, RepetitionEffect, Round};
 pub use game_id::GameId;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;
 pub use side::Side;
+pub use trace::{trace_move, MoveTrace, Observer, Step, Traced};
