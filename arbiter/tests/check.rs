@@ -126,6 +126,12 @@ fn illegal_moves_fail_the_search_checks() {
         "isready-while-searching",
         "`bestmove 99` before stop",
     );
+    // So there was nothing to stop, and the report says why.
+    assert_fail(
+        &lines,
+        "stop",
+        "not tried: `go infinite` left no search running to stop",
+    );
     for game in GAMES {
         assert_fail(&lines, &format!("positions:{game}"), "illegal move \"99\"");
     }

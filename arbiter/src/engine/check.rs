@@ -589,11 +589,22 @@ async fn infinite_search(
         Ok(outcome) => outcome,
         Err(fault) => {
             let e = fault.to_string();
-            return (Err(e.clone()), Err(format!("no search to stop: {e}")));
+            return (
+                Err(e.clone()),
+                Err(format!(
+                    "not tried: `go infinite` left no search running to stop ({e})"
+                )),
+            );
         }
     };
     if ready.is_err() {
-        return (ready, Err("no search to stop".to_owned()));
+        return (
+            ready,
+            Err(
+                "not tried: `go infinite` left no search running to stop (see isready-while-searching)"
+                    .to_owned(),
+            ),
+        );
     }
     let stop = async {
         s.send("stop").await?;
