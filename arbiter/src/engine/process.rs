@@ -14,7 +14,10 @@
 //!   SIGTERM, SIGHUP).
 //! - The engine gets `PR_SET_PDEATHSIG` (SIGKILL): it dies with the arbiter
 //!   even when the arbiter is SIGKILLed; the [`crate::engine::watchdog`] then
-//!   kills the rest of its group, and says what is not contained.
+//!   kills the rest of its group, and says what is not contained. Caveat:
+//!   the kernel sends it when the *thread* that spawned the engine exits, so
+//!   spawn engines from runtime worker threads (any async task), never from a
+//!   `spawn_blocking` thread, which tokio ends when it has been idle a while.
 //! - stdin and stdout are pipes; stderr goes to its log file through a pipe
 //!   the arbiter drains at once, capped at [`LaunchSpec::stderr_max`] bytes
 //!   per file (the rest is discarded), so it can never block the engine or
