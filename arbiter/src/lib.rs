@@ -53,6 +53,7 @@ pub mod records {
     pub mod jsonl;
     pub mod log;
     pub mod output;
+    pub mod partie_check;
     pub mod pgn;
     pub mod verify;
 }

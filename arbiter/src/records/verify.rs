@@ -335,6 +335,11 @@ pub enum VerifyFileError {
         format: LogFormat,
         message: String,
     },
+    /// The Partie tags do not follow the games (numbering, seats, totals).
+    Partie {
+        path: String,
+        error: crate::records::partie_check::PartieError,
+    },
     /// The tournament slot tags do not stand up (a duplicated or forged slot).
     Slots {
         path: String,
@@ -365,6 +370,7 @@ impl fmt::Display for VerifyFileError {
                 message,
             } => write!(f, "{path}: not valid {format}: {message}"),
             VerifyFileError::Slots { path, error } => write!(f, "{path}: {error}"),
+            VerifyFileError::Partie { path, error } => write!(f, "{path}: {error}"),
             VerifyFileError::Game {
                 number,
                 south,
@@ -433,6 +439,10 @@ pub fn verify_file(path: &Path) -> Result<VerifyReport, VerifyFileError> {
         })?;
     }
     crate::event::slots::check(&logs).map_err(|error| VerifyFileError::Slots {
+        path: path.display().to_string(),
+        error,
+    })?;
+    crate::records::partie_check::check(&logs).map_err(|error| VerifyFileError::Partie {
         path: path.display().to_string(),
         error,
     })?;
