@@ -136,7 +136,11 @@ fn a_partie_is_games_in_a_row_until_one_engine_has_the_target() {
     };
     for (case, forged, says) in [
         ("totals", forged_totals, "but the games before make"),
-        ("order", swapped, "without its game 1"),
+        (
+            "order",
+            swapped,
+            "game 1 of round 1 after later games of it",
+        ),
     ] {
         let path = dir.path(&format!("forged-{case}.jsonl"));
         std::fs::write(&path, forged).unwrap();

@@ -1,12 +1,12 @@
 //! The Partie tags of a log, checked against the rules' bean count
 //! ([`mancala_rules::games::bohnenspiel::Partie`]): the games of one Partie
 //! (same event and round number before the dot) are numbered 1, 2, 3 … in
-//! file order, the two engines change seats every game, and each game's
+//! file order (a log that starts inside a Partie is an excerpt, not checked), the two engines change seats every game, and each game's
 //! `totals` are the engines' bean totals after the games before it (a game
 //! without final seed counts — adjudicated — counts 36–36, as the arbiter
 //! plays it).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use mancala_rules::games::bohnenspiel::Partie;
 use mancala_rules::Side;
@@ -39,12 +39,19 @@ struct Open {
 /// Checks every Partie of `games` (games without Partie tags are skipped).
 pub fn check(games: &[GameLog]) -> Result<(), PartieError> {
     let mut open: BTreeMap<(&str, &str), Open> = BTreeMap::new();
+    let mut excerpts: BTreeSet<(&str, &str)> = BTreeSet::new();
     for (i, g) in games.iter().enumerate() {
         let Some(info) = g.partie else { continue };
         let game = i + 1;
         let bad = |detail: String| PartieError { game, detail };
         let key = (g.event.as_str(), g.round.split('.').next().unwrap_or(""));
         if info.index == 1 {
+            if excerpts.contains(&key) {
+                return Err(bad(format!(
+                    "Partie game 1 of round {} after later games of it",
+                    key.1
+                )));
+            }
             open.insert(
                 key,
                 Open {
@@ -56,10 +63,10 @@ pub fn check(games: &[GameLog]) -> Result<(), PartieError> {
             );
         }
         let Some(p) = open.get_mut(&key) else {
-            return Err(bad(format!(
-                "Partie game {} of round {} without its game 1",
-                info.index, key.1
-            )));
+            // An excerpt (the log starts inside the Partie): nothing to check
+            // it against, but its game 1 must not follow.
+            excerpts.insert(key);
+            continue;
         };
         let expected = p.partie.games_played() + 1;
         if info.index != expected {
