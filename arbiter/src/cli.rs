@@ -107,8 +107,9 @@ pub struct RunArgs {
     #[arg(long, default_value = "bohnenspiel")]
     pub game: String,
     /// Games played at once, each with its own engine processes [default: 1;
-    /// 2 for the built-in tournament].
-    #[arg(long)]
+    /// 2 for the built-in tournament]; 1 to 1024, and never more than the
+    /// games to play.
+    #[arg(long, value_parser = concurrency_arg)]
     pub concurrency: Option<usize>,
     /// `plies=N` (N random plies from the start, see --seed) or `file=PATH`
     /// (one position string or move line per line). Both games of a pair share it.
@@ -138,11 +139,12 @@ pub struct RunArgs {
     /// "mancala arena tournament"].
     #[arg(long)]
     pub event: Option<String>,
-    /// Seconds to wait for umiok/readyok.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds to wait for umiok/readyok (above 0, at most 1000000).
+    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg)]
     pub handshake_timeout: f64,
-    /// Seconds to wait for a bestmove when the time control has no clock.
-    #[arg(long, default_value_t = 60.0)]
+    /// Seconds to wait for a bestmove when the time control has no clock
+    /// (above 0, at most 1000000).
+    #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
     pub stall_timeout: f64,
 }
 
@@ -153,17 +155,76 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Number of games (played in pairs with colours swapped); with
-    /// `--partie`, number of Partien.
-    #[arg(long, default_value_t = 2)]
+    /// `--partie`, number of Partien. 1 to 10^12.
+    #[arg(long, default_value_t = 2, value_parser = games_arg)]
     pub games: usize,
     /// Sequential test: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; no new game
     /// starts once it is decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Bohnenspiel match play: each game of the match is a Partie, games in a
-    /// row until one engine has this many beans (the rules say 100).
-    #[arg(long, value_name = "BEANS")]
+    /// row until one engine has this many beans (the rules say 100; 1 to 10000).
+    #[arg(long, value_name = "BEANS", value_parser = partie_arg)]
     pub partie: Option<u32>,
+}
+
+/// The most games an event may have (`--games`, `--rounds` × pairings).
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+/// The most games played at once.
+pub const MAX_CONCURRENCY: u64 = 1024;
+/// The longest timeout, in seconds (about 11.6 days).
+pub const MAX_TIMEOUT_SECS: f64 = 1e6;
+/// The largest Partie target, in beans.
+pub const MAX_PARTIE: u64 = 10_000;
+/// The most random opening plies.
+pub const MAX_OPENING_PLIES: u64 = 10_000;
+
+/// A whole number in `min..=max`, or a message saying what is allowed.
+pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number from {min} to {max}"))?;
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("must be from {min} to {max}"))
+    }
+}
+
+fn to_usize(n: u64) -> Result<usize, String> {
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}
+
+/// `--games`: 1 to [`MAX_GAMES`].
+pub fn games_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_GAMES)?)
+}
+
+/// `--rounds`: 1 to [`MAX_GAMES`] (the event's total is checked too).
+pub fn rounds_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_GAMES)?)
+}
+
+/// `--concurrency`: 1 to [`MAX_CONCURRENCY`].
+pub fn concurrency_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_CONCURRENCY)?)
+}
+
+/// `--partie`: 1 to [`MAX_PARTIE`] beans.
+pub fn partie_arg(text: &str) -> Result<u32, String> {
+    u32::try_from(count_in(text, 1, MAX_PARTIE)?).map_err(|e| e.to_string())
+}
+
+/// A timeout in seconds: finite, above 0, at most [`MAX_TIMEOUT_SECS`].
+pub fn seconds_arg(text: &str) -> Result<f64, String> {
+    let allowed = format!("expected seconds above 0 and at most {MAX_TIMEOUT_SECS}");
+    let secs: f64 = text.trim().parse().map_err(|_| allowed.clone())?;
+    if secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS {
+        Ok(secs)
+    } else {
+        Err(allowed)
+    }
 }
 
 /// A user error: printed as `arbiter: <message>`, exit status 2.
@@ -203,6 +264,14 @@ impl Cli {
 }
 
 impl Command {
+    /// Whether the command starts engine processes.
+    pub fn runs_engines(&self) -> bool {
+        matches!(
+            self,
+            Command::Match(_) | Command::Tournament(_) | Command::Check(_)
+        )
+    }
+
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
         match self {
             Command::Match(m) => Some(&mut m.engines),
@@ -251,9 +320,9 @@ pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Ope
         None => Ok(Openings::StartPosition),
         Some(s) => match s.split_once('=') {
             Some(("plies", n)) => {
-                let plies = n
-                    .parse()
-                    .map_err(|_| UsageError(format!("--openings plies={n}: not a number")))?;
+                let plies = count_in(n, 0, MAX_OPENING_PLIES)
+                    .map_err(|e| UsageError(format!("--openings plies={n}: {e}")))?
+                    as u32;
                 Ok(Openings::Random { plies, seed })
             }
             Some(("file", path)) => Ok(Openings::from_file(path.as_ref(), game)?),
@@ -353,8 +422,9 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         }
         runner.partie = args.partie;
     }
-    preflight(&runner, game).await?;
+    // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
@@ -507,11 +577,60 @@ pub async fn main(cli: Cli) -> i32 {
                 2
             }
         },
-        _ = tokio::signal::ctrl_c() => {
+        signal = termination_signal() => {
             let n = kill_all_engines();
-            eprintln!("arbiter: interrupted; killed {n} engine process group(s); finished games are in the logs");
-            130
+            eprintln!("arbiter: {signal}; killed {n} engine process group(s); finished games are in the logs");
+            // The shell's convention: 128 + the signal's number.
+            128 + signal.number()
         }
+    }
+}
+
+/// A signal that ends the arbiter the way Ctrl-C does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Interrupt,
+    Terminate,
+    Hangup,
+}
+
+impl Stop {
+    fn number(self) -> i32 {
+        match self {
+            Stop::Interrupt => libc::SIGINT,
+            Stop::Terminate => libc::SIGTERM,
+            Stop::Hangup => libc::SIGHUP,
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupt => "interrupted (SIGINT)",
+            Stop::Terminate => "terminated (SIGTERM)",
+            Stop::Hangup => "hung up (SIGHUP)",
+        })
+    }
+}
+
+/// Waits for SIGINT, SIGTERM or SIGHUP. A signal whose handler cannot be
+/// installed is not waited for (the others still are).
+async fn termination_signal() -> Stop {
+    use tokio::signal::unix::{signal, SignalKind};
+    let wait = |kind: SignalKind, stop: Stop| async move {
+        match signal(kind) {
+            Ok(mut s) => {
+                s.recv().await;
+                stop
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        s = wait(SignalKind::interrupt(), Stop::Interrupt) => s,
+        s = wait(SignalKind::terminate(), Stop::Terminate) => s,
+        s = wait(SignalKind::hangup(), Stop::Hangup) => s,
     }
 }
 

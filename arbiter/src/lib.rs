@@ -24,6 +24,7 @@ pub mod engine {
     pub mod config;
     pub mod process;
     pub mod session;
+    pub mod watchdog;
 }
 
 pub mod play {
@@ -42,6 +43,7 @@ pub mod event {
     pub mod merge;
     pub mod resume;
     pub mod schedule;
+    pub mod slots;
     pub mod tournament;
 }
 
@@ -54,6 +56,7 @@ pub mod records {
     pub mod jsonl;
     pub mod log;
     pub mod output;
+    pub mod partie_check;
     pub mod pgn;
     pub mod verify;
 }
