@@ -268,7 +268,7 @@ impl Command {
     pub fn runs_engines(&self) -> bool {
         matches!(
             self,
-            Command::Match(_) | Command::Tournament(_) | Command::Check(_)
+            Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
         )
     }
 
