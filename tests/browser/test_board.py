@@ -130,6 +130,43 @@ def test_an_engine_that_crashes_mid_game_shows_an_error_and_the_page_stays_usabl
     assert page.error() == ""
 
 
+def test_a_page_keeps_its_engine_across_games_as_a_match_slot_does(server, browser):
+    import conftest
+    pid = conftest.SERVER_PID[0]
+    # South's last bean goes to 7; North (the engine) must sow it on: over.
+    end = "bohnenspiel 0,0,0,0,0,1,0,0,0,0,0,0 S 40/31"
+    page = Page(browser, play_url(server, position=end, south="human", north="reference",
+                                  level=1, tc="600+0", animate="off"))
+
+    def one_game():
+        page.click_hole(6)
+        page.wait_for(lambda d: page.board("data-status") not in ("ongoing", None)
+                      and page.moves() == ["6", "7"])
+        assert page.error() == ""
+
+    # (earlier tests' pages may still be ending their engines)
+    page.wait_for(lambda d: len(conftest.engine_children(pid)) == 1)
+    first = conftest.engine_children(pid)
+    one_game()
+    assert conftest.engine_children(pid) == first, "the finished game's engine is kept"
+    # The same choice again: the same process plays the next game (newgame).
+    page.click('[data-action="new-game"]')
+    page.wait_for(lambda d: page.board("data-status") == "ongoing" and page.moves() == [])
+    assert conftest.engine_children(pid) == first
+    one_game()
+    assert conftest.engine_children(pid) == first
+    # A changed choice ends the old engine and starts the new one.
+    browser.find_element(By.CSS_SELECTOR, "#north option[value=crasher]").click()
+    page.click('[data-action="new-game"]')
+    page.wait_for(lambda d: page.board("data-status") == "ongoing" and page.moves() == [])
+    page.wait_for(lambda d: len(conftest.engine_children(pid)) == 1
+                  and conftest.engine_children(pid) != first)
+    # A human-only game keeps no engine.
+    browser.find_element(By.CSS_SELECTOR, "#north option[value=human]").click()
+    page.click('[data-action="new-game"]')
+    page.wait_for(lambda d: not conftest.engine_children(pid))
+
+
 def test_a_request_from_another_origin_is_refused(server, browser, tmp_path):
     host = urllib.parse.urlparse(server).netloc
     # Straight HTTP: a foreign Origin, and a rebinding Host.

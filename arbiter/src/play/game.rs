@@ -109,14 +109,19 @@ pub fn lost_at_start(side: Side, fault: &Fault) -> Played {
 /// game, forfeits included). Informational: an engine that is gone by now
 /// changes nothing.
 pub async fn send_gameover(sessions: &mut [&mut Session], played: &Played) {
-    let line = format!(
-        "gameover {} {}",
-        played.result.as_pgn(),
-        one_line(&played.termination.to_string())
-    );
+    let line = gameover_line(played.result, &played.termination);
     for s in sessions.iter_mut() {
         let _ = s.send(&line).await;
     }
+}
+
+/// The `gameover` line for a game that ended so.
+pub fn gameover_line(result: GameResult, termination: &Termination) -> String {
+    format!(
+        "gameover {} {}",
+        result.as_pgn(),
+        one_line(&termination.to_string())
+    )
 }
 
 /// Plays one game. `engines` are South's and North's sessions, already

@@ -4,6 +4,7 @@
 //! - [`board`]: a position laid out for the page (holes in screen order).
 //! - [`table`]: one game as the authority (rules, clocks, end).
 //! - [`play`]: a game over a WebSocket, engines through the session code.
+//! - [`kept`]: the engines a page keeps between its games.
 //! - [`analyse`]: positions and lines checked by the rules; one engine under
 //!   `go infinite` per WebSocket.
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
@@ -13,6 +14,7 @@
 
 pub mod analyse;
 pub mod board;
+pub mod kept;
 pub mod play;
 pub mod replay;
 pub mod security;

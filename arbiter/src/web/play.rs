@@ -2,8 +2,10 @@
 //! server answers with the whole state after every change. The server is the
 //! authority ([`Table`]); engines run through the same process and session
 //! code as `arbiter match`, each `go` on its own task so that the socket
-//! stays answered while an engine thinks. When the socket closes, the
-//! game's engines are ended.
+//! stays answered while an engine thinks. As in a match slot, a page keeps
+//! its engines between games ([`Kept`]): `gameover` at a game's end,
+//! `newgame` for the next one with the same choice, a new process only for a
+//! new choice or after a crash. When the socket closes, its engines are ended.
 
 use std::time::Duration;
 
@@ -17,10 +19,11 @@ use tokio::time::Instant;
 use umi::ScoreValue;
 
 use crate::engine::session::{BestMove, Fault, Session};
-use crate::play::game::forfeit;
+use crate::play::game::{forfeit, gameover_line};
 use crate::play::tc::TimeControl;
 use crate::records::log::{Score, Termination};
-use crate::web::state::AppState;
+use crate::web::kept::{EngineKey, Kept};
+use crate::web::state::{AppState, ServeConfig};
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
 /// Largest message a page may send (a start request with a position string).
@@ -82,7 +85,7 @@ enum ServerMessage {
 enum Seat {
     Human,
     Engine {
-        name: String,
+        key: EngineKey,
         /// `None` while it thinks (the session is on the thinking task) or
         /// once it has been ended.
         session: Option<Box<Session>>,
@@ -93,7 +96,7 @@ impl Seat {
     fn label(&self) -> String {
         match self {
             Seat::Human => "human".to_owned(),
-            Seat::Engine { name, .. } => name.clone(),
+            Seat::Engine { key, .. } => key.name.clone(),
         }
     }
 }
@@ -218,6 +221,41 @@ impl Live {
         }
     }
 
+    /// Hands this finished game's engines to `kept`, each told `gameover`
+    /// (the spec: it follows every game). An engine that broke the protocol
+    /// was shut down already and is not among them.
+    async fn keep_engines(&mut self, kept: &mut Kept<Box<Session>>) {
+        let Some(end) = self.table.ended() else {
+            return;
+        };
+        let line = gameover_line(end.result, &end.termination);
+        for seat in &mut self.seats {
+            if let Seat::Engine { key, session } = seat {
+                if let Some(mut s) = session.take() {
+                    // Informational: an engine gone by now is found out (and
+                    // restarted) when the next game takes it back.
+                    let _ = s.send(&line).await;
+                    kept.keep(key.clone(), s);
+                }
+            }
+        }
+    }
+
+    /// Ends this game for a new one on the same page: an unfinished game
+    /// ends as interrupted and its engines are kept, except one that is
+    /// thinking (its session is on the thinking task; aborting the task
+    /// drops the session, which kills the engine).
+    async fn retire(mut self, kept: &mut Kept<Box<Session>>) {
+        if let Some(task) = self.thinking.take() {
+            task.abort();
+            let _ = task.await;
+        }
+        self.table.forfeit(Termination::Interrupted {
+            detail: "the page started a new game".into(),
+        });
+        self.keep_engines(kept).await;
+    }
+
     /// Ends every engine of this game (a running search is aborted: dropping
     /// its session kills the engine's process group).
     async fn close(mut self, grace: Duration) {
@@ -268,6 +306,7 @@ async fn sleep_until(at: Option<Instant>) {
 
 async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
+    let mut kept: Kept<Box<Session>> = Kept::default();
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
@@ -287,9 +326,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 Err(e) => error = Some(format!("bad message: {e}")),
                 Ok(ClientMessage::Start(request)) => {
                     if let Some(old) = live.take() {
-                        old.close(state.config.quit_grace).await;
+                        old.retire(&mut kept).await;
                     }
-                    match start(&request, &state).await {
+                    match start(&request, &state, &mut kept).await {
                         Ok(game) => live = Some(game),
                         Err(e) => error = Some(e),
                     }
@@ -353,24 +392,18 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 break;
             }
         }
-        // A finished game keeps no engines.
-        if live
-            .as_ref()
-            .is_some_and(|l| l.table.ended().is_some() && l.thinking.is_none())
-        {
-            if let Some(l) = live.as_mut() {
-                for seat in &mut l.seats {
-                    if let Seat::Engine { session, .. } = seat {
-                        if let Some(s) = session.take() {
-                            s.shutdown(state.config.quit_grace).await;
-                        }
-                    }
-                }
+        // A finished game's engines wait for the page's next game.
+        if let Some(l) = live.as_mut() {
+            if l.table.ended().is_some() && l.thinking.is_none() {
+                l.keep_engines(&mut kept).await;
             }
         }
     }
     if let Some(l) = live {
         l.close(state.config.quit_grace).await;
+    }
+    for s in kept.drain() {
+        s.shutdown(state.config.quit_grace).await;
     }
 }
 
@@ -413,36 +446,56 @@ pub fn time_control_of(request: &StartRequest) -> Result<TimeControl, String> {
     Ok(tc)
 }
 
-async fn start(request: &StartRequest, state: &AppState) -> Result<Live, String> {
+/// The engine a side asks for, `None` for a human.
+fn engine_key(seat: &SeatRequest) -> Option<EngineKey> {
+    (seat.player != "human").then(|| EngineKey {
+        name: seat.player.clone(),
+        level: seat.level,
+    })
+}
+
+async fn start(
+    request: &StartRequest,
+    state: &AppState,
+    kept: &mut Kept<Box<Session>>,
+) -> Result<Live, String> {
     let start = start_of(request)?;
     let tc = time_control_of(request)?;
     let table = Table::new(&start, [tc, tc], state.config.max_plies)
         .map_err(|e| format!("position: {e}"))?;
+    let requests = [&request.south, &request.north];
+    let keys = requests.map(engine_key);
+    if tc.is_unlimited() && keys.iter().any(Option::is_some) {
+        return Err("an engine needs a time control (e.g. 60+1 or st=1)".into());
+    }
+    let grace = state.config.quit_grace;
+    // A changed choice ends the old engine, before any new one starts.
+    let (mut reused, unused) = kept.assign(&[keys[0].as_ref(), keys[1].as_ref()]);
+    for s in unused {
+        s.shutdown(grace).await;
+    }
     let mut seats = [Seat::Human, Seat::Human];
-    for (side, seat) in [(Side::South, &request.south), (Side::North, &request.north)] {
-        if seat.player == "human" {
+    for side in Side::BOTH {
+        let Some(key) = &keys[side.index()] else {
             continue;
-        }
-        if tc.is_unlimited() {
-            return Err("an engine needs a time control (e.g. 60+1 or st=1)".into());
-        }
-        match start_engine(seat, table.game_id(), state).await {
+        };
+        let again = reused[side.index()].take();
+        match ready_engine(again, requests[side.index()], table.game_id(), state).await {
             Ok(s) => {
                 seats[side.index()] = Seat::Engine {
-                    name: seat.player.clone(),
-                    session: Some(Box::new(s)),
+                    key: key.clone(),
+                    session: Some(s),
                 }
             }
             Err(e) => {
-                for seat in seats {
-                    if let Seat::Engine {
-                        session: Some(s), ..
-                    } = seat
-                    {
-                        s.shutdown(state.config.quit_grace).await;
-                    }
+                let ready = seats.into_iter().filter_map(|seat| match seat {
+                    Seat::Engine { session, .. } => session,
+                    Seat::Human => None,
+                });
+                for s in ready.chain(reused.into_iter().flatten()) {
+                    s.shutdown(grace).await;
                 }
-                return Err(format!("{side} engine {}: {e}", seat.player));
+                return Err(format!("{side} engine {}: {e}", key.name));
             }
         }
     }
@@ -452,6 +505,40 @@ async fn start(request: &StartRequest, state: &AppState) -> Result<Live, String>
         turn_started: Instant::now(),
         thinking: None,
     })
+}
+
+/// The session for one side, started on `game`: the page's kept engine for
+/// this choice when it is alive and takes the `newgame` (an engine found
+/// gone is restarted once, as a match slot does), else a new one.
+async fn ready_engine(
+    again: Option<Box<Session>>,
+    seat: &SeatRequest,
+    game: GameId,
+    state: &AppState,
+) -> Result<Box<Session>, String> {
+    let config = &state.config;
+    if let Some(mut s) = again {
+        if s.is_alive() && s.plays(game.as_str()) {
+            match new_game(&mut s, game, config).await {
+                Ok(()) => return Ok(s),
+                Err(fault) => {
+                    tracing::warn!(engine = %seat.player, %fault, "kept engine failed its newgame; restarting it");
+                    if !matches!(fault, Fault::Gone { .. }) {
+                        s.shutdown(config.quit_grace).await;
+                        return Err(fault.to_string());
+                    }
+                }
+            }
+        }
+        s.shutdown(config.quit_grace).await;
+    }
+    start_engine(seat, game, state).await.map(Box::new)
+}
+
+/// `newgame`, then `isready` … `readyok`.
+async fn new_game(session: &mut Session, game: GameId, config: &ServeConfig) -> Result<(), Fault> {
+    session.send(&format!("newgame {game}")).await?;
+    session.ready(config.timeouts.ready).await
 }
 
 async fn start_engine(
@@ -487,12 +574,7 @@ async fn start_engine(
             .set_options(&options)
             .await
             .map_err(|e| e.to_string())?;
-        session
-            .send(&format!("newgame {game}"))
-            .await
-            .map_err(|e| e.to_string())?;
-        session
-            .ready(config.timeouts.ready)
+        new_game(&mut session, game, config)
             .await
             .map_err(|e| e.to_string())
     };
