@@ -214,6 +214,11 @@ def test_analysis_runs_the_engine_live_and_stops(server, browser):
     page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text != "")
     page.click('[data-action="stop"]')
     best = page.wait_for(lambda d: page.text("[data-bestmove]"))
+    # The best line is drawn on the board: its first move's hole (in
+    # Bohnenspiel a move is its hole's number).
+    pv_first = lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text.split()[0]
+    marked = lambda d: [e.get_attribute("data-hole") for e in d.find_elements(By.CSS_SELECTOR, '#board [data-pv="true"]')]
+    page.wait_for(lambda d: marked(d) == [pv_first(d)])
     position, _ = rules_position(start, ["3"])
     legal = re.search(r"^legal moves: (.*)$", arbiter("show", position), re.M).group(1).split()
     assert best in legal
@@ -269,6 +274,30 @@ def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     page.wait_for(lambda d: page.board("data-animating") is None)
     assert page.board("data-position") == rules_position(start, ["4"])[0]
     assert page.board("data-round") == "2"
+
+
+def test_a_replay_step_is_animated_from_the_rules_trace(server, browser, game_log):
+    start = re.search(r'\[StartPosition "([^"]+)"\]', game_log.read_text()).group(1)
+    page = Page(browser, f"{server}/replay?animate=manual")
+    page.wait_for(lambda d: page.text("[data-ply]").startswith("0/"))
+    total = int(page.text("[data-ply]").split("/")[1])
+    seeds = lambda: {e.get_attribute("data-hole"): e.get_attribute("data-seeds")
+                     for e in browser.find_elements(By.CSS_SELECTOR, "#board [data-hole]")}
+    before = seeds()
+    page.click('[data-step="forward"]')
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    for _ in range(3):                              # lap, pick, first sow
+        page.click("[data-anim-step]")
+    page.wait_for(lambda d: seeds() != before)
+    assert page.board("data-position") == start, "the board is the old one until the animation ends"
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-animating") is None and page.text("[data-ply]") == f"1/{total}")
+    first = page.moves()[0]
+    assert page.board("data-position") == rules_position(start, [first])[0]
+    # A jump is shown at once.
+    page.click('[data-step="last"]')
+    page.wait_for(lambda d: page.text("[data-ply]") == f"{total}/{total}")
+    assert page.board("data-animating") is None
 
 
 def test_analysis_shows_the_k_best_lines_when_the_engine_offers_multipv(server, browser):

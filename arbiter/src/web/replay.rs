@@ -8,6 +8,7 @@ use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use mancala_rules::game_from_position;
+use mancala_rules::trace::Step;
 use serde::{Deserialize, Serialize};
 
 use crate::records::jsonl;
@@ -34,7 +35,8 @@ pub struct GameSummary {
 }
 
 /// One ply of a game being replayed: the move, what the log says of it,
-/// and the board after it.
+/// the board after it and the move's steps (from the rules library, as in
+/// play: the page animates a step forward with them).
 #[derive(Clone, Debug, Serialize)]
 pub struct Ply {
     #[serde(rename = "move")]
@@ -45,6 +47,7 @@ pub struct Ply {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
     pub board: BoardView,
+    pub steps: Vec<Step>,
 }
 
 /// A game ready to step through.
@@ -96,16 +99,20 @@ pub fn replay(index: usize, log: &GameLog) -> Result<Replay, String> {
     let mut plies = Vec::new();
     let mut error = None;
     for (i, m) in log.moves.iter().enumerate() {
-        if let Err(e) = game.play(&m.mv) {
-            error = Some(format!("ply {} ({}): {e}", i + 1, m.mv));
-            break;
-        }
+        let steps = match game.play_traced(&m.mv) {
+            Ok((_, steps)) => steps,
+            Err(e) => {
+                error = Some(format!("ply {} ({}): {e}", i + 1, m.mv));
+                break;
+            }
+        };
         plies.push(Ply {
             mv: m.mv.clone(),
             time_ms: m.time_ms,
             score: m.score.map(|s| s.to_string()),
             depth: m.depth,
             board: view(&game.position_string()).map_err(|e| e.to_string())?,
+            steps,
         });
     }
     Ok(Replay {
@@ -230,6 +237,13 @@ mod tests {
             assert_eq!(r.plies.len(), 2);
             assert_eq!(r.plies[0].mv, "6");
             assert_ne!(r.plies[0].board.position, r.start.position);
+            // Bohnenspiel 6 from the start: six beans picked up, six sown.
+            let steps = &r.plies[0].steps;
+            assert!(steps.contains(&Step::Pick { hole: 6, count: 6 }), "{steps:?}");
+            assert_eq!(
+                steps.iter().filter(|s| matches!(s, Step::Sow { .. })).count(),
+                6
+            );
             assert!(r.error.is_none());
         }
     }

@@ -272,10 +272,6 @@ function setupPlay() {
   $("[data-pass]").addEventListener("click", () => playMove("pass"));
   $("[data-anim-step]").addEventListener("click", () => anim && anim.step());
   $("[data-anim-skip]").addEventListener("click", finishAnimation);
-  const speed = $("[data-anim-speed]");
-  const wanted = params.get("animate") || localStorage.getItem("animate");
-  if (wanted && [...speed.options].some((o) => o.value === wanted)) speed.value = wanted;
-  speed.addEventListener("change", () => localStorage.setItem("animate", speed.value));
   $("#game").addEventListener("change", () => { if (!current) previewStart(); });
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
   for (const key of ["game", "south", "north", "tc", "level", "position"]) {
@@ -378,6 +374,14 @@ function applyStep(s, state) {
   $("#board").dataset.hand = String(state.hand);
 }
 
+// The animation speed: the address's `animate`, else the last one chosen.
+function setupSpeed() {
+  const speed = $("[data-anim-speed]");
+  const wanted = params.get("animate") || localStorage.getItem("animate");
+  if (wanted && [...speed.options].some((o) => o.value === wanted)) speed.value = wanted;
+  speed.addEventListener("change", () => localStorage.setItem("animate", speed.value));
+}
+
 function animate(trace, render) {
   finishAnimation();
   const board = $("#board");
@@ -416,12 +420,28 @@ let replaySource = null;   // how to fetch one game: (index) => url/options
 function replayShow(ply) {
   if (!replay) return;
   const r = replay.data;
+  const from = replay.ply;
   replay.ply = Math.max(0, Math.min(ply, r.plies.length));
-  const view = replay.ply === 0 ? r.start : r.plies[replay.ply - 1].board;
-  const last = replay.ply === r.plies.length;
+  const viewAt = (p) => (p === 0 ? r.start : r.plies[p - 1].board);
+  // One step forward is animated from the rules' steps, as in play; any
+  // other jump shows the position at once.
+  if (replay.ply === from + 1) {
+    const steps = r.plies[replay.ply - 1].steps;
+    const to = replay.ply;
+    animate({ before: viewAt(from).position, steps }, () => replayRender(to));
+  } else {
+    finishAnimation();
+    replayRender(replay.ply);
+  }
+}
+
+function replayRender(ply) {
+  const r = replay.data;
+  const view = ply === 0 ? r.start : r.plies[ply - 1].board;
+  const last = ply === r.plies.length;
   drawBoard(view, { status: last ? r.summary.result : "ongoing" });
-  drawMoves(r.plies, replay.ply - 1, replayShow);
-  $("[data-ply]").textContent = `${replay.ply}/${r.plies.length}`;
+  drawMoves(r.plies, ply - 1, replayShow);
+  $("[data-ply]").textContent = `${ply}/${r.plies.length}`;
   $("[data-seat=north]").textContent = `north: ${r.summary.north}`;
   $("[data-seat=south]").textContent = `south: ${r.summary.south}`;
   $("#status").textContent = last
@@ -516,7 +536,17 @@ function onAnalyst(m) {
         ...[k, i.depth ?? "", i.score ?? "", i.nodes ?? "", i.nps ?? "", i.pv.join(" ")]
           .map((v) => el("td", {}, String(v))));
     }));
+    if (Number(m.multipv) === 1) markPv(m.pv[0]);
   }
+}
+
+// The best line drawn on the board: the hole its first move starts from
+// (the server's legal list names each move's hole; `pass` has none).
+function markPv(mv) {
+  $$('#board [data-pv]').forEach((h) => { delete h.dataset.pv; h.classList.remove("pv"); });
+  const legal = an.answer && an.answer.legal.find((l) => l.move === mv);
+  const hole = legal && legal.hole != null && $(`#board [data-hole="${legal.hole}"]`);
+  if (hole) { hole.dataset.pv = "true"; hole.classList.add("pv"); }
 }
 
 async function anShow() {
@@ -646,6 +676,7 @@ async function main() {
   const c = await fetchJson("/api/config");
   if (c) config = c;
   fillPlayers();
+  setupSpeed();
   for (const m of ["play", "replay", "analyse"]) {
     $$(`[data-mode~="${m}"]`).forEach((e) => { e.hidden = !e.dataset.mode.split(" ").includes(MODE); });
     $$(`[data-nav="${m}"]`).forEach((e) => e.classList.toggle("active", m === MODE));
