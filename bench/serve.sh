@@ -7,14 +7,16 @@
 # once, so the time per ply is the arbiter's own overhead), first as one
 # `arbiter match --concurrency TABLES --games TABLES*ROUNDS`, then as TABLES
 # WebSockets on one
-# `arbiter serve` (each game sends the page its whole state every ply).
+# `arbiter serve` (each game sends the page its whole state every ply; a page
+# keeps its engines across its games, as a match slot does).
 # Then the page-ready time of /play in headless Chromium (RUNS loads).
 #
 #   tests/setup && cargo build --release -p arbiter -p engine -p testbots
 #   bench/serve.sh [TABLES] [ROUNDS] [RUNS]
 #
 # GAME (default bohnenspiel) picks the game: with two instant engines a
-# Bohnenspiel game is 41 plies, a Bosh game cycles to the 5000-ply limit.
+# Bohnenspiel game is 41 plies, a Bosh game 126 (it used to cycle to the
+# 5000-ply limit).
 # Prints wall and CPU (user+system of the arbiter and its reaped engines)
 # µs per ply for both, and the page-ready times in ms.
 set -euo pipefail
