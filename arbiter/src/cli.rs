@@ -87,9 +87,26 @@ pub struct RunArgs {
     /// (one position string or move line per line). Both games of a pair share it.
     #[arg(long, value_name = "plies=N|file=PATH")]
     pub openings: Option<String>,
+    /// Order of the openings of a file: `sequential` (file order, cycled) or
+    /// `random` (shuffled once with --seed).
+    #[arg(long, value_name = "ORDER", default_value = "sequential", value_parser = ["sequential", "random"])]
+    pub openings_order: String,
+    /// Skip this many openings of a file (1-based index of the first one used).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub openings_start: Option<u64>,
     /// Seed for random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Resign adjudication as in cutechess: `movecount=N score=S [twosided=true]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Draw adjudication as in cutechess: `movenumber=M movecount=N score=S`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// `decided`: end a game as soon as its result can no longer change
+    /// (see docs/arbiter.md for each game's criterion).
+    #[arg(long, value_name = "WHAT", value_parser = ["decided"])]
+    pub adjudicate: Option<String>,
     /// Adjudicate a draw after this many plies (0: never). The default guards
     /// against games that never end: two deterministic Bosh players can cycle
     /// through whole rounds for ever, which no repetition rule catches.
@@ -150,14 +167,33 @@ impl<E: std::fmt::Display> From<E> for UsageError {
 }
 
 impl Cli {
-    /// Parses the process arguments, keeping each `--engine`'s tokens apart.
+    /// Parses the process arguments (cutechess-cli and fastchess spellings
+    /// translated first, see [`crate::compat`]), keeping each `--engine`'s
+    /// tokens apart.
     pub fn parse_grouped() -> Cli {
-        use clap::{CommandFactory, FromArgMatches};
-        let matches = Cli::command().get_matches();
-        let mut cli = match Cli::from_arg_matches(&matches) {
+        let translation = match crate::compat::translate(std::env::args_os().collect()) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                std::process::exit(2);
+            }
+        };
+        for note in &translation.notes {
+            eprintln!("arbiter: note: {note}");
+        }
+        match Cli::try_parse_grouped(translation.args) {
             Ok(cli) => cli,
             Err(e) => e.exit(),
-        };
+        }
+    }
+
+    /// [`Cli::parse_grouped`] on given (already translated) arguments.
+    pub fn try_parse_grouped(
+        args: impl IntoIterator<Item = std::ffi::OsString>,
+    ) -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
         if let Some((_, sub)) = matches.subcommand() {
             let groups: Vec<Vec<String>> = sub
                 // why `try_`: subcommands without `--engine` (verify) have no such
@@ -171,7 +207,7 @@ impl Cli {
                 args.engines = groups;
             }
         }
-        cli
+        Ok(cli)
     }
 }
 

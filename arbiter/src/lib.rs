@@ -14,8 +14,10 @@
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
 //!   writers/readers, the output files and [`records::verify`].
 //! - [`cli`]: the command line; the binary is a thin shell over it.
+//! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 
 pub mod cli;
+pub mod compat;
 
 pub mod engine {
     //! One engine from outside: spec, process, protocol session, conformance.
