@@ -30,6 +30,7 @@ pub mod engine {
 pub mod play {
     //! Games under clocks: time controls, one game, openings, Partie, the
     //! runner that plays many at once, and matches.
+    pub mod adjudicate;
     pub mod game;
     pub mod matches;
     pub mod openings;

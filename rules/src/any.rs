@@ -5,7 +5,7 @@ use std::fmt::Debug;
 
 use crate::error::{MoveError, PositionError};
 use crate::position::game_id_of;
-use crate::{perft, Game, GameId, GameRecord, Outcome, Side};
+use crate::{perft, Game, GameId, GameRecord, GameResult, Outcome, Side};
 
 /// Runs `$body` with the type alias `$g` bound to the position type of game
 /// `$id` (a [`GameId`]).
@@ -56,6 +56,9 @@ pub trait AnyGame: Send + Sync + Debug {
     /// Plays a move given in notation; returns its canonical spelling.
     fn play(&mut self, text: &str) -> Result<String, MoveError>;
     fn outcome(&self) -> Option<Outcome>;
+    /// The result once it can no longer change ([`Game::decided`]), or the
+    /// result of a finished game.
+    fn decided(&self) -> Option<GameResult>;
     /// The moves played so far, in notation.
     fn moves(&self) -> Vec<String>;
     fn render(&self) -> String;
@@ -92,6 +95,13 @@ impl<G: Game> AnyGame for GameRecord<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         GameRecord::outcome(self)
+    }
+
+    fn decided(&self) -> Option<GameResult> {
+        match GameRecord::outcome(self) {
+            Some(o) => Some(o.result),
+            None => self.position().decided(),
+        }
     }
 
     fn moves(&self) -> Vec<String> {

@@ -674,7 +674,8 @@ mod tests {
         );
         assert_eq!(
             error_of(&with("[Termination \"rules\"]", "[Termination \"resign\"]")),
-            "line 1: unknown termination \"resign\" (known: rules, adjudication, illegal_move, \
+            "line 1: unknown termination \"resign\" (known: rules, adjudication, \
+             resign_adjudication, draw_adjudication, decided_adjudication, illegal_move, \
              time_forfeit, unparseable_bestmove, no_bestmove, crash, disconnect, unresponsive, \
              interrupted)"
         );
