@@ -63,12 +63,20 @@ fn decided_never_contradicts_the_end() {
                 continue;
             };
             for (ply, r) in claims {
-                assert_eq!(r, outcome.result, "{id}: claimed at ply {ply}, {:?}", game.moves());
+                assert_eq!(
+                    r,
+                    outcome.result,
+                    "{id}: claimed at ply {ply}, {:?}",
+                    game.moves()
+                );
                 if ply < game.moves().len() {
                     early += 1;
                 }
             }
         }
     }
-    assert!(early > 0, "some Bohnenspiel games are decided before their end");
+    assert!(
+        early > 0,
+        "some Bohnenspiel games are decided before their end"
+    );
 }

@@ -30,7 +30,11 @@ pub fn load(values: &[String]) -> Result<FastchessConfig, CompatError> {
             Some(("file", f)) => file = Some(f),
             // fastchess: discard the saved results; none are read here anyway.
             Some(("discard" | "outname" | "stats", _)) => {}
-            _ => return Err(CompatError(format!("-config: unexpected {v:?} (expected file=NAME)"))),
+            _ => {
+                return Err(CompatError(format!(
+                    "-config: unexpected {v:?} (expected file=NAME)"
+                )))
+            }
         }
     }
     let file = file.ok_or_else(|| CompatError("-config: expected file=NAME".into()))?;

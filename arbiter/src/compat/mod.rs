@@ -17,7 +17,15 @@ use std::ffi::OsString;
 use std::fmt;
 
 /// The arbiter's subcommands (a first argument that is one of them is kept).
-const SUBCOMMANDS: [&str; 7] = ["match", "check", "verify", "tournament", "merge", "show", "help"];
+const SUBCOMMANDS: [&str; 7] = [
+    "match",
+    "check",
+    "verify",
+    "tournament",
+    "merge",
+    "show",
+    "help",
+];
 
 /// Where the single-dash options go when the command line names no
 /// subcommand: cutechess-cli and fastchess run tournaments.
@@ -165,9 +173,8 @@ fn pairs<'a>(option: &str, values: &'a [String]) -> Result<Vec<(&'a str, &'a str
     values
         .iter()
         .map(|v| {
-            v.split_once('=').ok_or_else(|| {
-                CompatError(format!("-{option}: expected key=value, got {v:?}"))
-            })
+            v.split_once('=')
+                .ok_or_else(|| CompatError(format!("-{option}: expected key=value, got {v:?}")))
         })
         .collect()
 }
@@ -224,8 +231,9 @@ impl State {
                 let seed = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64);
-                out.notes
-                    .push(format!("-randomseed: openings seed {seed} (give --seed {seed} to repeat)"));
+                out.notes.push(format!(
+                    "-randomseed: openings seed {seed} (give --seed {seed} to repeat)"
+                ));
                 Self::push(out, "--seed", &[&seed.to_string()]);
             }
             "event" => Self::push(out, "--event", &[&values.join(" ")]),
@@ -303,9 +311,9 @@ impl State {
                 "-{option}: ignored: standings are printed once per round's worth of games \
                  (--standings-json FILE keeps them after every game)"
             )),
-            "wait" => out.notes.push(
-                "-wait: ignored: the arbiter needs no pause between games".into(),
-            ),
+            "wait" => out
+                .notes
+                .push("-wait: ignored: the arbiter needs no pause between games".into()),
             "output" | "site" => out.notes.push(format!("-{option}: ignored")),
             "epdout" => return refuse("use --pgnout FILE or --jsonout FILE"),
             "noswap" | "reverse" => {
@@ -420,7 +428,8 @@ impl State {
         }
         if self.games.is_none() && self.rounds.is_none() {
             if self.repeat && self.sub == "match" {
-                out.notes.push("-repeat: games always come in colour-swapped pairs".into());
+                out.notes
+                    .push("-repeat: games always come in colour-swapped pairs".into());
             }
             return Ok(());
         }

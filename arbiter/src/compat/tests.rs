@@ -70,13 +70,17 @@ fn notes_name_what_has_no_effect() {
         "{TWO} -pgnout g.pgn min -recover -ratinginterval 10 -wait 1000 -debug"
     ));
     let notes = t.notes.join("\n");
-    for word in ["-pgnout min", "-recover", "-ratinginterval", "-wait", "-debug"] {
+    for word in [
+        "-pgnout min",
+        "-recover",
+        "-ratinginterval",
+        "-wait",
+        "-debug",
+    ] {
         assert!(notes.contains(word), "{word} missing from {notes}");
     }
-    assert!(args(&format!("{TWO} -debug")).ends_with(&[
-        "--debug".to_owned(),
-        "arbiter-traffic.log".to_owned()
-    ]));
+    assert!(args(&format!("{TWO} -debug"))
+        .ends_with(&["--debug".to_owned(), "arbiter-traffic.log".to_owned()]));
 }
 
 #[test]
@@ -122,12 +126,17 @@ fn openings_spellings() {
     let t = tournament(&format!("{TWO} -openings order=sequential file=o.txt"));
     assert_eq!(t.run.openings_order, "sequential");
     assert_eq!(
-        tournament(&format!("{TWO} -openings plies=4")).run.openings.as_deref(),
+        tournament(&format!("{TWO} -openings plies=4"))
+            .run
+            .openings
+            .as_deref(),
         Some("plies=4")
     );
     assert!(error(&format!("{TWO} -openings file=b.pgn format=pgn")).contains("format=epd"));
     assert!(error(&format!("{TWO} -openings file=b.epd plies=8")).contains("used whole"));
-    assert!(error(&format!("{TWO} -openings file=b order=shuffled")).contains("sequential or random"));
+    assert!(
+        error(&format!("{TWO} -openings file=b order=shuffled")).contains("sequential or random")
+    );
     assert!(error(&format!("{TWO} -openings file=b depth=3")).contains("unknown key"));
     assert!(error(&format!("{TWO} -openings format=epd")).contains("expected file=PATH"));
 }
@@ -213,21 +222,23 @@ fn refused_options_name_the_equivalent() {
         let e = error(&format!("{TWO} {line}"));
         assert!(e.contains(why), "{line}: {e}");
     }
-    assert_eq!(
-        tournament(&format!("{TWO} -variant bosh")).run.game,
-        "bosh"
-    );
+    assert_eq!(tournament(&format!("{TWO} -variant bosh")).run.game, "bosh");
 }
 
 #[test]
 fn fastchess_log_and_randomseed() {
-    let tr = translated(&format!("{TWO} -log file=traffic.txt level=info -randomseed"));
+    let tr = translated(&format!(
+        "{TWO} -log file=traffic.txt level=info -randomseed"
+    ));
     let note = tr.notes.join(" ");
     let Command::Tournament(t) = Cli::try_parse_grouped(tr.args).unwrap().command else {
         panic!()
     };
     assert_eq!(t.run.debug, Some("traffic.txt".into()));
-    assert!(note.contains(&format!("give --seed {} to repeat", t.run.seed)), "{note}");
+    assert!(
+        note.contains(&format!("give --seed {} to repeat", t.run.seed)),
+        "{note}"
+    );
 }
 
 #[test]
@@ -256,7 +267,10 @@ fn double_dash_spellings_from_other_tools_get_a_true_hint() {
         assert!(e.contains(want), "{line}: {e}");
     }
     // `--game` itself is of course fine.
-    assert_eq!(args("tournament --game bosh"), ["tournament", "--game", "bosh"]);
+    assert_eq!(
+        args("tournament --game bosh"),
+        ["tournament", "--game", "bosh"]
+    );
 }
 
 #[test]
@@ -279,7 +293,10 @@ fn fastchess_config_file() {
     )
     .unwrap();
     let t = translated(&format!("-config file={} -rounds 4", path.display()));
-    assert!(t.notes.iter().any(|n| n.contains("stats") && n.contains("variant")));
+    assert!(t
+        .notes
+        .iter()
+        .any(|n| n.contains("stats") && n.contains("variant")));
     let cli = Cli::try_parse_grouped(t.args).unwrap();
     let Command::Tournament(t) = cli.command else {
         panic!()

@@ -240,9 +240,10 @@ impl Layer {
                 )))
             }
             "ponder" => {
-                self.ponder = Some(parse_bool(value).ok_or_else(|| {
-                    bad(format!("expected true or false, got {value:?}"))
-                })?)
+                self.ponder = Some(
+                    parse_bool(value)
+                        .ok_or_else(|| bad(format!("expected true or false, got {value:?}")))?,
+                )
             }
             "restart" => self.restart = Some(value.parse().map_err(bad)?),
             "name" => self.name = Some(nonempty(value)?),
@@ -947,7 +948,10 @@ mod tests {
         )
         .unwrap();
         assert!(specs[0].ponder && specs[1].ponder);
-        assert_eq!((specs[0].restart, specs[1].restart), (Restart::On, Restart::Off));
+        assert_eq!(
+            (specs[0].restart, specs[1].restart),
+            (Restart::On, Restart::Off)
+        );
     }
 
     /// An engines file as cutechess's GUI writes it.
@@ -975,10 +979,14 @@ mod tests {
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)
             .contains("speaks UMI only"));
-        assert!(err(r#"[{"name": "A", "command": "a", "protocol": "xboard"}]"#)
-            .contains("not \"xboard\""));
-        assert!(err(r#"[{"name": "A", "command": "a", "initStrings": ["x"]}]"#)
-            .contains("initStrings: not supported"));
+        assert!(
+            err(r#"[{"name": "A", "command": "a", "protocol": "xboard"}]"#)
+                .contains("not \"xboard\"")
+        );
+        assert!(
+            err(r#"[{"name": "A", "command": "a", "initStrings": ["x"]}]"#)
+                .contains("initStrings: not supported")
+        );
         assert!(err(r#"[{"name": "A", "command": "a", "whitepov": true}]"#)
             .contains("mover's point of view"));
     }

@@ -98,7 +98,9 @@ where
         .parse()
         .map_err(|_| RuleError(format!("{flag} {key}={v}: not a whole number")))?;
     if n < min {
-        return Err(RuleError(format!("{flag} {key}={v}: must be at least {min}")));
+        return Err(RuleError(format!(
+            "{flag} {key}={v}: must be at least {min}"
+        )));
     }
     Ok(n)
 }
@@ -216,8 +218,16 @@ impl Adjudicator {
         if let Some(rule) = self.rules.resign {
             let i = mover.index();
             let sign = score.map(|s| sign_beyond(s, rule.score));
-            self.losing[i] = if sign == Some(-1) { self.losing[i] + 1 } else { 0 };
-            self.winning[i] = if sign == Some(1) { self.winning[i] + 1 } else { 0 };
+            self.losing[i] = if sign == Some(-1) {
+                self.losing[i] + 1
+            } else {
+                0
+            };
+            self.winning[i] = if sign == Some(1) {
+                self.winning[i] + 1
+            } else {
+                0
+            };
             for side in [mover, mover.opponent()] {
                 let lost = self.losing[side.index()] >= rule.movecount;
                 let confirmed =

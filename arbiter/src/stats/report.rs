@@ -83,23 +83,30 @@ pub fn sprt_status(sprt: &Sprt, names: &[String], games: &[GameLog]) -> (f64, Sp
     (llr, sprt.state(llr))
 }
 
-/// The full report.
-pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> String {
-    let st = standings(names, games);
-    let mut out = st.render();
-    let order: Vec<&str> = st.engines.iter().map(|e| e.name.as_str()).collect();
+/// The engines in standings order and their ratings fitted to `games`
+/// (index `i` of the ratings is `order[i]`).
+pub fn field_ratings(st: &Standings, games: &[GameLog]) -> (Vec<String>, rating::Ratings) {
+    let order: Vec<String> = st.engines.iter().map(|e| e.name.clone()).collect();
     let mut results = Results::new(order.len());
     for g in games {
         let (Some(result), Some(s), Some(n)) = (
             g.result,
-            order.iter().position(|&x| x == g.south),
-            order.iter().position(|&x| x == g.north),
+            order.iter().position(|x| *x == g.south),
+            order.iter().position(|x| *x == g.north),
         ) else {
             continue;
         };
         results.add(s, n, result.half_points(Side::South));
     }
     let fit = rating::fit(&results);
+    (order, fit)
+}
+
+/// The full report.
+pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> String {
+    let st = standings(names, games);
+    let mut out = st.render();
+    let (order, fit) = field_ratings(&st, games);
     out.push('\n');
     out.push_str(
         "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \

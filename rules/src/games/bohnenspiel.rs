@@ -53,8 +53,8 @@ use crate::position::{
 };
 use crate::zobrist::{mix, GOLDEN};
 use crate::{
-    EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError,
-    RepetitionEffect, Side,
+    EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
+    Side,
 };
 
 /// Pits on the board (6 per side).

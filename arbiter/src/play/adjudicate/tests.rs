@@ -32,7 +32,11 @@ const CP: fn(i32) -> Option<Score> = |cp| Some(Score::Cp(cp));
 
 #[test]
 fn parsing() {
-    let r = rules("movecount=3 score=600 twosided=true", "movenumber=40 movecount=8 score=10", true);
+    let r = rules(
+        "movecount=3 score=600 twosided=true",
+        "movenumber=40 movecount=8 score=10",
+        true,
+    );
     assert_eq!(
         r.resign,
         Some(ResignRule {
@@ -76,13 +80,26 @@ fn resign_after_movecount_bad_scores_of_one_engine() {
     assert_eq!(ply, 5);
     assert_eq!(v.result, GameResult::NorthWins);
     assert_eq!(v.termination.kind(), "resign_adjudication");
-    assert!(v.termination.detail().starts_with("South scored -600 or worse on 3 moves"));
+    assert!(v
+        .termination
+        .detail()
+        .starts_with("South scored -600 or worse on 3 moves"));
     // Two-sided: North must agree (+600 or better) on its last 3 moves too.
-    assert_eq!(run(rules("movecount=3 score=600 twosided=true", "", false), &scores), None);
+    assert_eq!(
+        run(
+            rules("movecount=3 score=600 twosided=true", "", false),
+            &scores
+        ),
+        None
+    );
     let agreed: Vec<_> = (0..20)
         .map(|i| if i % 2 == 0 { CP(-700) } else { CP(650) })
         .collect();
-    let (ply, v) = run(rules("movecount=3 score=600 twosided=true", "", false), &agreed).unwrap();
+    let (ply, v) = run(
+        rules("movecount=3 score=600 twosided=true", "", false),
+        &agreed,
+    )
+    .unwrap();
     // North's third +650 is ply 6.
     assert_eq!((ply, v.result), (6, GameResult::NorthWins));
 }
@@ -93,7 +110,16 @@ fn a_mate_against_counts_and_a_gap_resets_the_count() {
     let (ply, v) = run(rules("movecount=2 score=900", "", false), &mated).unwrap();
     assert_eq!((ply, v.result), (4, GameResult::SouthWins));
     // South: -900, (no score), -900, -900 on its moves: the gap restarts it.
-    let gap = [CP(-900), CP(0), None, CP(0), CP(-900), CP(0), CP(-900), CP(0)];
+    let gap = [
+        CP(-900),
+        CP(0),
+        None,
+        CP(0),
+        CP(-900),
+        CP(0),
+        CP(-900),
+        CP(0),
+    ];
     let (ply, _) = run(rules("movecount=2 score=900", "", false), &gap).unwrap();
     assert_eq!(ply, 7);
     let short = [CP(-900), CP(0), None, CP(0), CP(-900), CP(0)];
@@ -104,17 +130,29 @@ fn a_mate_against_counts_and_a_gap_resets_the_count() {
 fn draw_needs_both_scores_level_and_enough_moves() {
     // Level from the start; movecount 2 → 4 plies, movenumber 3 → ply 6.
     let level = vec![CP(5); 30];
-    let (ply, v) = run(rules("", "movenumber=3 movecount=2 score=10", false), &level).unwrap();
+    let (ply, v) = run(
+        rules("", "movenumber=3 movecount=2 score=10", false),
+        &level,
+    )
+    .unwrap();
     assert_eq!((ply, v.result), (6, GameResult::Draw));
     assert_eq!(v.termination.kind(), "draw_adjudication");
     // movenumber 0: 4 level plies are enough.
-    let (ply, _) = run(rules("", "movenumber=0 movecount=2 score=10", false), &level).unwrap();
+    let (ply, _) = run(
+        rules("", "movenumber=0 movecount=2 score=10", false),
+        &level,
+    )
+    .unwrap();
     assert_eq!(ply, 4);
     // One engine outside the band (or a mate score) breaks the run.
     let mut broken = vec![CP(5); 30];
     broken[2] = CP(-11);
     broken[6] = Some(Score::Mate(9));
-    let (ply, _) = run(rules("", "movenumber=0 movecount=2 score=10", false), &broken).unwrap();
+    let (ply, _) = run(
+        rules("", "movenumber=0 movecount=2 score=10", false),
+        &broken,
+    )
+    .unwrap();
     assert_eq!(ply, 11);
 }
 
@@ -137,7 +175,10 @@ fn decided_ends_a_bohnenspiel_game_at_37_beans() {
     assert!(v.termination.detail().contains(&game.position_string()));
     // Without the rule, nothing.
     let mut off = Adjudicator::new(rules("", "", false));
-    assert_eq!(off.after_move(mancala_rules::Side::South, None, game.as_ref(), 1), None);
+    assert_eq!(
+        off.after_move(mancala_rules::Side::South, None, game.as_ref(), 1),
+        None
+    );
 }
 
 #[test]
@@ -147,7 +188,12 @@ fn decided_is_checked_before_scores() {
     let game = game_from_position("bohnenspiel 6,6,6,6,6,0,0,0,0,0,2,3 N 37/0").unwrap();
     let mut adj = Adjudicator::new(rules("movecount=1 score=1", "", true));
     let v = adj
-        .after_move(mancala_rules::Side::South, Some(Score::Cp(-5000)), game.as_ref(), 9)
+        .after_move(
+            mancala_rules::Side::South,
+            Some(Score::Cp(-5000)),
+            game.as_ref(),
+            9,
+        )
         .unwrap();
     assert_eq!(v.result, GameResult::SouthWins);
     assert_eq!(v.termination.kind(), "decided_adjudication");
