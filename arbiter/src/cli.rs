@@ -81,11 +81,12 @@ pub struct RunArgs {
     pub game: String,
     /// Games played at once, each with its own engine processes [default: 1;
     /// 2 for the built-in tournament].
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one)]
     pub concurrency: Option<usize>,
-    /// `plies=N` (N random plies from the start, see --seed) or `file=PATH`
-    /// (one position string or move line per line). Both games of a pair share it.
-    #[arg(long, value_name = "plies=N|file=PATH")]
+    /// `suite` (the balanced positions shipped for each game), `plies=N` (N
+    /// random plies from the start, see --seed) or `file=PATH` (one position
+    /// string or move line per line). Both games of a pair share it.
+    #[arg(long, value_name = "suite|plies=N|file=PATH")]
     pub openings: Option<String>,
     /// Order of the openings of a file: `sequential` (file order, cycled) or
     /// `random` (shuffled once with --seed).
@@ -154,6 +155,15 @@ pub struct MatchArgs {
     /// row until one engine has this many beans (the rules say 100).
     #[arg(long, value_name = "BEANS")]
     pub partie: Option<u32>,
+}
+
+/// A count that must be positive (`--concurrency 0` would play nothing).
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
 }
 
 /// A user error: printed as `arbiter: <message>`, exit status 2.
@@ -246,7 +256,9 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     for s in &specs {
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
-                "engine {}: no time control: give tc=, st=, depth= or nodes= (on --engine or --each)",
+                "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
+                 nodes=, since an engine searching under `go infinite` never stops by itself; \
+                 or give tc= or st= (on --engine or --each)",
                 s.name
             )));
         }
@@ -254,21 +266,42 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     Ok(specs)
 }
 
+/// `--openings`: none, `suite`, `plies=N` or `file=PATH`, checked for `game`
+/// (random plies that keep ending or deciding the game are refused).
 pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Openings, UsageError> {
-    match spec {
-        None => Ok(Openings::StartPosition),
+    let openings = match spec {
+        None => Openings::StartPosition,
+        Some("suite") => Openings::Suite,
         Some(s) => match s.split_once('=') {
             Some(("plies", n)) => {
                 let plies = n
                     .parse()
                     .map_err(|_| UsageError(format!("--openings plies={n}: not a number")))?;
-                Ok(Openings::Random { plies, seed })
+                Openings::Random { plies, seed }
             }
-            Some(("file", path)) => Ok(Openings::from_file(path.as_ref(), game)?),
-            _ => Err(UsageError(format!(
-                "--openings {s}: expected plies=N or file=PATH"
-            ))),
+            Some(("file", path)) => Openings::from_file(path.as_ref(), game)?,
+            _ => {
+                return Err(UsageError(format!(
+                    "--openings {s}: expected suite, plies=N or file=PATH"
+                )))
+            }
         },
+    };
+    openings
+        .check(game)
+        .map_err(|e| UsageError(format!("--openings {}", e.0)))?;
+    Ok(openings)
+}
+
+impl RunArgs {
+    /// [`parse_openings`], then `--openings-order` and `--openings-start`.
+    pub fn openings_for(&self, game: GameId) -> Result<Openings, UsageError> {
+        let openings = parse_openings(self.openings.as_deref(), game, self.seed)?;
+        Ok(openings.arranged(
+            self.openings_order == "random",
+            self.openings_start,
+            self.seed,
+        ))
     }
 }
 
@@ -351,7 +384,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             engines.len()
         )));
     }
-    let openings = parse_openings(args.run.openings.as_deref(), game, args.run.seed)?;
+    let openings = args.run.openings_for(game)?;
     let mut runner = runner(engines, &args.run)?;
     if args.partie.is_some() {
         if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) {
@@ -403,7 +436,11 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
 
 /// The board after `moves` from `position`, with the legal moves or the result.
 fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
-    let mut game = mancala_rules::game_from_position(position)?;
+    // A bare game id is its start position: `arbiter show bohnenspiel 3`.
+    let mut game = match position.parse::<GameId>() {
+        Ok(id) => mancala_rules::new_game(id),
+        Err(_) => mancala_rules::game_from_position(position)?,
+    };
     for (i, mv) in moves.iter().enumerate() {
         game.play(mv)
             .map_err(|e| UsageError(format!("move {} ({mv}): {e}", i + 1)))?;
@@ -411,7 +448,13 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
     let mut text = game.render();
     text.push_str(&format!("position: {}\n", game.position_string()));
     match game.outcome() {
-        Some(o) => text.push_str(&format!("game over: {} ({})\n", o.result, o.reason)),
+        Some(o) => {
+            text.push_str(&format!("game over: {} ({})\n", o.result, o.reason));
+            // why: Bohnenspiel's sweep is in the totals, not on the board.
+            if let Some([south, north]) = o.scores {
+                text.push_str(&format!("final totals: South {south}, North {north}\n"));
+            }
+        }
         None => text.push_str(&format!("legal moves: {}\n", game.legal_moves().join(" "))),
     }
     Ok(text)
@@ -468,6 +511,53 @@ mod tests {
             Command::Match(m) => m.run.ply_limit(),
             _ => panic!("not a match"),
         }
+    }
+
+    #[test]
+    fn concurrency_zero_is_refused() {
+        let e = Cli::try_parse_from(["arbiter", "match", "--concurrency", "0"])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains("must be at least 1"), "{e}");
+        let ok = Cli::try_parse_from(["arbiter", "match", "--concurrency", "3"]).unwrap();
+        let Command::Match(m) = ok.command else {
+            panic!()
+        };
+        assert_eq!(m.run.concurrency, Some(3));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tc_inf_needs_a_depth_or_nodes_limit() {
+        let args = |each: &str| EngineArgs {
+            engines: vec![vec!["cmd=sh".into()]],
+            each: each.split_whitespace().map(str::to_owned).collect(),
+            ..EngineArgs::default()
+        };
+        let e = load_engines(&args("tc=inf")).unwrap_err().0;
+        assert!(
+            e.contains("tc=inf") && e.contains("depth= or nodes="),
+            "{e}"
+        );
+        let ok = load_engines(&args("tc=inf depth=4")).unwrap();
+        assert_eq!(ok[0].tc.depth, Some(4));
+    }
+
+    #[test]
+    fn openings_are_checked() {
+        let e = parse_openings(Some("plies=300"), GameId::Bohnenspiel, 1)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("--openings plies=300:"), "{e}");
+        assert_eq!(
+            parse_openings(Some("suite"), GameId::Kujifunza, 1).unwrap(),
+            Openings::Suite
+        );
+        assert!(parse_openings(Some("book"), GameId::Bosh, 1)
+            .unwrap_err()
+            .0
+            .contains("expected suite, plies=N or file=PATH"));
     }
 
     #[test]

@@ -144,13 +144,29 @@ pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Strin
             los
         );
     }
-    let mut terminations: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut terminations: BTreeMap<&str, (u32, BTreeMap<&str, u32>)> = BTreeMap::new();
     for g in games.iter().filter(|g| g.result.is_some()) {
-        *terminations.entry(g.termination.kind()).or_default() += 1;
+        let entry = terminations.entry(g.termination.kind()).or_default();
+        entry.0 += 1;
+        if let Some(side) = g.termination.offender() {
+            let name = match side {
+                Side::South => g.south.as_str(),
+                Side::North => g.north.as_str(),
+            };
+            *entry.1.entry(name).or_default() += 1;
+        }
     }
+    // A forfeit kind names who forfeited: `time_forfeit 3 (level-1 2, level-7 1)`.
     let terms: Vec<String> = terminations
         .iter()
-        .map(|(k, n)| format!("{k} {n}"))
+        .map(|(k, (n, by))| {
+            if by.is_empty() {
+                format!("{k} {n}")
+            } else {
+                let who: Vec<String> = by.iter().map(|(e, c)| format!("{e} {c}")).collect();
+                format!("{k} {n} ({})", who.join(", "))
+            }
+        })
         .collect();
     let _ = writeln!(out, "\nTerminations: {}", terms.join(", "));
     if names.len() == 2 {
@@ -213,6 +229,32 @@ mod tests {
         assert!(text.contains("Ptnml(0-2): [0, 0, 2, 1, 0]"), "{text}");
         assert!(text.contains("SPRT: llr 0.24"), "{text}");
         assert!(text.contains("Terminations: rules 7"), "{text}");
+    }
+
+    #[test]
+    fn terminations_name_who_forfeited() {
+        use crate::records::log::Termination;
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let flag = |south: &str, north: &str, side: Side| {
+            let mut g = game(south, north, GameResult::win_for(side.opponent()), 0);
+            g.termination = Termination::TimeForfeit {
+                side,
+                detail: "flag".into(),
+            };
+            g
+        };
+        let games = [
+            game("A", "B", SouthWins, 0),
+            flag("A", "B", Side::North),
+            flag("B", "A", Side::South),
+            flag("A", "B", Side::South),
+        ];
+        let text = render(&names, &games, None);
+        assert!(
+            text.contains("Terminations: rules 1, time_forfeit 3 (A 1, B 2)"),
+            "{text}"
+        );
     }
 
     #[test]
