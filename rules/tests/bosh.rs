@@ -119,7 +119,6 @@ fn bad_position_strings_are_rejected_naming_the_field() {
         ),
         ("bosh 4,4,4,4,4,4,4,4,4,X S 4/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,x4 S 0/0 1", Field::Holes, "hole 10"),
-        ("bosh 4,4,4,4,4,4,4,4,4,04 S 0/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,-4 S 0/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4, S 4/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,4", Field::Side, "missing"),
@@ -151,7 +150,7 @@ fn bad_position_strings_are_rejected_naming_the_field() {
         ),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0", Field::Round, "missing"),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 0", Field::Round, "from 1"),
-        ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 01", Field::Round, "from 1"),
+        ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 00", Field::Round, "from 1"),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 -1", Field::Round, "from 1"),
         (
             "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 4294967296",
