@@ -40,7 +40,8 @@ pub mod play {
 }
 
 pub mod event {
-    //! Tournaments: schedule, resume, shards, merge.
+    //! Tournaments: schedule, resume, extending rounds, shards, merge.
+    pub mod extend;
     pub mod merge;
     pub mod resume;
     pub mod schedule;

@@ -9,7 +9,10 @@ use rand::{Rng, SeedableRng};
 /// (hole number, the rest of the notation) of a move.
 fn key(mv: &str) -> (u32, Vec<u8>) {
     let digits = mv.bytes().take_while(u8::is_ascii_digit).count();
-    (mv[..digits].parse().unwrap_or(0), mv.as_bytes()[digits..].to_vec())
+    (
+        mv[..digits].parse().unwrap_or(0),
+        mv.as_bytes()[digits..].to_vec(),
+    )
 }
 
 #[test]
@@ -27,7 +30,12 @@ fn legal_moves_come_in_canonical_order_in_every_game() {
                 let mut sorted = keys.clone();
                 sorted.sort();
                 sorted.dedup();
-                assert_eq!(keys, sorted, "{id}: {} lists {moves:?}", game.position_string());
+                assert_eq!(
+                    keys,
+                    sorted,
+                    "{id}: {} lists {moves:?}",
+                    game.position_string()
+                );
                 let mv = moves[rng.random_range(0..moves.len())].clone();
                 game.play(&mv).unwrap();
             }
