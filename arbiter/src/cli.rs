@@ -129,9 +129,14 @@ pub struct RunArgs {
     /// "mancala arena tournament"].
     #[arg(long)]
     pub event: Option<String>,
-    /// Seconds to wait for umiok/readyok.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds a fresh engine process has to answer `umiok` (slow starters,
+    /// e.g. on a JVM, need more than a command does); `--handshake-timeout`
+    /// is the same.
+    #[arg(long = "startup-timeout", alias = "handshake-timeout", default_value_t = 30.0)]
     pub handshake_timeout: f64,
+    /// Seconds to wait for each `readyok`.
+    #[arg(long, default_value_t = 10.0)]
+    pub ready_timeout: f64,
     /// Seconds to wait for a bestmove when the time control has no clock.
     #[arg(long, default_value_t = 60.0)]
     pub stall_timeout: f64,
@@ -349,10 +354,10 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         engines,
         concurrency: run.concurrency.unwrap_or(1).max(1),
         timeouts: Timeouts {
-            ready: secs(run.handshake_timeout, "--handshake-timeout")?,
+            ready: secs(run.ready_timeout, "--ready-timeout")?,
             stall: secs(run.stall_timeout, "--stall-timeout")?,
         },
-        handshake_timeout: secs(run.handshake_timeout, "--handshake-timeout")?,
+        handshake_timeout: secs(run.handshake_timeout, "--startup-timeout")?,
         max_plies: run.ply_limit(),
         stderr_dir: Some(run.stderr_dir.clone()),
         traffic,
@@ -511,6 +516,32 @@ mod tests {
             Command::Match(m) => m.run.ply_limit(),
             _ => panic!("not a match"),
         }
+    }
+
+    #[test]
+    fn startup_and_ready_timeouts_are_separate() {
+        let run = |args: &[&str]| {
+            let cli = Cli::try_parse_from(["arbiter", "match"].iter().chain(args)).unwrap();
+            let Command::Match(m) = cli.command else {
+                panic!()
+            };
+            let r = runner(Vec::new(), &m.run).unwrap();
+            (r.handshake_timeout, r.timeouts.ready)
+        };
+        let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
+        let d = dir.to_str().unwrap();
+        let secs = Duration::from_secs;
+        assert_eq!(run(&["--stderr-dir", d]), (secs(30), secs(10)));
+        assert_eq!(
+            run(&["--stderr-dir", d, "--startup-timeout", "60", "--ready-timeout", "5"]),
+            (secs(60), secs(5))
+        );
+        // The old spelling is the start-up limit.
+        assert_eq!(
+            run(&["--stderr-dir", d, "--handshake-timeout", "15"]),
+            (secs(15), secs(10))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
