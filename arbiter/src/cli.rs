@@ -30,8 +30,16 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Play a match between two engines.
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(
+        override_usage = "arbiter match --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]"
+    )]
     Match(Box<MatchArgs>),
     /// Check one engine's protocol conformance (one PASS/FAIL line per check).
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(override_usage = "arbiter check --engine KEY=VALUE... [OPTIONS]")]
     Check(Box<crate::engine::check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
@@ -40,6 +48,9 @@ pub enum Command {
     },
     /// Play a round robin or gauntlet; with no --engine, a built-in
     /// tournament of the reference engine at several levels.
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(override_usage = "arbiter tournament [--engine KEY=VALUE...]... [OPTIONS]")]
     Tournament(Box<TournamentArgs>),
     /// Combine the results logs of one tournament (shards, reruns) into one
     /// standings table.
@@ -132,7 +143,11 @@ pub struct RunArgs {
     /// Seconds a fresh engine process has to answer `umiok` (slow starters,
     /// e.g. on a JVM, need more than a command does); `--handshake-timeout`
     /// is the same.
-    #[arg(long = "startup-timeout", alias = "handshake-timeout", default_value_t = 30.0)]
+    #[arg(
+        long = "startup-timeout",
+        alias = "handshake-timeout",
+        default_value_t = 30.0
+    )]
     pub handshake_timeout: f64,
     /// Seconds to wait for each `readyok`.
     #[arg(long, default_value_t = 10.0)]
@@ -533,7 +548,14 @@ mod tests {
         let secs = Duration::from_secs;
         assert_eq!(run(&["--stderr-dir", d]), (secs(30), secs(10)));
         assert_eq!(
-            run(&["--stderr-dir", d, "--startup-timeout", "60", "--ready-timeout", "5"]),
+            run(&[
+                "--stderr-dir",
+                d,
+                "--startup-timeout",
+                "60",
+                "--ready-timeout",
+                "5"
+            ]),
             (secs(60), secs(5))
         );
         // The old spelling is the start-up limit.
@@ -542,6 +564,19 @@ mod tests {
             (secs(15), secs(10))
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn error_usage_does_not_present_given_options_as_required() {
+        let e = Cli::try_parse_from(["arbiter", "tournament", "--each", "st=1", "--bogus"])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            e.contains("Usage: arbiter tournament [--engine KEY=VALUE...]... [OPTIONS]"),
+            "{e}"
+        );
+        assert!(!e.contains("--each <KEY=VALUE>"), "{e}");
     }
 
     #[test]

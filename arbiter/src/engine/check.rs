@@ -254,7 +254,9 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             self.discard().await;
         }
         if let Some(why) = &self.restart_failed {
-            return Err(format!("not run: the engine could not be restarted ({why})"));
+            return Err(format!(
+                "not run: the engine could not be restarted ({why})"
+            ));
         }
         if self.session.is_none() {
             let started = async {

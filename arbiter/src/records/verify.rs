@@ -623,10 +623,10 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        assert!(
-            err.to_string()
-                .starts_with("ply 2: North move 1 is not legal"),
-            "{err}"
+        assert_eq!(
+            err.to_string(),
+            "ply 2: North move 1 is not legal; legal moves: 7 8 9 10 11 12",
+            "the legal moves are listed once"
         );
         // South time forfeit with South to move after 1 8.
         log.moves[1].mv = "8".into();
@@ -723,6 +723,30 @@ mod tests {
         assert!(matches!(
             verify(&log),
             Err(VerifyError::BadStartPosition(_))
+        ));
+    }
+
+    #[test]
+    fn a_decided_adjudication_must_be_decided_with_its_result() {
+        let mut log = rules_log();
+        log.start_position = "bohnenspiel 1,1,0,0,0,0,1,0,0,0,0,0 S 35/34".into();
+        log.moves = vec![crate::records::log::MoveRecord::new("1", 5)];
+        log.scores = None;
+        log.result = Some(GameResult::SouthWins);
+        log.termination = Termination::DecidedAdjudication {
+            detail: "37 beans".into(),
+        };
+        verify(&log).unwrap();
+        log.result = Some(GameResult::NorthWins);
+        assert_eq!(
+            verify(&log).unwrap_err().to_string(),
+            "adjudicated as decided 0-1, but the rules prove 1-0 in the final position"
+        );
+        log.moves.clear();
+        log.result = Some(GameResult::SouthWins);
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::NotDecided { decided: None, .. })
         ));
     }
 }
