@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_rules::{Game, Outcome, RepetitionEffect};
+use mancala_rules::{Game, GameRecord, Outcome, RepetitionEffect};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -123,6 +123,18 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             aborted: false,
             iteration: 0,
         }
+    }
+
+    /// A searcher for the current position of `record`, knowing the game's
+    /// history as the rules count it.
+    pub fn for_record(
+        tt: &'a mut Table,
+        control: &'a SearchControl,
+        limits: Limits,
+        record: &GameRecord<G>,
+    ) -> Searcher<'a, G> {
+        let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
+        Searcher::new(tt, control, limits, &history)
     }
 
     /// Iterative deepening from `root`; calls `report` after each iteration.

@@ -7,7 +7,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{
-    divide_str, game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord,
+    divide_str, game_from_position, new_game, with_game, AnyGame, GameId, GameRecord,
 };
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -340,13 +340,12 @@ impl Job {
             return Message::BestMoveNone;
         }
         let root = record.position().clone();
-        let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
         let Ok(mut tt) = self.tt.lock() else {
             return Message::BestMoveNone;
         };
         let mut rng = SmallRng::seed_from_u64(self.options.random_seed ^ root.zobrist());
         let weakness = self.options.weakness().map(|w| (w, &mut rng));
-        let mut searcher = Searcher::<G>::new(&mut tt, &self.control, self.limits, &history);
+        let mut searcher = Searcher::<G>::for_record(&mut tt, &self.control, self.limits, &record);
         let result = searcher.run(&root, weakness, |it| self.report(it));
         match result {
             Some(r) => {

@@ -5,7 +5,7 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::error::{MoveError, MoveSyntaxError, PositionError};
-use crate::{GameId, GameResult, Outcome, Side};
+use crate::{EndReason, GameId, GameResult, Outcome, Side};
 
 /// What the history rule does once a position has occurred
 /// [`Game::REPETITION_LIMIT`] times.
@@ -18,9 +18,29 @@ pub enum RepetitionEffect<G> {
     Continue(G),
 }
 
+/// Where a position stands in a game played in rounds (Bosh), for the
+/// match-level history rule ([`Game::in_round`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Round {
+    /// The round the position belongs to. A position whose round differs from
+    /// the one of the position before it opens a round: it is a round start.
+    pub number: u32,
+    /// The position with its round number left out, exactly: two round starts
+    /// are the same for the match-level rule exactly when their keys are equal.
+    pub start_key: u128,
+}
+
 /// A position of one game: the board, the side to move and whatever else the
-/// rules need (stores, reserves, round). History-dependent rules (repetition)
-/// are not part of a position; [`crate::GameRecord`] applies them.
+/// rules need (stores, reserves, round). History-dependent rules are not part
+/// of a position; [`crate::GameRecord`] applies them. There are two:
+///
+/// - **repetition** of positions within one stretch of play
+///   ([`Game::REPETITION_LIMIT`], [`Game::on_repetition`], reset whenever
+///   [`Game::history_key`] changes), which every game has;
+/// - **repetition of round starts** over the whole match
+///   ([`Game::in_round`], [`Game::ROUND_START_LIMIT`],
+///   [`Game::on_round_start_repetition`]), which only games played in rounds
+///   have; the defaults say "no rounds".
 ///
 /// `Display` and `FromStr` are the position string, with the game id in front.
 pub trait Game:
@@ -80,6 +100,40 @@ pub trait Game:
     /// history whenever the key changes. Bosh includes the round number, so
     /// repetition counts restart at each new round.
     fn history_key(&self) -> u64;
+
+    /// Games played in rounds: the round this position is in and its key as a
+    /// round start. `None` (the default): the game has no rounds, and the
+    /// round-start rule never applies.
+    ///
+    /// The round-start rule: the position the game record starts from and
+    /// every position that opens a round are counted over the whole match, by
+    /// [`Round::start_key`]; when one occurs for the [`Game::ROUND_START_LIMIT`]th
+    /// time, the match ends with [`Game::on_round_start_repetition`] (unless
+    /// the position is already a finished game: that result stands).
+    fn in_round(&self) -> Option<Round> {
+        None
+    }
+
+    /// How many occurrences of one round start end the match (3 = third
+    /// occurrence). Only used when [`Game::in_round`] is `Some`.
+    const ROUND_START_LIMIT: usize = 3;
+
+    /// The end of the match when this position, a round start, has occurred
+    /// [`Game::ROUND_START_LIMIT`] times. The default is a draw without
+    /// scores; only used when [`Game::in_round`] is `Some`.
+    fn on_round_start_repetition(&self) -> Outcome {
+        Outcome::draw(EndReason::RoundStartRepeated)
+    }
+
+    /// The round-start key of this position when it opens a round, coming
+    /// right after `previous` in play (its round differs from `previous`'s);
+    /// `None` otherwise, and always for games without rounds.
+    fn round_start_after(&self, previous: &Self) -> Option<u128> {
+        match (previous.in_round(), self.in_round()) {
+            (Some(before), Some(now)) if now.number != before.number => Some(now.start_key),
+            _ => None,
+        }
+    }
 
     /// Zobrist hash of the position (board, side to move, stores, round).
     fn zobrist(&self) -> u64;

@@ -3,7 +3,8 @@
 //! - [`Game`]: a position of one game: legal moves, playing a move, game end,
 //!   hashing, the position string (`Display`/`FromStr`) and a human board.
 //! - [`GameRecord`]: a game from its start, with the history-dependent rules
-//!   (cycles, repetition) that a position alone cannot apply.
+//!   (cycles, repetition, and in Bosh repeated round starts over the whole
+//!   match) that a position alone cannot apply.
 //! - [`perft`]: leaf counts for testing move generators.
 //! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
 //!
@@ -35,7 +36,7 @@ pub use any::{
     start_position, AnyGame,
 };
 pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
-pub use game::{Game, RepetitionEffect};
+pub use game::{Game, RepetitionEffect, Round};
 pub use game_id::GameId;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;

@@ -92,6 +92,10 @@ pub enum EndReason {
     /// Kimasai: a position repeated (first repetition); Kujifunza: a position
     /// occurred for the third time. Drawn.
     Repetition,
+    /// Bosh: the position at the start of a round (the round number aside)
+    /// occurred for the third time in the match. Drawn; the scores are the
+    /// stones each player owns.
+    RoundStartRepeated,
 }
 
 impl EndReason {
@@ -105,6 +109,7 @@ impl EndReason {
             EndReason::NoLegalMove => "no legal move",
             EndReason::EmptyFrontRow => "empty front row",
             EndReason::Repetition => "repetition",
+            EndReason::RoundStartRepeated => "round start repeated",
         }
     }
 }

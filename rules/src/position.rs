@@ -98,7 +98,7 @@ pub fn parse_holes(
                     ))
                 };
             }
-            parse_seed_count(part).map(Some).ok_or_else(|| {
+            parse_count(part).map(Some).ok_or_else(|| {
                 PositionError::new(
                     Field::Holes,
                     format!("hole {hole}: {part:?} is not a seed count"),
@@ -114,21 +114,6 @@ pub fn parse_open_holes(field: &str, count: usize) -> Result<Vec<u8>, PositionEr
         .into_iter()
         .map(|h| h.unwrap_or(0))
         .collect())
-}
-
-/// A seed count of a position string: decimal digits, at most 255. Leading
-/// zeros are accepted (`06` is 6), as the protocol asks of receivers; the
-/// position string written back is canonical.
-fn parse_seed_count(s: &str) -> Option<u8> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let digits = s.trim_start_matches('0');
-    match digits {
-        "" => Some(0),
-        d if d.len() <= 3 => d.parse().ok(),
-        _ => None,
-    }
 }
 
 /// A decimal count without sign or leading zeros (other than `0` itself), at most 255.
@@ -163,19 +148,19 @@ pub fn parse_pair(field: &str) -> Result<[u8; 2], PositionError> {
     };
     let (s, n) = field.split_once('/').ok_or_else(bad)?;
     Ok([
-        parse_seed_count(s).ok_or_else(bad)?,
-        parse_seed_count(n).ok_or_else(bad)?,
+        parse_count(s).ok_or_else(bad)?,
+        parse_count(n).ok_or_else(bad)?,
     ])
 }
 
-/// A round number, 1 or more (leading zeros accepted, as for seed counts).
+/// A round number, 1 or more.
 pub fn parse_round(field: &str) -> Result<u32, PositionError> {
-    let digits = !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit());
-    let significant = field.trim_start_matches('0');
-    significant
+    let canonical =
+        !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit()) && !field.starts_with('0');
+    field
         .parse::<u32>()
         .ok()
-        .filter(|&n| digits && n >= 1)
+        .filter(|_| canonical)
         .ok_or_else(|| {
             PositionError::new(
                 Field::Round,
@@ -223,14 +208,6 @@ mod tests {
         assert_eq!(parse_count("0"), Some(0));
         assert_eq!(parse_count("12"), Some(12));
         assert_eq!(parse_count("012"), None);
-        assert_eq!(parse_seed_count("012"), Some(12));
-        assert_eq!(parse_seed_count("000"), Some(0));
-        assert_eq!(parse_seed_count("0000000000255"), Some(255));
-        assert_eq!(parse_seed_count("256"), None);
-        assert_eq!(parse_seed_count("+1"), None);
-        assert_eq!(parse_seed_count(""), None);
-        assert_eq!(parse_round("007").unwrap(), 7);
-        assert!(parse_round("0").is_err() && parse_round("00").is_err());
         assert_eq!(parse_count("+1"), None);
         assert_eq!(parse_count(""), None);
         assert_eq!(parse_count("256"), None);

@@ -1,6 +1,7 @@
 //! A game in progress or finished: the start position, the moves, and the
-//! history-dependent rules (cycles and repetition) that a position alone
-//! cannot know.
+//! history-dependent rules that a position alone cannot know: repetition of
+//! positions since the last irreversible change (cycles, repetition), and, in
+//! games played in rounds, repetition of round starts over the whole match.
 
 use crate::error::MoveError;
 use crate::game::{Game, RepetitionEffect};
@@ -13,8 +14,13 @@ pub struct GameRecord<G: Game> {
     start: G,
     moves: Vec<G::Move>,
     position: G,
-    /// Positions since the history key last changed, the current one included.
+    /// Positions since the history key last changed, the current one included
+    /// (their Zobrist hash first): the per-round repetition count.
     history: Vec<(u64, G)>,
+    /// Keys ([`crate::Round::start_key`]) of every round start of the match,
+    /// the record's start position included, oldest first: the per-match
+    /// round-start count. Always empty for games without rounds.
+    round_starts: Vec<u128>,
     outcome: Option<Outcome>,
     /// Reused by [`GameRecord::play`] for the legality check, so that playing
     /// a move does not allocate a move list every ply.
@@ -28,10 +34,12 @@ impl<G: Game> GameRecord<G> {
             moves: Vec::new(),
             position: start.clone(),
             history: Vec::new(),
+            round_starts: Vec::new(),
             outcome: None,
             scratch: Vec::new(),
         };
-        record.settle(start);
+        // why: the match's own start position counts as a round start.
+        record.settle(start, true);
         record
     }
 
@@ -59,6 +67,14 @@ impl<G: Game> GameRecord<G> {
     /// last irreversible change), oldest first, the current one last.
     pub fn repetition_history(&self) -> impl Iterator<Item = &G> {
         self.history.iter().map(|(_, g)| g)
+    }
+
+    /// The round starts of the whole match that count for the round-start
+    /// rule ([`crate::Game::in_round`]), as their keys, oldest first: the
+    /// record's start position, then each position that opened a round, the
+    /// current one last if it opens a round. Empty for games without rounds.
+    pub fn round_start_history(&self) -> &[u128] {
+        &self.round_starts
     }
 
     /// The legal moves now (none once the game is over, whatever the reason).
@@ -101,12 +117,13 @@ impl<G: Game> GameRecord<G> {
         self.moves.push(mv);
         let mut next = self.position.clone();
         next.play(mv);
-        self.settle(next);
+        let opens_round = next.round_start_after(&self.position).is_some();
+        self.settle(next, opens_round);
     }
 
-    /// Makes `next` the current position and applies the game-end and
-    /// repetition rules to it.
-    fn settle(&mut self, mut next: G) {
+    /// Makes `next` the current position and applies the game-end and both
+    /// history rules to it; `opens_round`: `next` is a round start.
+    fn settle(&mut self, mut next: G, mut opens_round: bool) {
         loop {
             if self
                 .history
@@ -118,10 +135,25 @@ impl<G: Game> GameRecord<G> {
             let hash = next.zobrist();
             self.history.push((hash, next.clone()));
             self.position = next;
-            // A finished game stands even if its position is also a repetition.
+            let round_start = opens_round
+                .then(|| self.position.in_round())
+                .flatten()
+                .map(|round| round.start_key);
+            if let Some(key) = round_start {
+                self.round_starts.push(key);
+            }
+            // A finished game stands even if its position is also a repetition
+            // (of a position or of a round start).
             if let Some(outcome) = self.position.status() {
                 self.outcome = Some(outcome);
                 return;
+            }
+            if let Some(key) = round_start {
+                let occurrences = self.round_starts.iter().filter(|&&k| k == key).count();
+                if occurrences >= G::ROUND_START_LIMIT {
+                    self.outcome = Some(self.position.on_round_start_repetition());
+                    return;
+                }
             }
             let occurrences = self
                 .history
@@ -139,9 +171,161 @@ impl<G: Game> GameRecord<G> {
                 RepetitionEffect::Continue(after) => {
                     // A new round: its counts start afresh.
                     self.history.clear();
+                    opens_round = after.round_start_after(&self.position).is_some();
                     next = after;
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The order of the history rules on a toy game played in rounds, where a
+    //! round start can be the third occurrence and a finished game at once
+    //! (no Bosh position can: a finished match never occurs twice).
+    use super::*;
+    use crate::error::{Field, MoveSyntaxError, PositionError};
+    use crate::games::bohnenspiel::Bohnenspiel;
+    use crate::{EndReason, GameId, GameResult, Round, Side};
+    use std::fmt;
+    use std::str::FromStr;
+
+    /// Two plies a round, every round opening alike; the match is won by
+    /// South once round `won_in` is reached.
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct Laps {
+        round: u32,
+        ply: u8,
+        won_in: u32,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    struct Step;
+
+    impl fmt::Display for Step {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("step")
+        }
+    }
+    impl FromStr for Step {
+        type Err = MoveSyntaxError;
+        fn from_str(s: &str) -> Result<Step, MoveSyntaxError> {
+            (s == "step")
+                .then_some(Step)
+                .ok_or_else(|| MoveSyntaxError::new(s, "not step"))
+        }
+    }
+    impl fmt::Display for Laps {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "laps {} {}", self.round, self.ply)
+        }
+    }
+    impl FromStr for Laps {
+        type Err = PositionError;
+        fn from_str(_: &str) -> Result<Laps, PositionError> {
+            Err(PositionError::new(Field::String, "toy"))
+        }
+    }
+    impl Game for Laps {
+        type Move = Step;
+        const ID: GameId = GameId::Bosh;
+        const REPETITION_LIMIT: usize = 3;
+        fn start() -> Laps {
+            Laps {
+                round: 1,
+                ply: 0,
+                won_in: u32::MAX,
+            }
+        }
+        fn side_to_move(&self) -> Side {
+            Side::BOTH[usize::from(self.ply)]
+        }
+        fn legal_moves(&self, moves: &mut Vec<Step>) {
+            if self.status().is_none() {
+                moves.push(Step);
+            }
+        }
+        fn play(&mut self, _: Step) {
+            self.ply += 1;
+            if self.ply == 2 {
+                self.ply = 0;
+                self.round += 1;
+            }
+        }
+        fn status(&self) -> Option<Outcome> {
+            (self.round >= self.won_in).then(|| Outcome::win(Side::South, EndReason::MatchWon))
+        }
+        fn on_repetition(&self) -> RepetitionEffect<Laps> {
+            RepetitionEffect::GameOver(Outcome::draw(EndReason::Repetition))
+        }
+        fn in_round(&self) -> Option<Round> {
+            Some(Round {
+                number: self.round,
+                start_key: u128::from(self.ply),
+            })
+        }
+        fn history_key(&self) -> u64 {
+            u64::from(self.round)
+        }
+        fn zobrist(&self) -> u64 {
+            u64::from(self.round) << 8 | u64::from(self.ply)
+        }
+        fn seed_count(&self) -> u32 {
+            0
+        }
+        fn render(&self) -> String {
+            self.to_string()
+        }
+    }
+
+    fn laps(won_in: u32, plies: usize) -> GameRecord<Laps> {
+        let mut record = GameRecord::new(Laps {
+            won_in,
+            ..Laps::start()
+        });
+        for _ in 0..plies {
+            record.play(Step).expect("legal");
+        }
+        record
+    }
+
+    #[test]
+    fn the_third_round_start_ends_the_match() {
+        let record = laps(u32::MAX, 2);
+        assert_eq!(record.round_start_history(), [0, 0]);
+        assert!(!record.is_over());
+        let record = laps(u32::MAX, 4);
+        assert_eq!(record.round_start_history(), [0, 0, 0]);
+        assert_eq!(
+            record.outcome(),
+            Some(Outcome::draw(EndReason::RoundStartRepeated))
+        );
+        // The per-round history holds only the current round's positions.
+        assert_eq!(record.repetition_history().count(), 1);
+    }
+
+    #[test]
+    fn a_round_start_that_is_won_stays_won() {
+        let record = laps(3, 4);
+        assert_eq!(record.round_start_history().len(), 3);
+        assert_eq!(
+            record.outcome(),
+            Some(Outcome::win(Side::South, EndReason::MatchWon))
+        );
+        assert_eq!(
+            record.outcome().map(|o| o.result),
+            Some(GameResult::SouthWins)
+        );
+    }
+
+    #[test]
+    fn games_without_rounds_keep_no_round_starts() {
+        let mut record = GameRecord::new(Bohnenspiel::start());
+        for _ in 0..6 {
+            let mv = record.legal_moves()[0];
+            record.play(mv).expect("legal");
+        }
+        assert!(record.round_start_history().is_empty());
     }
 }

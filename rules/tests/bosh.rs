@@ -119,6 +119,7 @@ fn bad_position_strings_are_rejected_naming_the_field() {
         ),
         ("bosh 4,4,4,4,4,4,4,4,4,X S 4/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,x4 S 0/0 1", Field::Holes, "hole 10"),
+        ("bosh 4,4,4,4,4,4,4,4,4,04 S 0/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,-4 S 0/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4, S 4/0 1", Field::Holes, "hole 10"),
         ("bosh 4,4,4,4,4,4,4,4,4,4", Field::Side, "missing"),
@@ -150,7 +151,7 @@ fn bad_position_strings_are_rejected_naming_the_field() {
         ),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0", Field::Round, "missing"),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 0", Field::Round, "from 1"),
-        ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 00", Field::Round, "from 1"),
+        ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 01", Field::Round, "from 1"),
         ("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 -1", Field::Round, "from 1"),
         (
             "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 4294967296",
@@ -292,6 +293,120 @@ fn third_occurrence_can_end_the_match() {
     );
 }
 
+// The match-level cycle ruling: round starts counted over the whole match.
+
+/// Eight plies from the match start that end round 1 with each player owning
+/// 20 stones and South stuck: round 2 opens exactly as the match did.
+const BACK_TO_THE_START: [&str; 8] = ["3", "9", "2", "9", "2", "10", "1", "8"];
+
+/// Plays `moves` and returns the record, panicking on an illegal move.
+fn played(start: &str, moves: &[&str]) -> GameRecord<Bosh> {
+    let mut record = GameRecord::new(pos(start));
+    for (i, mv) in moves.iter().enumerate() {
+        record
+            .play_str(mv)
+            .unwrap_or_else(|e| panic!("ply {} {mv} from {start}: {e}", i + 1));
+    }
+    record
+}
+
+#[test]
+fn third_occurrence_of_the_match_start_as_a_round_start_draws_the_match() {
+    let start = "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1";
+    // Once round: the start has occurred twice (as the match start and as the
+    // start of round 2); play goes on.
+    let once = played(start, &BACK_TO_THE_START);
+    assert_eq!(
+        once.position().to_string(),
+        "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 2"
+    );
+    assert!(!once.is_over());
+    let history = once.round_start_history();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[0], history[1]);
+    // Twice round: the start of round 3 is its third occurrence.
+    let twice: Vec<&str> = BACK_TO_THE_START.repeat(2);
+    let mut record = played(start, &twice);
+    assert_eq!(
+        record.position().to_string(),
+        "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 3"
+    );
+    assert_eq!(
+        record.outcome(),
+        Some(Outcome {
+            result: GameResult::Draw,
+            scores: Some([20, 20]),
+            reason: EndReason::RoundStartRepeated
+        })
+    );
+    assert_eq!(
+        record.outcome().unwrap().reason.describe(),
+        "round start repeated"
+    );
+    assert!(record.legal_moves().is_empty());
+    assert_eq!(
+        record.play_str("1"),
+        Err(mancala_rules::MoveError::GameOver)
+    );
+}
+
+#[test]
+fn a_repeated_round_start_is_a_draw_whatever_the_split() {
+    // From a round start of South 23 - North 17, ten plies end the round with
+    // the same split and South to move again.
+    let start = "bosh 4,4,4,4,4,4,4,4,4,x S 3/1 2";
+    let cycle = ["1", "9", "5", "7", "2", "6", "2", "8", "1", "7"];
+    let once = played(start, &cycle);
+    assert_eq!(
+        once.position().to_string(),
+        "bosh 4,4,4,4,4,4,4,4,4,x S 3/1 3"
+    );
+    assert!(!once.is_over());
+    let record = played(start, &cycle.repeat(2));
+    assert_eq!(
+        record.outcome(),
+        Some(Outcome {
+            result: GameResult::Draw,
+            scores: Some([23, 17]),
+            reason: EndReason::RoundStartRepeated
+        })
+    );
+    assert_eq!(record.moves().len(), 20);
+}
+
+#[test]
+fn positions_inside_a_round_are_not_round_starts() {
+    // The same board, reserves and side as a round start, but reached inside
+    // round 1 by the shuttle, twice: only round starts count for the match
+    // rule, and the round-1 count (third occurrence) ends the round instead.
+    let start = "bosh 1,0,0,0,0,1,0,0,0,0 S 22/16 1";
+    let record = played(start, &SHUTTLE);
+    assert_eq!(
+        record.round_start_history().len(),
+        1,
+        "only the record's start"
+    );
+    let record = played(start, &SHUTTLE.repeat(2));
+    assert!(!record.is_over());
+    assert_eq!(record.round_start_history().len(), 2);
+}
+
+#[test]
+fn a_round_start_that_is_a_match_win_stands() {
+    // The cycle ruling ends round 1; the refill leaves North unable to fill a
+    // hole: that round start is counted, and the match is won, not drawn.
+    let record = played("bosh 1,0,0,0,0,1,0,0,0,0 S 36/2 1", &SHUTTLE.repeat(2));
+    assert_eq!(record.round_start_history().len(), 2);
+    assert_eq!(
+        record.outcome().map(|o| o.reason),
+        Some(EndReason::MatchWon)
+    );
+    assert_eq!(
+        record.outcome().map(|o| o.result),
+        Some(GameResult::SouthWins)
+    );
+}
+
 #[test]
 fn any_game_drives_bosh_by_strings() {
     let mut game = new_game(GameId::Bosh);
@@ -306,15 +421,26 @@ fn any_game_drives_bosh_by_strings() {
 
 // Invariants over seeded random games.
 
+/// A position string without its round number: what the round-start rule
+/// compares, computed independently of the library's key.
+fn without_round(p: &Bosh) -> String {
+    let text = p.to_string();
+    text.rsplit_once(' ').expect("a round field").0.to_owned()
+}
+
 #[test]
 fn random_games_keep_the_invariants() {
-    const GAMES: usize = 2000;
+    const GAMES: usize = 4000;
     const PLY_CAP: usize = 100_000;
     let mut rng = SmallRng::seed_from_u64(2024);
     let (mut rounds, mut cycles, mut longest) = (0u64, 0u64, 0usize);
+    let (mut won, mut drawn_by_round_starts) = (0usize, 0usize);
     for game in 0..GAMES {
         let mut record = GameRecord::new(Bosh::start());
         let mut key = record.position().history_key();
+        // The oracle for the round-start rule: each round start's count.
+        let mut round_starts = std::collections::HashMap::new();
+        round_starts.insert(without_round(record.position()), 1usize);
         let mut ply = 0;
         while !record.is_over() {
             assert!(
@@ -332,25 +458,61 @@ fn random_games_keep_the_invariants() {
             assert_eq!(p.legal_move_list().is_empty(), p.status().is_some(), "{p}");
             assert!(p.history_key() >= key, "history key went down at {p}");
             key = p.history_key();
+            let mut count = 0;
             if p.round() > before.round() {
                 rounds += 1;
                 // A cycle ended the round when the move itself did not.
                 if before.after(mv) != *p {
                     cycles += 1;
                 }
+                let seen = round_starts.entry(without_round(p)).or_insert(0);
+                *seen += 1;
+                count = *seen;
             }
+            assert!(
+                count <= 3,
+                "game {game}: a round start occurred {count} times"
+            );
+            let expected = p.status().or_else(|| {
+                (count == 3).then(|| Outcome {
+                    result: GameResult::Draw,
+                    scores: Some([p.stones_of(Side::South), p.stones_of(Side::North)]),
+                    reason: EndReason::RoundStartRepeated,
+                })
+            });
+            assert_eq!(record.outcome(), expected, "game {game} ply {ply}: {p}");
         }
         let p = record.position();
-        assert_eq!(record.outcome(), p.status(), "game {game}: {p}");
-        let outcome = p.status().expect("finished");
-        assert_eq!(outcome.reason, EndReason::MatchWon);
+        let outcome = record.outcome().expect("finished");
         let scores = outcome.scores.expect("scores");
         assert_eq!(scores[0] + scores[1], 40);
-        assert!(scores.iter().any(|&s| s < 4), "{p}");
+        assert_eq!(scores, [p.stones_of(Side::South), p.stones_of(Side::North)]);
+        match outcome.reason {
+            EndReason::MatchWon => {
+                won += 1;
+                let loser = p.match_loser().expect("a loser");
+                assert_eq!(outcome.result, GameResult::win_for(loser.opponent()));
+                assert!(scores[loser.index()] < 4, "{p}");
+            }
+            EndReason::RoundStartRepeated => {
+                drawn_by_round_starts += 1;
+                assert_eq!(outcome.result, GameResult::Draw);
+                assert_eq!(p.status(), None, "{p}");
+                let key = p.in_round().expect("rounds").start_key;
+                let history = record.round_start_history();
+                assert_eq!(history.iter().filter(|&&k| k == key).count(), 3);
+            }
+            other => panic!("game {game} ended by {other:?}"),
+        }
         longest = longest.max(ply);
     }
-    // The sample exercises round ends and the cycle rule.
+    // The sample exercises round ends, the cycle rule and both match ends.
     assert!(rounds > GAMES as u64, "only {rounds} new rounds");
     assert!(cycles > 0, "no round ended by the cycle rule");
+    assert!(won > GAMES / 2, "only {won} matches won");
+    assert!(
+        drawn_by_round_starts > GAMES / 20,
+        "only {drawn_by_round_starts} matches drawn by a repeated round start"
+    );
     assert!(longest < PLY_CAP);
 }

@@ -32,6 +32,14 @@
 //!   round ended opens the next one. The round number goes up by one.
 //! - The **match** is won when the opponent cannot fill a single hole (he has
 //!   fewer than 4 stones).
+//! - **Cycles of rounds (ruling)**: the position at the start of a round (the
+//!   board right after the refill, the reserves and the side to move; not the
+//!   round number, see [`Game::in_round`]) is counted over the whole match, the
+//!   match's own start position included; its third occurrence
+//!   ([`Game::ROUND_START_LIMIT`] = 3, applied by [`crate::GameRecord`]) draws
+//!   the match, the scores being the stones each player owns
+//!   ([`EndReason::RoundStartRepeated`]). A match won at that round start
+//!   stays won.
 //!
 //! All round transitions happen inside [`Game::play`] (and
 //! [`Game::on_repetition`]): a position never has a side to move that cannot
@@ -72,7 +80,7 @@ use crate::position::{
 use crate::zobrist::splitmix64;
 use crate::{
     EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
-    Side,
+    Round, Side,
 };
 
 /// Holes on the board.
@@ -467,6 +475,35 @@ impl Game for Bosh {
         next.new_round();
         next.settle();
         RepetitionEffect::Continue(next)
+    }
+
+    fn in_round(&self) -> Option<Round> {
+        // Exact packing: 10 holes of at most 40 stones (6 bits each), the
+        // closed-hole mask (10 bits), two reserves of at most 40 (6 bits
+        // each) and the side to move: 83 bits. The round number is left out.
+        let holes = self
+            .stones
+            .iter()
+            .fold(0u128, |acc, &x| (acc << 6) | u128::from(x));
+        let key = (((holes << 10 | u128::from(self.closed)) << 6 | u128::from(self.reserves[0]))
+            << 6
+            | u128::from(self.reserves[1]))
+            << 1
+            | self.side.index() as u128;
+        Some(Round {
+            number: self.round,
+            start_key: key,
+        })
+    }
+
+    /// The match-level cycle ruling: drawn, whatever the split; the scores
+    /// are the stones each player owns.
+    fn on_round_start_repetition(&self) -> Outcome {
+        Outcome {
+            result: GameResult::Draw,
+            scores: Some([self.stones_of(Side::South), self.stones_of(Side::North)]),
+            reason: EndReason::RoundStartRepeated,
+        }
     }
 
     /// Round number above, total reserves below: within a round reserves only
