@@ -130,6 +130,10 @@ pub struct RunArgs {
     /// Append games to this JSON-lines file.
     #[arg(long, value_name = "FILE")]
     pub jsonout: Option<PathBuf>,
+    /// Rewrite this file with the standings as JSON after every game
+    /// (docs/tournaments.md lists the fields).
+    #[arg(long, value_name = "FILE")]
+    pub standings_json: Option<PathBuf>,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -378,6 +382,11 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         traffic,
         quit_grace: Duration::from_millis(500),
         partie: None,
+        adjudication: crate::play::adjudicate::Rules::parse(
+            &run.resign,
+            &run.draw,
+            run.adjudicate.is_some(),
+        )?,
     })
 }
 
@@ -426,6 +435,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             .clone()
             .unwrap_or_else(|| "mancala arena match".to_owned()),
         sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
+        standings_json: args.run.standings_json.clone(),
     };
     let bar = progress_bar(args.games);
     let summary = matches::run(&runner, &plan, &mut sink, |line| {

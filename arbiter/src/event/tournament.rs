@@ -65,6 +65,10 @@ pub struct MergeArgs {
     /// Write the merged games to this JSON-lines file (replaced).
     #[arg(long, value_name = "FILE")]
     pub jsonout: Option<PathBuf>,
+    /// Print the standings as JSON (docs/tournaments.md) instead of the
+    /// text report.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Levels of the reference engine in the built-in tournament: close enough
@@ -205,13 +209,19 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         )));
     }
     let openings = match (games.as_slice(), args.run.openings.as_deref()) {
-        ([game], spec) => cli::parse_openings(spec, *game, args.run.seed)?,
+        ([game], _) => args.run.openings_for(*game)?,
         (_, Some(spec)) if spec.starts_with("file=") => {
             return Err(UsageError(
                 "--openings file= needs a single --game (its positions belong to one game)".into(),
             ))
         }
-        (_, spec) => cli::parse_openings(spec, games[0], args.run.seed)?,
+        (_, spec) => {
+            // Random plies and suites are per game: check each game.
+            for &game in &games[1..] {
+                cli::parse_openings(spec, game, args.run.seed)?;
+            }
+            args.run.openings_for(games[0])?
+        }
     };
     let sprt = parse_sprt(&args.sprt)?;
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
@@ -275,9 +285,24 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     // Finished games from an earlier run of the same tournament.
     let mut games: Vec<GameLog> = Vec::new();
     if let Some(path) = &args.run.jsonout {
-        let log = resume::read(path, args.resume)?;
+        let mut log = resume::read(path, args.resume)?;
         for w in &log.warnings {
             eprintln!("arbiter: warning: {w}");
+        }
+        if args.resume {
+            if let Some(old) =
+                crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
+            {
+                // The log is the record: rewrite it with the longer schedule's tags.
+                resume::rewrite(path, &log.games, |g| {
+                    crate::records::jsonl::to_line(g) + "\n"
+                })
+                .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", path.display())))?;
+                println!(
+                    "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
+                    spec.rounds
+                );
+            }
         }
         if !args.resume && !log.games.is_empty() {
             return Err(resume::ResumeError::NotEmpty {
@@ -350,6 +375,9 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     }
 
     report::sort_games(&mut games);
+    if let Some(path) = &args.run.standings_json {
+        crate::stats::json::update(path, &names, &games, sprt.as_ref());
+    }
     println!();
     print!("{}", report::render(&names, &games, sprt.as_ref()));
     if let Some(s) = sprt {
@@ -407,6 +435,9 @@ async fn play(
             }
             let mut line = game_line(done.job.index + 1, total, &log);
             games.push(log);
+            if let Some(path) = &args.run.standings_json {
+                crate::stats::json::update(path, names, games, sprt.as_ref());
+            }
             bar.inc(1);
             let mut flow = Flow::Continue;
             if let Some(s) = &sprt {
@@ -455,6 +486,11 @@ pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
             crate::records::pgn::write_game(g) + "\n"
         })
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if args.json {
+        let r = crate::stats::json::report(&merged.names, &merged.games, None);
+        print!("{}", crate::stats::json::to_text(&r));
+        return Ok(());
     }
     print!("{}", merged.summary());
     println!();

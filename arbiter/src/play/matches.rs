@@ -21,6 +21,8 @@ pub struct MatchPlan {
     pub event: String,
     /// Stop starting games once this test is decided (`--sprt`).
     pub sprt: Option<Sprt>,
+    /// Rewritten with the JSON standings after every game.
+    pub standings_json: Option<std::path::PathBuf>,
 }
 
 /// What the match produced, from the first engine's point of view.
@@ -254,6 +256,10 @@ pub async fn run(
             }
             report(&line);
             summary.logs.extend(logs);
+            if let Some(path) = &plan.standings_json {
+                let names = summary.names.to_vec();
+                crate::stats::json::update(path, &names, &summary.logs, plan.sprt.as_ref());
+            }
             flow
         })
         .await;

@@ -71,6 +71,8 @@ pub struct Runner {
     pub quit_grace: Duration,
     /// Bohnenspiel match play: each job is a Partie to this many beans.
     pub partie: Option<u32>,
+    /// Resign, draw and decided adjudication for every game.
+    pub adjudication: crate::play::adjudicate::Rules,
 }
 
 impl Runner {
@@ -238,6 +240,7 @@ impl Runner {
             start_position: job.start_position.clone(),
             tc: [self.engines[job.south].tc, self.engines[job.north].tc],
             max_plies: self.max_plies,
+            adjudication: self.adjudication,
         };
         // Both sessions exist (started above); take them out to borrow both.
         let (Some(mut south), Some(mut north)) =
@@ -252,11 +255,13 @@ impl Runner {
             };
         };
         let played = game::play(&plan, [&mut south, &mut north], self.timeouts).await;
-        // An engine that broke the protocol is not trusted with another game.
+        // An engine that broke the protocol is not trusted with another game;
+        // one with `restart=on` gets a fresh process for every game.
         let offender = played.offender();
         for (side, session) in [(Side::South, south), (Side::North, north)] {
             let engine = sides[side.index()];
-            if offender == Some(side) {
+            let restart = self.engines[engine].restart == crate::engine::config::Restart::On;
+            if offender == Some(side) || restart {
                 session.shutdown(self.quit_grace).await;
             } else {
                 sessions[engine] = Some(session);

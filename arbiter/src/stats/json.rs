@@ -261,5 +261,13 @@ pub fn write_atomically(path: &Path, report: &Report) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// [`write_atomically`] of the report of `games`; a failure is logged as a
+/// warning and never stops the event (the results logs are the record).
+pub fn update(path: &Path, names: &[String], games: &[GameLog], sprt: Option<&Sprt>) {
+    if let Err(e) = write_atomically(path, &report(names, games, sprt)) {
+        tracing::warn!("cannot write the standings to {}: {e}", path.display());
+    }
+}
+
 #[cfg(test)]
 mod tests;
