@@ -125,6 +125,14 @@ fn decided_adjudication_ends_bohnenspiel_games_and_verifies() {
         serde_json::from_str(&std::fs::read_to_string(s.path("standings.json")).unwrap()).unwrap();
     assert_eq!(json["games"], 4);
     assert_eq!(json["match"]["first"], "A");
+    // The match counts its own game pairs: 4 games, 2 pairs.
+    let pairs: u64 = json["match"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 2);
     let a = &json["standings"]
         .as_array()
         .unwrap()

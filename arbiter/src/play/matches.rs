@@ -257,8 +257,11 @@ pub async fn run(
             report(&line);
             summary.logs.extend(logs);
             if let Some(path) = &plan.standings_json {
+                use crate::stats::json;
                 let names = summary.names.to_vec();
-                crate::stats::json::update(path, &names, &summary.logs, plan.sprt.as_ref());
+                let r = json::report(&names, &summary.logs, plan.sprt.as_ref());
+                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
+                json::write_or_warn(path, &r);
             }
             flow
         })

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::records::log::GameLog;
 use crate::stats::report::{self, head_to_head};
-use crate::stats::{EloEstimate, Sprt, SprtState};
+use crate::stats::{EloEstimate, Penta, Sprt, SprtState};
 
 /// The version of this layout; bumped when a field changes meaning.
 pub const FORMAT: u32 = 1;
@@ -236,6 +236,27 @@ pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Repor
     }
 }
 
+/// `report` with the match section's pair statistics (and the SPRT from
+/// them) taken from `penta`: for `arbiter match`, whose logs carry no pair
+/// tags, the match itself counts its game pairs.
+pub fn with_pairs(mut report: Report, penta: &Penta, sprt: Option<&Sprt>) -> Report {
+    if let Some(m) = report.head_to_head.as_mut() {
+        m.pentanomial = penta.counts;
+        m.pair_elo = penta.elo().and_then(Elo::of);
+        if let (Some(line), Some(s)) = (m.sprt.as_mut(), sprt) {
+            if penta.pairs() > 0 {
+                line.llr = s.llr_penta(penta);
+                line.state = match s.state(line.llr) {
+                    SprtState::Continue => "continue",
+                    SprtState::AcceptH0 => "H0",
+                    SprtState::AcceptH1 => "H1",
+                };
+            }
+        }
+    }
+    report
+}
+
 /// The report as pretty JSON text.
 pub fn to_text(report: &Report) -> String {
     // why: serialising these plain structs cannot fail (string keys, no
@@ -264,7 +285,12 @@ pub fn write_atomically(path: &Path, report: &Report) -> std::io::Result<()> {
 /// [`write_atomically`] of the report of `games`; a failure is logged as a
 /// warning and never stops the event (the results logs are the record).
 pub fn update(path: &Path, names: &[String], games: &[GameLog], sprt: Option<&Sprt>) {
-    if let Err(e) = write_atomically(path, &report(names, games, sprt)) {
+    write_or_warn(path, &report(names, games, sprt));
+}
+
+/// [`write_atomically`], a failure logged as a warning.
+pub fn write_or_warn(path: &Path, report: &Report) {
+    if let Err(e) = write_atomically(path, report) {
         tracing::warn!("cannot write the standings to {}: {e}", path.display());
     }
 }
