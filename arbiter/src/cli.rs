@@ -119,9 +119,9 @@ pub struct RunArgs {
     /// (see docs/arbiter.md for each game's criterion).
     #[arg(long, value_name = "WHAT", value_parser = ["decided"])]
     pub adjudicate: Option<String>,
-    /// Adjudicate a draw after this many plies (0: never). The default guards
-    /// against games that never end: two deterministic Bosh players can cycle
-    /// through whole rounds for ever, which no repetition rule catches.
+    /// Adjudicate a draw after this many plies (0: never). A backstop only:
+    /// the rules end every game (Bosh's cycles of rounds by the round-start
+    /// rule), long before the default in fixed-depth self-play.
     #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Append games to this PGN-like file.

@@ -470,8 +470,7 @@ fn engine_without_the_game_is_a_clear_error() {
 }
 
 /// The reference engine against itself at depth 2 in one game; the ply limit
-/// bounds Bosh, whose deterministic self-play can cycle through identical
-/// rounds (the round number keeps the positions distinct).
+/// is only a backstop (Bosh's repeated round starts end cycling matches).
 fn reference_self_play(game: &str) {
     let s = Scratch::new(&format!("self-{game}"));
     let out = s.run_match(
@@ -503,6 +502,60 @@ fn reference_engine_plays_bohnenspiel_hemprich() {
 #[test]
 fn reference_engine_plays_bosh() {
     reference_self_play("bosh");
+}
+
+/// docs/rules/bosh.md: the reference engine against itself at depth 1 used to
+/// go round a cycle of rounds until the ply limit; now a round start occurs
+/// for the third time, and the logs say so and verify. A log claiming another
+/// end is rejected by `arbiter verify`.
+#[test]
+fn bosh_depth_one_self_play_ends_by_a_repeated_round_start() {
+    let s = Scratch::new("bosh-round-starts");
+    let out = s.run_match(
+        &[s.engine("A", "depth=1"), s.engine("B", "depth=1")],
+        &["--game", "bosh", "--games", "2", "--max-plies", "3000"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+        assert_eq!(g["termination"]["kind"], "rules", "{g}");
+        assert_eq!(g["termination"]["detail"], "round start repeated", "{g}");
+        let plies = g["moves"].as_array().map_or(0, Vec::len);
+        assert!(plies < 3000, "{plies} plies");
+    }
+    let pgn = std::fs::read_to_string(s.path("games.pgn")).expect("the PGN log");
+    assert!(
+        pgn.contains("[TerminationDetail \"round start repeated\"]"),
+        "{pgn}"
+    );
+    s.assert_logs_verify(2);
+    // The same games, claimed to end otherwise.
+    let text = std::fs::read_to_string(s.path("games.jsonl")).expect("the JSON log");
+    for (claim, error) in [
+        (
+            r#""detail":"opponent cannot fill a hole""#,
+            "the game ended by \"round start repeated\"",
+        ),
+        (r#""detail":"repetition""#, "round start repeated"),
+    ] {
+        let forged = text.replace(r#""detail":"round start repeated""#, claim);
+        let path = s.path("forged.jsonl");
+        std::fs::write(&path, forged).expect("write");
+        let out = Command::new(ARBITER)
+            .arg("verify")
+            .arg(&path)
+            .output()
+            .expect("run arbiter verify");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{said}");
+        assert!(said.contains(error), "{claim}: {said}");
+    }
 }
 
 #[test]

@@ -26,7 +26,7 @@ use engine::control::SearchControl;
 use engine::eval::{greedy_move, Evaluate};
 use engine::search::{mate_distance, Limits, Searcher};
 use engine::tt::Table;
-use mancala_rules::{with_game, Game, GameId, GameRecord, Side};
+use mancala_rules::{with_game, GameId, GameRecord, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -122,8 +122,8 @@ fn engine_move<G: Evaluate>(
 ) -> Option<G::Move> {
     let control = SearchControl::new();
     control.set_budget(Instant::now(), movetime, movetime);
-    let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
-    let mut searcher = Searcher::<G>::new(tt, &control, Limits { depth, nodes: None }, &history);
+    let limits = Limits { depth, nodes: None };
+    let mut searcher = Searcher::<G>::for_record(tt, &control, limits, record);
     searcher
         .run(record.position(), None, |_| {})
         .map(|r| r.best)
@@ -135,12 +135,11 @@ fn decided<G: Evaluate>(record: &GameRecord<G>, tt: &mut Table, depth: u32) -> b
         return true;
     }
     let control = SearchControl::new();
-    let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
     let limits = Limits {
         depth: Some(depth),
         nodes: None,
     };
-    let mut searcher = Searcher::<G>::new(tt, &control, limits, &history);
+    let mut searcher = Searcher::<G>::for_record(tt, &control, limits, record);
     searcher
         .run(record.position(), None, |_| {})
         .is_none_or(|r| mate_distance(r.score).is_some())

@@ -27,32 +27,68 @@ pub struct GameBench {
     pub search_secs: f64,
 }
 
+/// Reused buffers of [`random_playout`].
+pub struct PlayoutBuffers<M> {
+    moves: Vec<M>,
+    /// Zobrist keys of the positions since the history key last changed.
+    window: Vec<u64>,
+    /// Keys of the match's round starts (games played in rounds).
+    round_starts: Vec<u128>,
+}
+
+impl<M> Default for PlayoutBuffers<M> {
+    fn default() -> Self {
+        PlayoutBuffers {
+            moves: Vec::new(),
+            window: Vec::new(),
+            round_starts: Vec::new(),
+        }
+    }
+}
+
 /// Plays one game from `start` with uniformly random legal moves, applying
 /// every rule exactly as [`mancala_rules::GameRecord`] does (game end first,
-/// then the repetition rule by Zobrist key over the positions since the
-/// history key last changed), with reused buffers. Returns the number of plies.
+/// then the round-start rule, then the repetition rule by Zobrist key over
+/// the positions since the history key last changed), with reused buffers.
+/// Returns the number of plies.
 pub fn random_playout<G: Game>(
     start: &G,
     rng: &mut SmallRng,
-    moves: &mut Vec<G::Move>,
-    window: &mut Vec<u64>,
+    buffers: &mut PlayoutBuffers<G::Move>,
 ) -> u32 {
+    let PlayoutBuffers {
+        moves,
+        window,
+        round_starts,
+    } = buffers;
     let mut pos = start.clone();
     window.clear();
+    round_starts.clear();
+    // The match's own start counts as a round start.
+    let mut round_start = pos.in_round().map(|r| r.start_key);
     let mut key = pos.history_key();
     let mut plies = 0;
     loop {
         let hash = pos.zobrist();
         window.push(hash);
+        if let Some(k) = round_start {
+            round_starts.push(k);
+        }
         // A finished game stands even if its position is also a repetition.
         if pos.status().is_some() {
             return plies;
+        }
+        if let Some(k) = round_start {
+            if round_starts.iter().filter(|&&r| r == k).count() >= G::ROUND_START_LIMIT {
+                return plies;
+            }
         }
         if window.iter().filter(|&&h| h == hash).count() >= G::REPETITION_LIMIT {
             match pos.on_repetition() {
                 RepetitionEffect::GameOver(_) => return plies,
                 RepetitionEffect::Continue(next) => {
                     // A new round: its counts start afresh.
+                    round_start = next.round_start_after(&pos);
                     pos = next;
                     window.clear();
                     key = pos.history_key();
@@ -63,7 +99,9 @@ pub fn random_playout<G: Game>(
         moves.clear();
         pos.legal_moves(moves);
         let mv = moves[rng.random_range(0..moves.len())];
+        let before = pos.clone();
         pos.play(mv);
+        round_start = pos.round_start_after(&before);
         plies += 1;
         let next_key = pos.history_key();
         if next_key != key {
@@ -108,12 +146,12 @@ fn bench_game<G: Evaluate>(seconds: f64) -> GameBench {
     let budget = Duration::from_secs_f64(seconds);
     let start = G::start();
     let mut rng = SmallRng::seed_from_u64(1);
-    let (mut moves, mut window) = (Vec::new(), Vec::new());
+    let mut buffers = PlayoutBuffers::default();
     let clock = Clock::start();
     let (mut games, mut plies) = (0u64, 0u64);
     while clock.wall.elapsed() < budget {
         for _ in 0..64 {
-            plies += u64::from(random_playout(&start, &mut rng, &mut moves, &mut window));
+            plies += u64::from(random_playout(&start, &mut rng, &mut buffers));
             games += 1;
         }
     }
@@ -203,9 +241,9 @@ mod tests {
 
     fn same_lengths_as_the_record<G: Game>(games: u32) {
         let (mut a, mut b) = (SmallRng::seed_from_u64(7), SmallRng::seed_from_u64(7));
-        let (mut moves, mut window) = (Vec::new(), Vec::new());
+        let mut buffers = PlayoutBuffers::default();
         for _ in 0..games {
-            let lean = random_playout(&G::start(), &mut a, &mut moves, &mut window);
+            let lean = random_playout(&G::start(), &mut a, &mut buffers);
             assert_eq!(lean, record_playout::<G>(&mut b), "{}", G::ID);
         }
     }

@@ -1,5 +1,7 @@
 //! Game-generic search: iterative deepening, negamax with principal variation
-//! search, a transposition table, and repetition rules applied along the path.
+//! search, a transposition table, and the history rules applied along the path
+//! (repetition within a stretch of play, and repeated round starts over the
+//! whole match, both counted from the game history given to the searcher).
 
 use std::time::{Duration, Instant};
 
@@ -87,6 +89,10 @@ pub struct Searcher<'a, G: Evaluate> {
     /// Hashes of the positions that count for repetition: the game's history
     /// window followed by the current search path.
     path: Vec<u64>,
+    /// Keys of the round starts of the match ([`mancala_rules::Round`]): the
+    /// game's, followed by those on the current search path. Empty for games
+    /// without rounds.
+    round_starts: Vec<u128>,
     moves: Vec<Vec<G::Move>>,
     aborted: bool,
     /// Depth of the iteration under way: depth 1 always completes, so there is
@@ -95,11 +101,20 @@ pub struct Searcher<'a, G: Evaluate> {
 }
 
 enum Child<G> {
-    /// The game ended at the child (by position or repetition rule); score for
+    /// The game ended at the child (by position or a history rule); score for
     /// the side to move at the child.
     Terminal(i32),
-    /// Search this position; repetition counting restarts at `window`.
-    Search(G, usize),
+    /// Search this position, then [`Searcher::leave`] it.
+    Search(G, Entered),
+}
+
+/// What entering a child pushed on the histories, for [`Searcher::leave`].
+#[derive(Clone, Copy)]
+struct Entered {
+    /// Where repetition counting starts on the path below the child.
+    window: usize,
+    /// The child opens a round: its key was pushed on the round starts.
+    round_start: bool,
 }
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
@@ -119,14 +134,24 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             nodes: 0,
             seldepth: 0,
             path: history.to_vec(),
+            round_starts: Vec::new(),
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             aborted: false,
             iteration: 0,
         }
     }
 
+    /// The round starts of the match so far ([`GameRecord::round_start_history`]),
+    /// oldest first, the root's last if it opens a round; a line that brings
+    /// one back for the [`Game::ROUND_START_LIMIT`]th time is a draw.
+    pub fn with_round_starts(mut self, round_starts: &[u128]) -> Searcher<'a, G> {
+        self.round_starts = round_starts.to_vec();
+        self
+    }
+
     /// A searcher for the current position of `record`, knowing the game's
-    /// history as the rules count it.
+    /// history as the rules count it: the positions of the current stretch and
+    /// the round starts of the whole match.
     pub fn for_record(
         tt: &'a mut Table,
         control: &'a SearchControl,
@@ -134,7 +159,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         record: &GameRecord<G>,
     ) -> Searcher<'a, G> {
         let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
-        Searcher::new(tt, control, limits, &history)
+        Searcher::new(tt, control, limits, &history).with_round_starts(record.round_start_history())
     }
 
     /// Iterative deepening from `root`; calls `report` after each iteration.
@@ -240,7 +265,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         for (n, &i) in order.iter().enumerate() {
             let score = match self.enter(root, root.after(moves[i]), window, 1) {
                 Child::Terminal(s) => -s,
-                Child::Search(child, w) => {
+                Child::Search(child, entered) => {
+                    let w = entered.window;
                     let s = if exact || n == 0 {
                         -self.negamax(&child, depth - 1, -INF, INF, 1, w)
                     } else {
@@ -251,7 +277,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                             s
                         }
                     };
-                    self.path.pop();
+                    self.leave(entered);
                     s
                 }
             };
@@ -274,33 +300,59 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         (scores, best_idx)
     }
 
-    /// Applies the repetition rule to a child and pushes it on the path when it
-    /// is to be searched (the caller pops it).
+    /// Applies the history rules to a child (the round-start rule, then
+    /// repetition) and pushes it on the histories when it is to be searched
+    /// (the caller then [`Searcher::leave`]s it).
     fn enter(&mut self, parent: &G, mut child: G, window: usize, ply: usize) -> Child<G> {
         let mut window = if child.history_key() != parent.history_key() {
             self.path.len()
         } else {
             window
         };
+        let mut round_start = child.round_start_after(parent);
         loop {
+            // A finished game stands even if it also repeats something.
             if let Some(outcome) = child.status() {
                 return Child::Terminal(terminal_score(&child, outcome, ply));
+            }
+            if let Some(key) = round_start {
+                let seen = self.round_starts.iter().filter(|&&k| k == key).count();
+                if seen + 1 >= G::ROUND_START_LIMIT {
+                    let outcome = child.on_round_start_repetition();
+                    return Child::Terminal(terminal_score(&child, outcome, ply));
+                }
             }
             let hash = child.zobrist();
             let seen = self.path[window..].iter().filter(|&&h| h == hash).count();
             if seen + 1 < G::REPETITION_LIMIT {
                 self.path.push(hash);
-                return Child::Search(child, window);
+                if let Some(key) = round_start {
+                    self.round_starts.push(key);
+                }
+                let entered = Entered {
+                    window,
+                    round_start: round_start.is_some(),
+                };
+                return Child::Search(child, entered);
             }
             match child.on_repetition() {
                 RepetitionEffect::GameOver(outcome) => {
                     return Child::Terminal(terminal_score(&child, outcome, ply));
                 }
                 RepetitionEffect::Continue(next) => {
+                    round_start = next.round_start_after(&child);
                     child = next;
                     window = self.path.len();
                 }
             }
+        }
+    }
+
+    /// Undoes what [`Searcher::enter`] pushed for a searched child.
+    fn leave(&mut self, entered: Entered) {
+        self.path.pop();
+        if entered.round_start {
+            self.round_starts.pop();
         }
     }
 
@@ -373,7 +425,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         for (n, (i, _, child)) in children.into_iter().enumerate() {
             let score = match self.enter(pos, child, window, ply + 1) {
                 Child::Terminal(s) => -s,
-                Child::Search(child, w) => {
+                Child::Search(child, entered) => {
+                    let w = entered.window;
                     let s = if n == 0 {
                         -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
                     } else {
@@ -384,7 +437,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                             s
                         }
                     };
-                    self.path.pop();
+                    self.leave(entered);
                     s
                 }
             };

@@ -6,7 +6,7 @@ use engine::eval::{greedy_move, Evaluate};
 use engine::search::{Limits, Searcher};
 use engine::tt::Table;
 use mancala_rules::games::kujifunza::Kujifunza;
-use mancala_rules::{with_game, Game, GameId, GameRecord, Side};
+use mancala_rules::{with_game, GameId, GameRecord, Side};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -33,16 +33,11 @@ fn choose<G: Evaluate>(
         Player::Greedy => greedy_move(pos).unwrap(),
         Player::Engine { depth } => {
             let control = SearchControl::new();
-            let history: Vec<u64> = record.repetition_history().map(Game::zobrist).collect();
-            let mut s = Searcher::<G>::new(
-                tt,
-                &control,
-                Limits {
-                    depth: Some(depth),
-                    nodes: None,
-                },
-                &history,
-            );
+            let limits = Limits {
+                depth: Some(depth),
+                nodes: None,
+            };
+            let mut s = Searcher::<G>::for_record(tt, &control, limits, record);
             s.run(pos, None, |_| {}).unwrap().best
         }
     }

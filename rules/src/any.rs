@@ -5,6 +5,7 @@ use std::fmt::Debug;
 
 use crate::error::{MoveError, PositionError};
 use crate::position::game_id_of;
+use crate::trace::{Step, Traced};
 use crate::{perft, Game, GameId, GameRecord, GameResult, Outcome, Side};
 
 /// Runs `$body` with the type alias `$g` bound to the position type of game
@@ -55,6 +56,9 @@ pub trait AnyGame: Send + Sync + Debug {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in notation; returns its canonical spelling.
     fn play(&mut self, text: &str) -> Result<String, MoveError>;
+    /// [`AnyGame::play`], also returning the move's steps (see
+    /// [`GameRecord::play_traced`]).
+    fn play_traced(&mut self, text: &str) -> Result<(String, Vec<Step>), MoveError>;
     fn outcome(&self) -> Option<Outcome>;
     /// The result once it can no longer change ([`Game::decided`]), or the
     /// result of a finished game.
@@ -65,7 +69,7 @@ pub trait AnyGame: Send + Sync + Debug {
     fn clone_box(&self) -> Box<dyn AnyGame>;
 }
 
-impl<G: Game> AnyGame for GameRecord<G> {
+impl<G: Traced> AnyGame for GameRecord<G> {
     fn game_id(&self) -> GameId {
         G::ID
     }
@@ -91,6 +95,12 @@ impl<G: Game> AnyGame for GameRecord<G> {
 
     fn play(&mut self, text: &str) -> Result<String, MoveError> {
         self.play_str(text).map(|mv| mv.to_string())
+    }
+
+    fn play_traced(&mut self, text: &str) -> Result<(String, Vec<Step>), MoveError> {
+        let mut trace = Vec::new();
+        let mv = self.play_str_traced(text, &mut trace)?;
+        Ok((mv.to_string(), trace))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -6,7 +6,11 @@ use std::str::FromStr;
 use crate::error::{Field, PositionError};
 
 /// One of the games (and variants) the rules library knows.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+/// In JSON it is the id string (`"bohnenspiel-hemprich"`).
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum GameId {
     Bohnenspiel,
     BohnenspielHemprich,

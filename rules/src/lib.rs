@@ -7,6 +7,7 @@
 //!   match) that a position alone cannot apply.
 //! - [`perft`]: leaf counts for testing move generators.
 //! - [`AnyGame`], [`with_game!`]: games chosen by id at run time.
+//! - [`trace`]: the sowing trace of a move, step by step ([`Traced`]).
 //!
 //! The normative rules are the project's own pages in `docs/rules/` (one per
 //! game); each game module's documentation restates the clauses it implements.
@@ -21,6 +22,7 @@ pub mod perft;
 pub mod position;
 mod record;
 mod side;
+pub mod trace;
 mod zobrist;
 
 pub mod games {
@@ -41,3 +43,4 @@ pub use game_id::GameId;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;
 pub use side::Side;
+pub use trace::{trace_move, MoveTrace, Observer, Step, Traced};

@@ -5,6 +5,7 @@
 
 use crate::error::MoveError;
 use crate::game::{Game, RepetitionEffect};
+use crate::trace::{Step, Traced};
 use crate::Outcome;
 
 /// A game from its start position: the moves played, the current position and
@@ -39,7 +40,7 @@ impl<G: Game> GameRecord<G> {
             scratch: Vec::new(),
         };
         // why: the match's own start position counts as a round start.
-        record.settle(start, true);
+        record.settle(start, true, G::on_repetition);
         record
     }
 
@@ -98,6 +99,12 @@ impl<G: Game> GameRecord<G> {
 
     /// Plays a move after checking that it is legal.
     pub fn play(&mut self, mv: G::Move) -> Result<(), MoveError> {
+        self.check_legal(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    fn check_legal(&mut self, mv: G::Move) -> Result<(), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
@@ -109,7 +116,6 @@ impl<G: Game> GameRecord<G> {
                 legal: self.scratch.iter().map(ToString::to_string).collect(),
             });
         }
-        self.play_unchecked(mv);
         Ok(())
     }
 
@@ -118,12 +124,18 @@ impl<G: Game> GameRecord<G> {
         let mut next = self.position.clone();
         next.play(mv);
         let opens_round = next.round_start_after(&self.position).is_some();
-        self.settle(next, opens_round);
+        self.settle(next, opens_round, G::on_repetition);
     }
 
     /// Makes `next` the current position and applies the game-end and both
-    /// history rules to it; `opens_round`: `next` is a round start.
-    fn settle(&mut self, mut next: G, mut opens_round: bool) {
+    /// history rules to it; `opens_round`: `next` is a round start;
+    /// `on_repetition`: [`Game::on_repetition`] or its traced form.
+    fn settle(
+        &mut self,
+        mut next: G,
+        mut opens_round: bool,
+        mut on_repetition: impl FnMut(&G) -> RepetitionEffect<G>,
+    ) {
         loop {
             if self
                 .history
@@ -163,7 +175,7 @@ impl<G: Game> GameRecord<G> {
             if occurrences < G::REPETITION_LIMIT {
                 return;
             }
-            match self.position.on_repetition() {
+            match on_repetition(&self.position) {
                 RepetitionEffect::GameOver(outcome) => {
                     self.outcome = Some(outcome);
                     return;
@@ -176,6 +188,39 @@ impl<G: Game> GameRecord<G> {
                 }
             }
         }
+    }
+}
+
+impl<G: Traced> GameRecord<G> {
+    /// [`GameRecord::play`], appending the move's steps to `trace`: those of
+    /// the move, then those of any transition the repetition rule causes (a
+    /// Bosh round ended by a cycle), then [`Step::Turn`]. Nothing is appended
+    /// when the move is refused.
+    pub fn play_traced(&mut self, mv: G::Move, trace: &mut Vec<Step>) -> Result<(), MoveError> {
+        self.check_legal(mv)?;
+        self.moves.push(mv);
+        let mut next = self.position.clone();
+        next.play_observed(mv, trace);
+        let opens_round = next.round_start_after(&self.position).is_some();
+        self.settle(next, opens_round, |g| g.on_repetition_observed(trace));
+        trace.push(Step::Turn {
+            side: self.position.side_to_move(),
+        });
+        Ok(())
+    }
+
+    /// [`GameRecord::play_str`] with the trace of [`GameRecord::play_traced`].
+    pub fn play_str_traced(
+        &mut self,
+        text: &str,
+        trace: &mut Vec<Step>,
+    ) -> Result<G::Move, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.position.parse_legal(text)?;
+        self.play_traced(mv, trace)?;
+        Ok(mv)
     }
 }
 

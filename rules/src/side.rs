@@ -4,7 +4,10 @@ use std::fmt;
 
 /// A player. South sits at the bottom of every diagram and opens the game;
 /// in the protocol South is `p1` and North is `p2`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     South,
     North,

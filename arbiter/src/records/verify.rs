@@ -749,4 +749,87 @@ mod tests {
             Err(VerifyError::NotDecided { decided: None, .. })
         ));
     }
+
+    /// Bosh from the start: eight plies bring round 2 to open exactly as the
+    /// match did; eight more, round 3: its third occurrence draws the match.
+    fn round_start_log() -> GameLog {
+        let mut log = rules_log();
+        log.game = "bosh".into();
+        log.start_position = "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1".into();
+        log.moves = ["3", "9", "2", "9", "2", "10", "1", "8"]
+            .repeat(2)
+            .into_iter()
+            .map(|mv| MoveRecord::new(mv, 0))
+            .collect();
+        log.termination = Termination::rules(mancala_rules::EndReason::RoundStartRepeated);
+        log.result = Some(GameResult::Draw);
+        log.scores = Some([20, 20]);
+        log
+    }
+
+    #[test]
+    fn a_repeated_round_start_is_checked_like_any_end_by_the_rules() {
+        let log = round_start_log();
+        assert_eq!(log.termination.to_string(), "rules: round start repeated");
+        assert_eq!(verify(&log), Ok(()));
+        let mut claim = round_start_log();
+        claim.termination = Termination::rules(mancala_rules::EndReason::MatchWon);
+        assert_eq!(
+            verify(&claim),
+            Err(VerifyError::ReasonMismatch {
+                recorded: "opponent cannot fill a hole".into(),
+                replayed: "round start repeated".into()
+            })
+        );
+        let mut claim = round_start_log();
+        claim.termination = Termination::Adjudication {
+            detail: "draw by the ply limit (16 plies)".into(),
+        };
+        assert_eq!(
+            verify(&claim),
+            Err(VerifyError::AlreadyOver {
+                reason: "round start repeated".into(),
+                termination: "adjudication: draw by the ply limit (16 plies)".into()
+            })
+        );
+        let mut claim = round_start_log();
+        claim.result = Some(GameResult::SouthWins);
+        assert!(matches!(
+            verify(&claim),
+            Err(VerifyError::ResultMismatch { .. })
+        ));
+        let mut claim = round_start_log();
+        claim.scores = Some([21, 19]);
+        assert!(matches!(
+            verify(&claim),
+            Err(VerifyError::ScoresMismatch { .. })
+        ));
+        // One ply short, round 3 has not opened: not over.
+        let mut claim = round_start_log();
+        claim.moves.pop();
+        assert!(matches!(verify(&claim), Err(VerifyError::NotOver { .. })));
+        // Play on after the third occurrence.
+        let mut claim = round_start_log();
+        claim.moves.push(MoveRecord::new("3", 0));
+        assert!(matches!(
+            verify(&claim),
+            Err(VerifyError::MoveAfterEnd { ply: 17, .. })
+        ));
+    }
+
+    #[test]
+    fn a_repeated_round_start_survives_both_log_formats() {
+        let log = round_start_log();
+        let dir = TempDir::new("round-start");
+        let pgn = dir.file("g.pgn", &pgn::write_game(&log));
+        assert_eq!(verify_file(&pgn).unwrap().to_string(), "OK (1 game)");
+        let jsonl = dir.file("g.jsonl", &format!("{}\n", jsonl::to_line(&log)));
+        assert_eq!(verify_file(&jsonl).unwrap().to_string(), "OK (1 game)");
+        let text = pgn::write_game(&log);
+        assert!(text.contains("[Termination \"rules\"]"), "{text}");
+        assert!(
+            text.contains("[TerminationDetail \"round start repeated\"]"),
+            "{text}"
+        );
+    }
 }

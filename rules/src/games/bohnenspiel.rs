@@ -51,6 +51,7 @@ use crate::error::Field;
 use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
 };
+use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::zobrist::{mix, GOLDEN};
 use crate::{
     EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
@@ -283,39 +284,7 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
 
     #[inline]
     fn play(&mut self, mv: BeanMove) {
-        let mover = self.side;
-        self.side = mover.opponent();
-        let Some(hole) = mv.hole() else {
-            return; // pass
-        };
-        let origin = usize::from(hole - 1);
-        let beans = usize::from(self.pits[origin]);
-        // Every full lap puts one bean in every pit, the origin included; the
-        // rest go to the pits after the origin. One table row per (origin,
-        // rest) makes this a branch-free add over all 12 pits.
-        let laps = (beans / PITS) as u8;
-        let extra = &SOWN[origin][beans % PITS];
-        for (pit, &add) in self.pits.iter_mut().zip(extra) {
-            *pit += add + laps;
-        }
-        // The origin was emptied first, so it holds only what the laps gave
-        // it. (Set after the add: emptying it before would make the wide add
-        // wait on a narrow store.)
-        self.pits[origin] = laps;
-        // The last bean's pit; after whole laps only, the origin itself.
-        let mut pit = (origin + beans) % PITS;
-        let mut captured = 0u8;
-        // At most 12 pits: the chain never examines a pit twice.
-        for _ in 0..PITS {
-            let count = self.pits[pit];
-            if !is_capture_count(count) {
-                break;
-            }
-            captured += count;
-            self.pits[pit] = 0;
-            pit = if pit == 0 { PITS - 1 } else { pit - 1 };
-        }
-        self.stores[mover.index()] += captured;
+        self.play_observed(mv, &mut NoTrace);
     }
 
     fn status(&self) -> Option<Outcome> {
@@ -404,6 +373,60 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
             &format!("store {}", self.stores[Side::North.index()]),
             &format!("store {}", self.stores[Side::South.index()]),
         )
+    }
+}
+
+impl<const HEMPRICH: bool> Traced for Bean<HEMPRICH> {
+    #[inline]
+    fn play_observed<O: Observer>(&mut self, mv: BeanMove, observer: &mut O) {
+        let mover = self.side;
+        self.side = mover.opponent();
+        let Some(hole) = mv.hole() else {
+            observer.step(|| Step::Pass);
+            return;
+        };
+        let origin = usize::from(hole - 1);
+        let beans = usize::from(self.pits[origin]);
+        observer.step(|| Step::Lap {
+            number: 1,
+            kind: LapKind::Start,
+        });
+        observer.step(|| Step::Pick {
+            hole,
+            count: beans as u8,
+        });
+        observer.sow(beans, |s| ((origin + s) % PITS) as u8 + 1);
+        // Every full lap puts one bean in every pit, the origin included; the
+        // rest go to the pits after the origin. One table row per (origin,
+        // rest) makes this a branch-free add over all 12 pits.
+        let laps = (beans / PITS) as u8;
+        let extra = &SOWN[origin][beans % PITS];
+        for (pit, &add) in self.pits.iter_mut().zip(extra) {
+            *pit += add + laps;
+        }
+        // The origin was emptied first, so it holds only what the laps gave
+        // it. (Set after the add: emptying it before would make the wide add
+        // wait on a narrow store.)
+        self.pits[origin] = laps;
+        // The last bean's pit; after whole laps only, the origin itself.
+        let mut pit = (origin + beans) % PITS;
+        let mut captured = 0u8;
+        // At most 12 pits: the chain never examines a pit twice.
+        for _ in 0..PITS {
+            let count = self.pits[pit];
+            if !is_capture_count(count) {
+                break;
+            }
+            captured += count;
+            self.pits[pit] = 0;
+            observer.step(|| Step::Capture {
+                from: pit as u8 + 1,
+                count,
+                to: Target::Store { side: mover },
+            });
+            pit = if pit == 0 { PITS - 1 } else { pit - 1 };
+        }
+        self.stores[mover.index()] += captured;
     }
 }
 

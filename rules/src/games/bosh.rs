@@ -77,6 +77,7 @@ use crate::position::{
     check_total, format_holes, parse_hole_number, parse_holes, parse_pair, parse_round, parse_side,
     FieldReader,
 };
+use crate::trace::{LapKind, NoTrace, Observer, RoundEndReason, Step, Target, Traced};
 use crate::zobrist::splitmix64;
 use crate::{
     EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
@@ -208,12 +209,18 @@ impl Bosh {
     /// occupied open hole): the board after it and the stones captured, or
     /// `None` when the sowing is endless (still going after `MAX_LAPS` laps).
     fn sow(&self, from: usize) -> Option<Sown> {
-        self.sow_bounded(from, true)
+        self.sow_bounded::<true, _>(from, &mut NoTrace)
     }
 
     /// [`Bosh::sow`], with the cycle-detection shortcut switchable so that
-    /// tests can check it against the bare lap bound.
-    fn sow_bounded(&self, from: usize, detect_cycles: bool) -> Option<Sown> {
+    /// tests can check it against the bare lap bound, reporting its laps to
+    /// `observer` (an endless sowing reports laps that are never played: the
+    /// caller rolls them back).
+    fn sow_bounded<const DETECT_CYCLES: bool, O: Observer>(
+        &self,
+        from: usize,
+        observer: &mut O,
+    ) -> Option<Sown> {
         let (open, k) = self.open_holes();
         // Work on the open holes only, in sowing order: closed holes do not
         // exist for sowing, relays or captures.
@@ -239,6 +246,20 @@ impl Bosh {
             }
             let n = c[p];
             c[p] = 0;
+            observer.step(|| Step::Lap {
+                number: laps,
+                kind: if laps == 1 {
+                    LapKind::Start
+                } else {
+                    LapKind::Relay
+                },
+            });
+            observer.step(|| Step::Pick {
+                hole: open[p] + 1,
+                count: n,
+            });
+            let lap_start = p;
+            observer.sow(usize::from(n), |s| open[(lap_start + s) % k] + 1);
             // n stones from p: every open hole gets n / k (the origin too),
             // then the n % k holes after p one more; the last lands n % k
             // holes after p (on the origin itself if that is 0).
@@ -257,7 +278,7 @@ impl Bosh {
                 // Relay from A.
                 p = a;
                 let state = lap_state(&c, p);
-                if detect_cycles && state == saved {
+                if DETECT_CYCLES && state == saved {
                     return None;
                 }
                 steps += 1;
@@ -271,6 +292,13 @@ impl Bosh {
             let b = if a + 1 == k { 0 } else { a + 1 };
             let captured = c[b];
             c[b] = 0;
+            if captured > 0 {
+                observer.step(|| Step::Capture {
+                    from: open[b] + 1,
+                    count: captured,
+                    to: Target::Reserve { side: self.side },
+                });
+            }
             let mut stones = [0u8; HOLES];
             for (j, &i) in open[..k].iter().enumerate() {
                 stones[usize::from(i)] = c[j];
@@ -288,20 +316,46 @@ impl Bosh {
     /// Starts the next round from an empty board: the refill, leftmost hole
     /// first, closing the holes that cannot get a full 4. The side to move
     /// stays (turn order carries over).
-    fn new_round(&mut self) {
+    fn new_round<O: Observer>(&mut self, observer: &mut O) {
         debug_assert!(self.stones.iter().all(|&s| s == 0));
         self.round = self.round.saturating_add(1);
+        observer.step(|| Step::NewRound { round: self.round });
         self.closed = 0;
         for side in Side::BOTH {
             let reserve = &mut self.reserves[side.index()];
             for i in own_holes(side) {
+                let hole = i as u8 + 1;
                 if *reserve >= FILL {
                     *reserve -= FILL;
                     self.stones[i] = FILL;
+                    observer.step(|| Step::Refill {
+                        hole,
+                        count: FILL,
+                        reserve: side,
+                    });
                 } else {
                     self.stones[i] = 0;
                     self.closed |= 1 << i;
+                    observer.step(|| Step::Close { hole });
                 }
+            }
+        }
+    }
+
+    /// Empties the board into the reserves, `to(i)` naming whose reserve gets
+    /// hole index `i`'s stones.
+    fn sweep<O: Observer>(&mut self, to: impl Fn(usize) -> Side, observer: &mut O) {
+        for i in 0..HOLES {
+            let stones = self.stones[i];
+            if stones > 0 {
+                let side = to(i);
+                self.reserves[side.index()] += stones;
+                self.stones[i] = 0;
+                observer.step(|| Step::Capture {
+                    from: i as u8 + 1,
+                    count: stones,
+                    to: Target::Reserve { side },
+                });
             }
         }
     }
@@ -309,15 +363,17 @@ impl Bosh {
     /// Applies the end-of-round rule as often as it applies: while the match
     /// goes on and the side to move cannot move, every stone on the board goes
     /// to his opponent's reserve and a new round starts (which he opens).
-    fn settle(&mut self) {
+    #[inline]
+    fn settle<O: Observer>(&mut self, observer: &mut O) {
         // Terminates: each pass moves at least the stuck player's 4 refilled
         // stones to his opponent (a fresh round gives him an occupied hole).
         while self.match_loser().is_none() && !self.can_move() {
-            let on_board: u32 = self.stones.iter().map(|&s| u32::from(s)).sum();
-            self.stones = [0; HOLES];
-            let opponent = self.side.opponent().index();
-            self.reserves[opponent] += on_board as u8;
-            self.new_round();
+            observer.step(|| Step::RoundEnd {
+                reason: RoundEndReason::NoMove,
+            });
+            let opponent = self.side.opponent();
+            self.sweep(|_| opponent, observer);
+            self.new_round(observer);
         }
     }
 }
@@ -436,19 +492,7 @@ impl Game for Bosh {
     /// Plays a legal move. An illegal one (not an occupied open hole of the
     /// mover, endless, or the match is over) leaves the position unchanged.
     fn play(&mut self, mv: Self::Move) {
-        let i = usize::from(mv.0).wrapping_sub(1);
-        let legal_origin = own_holes(self.side).contains(&i)
-            && !self.is_closed(i)
-            && self.stones[i] > 0
-            && self.match_loser().is_none();
-        if !legal_origin {
-            return;
-        }
-        let Some(sown) = self.sow(i) else { return };
-        self.stones = sown.stones;
-        self.reserves[self.side.index()] += sown.captured;
-        self.side = self.side.opponent();
-        self.settle();
+        self.play_observed(mv, &mut NoTrace);
     }
 
     fn status(&self) -> Option<Outcome> {
@@ -464,17 +508,7 @@ impl Game for Bosh {
     /// own open holes, and the next round starts (opened by the side to move
     /// here); it may be a finished match.
     fn on_repetition(&self) -> RepetitionEffect<Self> {
-        if let Some(outcome) = self.status() {
-            return RepetitionEffect::GameOver(outcome);
-        }
-        let mut next = self.clone();
-        for i in 0..HOLES {
-            next.reserves[owner(i).index()] += next.stones[i];
-            next.stones[i] = 0;
-        }
-        next.new_round();
-        next.settle();
-        RepetitionEffect::Continue(next)
+        self.on_repetition_observed(&mut NoTrace)
     }
 
     fn in_round(&self) -> Option<Round> {
@@ -562,6 +596,47 @@ impl Game for Bosh {
             &format!("reserve {}", self.reserves[1]),
             &format!("reserve {}", self.reserves[0]),
         )
+    }
+}
+
+impl Traced for Bosh {
+    /// Plays a legal move. An illegal one (not an occupied open hole of the
+    /// mover, endless, or the match is over) leaves the position unchanged.
+    fn play_observed<O: Observer>(&mut self, mv: BoshMove, observer: &mut O) {
+        let i = usize::from(mv.0).wrapping_sub(1);
+        let legal_origin = own_holes(self.side).contains(&i)
+            && !self.is_closed(i)
+            && self.stones[i] > 0
+            && self.match_loser().is_none();
+        if !legal_origin {
+            return;
+        }
+        let mark = observer.mark();
+        let Some(sown) = self.sow_bounded::<true, _>(i, observer) else {
+            observer.rollback(mark);
+            return;
+        };
+        self.stones = sown.stones;
+        self.reserves[self.side.index()] += sown.captured;
+        self.side = self.side.opponent();
+        self.settle(observer);
+    }
+
+    /// The cycle ruling: the round ends, each player takes the stones in his
+    /// own open holes, and the next round starts (opened by the side to move
+    /// here); it may be a finished match.
+    fn on_repetition_observed<O: Observer>(&self, observer: &mut O) -> RepetitionEffect<Self> {
+        if let Some(outcome) = self.status() {
+            return RepetitionEffect::GameOver(outcome);
+        }
+        let mut next = self.clone();
+        observer.step(|| Step::RoundEnd {
+            reason: RoundEndReason::Cycle,
+        });
+        next.sweep(owner, observer);
+        next.new_round(observer);
+        next.settle(observer);
+        RepetitionEffect::Continue(next)
     }
 }
 
@@ -787,9 +862,9 @@ mod tests {
         };
         assert_eq!(p.to_string(), "bosh 4,x,x,x,x,2,x,x,x,x S 14/20 3");
         assert_eq!(p.sow(0), None);
-        assert_eq!(p.sow_bounded(0, false), None);
+        assert_eq!(p.sow_bounded::<false, _>(0, &mut NoTrace), None);
         assert!(!p.can_move());
-        p.settle();
+        p.settle(&mut NoTrace);
         assert_eq!(p.to_string(), "bosh 4,4,4,x,x,4,4,4,4,4 S 2/6 4");
     }
 
@@ -815,10 +890,10 @@ mod tests {
     fn the_ruled_endless_move_is_excluded() {
         let p = pos("bosh 7,4,2,5,4,3,2,3,7,3 S 0/0 1");
         assert_eq!(p.legal_move_list(), [1, 2, 4, 5].map(BoshMove));
-        assert_eq!(p.sow_bounded(2, false), None);
+        assert_eq!(p.sow_bounded::<false, _>(2, &mut NoTrace), None);
         for i in [0, 1, 3, 4] {
             assert!(p.sow(i).is_some());
-            assert_eq!(p.sow(i), p.sow_bounded(i, false));
+            assert_eq!(p.sow(i), p.sow_bounded::<false, _>(i, &mut NoTrace));
         }
         // An illegal move leaves the position as it is.
         assert_eq!(p.after(BoshMove(3)), p);
@@ -880,7 +955,12 @@ mod tests {
                 if p.stones[i] > 0 {
                     let fast = p.sow(i);
                     endless += usize::from(fast.is_none());
-                    assert_eq!(fast, p.sow_bounded(i, false), "{p} hole {}", i + 1);
+                    assert_eq!(
+                        fast,
+                        p.sow_bounded::<false, _>(i, &mut NoTrace),
+                        "{p} hole {}",
+                        i + 1
+                    );
                 }
             }
         }

@@ -41,6 +41,7 @@ use std::str::FromStr;
 use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{format_holes, parse_hole_number, parse_open_holes, parse_side, FieldReader};
+use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::zobrist::mix;
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
@@ -268,26 +269,7 @@ impl Game for Kimasai {
     }
 
     fn play(&mut self, mv: Self::Move) {
-        let me = self.side.index();
-        let from = u32::from(mv.0).wrapping_sub(1 + CIRCUIT * me as u32);
-        debug_assert!(
-            from < CIRCUIT && movable(self.stones[me]) >> from & 1 == 1,
-            "illegal move {mv} in {self}"
-        );
-        // Keep an illegal move memory-safe and panic-free in release builds.
-        let from = from % CIRCUIT;
-        let to = (from + 1) % CIRCUIT;
-        self.stones[me] = (self.stones[me] & !(1 << from)) | 1 << to;
-        if to >= ROW {
-            let (front, back) = facing(to);
-            let opp = &mut self.stones[1 - me];
-            if *opp >> front & 1 == 1 {
-                *opp &= !(1 << front);
-                // The back stone goes only together with the front stone.
-                *opp &= !(1 << back);
-            }
-        }
-        self.side = self.side.opponent();
+        self.play_observed(mv, &mut NoTrace);
     }
 
     fn status(&self) -> Option<Outcome> {
@@ -350,6 +332,57 @@ impl Game for Kimasai {
             &note(Side::North),
             &note(Side::South),
         )
+    }
+}
+
+/// The capture of `side`'s stone at circuit index `i`.
+fn removed(side: Side, i: u32) -> Step {
+    Step::Capture {
+        from: hole_number(side, i),
+        count: 1,
+        to: Target::Removed,
+    }
+}
+
+impl Traced for Kimasai {
+    fn play_observed<O: Observer>(&mut self, mv: KimasaiMove, observer: &mut O) {
+        let me = self.side.index();
+        let from = u32::from(mv.0).wrapping_sub(1 + CIRCUIT * me as u32);
+        debug_assert!(
+            from < CIRCUIT && movable(self.stones[me]) >> from & 1 == 1,
+            "illegal move {mv} in {self}"
+        );
+        // Keep an illegal move memory-safe and panic-free in release builds.
+        let from = from % CIRCUIT;
+        let to = (from + 1) % CIRCUIT;
+        self.stones[me] = (self.stones[me] & !(1 << from)) | 1 << to;
+        observer.step(|| Step::Lap {
+            number: 1,
+            kind: LapKind::Start,
+        });
+        observer.step(|| Step::Pick {
+            hole: hole_number(self.side, from),
+            count: 1,
+        });
+        observer.step(|| Step::Sow {
+            hole: hole_number(self.side, to),
+        });
+        if to >= ROW {
+            let (front, back) = facing(to);
+            let opponent = self.side.opponent();
+            let opp = &mut self.stones[1 - me];
+            if *opp >> front & 1 == 1 {
+                let back_taken = *opp >> back & 1 == 1;
+                *opp &= !(1 << front);
+                // The back stone goes only together with the front stone.
+                *opp &= !(1 << back);
+                observer.step(|| removed(opponent, front));
+                if back_taken {
+                    observer.step(|| removed(opponent, back));
+                }
+            }
+        }
+        self.side = self.side.opponent();
     }
 }
 

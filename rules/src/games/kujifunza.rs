@@ -85,6 +85,7 @@ use std::str::FromStr;
 use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{check_total, format_holes, parse_open_holes, parse_side, FieldReader};
+use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::zobrist::{mix, GOLDEN};
 use crate::{
     EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
@@ -146,6 +147,15 @@ impl Direction {
         match self {
             Direction::Plus => (local + 1) & 15,
             Direction::Minus => (local + 15) & 15,
+        }
+    }
+
+    /// The local hole `s` holes after `local` this way.
+    #[inline]
+    fn steps(self, local: usize, s: usize) -> usize {
+        match self {
+            Direction::Plus => (local + s) & 15,
+            Direction::Minus => (local + 16 - (s & 15)) & 15,
         }
     }
 
@@ -322,7 +332,11 @@ impl Sim {
     /// Sows `n` seeds (n >= 1) into the own circuit, starting with the hole
     /// after local `from`; returns the local hole of the last seed.
     #[inline]
-    fn sow(&mut self, from: usize, n: u8) -> usize {
+    fn sow(&mut self, from: usize, n: u8, observer: &mut impl Observer) -> usize {
+        let (own, direction) = (self.own, self.direction);
+        observer.sow(usize::from(n), |s| {
+            (own + direction.steps(from, s)) as u8 + 1
+        });
         let own = &mut self.board[self.own..self.own + CIRCUIT];
         let rounds = n / CIRCUIT as u8;
         if rounds > 0 {
@@ -338,11 +352,19 @@ impl Sim {
     }
 
     /// The first lap from local `origin`; returns (seeds sown, last hole).
-    fn first_lap(&mut self, origin: usize) -> (u8, usize) {
+    fn first_lap(&mut self, origin: usize, observer: &mut impl Observer) -> (u8, usize) {
         let n = self.board[self.own + origin];
         self.board[self.own + origin] = 0;
         self.laps = 1;
-        (n, self.sow(origin, n))
+        observer.step(|| Step::Lap {
+            number: 1,
+            kind: LapKind::Start,
+        });
+        observer.step(|| Step::Pick {
+            hole: (self.own + origin) as u8 + 1,
+            count: n,
+        });
+        (n, self.sow(origin, n, observer))
     }
 
     /// Whether a lap ending at local `last` would capture: an occupied own
@@ -352,17 +374,37 @@ impl Sim {
         last >= FRONT && self.board[self.own + last] > 1 && self.board[self.opp + 23 - last] > 0
     }
 
-    /// One lap of `seeds` captured seeds from `kichwa` inward; returns its last hole.
-    fn sow_captured(&mut self, kichwa: Direction, seeds: u8) -> usize {
+    /// One lap of `seeds` captured seeds from `kichwa` inward (`chosen` by
+    /// the mover or by the rules); returns its last hole.
+    fn sow_captured(
+        &mut self,
+        kichwa: Direction,
+        seeds: u8,
+        chosen: bool,
+        observer: &mut impl Observer,
+    ) -> usize {
         self.direction = kichwa;
         self.laps += 1;
         let k = kichwa.kichwa();
-        self.sow(kichwa.back(k), seeds)
+        observer.step(|| Step::Lap {
+            number: self.laps,
+            kind: LapKind::Captured {
+                kichwa: (self.own + k) as u8 + 1,
+                chosen,
+            },
+        });
+        self.sow(kichwa.back(k), seeds, observer)
     }
 
     /// Continues a move whose last lap ended at local `last` until it ends,
     /// exceeds `limit` laps, or needs a kichwa choice.
-    fn run(&mut self, mut last: usize, captures: bool, limit: u32) -> Stop {
+    fn run(
+        &mut self,
+        mut last: usize,
+        captures: bool,
+        limit: u32,
+        observer: &mut impl Observer,
+    ) -> Stop {
         loop {
             let hole = self.own + last;
             let n = self.board[hole];
@@ -376,16 +418,29 @@ impl Sim {
                 let facing = self.opp + 23 - last;
                 let seeds = self.board[facing];
                 self.board[facing] = 0;
+                observer.step(|| Step::Capture {
+                    from: facing as u8 + 1,
+                    count: seeds,
+                    to: Target::Hand,
+                });
                 let kichwa = match last {
                     14 | 15 => Direction::Minus,
                     8 | 9 => Direction::Plus,
                     _ => return Stop::Choice(seeds),
                 };
-                last = self.sow_captured(kichwa, seeds);
+                last = self.sow_captured(kichwa, seeds, false, observer);
             } else {
                 self.laps += 1;
                 self.board[hole] = 0;
-                last = self.sow(last, n);
+                observer.step(|| Step::Lap {
+                    number: self.laps,
+                    kind: LapKind::Relay,
+                });
+                observer.step(|| Step::Pick {
+                    hole: hole as u8 + 1,
+                    count: n,
+                });
+                last = self.sow(last, n, observer);
             }
         }
     }
@@ -397,7 +452,7 @@ fn explore<F>(mut sim: Sim, last: usize, mv: KujifunzaMove, limit: u32, visit: &
 where
     F: FnMut(KujifunzaMove, &[u8; HOLES]) -> bool,
 {
-    match sim.run(last, true, limit) {
+    match sim.run(last, true, limit, &mut NoTrace) {
         Stop::Ended => visit(mv, &sim.board),
         Stop::Endless(_) => false,
         Stop::Choice(seeds) => {
@@ -407,7 +462,7 @@ where
                     return false;
                 };
                 let mut branch = sim;
-                let last = branch.sow_captured(choice, seeds);
+                let last = branch.sow_captured(choice, seeds, true, &mut NoTrace);
                 if explore(branch, last, next, limit, visit) {
                     return true;
                 }
@@ -495,7 +550,7 @@ impl Kujifunza {
             }
             for direction in Direction::BOTH {
                 let mut sim = Sim::new(self.holes, self.side, direction);
-                let (n, last) = sim.first_lap(origin);
+                let (n, last) = sim.first_lap(origin, &mut NoTrace);
                 if n >= 16 || !sim.captures_at(last) {
                     continue;
                 }
@@ -524,8 +579,8 @@ impl Kujifunza {
             }
             for direction in Direction::BOTH {
                 let mut sim = Sim::new(self.holes, self.side, direction);
-                let (_, last) = sim.first_lap(origin);
-                if let Stop::Ended = sim.run(last, false, limit) {
+                let (_, last) = sim.first_lap(origin, &mut NoTrace);
+                if let Stop::Ended = sim.run(last, false, limit, &mut NoTrace) {
                     let mv = KujifunzaMove::new((own + origin + 1) as u8, direction);
                     if visit(mv, &sim.board) {
                         return true;
@@ -538,8 +593,15 @@ impl Kujifunza {
 
     /// The board after `mv` if `mv` describes a complete move path from here
     /// (capture path if the first lap qualifies and the path ends, else a
-    /// takata); `None` if it describes none.
-    fn replay(&self, mv: KujifunzaMove, limit: u32) -> Option<[u8; HOLES]> {
+    /// takata); `None` if it describes none. The steps of the path played go
+    /// to `observer` (those of a path tried and abandoned are rolled back; on
+    /// `None` some may remain).
+    fn replay(
+        &self,
+        mv: KujifunzaMove,
+        limit: u32,
+        observer: &mut impl Observer,
+    ) -> Option<[u8; HOLES]> {
         let own = base(self.side);
         let origin = usize::from(mv.hole)
             .checked_sub(own + 1)
@@ -548,31 +610,33 @@ impl Kujifunza {
             return None;
         }
         let mut sim = Sim::new(self.holes, self.side, mv.direction);
-        let (n, last) = sim.first_lap(origin);
+        let (n, last) = sim.first_lap(origin, observer);
         if n < 16 && sim.captures_at(last) {
             // Capture path; if it fails (endless), this can still be a legal
             // takata: that happens exactly when no capture path ends.
+            let mark = observer.mark();
             let mut capture = sim;
             let mut last = last;
             let mut used = 0;
             loop {
-                match capture.run(last, true, limit) {
+                match capture.run(last, true, limit, observer) {
                     Stop::Ended if used == mv.choice_count() => return Some(capture.board),
                     Stop::Ended | Stop::Endless(_) => break,
                     Stop::Choice(seeds) => {
                         if used >= mv.choice_count() {
                             break;
                         }
-                        last = capture.sow_captured(mv.choice(used), seeds);
+                        last = capture.sow_captured(mv.choice(used), seeds, true, observer);
                         used += 1;
                     }
                 }
             }
+            observer.rollback(mark);
         }
         if mv.choice_count() > 0 {
             return None;
         }
-        match sim.run(last, false, limit) {
+        match sim.run(last, false, limit, observer) {
             Stop::Ended => Some(sim.board),
             _ => None,
         }
@@ -652,11 +716,7 @@ impl Game for Kujifunza {
     }
 
     fn play(&mut self, mv: Self::Move) {
-        // An illegal move leaves the board as it is (the trait leaves it unspecified).
-        if let Some(board) = self.replay(mv, LAP_LIMIT) {
-            self.holes = board;
-        }
-        self.side = self.side.opponent();
+        self.play_observed(mv, &mut NoTrace);
     }
 
     fn status(&self) -> Option<Outcome> {
@@ -732,6 +792,18 @@ impl Game for Kujifunza {
     }
 }
 
+impl Traced for Kujifunza {
+    fn play_observed<O: Observer>(&mut self, mv: KujifunzaMove, observer: &mut O) {
+        let mark = observer.mark();
+        // An illegal move leaves the board as it is (the trait leaves it unspecified).
+        match self.replay(mv, LAP_LIMIT, observer) {
+            Some(board) => self.holes = board,
+            None => observer.rollback(mark),
+        }
+        self.side = self.side.opponent();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Hand-worked positions. Each comment traces the move from the rules text;
@@ -778,7 +850,7 @@ mod tests {
             mut seen: HashSet<([u8; 32], usize, Direction)>,
         ) -> bool {
             loop {
-                match sim.run(last, captures, sim.laps + 1) {
+                match sim.run(last, captures, sim.laps + 1, &mut NoTrace) {
                     Stop::Ended => return false,
                     Stop::Endless(l) => {
                         if !seen.insert((sim.board, l, sim.direction)) {
@@ -789,7 +861,7 @@ mod tests {
                     Stop::Choice(seeds) => {
                         return Direction::BOTH.into_iter().all(|d| {
                             let mut branch = sim;
-                            let l = branch.sow_captured(d, seeds);
+                            let l = branch.sow_captured(d, seeds, true, &mut NoTrace);
                             go(branch, l, captures, seen.clone())
                         });
                     }
@@ -797,7 +869,7 @@ mod tests {
             }
         }
         let mut sim = Sim::new(p.holes, p.side, direction);
-        let (_, last) = sim.first_lap(hole - 1 - base(p.side));
+        let (_, last) = sim.first_lap(hole - 1 - base(p.side), &mut NoTrace);
         go(sim, last, captures, HashSet::new())
     }
 
@@ -1040,7 +1112,7 @@ mod tests {
         limit: u32,
     ) -> usize {
         let mut sim = Sim::new(p.holes, p.side, direction);
-        let (n, last) = sim.first_lap(hole - 1 - base(p.side));
+        let (n, last) = sim.first_lap(hole - 1 - base(p.side), &mut NoTrace);
         assert!(
             n < 16 && sim.captures_at(last),
             "not a capture by the first-lap test"
