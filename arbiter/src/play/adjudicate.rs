@@ -80,14 +80,9 @@ fn keyed<'a>(
     Ok(pairs)
 }
 
-fn required<T: std::str::FromStr>(
-    flag: &str,
-    pairs: &[(&str, &str)],
-    key: &str,
-    min: T,
-) -> Result<T, RuleError>
+fn required<T>(flag: &str, pairs: &[(&str, &str)], key: &str, min: T) -> Result<T, RuleError>
 where
-    T: PartialOrd + std::fmt::Display + Copy,
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
 {
     let (_, v) = pairs
         .iter()
