@@ -2,7 +2,7 @@
 
 use umi::{OptionDecl, OptionKind, OptionName, SetOption};
 
-use crate::search::Weakness;
+use crate::search::{Weakness, MAX_MULTIPV};
 
 pub const MAX_LEVEL: i64 = 20;
 
@@ -14,6 +14,8 @@ pub struct Options {
     pub level: u32,
     pub random_seed: u64,
     pub ponder: bool,
+    /// Root lines reported per iteration (UCI `MultiPV`).
+    pub multipv: u32,
 }
 
 impl Default for Options {
@@ -24,6 +26,7 @@ impl Default for Options {
             level: MAX_LEVEL as u32,
             random_seed: 0,
             ponder: false,
+            multipv: 1,
         }
     }
 }
@@ -55,6 +58,7 @@ impl Options {
             OptionName::new("Ponder")
                 .ok()
                 .and_then(|n| OptionDecl::new(n, OptionKind::Check { default: false }).ok()),
+            spin("MultiPV", 1, 1, i64::from(MAX_MULTIPV)),
         ]
         .into_iter()
         .flatten()
@@ -92,6 +96,9 @@ impl Options {
             Ok(Changed::Other)
         } else if name.matches("RandomSeed") {
             self.random_seed = int(0, 2_147_483_647)? as u64;
+            Ok(Changed::Other)
+        } else if name.matches("MultiPV") {
+            self.multipv = int(1, i64::from(MAX_MULTIPV))? as u32;
             Ok(Changed::Other)
         } else if name.matches("Ponder") {
             self.ponder = match value.as_deref() {
@@ -147,6 +154,7 @@ mod tests {
                 "option name Level type spin default 20 min 1 max 20",
                 "option name RandomSeed type spin default 0 min 0 max 2147483647",
                 "option name Ponder type check default false",
+                "option name MultiPV type spin default 1 min 1 max 32",
             ]
         );
     }
@@ -177,6 +185,15 @@ mod tests {
             .unwrap_err()
             .contains("unknown option"));
         assert!(set(&mut o, "setoption name Ponder value maybe").is_err());
+        assert_eq!(
+            set(&mut o, "setoption name multipv value 3"),
+            Ok(Changed::Other)
+        );
+        assert_eq!(o.multipv, 3);
+        assert!(set(&mut o, "setoption name MultiPV value 33")
+            .unwrap_err()
+            .contains("outside 1..32"));
+        assert!(set(&mut o, "setoption name MultiPV value 0").is_err());
         assert_eq!(o.level, 20);
     }
 

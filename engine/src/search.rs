@@ -36,17 +36,41 @@ pub struct Weakness {
     pub noise: i32,
 }
 
+/// The most root lines a search reports (the `MultiPV` option's maximum).
+pub const MAX_MULTIPV: u32 = 32;
+
 /// One completed iteration, as reported in `info` lines.
 #[derive(Clone, Debug)]
 pub struct Iteration<M> {
     pub depth: u32,
     pub seldepth: u32,
+    /// The score and principal variation of the move chosen (`multipv 1`).
     pub score: i32,
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<M>,
     /// Transposition-table fill, permille (UCI's `hashfull`).
     pub hashfull: u32,
+    /// With [`Searcher::set_multipv`] above 1: the next best root moves'
+    /// lines (`multipv 2`, `3`, …), best first, each a different first move;
+    /// empty otherwise.
+    pub alternatives: Vec<RootLine<M>>,
+}
+
+/// A root move's exact score and principal variation (it starts with the move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine<M> {
+    pub score: i32,
+    pub pv: Vec<M>,
+}
+
+/// The outcome of one iteration over the root moves.
+struct RootScores {
+    /// Per root move: its score, exact or an upper bound.
+    scores: Vec<i32>,
+    /// Per root move: whether its score is exact.
+    exact: Vec<bool>,
+    best: usize,
 }
 
 /// What a search returns.
@@ -98,6 +122,8 @@ pub struct Searcher<'a, G: Evaluate> {
     /// Depth of the iteration under way: depth 1 always completes, so there is
     /// always a move to play.
     iteration: u32,
+    /// Root lines to report (UCI `MultiPV`), at least 1.
+    multipv: usize,
 }
 
 enum Child<G> {
@@ -138,7 +164,16 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             aborted: false,
             iteration: 0,
+            multipv: 1,
         }
+    }
+
+    /// Reports the `lines` best root moves each iteration (UCI `MultiPV`;
+    /// clamped to 1..=[`MAX_MULTIPV`]). Their scores are exact: the root
+    /// searches every move against the `lines`-th best score instead of the
+    /// best, which costs time, so 1 (the default) is the strongest setting.
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.multipv = lines.clamp(1, MAX_MULTIPV) as usize;
     }
 
     /// The round starts of the match so far ([`GameRecord::round_start_history`]),
@@ -198,7 +233,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             self.iteration = depth;
             self.seldepth = 0;
-            let (scores, best_idx) = self.root(root, &root_moves, depth, window, noise.is_some());
+            let ranked = self.root(root, &root_moves, depth, window, noise.is_some());
             if self.aborted {
                 break;
             }
@@ -206,11 +241,29 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             // exact there; a null-window fail-low can return exactly alpha and
             // tie with it while the move is far worse.
             let (idx, score) = match noise.as_mut() {
-                Some((n, rng)) => pick(&scores, Some((*n, &mut **rng))),
-                None => (best_idx, scores[best_idx]),
+                Some((n, rng)) => pick(&ranked.scores, Some((*n, &mut **rng))),
+                None => (ranked.best, ranked.scores[ranked.best]),
             };
-            let mut pv = vec![root_moves[idx]];
-            pv.extend(self.pv_from_tt(&root.after(root_moves[idx]), depth as usize));
+            let line = |i: usize| {
+                let mut pv = vec![root_moves[i]];
+                pv.extend(self.pv_from_tt(&root.after(root_moves[i]), depth as usize));
+                pv
+            };
+            let pv = line(idx);
+            // The other exact scores, best first; the chosen move is line 1
+            // (when weakened, it need not have the best score).
+            let mut others: Vec<usize> = (0..root_moves.len())
+                .filter(|&i| i != idx && ranked.exact[i])
+                .collect();
+            others.sort_by_key(|&i| std::cmp::Reverse(ranked.scores[i]));
+            others.truncate(self.multipv - 1);
+            let alternatives = others
+                .into_iter()
+                .map(|i| RootLine {
+                    score: ranked.scores[i],
+                    pv: line(i),
+                })
+                .collect();
             best = SearchResult {
                 best: root_moves[idx],
                 ponder: pv.get(1).copied(),
@@ -226,6 +279,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 elapsed: self.start.elapsed(),
                 pv,
                 hashfull: self.tt.hashfull(),
+                alternatives,
             });
             // A proven result does not change with depth (unless weakened).
             if mate_distance(score).is_some_and(|d| d.unsigned_abs() <= depth) && noise.is_none() {
@@ -240,10 +294,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.nodes
     }
 
-    /// Scores every root move at `depth`, and returns the scores with the index
-    /// of the best move. With `exact`, every score is exact (full window, for
-    /// weakened play); otherwise only the best is (the others are upper bounds
-    /// that may equal it).
+    /// Scores every root move at `depth`. With `exact`, every score is exact
+    /// (full window, for weakened play); otherwise the best `multipv` are,
+    /// and the others are upper bounds that may equal the `multipv`-th best
+    /// while the move is far worse.
     fn root(
         &mut self,
         root: &G,
@@ -251,7 +305,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         depth: u32,
         window: usize,
         exact: bool,
-    ) -> (Vec<i32>, usize) {
+    ) -> RootScores {
         let mut order: Vec<usize> = (0..moves.len()).collect();
         let key = root.zobrist();
         if let Some(e) = self.tt.get(key) {
@@ -259,35 +313,50 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 order.swap(0, pos);
             }
         }
-        let mut scores = vec![-INF; moves.len()];
+        let mut ranked = RootScores {
+            scores: vec![-INF; moves.len()],
+            exact: vec![false; moves.len()],
+            best: order[0],
+        };
         let mut alpha = -INF;
-        let mut best_idx = order[0];
-        for (n, &i) in order.iter().enumerate() {
-            let score = match self.enter(root, root.after(moves[i]), window, 1) {
-                Child::Terminal(s) => -s,
+        // The best `multipv` exact scores so far, best first.
+        let mut top: Vec<i32> = Vec::with_capacity(self.multipv + 1);
+        for &i in &order {
+            // A move matters only if it beats the `multipv`-th best so far:
+            // search it against that score (with MultiPV 1, the best so far).
+            let floor = (!exact && top.len() == self.multipv).then(|| top[self.multipv - 1]);
+            let (score, is_exact) = match self.enter(root, root.after(moves[i]), window, 1) {
+                Child::Terminal(s) => (-s, true),
                 Child::Search(child, entered) => {
                     let w = entered.window;
-                    let s = if exact || n == 0 {
-                        -self.negamax(&child, depth - 1, -INF, INF, 1, w)
-                    } else {
-                        let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, w);
-                        if s > alpha && !self.aborted {
-                            -self.negamax(&child, depth - 1, -INF, -alpha, 1, w)
-                        } else {
-                            s
+                    let s = match floor {
+                        None => -self.negamax(&child, depth - 1, -INF, INF, 1, w),
+                        Some(floor) => {
+                            let s = -self.negamax(&child, depth - 1, -floor - 1, -floor, 1, w);
+                            if s > floor && !self.aborted {
+                                -self.negamax(&child, depth - 1, -INF, -floor, 1, w)
+                            } else {
+                                s
+                            }
                         }
                     };
                     self.leave(entered);
-                    s
+                    (s, floor.is_none_or(|floor| s > floor))
                 }
             };
             if self.aborted {
-                return (scores, best_idx);
+                return ranked;
             }
-            scores[i] = score;
+            ranked.scores[i] = score;
+            ranked.exact[i] = is_exact;
+            if is_exact {
+                let at = top.partition_point(|&t| t >= score);
+                top.insert(at, score);
+                top.truncate(self.multipv);
+            }
             if score > alpha {
                 alpha = score;
-                best_idx = i;
+                ranked.best = i;
             }
         }
         self.tt.put(Entry {
@@ -295,9 +364,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             score: alpha,
             depth: depth as u8,
             bound: Bound::Exact,
-            best: best_idx as u8,
+            best: ranked.best as u8,
         });
-        (scores, best_idx)
+        ranked
     }
 
     /// Applies the history rules to a child (the round-start rule, then
@@ -715,6 +784,53 @@ mod tests {
             (r.best.to_string(), mate_distance(r.score)),
             ("6+".to_string(), Some(11))
         );
+    }
+
+    /// Pile 21: taking 1 wins (leaves 20, a multiple of 4); taking 2 or 3
+    /// loses. With MultiPV 3 every root move's proven score is reported,
+    /// and each equals what a search of the position after it proves.
+    #[test]
+    fn multipv_scores_every_root_move_exactly() {
+        let root = Nim {
+            pile: 21,
+            side: Side::South,
+        };
+        let limits = Limits {
+            depth: Some(30),
+            nodes: None,
+        };
+        let mut tt = Table::new(1);
+        let control = SearchControl::new();
+        let mut s = Searcher::<Nim>::new(&mut tt, &control, limits, &[root.zobrist()]);
+        s.set_multipv(3);
+        let mut last = None;
+        let r = s.run(&root, None, |it| last = Some(it.clone())).unwrap();
+        let last = last.unwrap();
+        assert_eq!((r.best, last.pv[0]), (Take(1), Take(1)));
+        assert_eq!(mate_distance(last.score), Some(11));
+        let lines: Vec<(Take, i32)> = last
+            .alternatives
+            .iter()
+            .map(|l| (l.pv[0], l.score))
+            .collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        for (mv, score) in lines {
+            assert_ne!(mv, Take(1));
+            // The child searched on its own, one ply further from the root.
+            let child = root.after(mv);
+            let mut tt = Table::new(1);
+            let mut c = Searcher::<Nim>::new(&mut tt, &control, limits, &[child.zobrist()]);
+            let own = c.run(&child, None, |_| {}).unwrap().score;
+            let child_plies = mate_distance(own).unwrap();
+            assert!(child_plies > 0, "{mv} should lose");
+            assert_eq!(mate_distance(score), Some(-(child_plies + 1)), "{mv}");
+        }
+        // MultiPV 1 (the default) reports no alternatives.
+        let mut tt = Table::new(1);
+        let mut s = Searcher::<Nim>::new(&mut tt, &control, limits, &[root.zobrist()]);
+        let mut alternatives = 0;
+        s.run(&root, None, |it| alternatives += it.alternatives.len());
+        assert_eq!(alternatives, 0);
     }
 
     #[test]

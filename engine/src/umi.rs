@@ -346,6 +346,7 @@ impl Job {
         let mut rng = SmallRng::seed_from_u64(self.options.random_seed ^ root.zobrist());
         let weakness = self.options.weakness().map(|w| (w, &mut rng));
         let mut searcher = Searcher::<G>::for_record(&mut tt, &self.control, self.limits, &record);
+        searcher.set_multipv(self.options.multipv);
         let result = searcher.run(&root, weakness, |it| self.report(it));
         match result {
             Some(r) => {
@@ -360,30 +361,46 @@ impl Job {
         }
     }
 
+    /// The `info` lines of an iteration: one, or with `MultiPV` above 1 one
+    /// per root line, `multipv 1` (the move the engine would play) first.
     fn report<M: std::fmt::Display>(&self, it: &Iteration<M>) {
         let ms = it.elapsed.as_millis() as u64;
-        let score = match mate_distance(it.score) {
-            // Plies to the end, as the mover's own moves: a win in 1 ply is mate 1.
-            Some(plies) if plies > 0 => Score::mate((plies + 1) / 2),
-            Some(plies) => Score::mate(-((-plies + 1) / 2)),
-            None => Score::cp(it.score),
-        };
-        let info = Info {
+        let info = |score: i32, pv: &[M]| Info {
             depth: Some(it.depth),
             seldepth: Some(it.seldepth),
-            score: Some(score),
+            score: Some(umi_score(score)),
             nodes: Some(it.nodes),
             nps: Some(it.nodes * 1000 / ms.max(1)),
             hashfull: Some(it.hashfull),
             time: Some(ms),
-            pv: it
-                .pv
+            pv: pv
                 .iter()
                 .filter_map(|m| umi::Move::new(&m.to_string()).ok())
                 .collect(),
             ..Info::default()
         };
-        self.out.send(&Message::Info(info));
+        if self.options.multipv <= 1 {
+            self.out.send(&Message::Info(info(it.score, &it.pv)));
+            return;
+        }
+        let lines = std::iter::once((it.score, &it.pv[..]))
+            .chain(it.alternatives.iter().map(|l| (l.score, &l.pv[..])));
+        for (n, (score, pv)) in (1..).zip(lines) {
+            self.out.send(&Message::Info(Info {
+                multipv: Some(n),
+                ..info(score, pv)
+            }));
+        }
+    }
+}
+
+/// A search score as UMI reports it.
+fn umi_score(score: i32) -> Score {
+    match mate_distance(score) {
+        // Plies to the end, as the mover's own moves: a win in 1 ply is mate 1.
+        Some(plies) if plies > 0 => Score::mate((plies + 1) / 2),
+        Some(plies) => Score::mate(-((-plies + 1) / 2)),
+        None => Score::cp(score),
     }
 }
 

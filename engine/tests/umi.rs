@@ -24,6 +24,7 @@ fn handshake_lists_identity_games_and_options() {
             "option name Level type spin default 20 min 1 max 20",
             "option name RandomSeed type spin default 0 min 0 max 2147483647",
             "option name Ponder type check default false",
+            "option name MultiPV type spin default 1 min 1 max 32",
             "umiok",
         ]
     );

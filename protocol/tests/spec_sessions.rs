@@ -269,6 +269,13 @@ fn handshake_declares_the_reference_options() {
         .collect();
     assert_eq!(
         names,
-        ["Hash", "Move Overhead", "Level", "RandomSeed", "Ponder"]
+        [
+            "Hash",
+            "Move Overhead",
+            "Level",
+            "RandomSeed",
+            "Ponder",
+            "MultiPV"
+        ]
     );
 }

@@ -1,0 +1,79 @@
+"""Shared fixtures: the repository's binaries and template bots.
+
+The tests run the arbiter and the reference engine as processes. They are
+found in ``$MANCALA_BIN_DIR`` (tests/suites/python.sh sets it to
+target/debug after building them), else in target/debug or target/release.
+A missing binary is an error, not a skip.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATES = REPO / "python" / "templates"
+BOTS = Path(__file__).resolve().parent / "bots"
+
+#: Hang guard for one process run; never a timing assertion.
+TIMEOUT = 600
+
+
+def _bin_dir() -> Path:
+    env = os.environ.get("MANCALA_BIN_DIR")
+    candidates = [Path(env)] if env else [REPO / "target" / "debug", REPO / "target" / "release"]
+    for d in candidates:
+        if (d / "arbiter").is_file() and (d / "engine").is_file():
+            return d
+    raise RuntimeError(
+        f"arbiter and engine binaries not found in {', '.join(map(str, candidates))}: "
+        "run `cargo build -p arbiter -p engine` (tests/suites/python.sh does)"
+    )
+
+
+@pytest.fixture(scope="session")
+def bin_dir() -> Path:
+    return _bin_dir()
+
+
+@pytest.fixture(scope="session")
+def engine_bin(bin_dir) -> Path:
+    return bin_dir / "engine"
+
+
+@pytest.fixture(scope="session")
+def arbiter_bin(bin_dir) -> Path:
+    return bin_dir / "arbiter"
+
+
+@pytest.fixture(scope="session")
+def bot_env():
+    """The environment for bot processes: this interpreter's bin directory
+    first on PATH, so the templates' `#!/usr/bin/env python3` finds the kit."""
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def run(args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, timeout=TIMEOUT, **kwargs
+    )
+
+
+#: `arbiter check` gives each search of its `positions:*` checks a fixed 50 ms
+#: over `movetime 100` (its margin is not configurable); on a loaded machine
+#: a process can miss that for want of CPU. A bot passes if one of this many
+#: runs passes every check; a bot that breaks the protocol fails them all.
+CHECK_ATTEMPTS = 3
+
+
+def arbiter_check(arbiter_bin, engine_args, **kwargs) -> subprocess.CompletedProcess:
+    """`arbiter check` on one engine: the first passing run, else the last."""
+    for _ in range(CHECK_ATTEMPTS):
+        out = run([arbiter_bin, "check", "--engine", *engine_args], **kwargs)
+        if out.returncode == 0:
+            break
+    return out

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The Python bot kit's test environment: a virtual environment in
+# target/venv with maturin (the build backend) and pytest from PyPI, and the
+# kit itself installed from ./python the way its README says (pip install).
+# Idempotent: an existing venv and its tools are reused (PyPI is asked only
+# when they are missing); the kit is reinstalled every time (cargo only
+# recompiles what changed).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+venv=target/venv
+python=${PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+  mkdir -p target
+  "$python" -m venv "$venv"
+fi
+# The maturin build backend runs the `maturin` executable from PATH.
+export PATH="$PWD/$venv/bin:$PATH"
+if [ ! -x "$venv/bin/maturin" ] || ! "$venv/bin/python" -m pytest --version >/dev/null 2>&1; then
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet "maturin>=1.7,<2" "pytest>=7"
+fi
+# --no-build-isolation: build with the venv's maturin instead of fetching a
+# fresh copy into a throwaway environment on every run.
+"$venv/bin/python" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+"$venv/bin/python" -c 'import mancala; print("mancala kit", mancala.__version__, "installed in target/venv")'
