@@ -1,4 +1,4 @@
-//! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`.
+//! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`, `serve`.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -63,6 +63,33 @@ pub enum Command {
         /// Moves to play from it first.
         moves: Vec<String>,
     },
+    /// The browser board: play, analyse and replay in a local web page
+    /// (prints the address to open).
+    Serve(Box<ServeArgs>),
+}
+
+/// `arbiter serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default: the board is for this machine).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Engines the page may choose from (the reference engine next to the
+    /// arbiter is always offered as `reference`).
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// PGN or JSON-lines logs offered on the replay page.
+    #[arg(long = "log", value_name = "FILE")]
+    pub logs: Vec<PathBuf>,
+    /// A further `name:port` the page may be reached by (with a non-loopback --listen).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub allow_host: Vec<String>,
+    /// Seconds to wait for umiok/readyok.
+    #[arg(long, default_value_t = 10.0)]
+    pub handshake_timeout: f64,
+    /// Directory for the engines' stderr logs (default: discarded).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -91,8 +118,9 @@ pub struct RunArgs {
     #[arg(long, default_value = "bohnenspiel")]
     pub game: String,
     /// Games played at once, each with its own engine processes [default: 1;
-    /// 2 for the built-in tournament].
-    #[arg(long, value_parser = at_least_one)]
+    /// 2 for the built-in tournament]; 1 to 1024, and never more than the
+    /// games to play.
+    #[arg(long, value_parser = concurrency_arg)]
     pub concurrency: Option<usize>,
     /// `suite` (the balanced positions shipped for each game), `plies=N` (N
     /// random plies from the start, see --seed) or `file=PATH` (one position
@@ -146,18 +174,20 @@ pub struct RunArgs {
     pub event: Option<String>,
     /// Seconds a fresh engine process has to answer `umiok` (slow starters,
     /// e.g. on a JVM, need more than a command does); `--handshake-timeout`
-    /// is the same.
+    /// is the same (above 0, at most 1000000).
     #[arg(
         long = "startup-timeout",
         alias = "handshake-timeout",
-        default_value_t = 30.0
+        default_value_t = 30.0,
+        value_parser = seconds_arg
     )]
     pub handshake_timeout: f64,
-    /// Seconds to wait for each `readyok`.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds to wait for each `readyok` (above 0, at most 1000000).
+    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg)]
     pub ready_timeout: f64,
-    /// Seconds to wait for a bestmove when the time control has no clock.
-    #[arg(long, default_value_t = 60.0)]
+    /// Seconds to wait for a bestmove when the time control has no clock
+    /// (above 0, at most 1000000).
+    #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
     pub stall_timeout: f64,
 }
 
@@ -168,25 +198,75 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Number of games (played in pairs with colours swapped); with
-    /// `--partie`, number of Partien.
-    #[arg(long, default_value_t = 2)]
+    /// `--partie`, number of Partien. 1 to 10^12.
+    #[arg(long, default_value_t = 2, value_parser = games_arg)]
     pub games: usize,
     /// Sequential test: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; no new game
     /// starts once it is decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Bohnenspiel match play: each game of the match is a Partie, games in a
-    /// row until one engine has this many beans (the rules say 100).
-    #[arg(long, value_name = "BEANS")]
+    /// row until one engine has this many beans (the rules say 100; 1 to 10000).
+    #[arg(long, value_name = "BEANS", value_parser = partie_arg)]
     pub partie: Option<u32>,
 }
 
-/// A count that must be positive (`--concurrency 0` would play nothing).
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{s:?} is not a whole number")),
+/// The most games an event may have (`--games`, `--rounds` × pairings).
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+/// The most games played at once.
+pub const MAX_CONCURRENCY: u64 = 1024;
+/// The longest timeout, in seconds (about 11.6 days).
+pub const MAX_TIMEOUT_SECS: f64 = 1e6;
+/// The largest Partie target, in beans.
+pub const MAX_PARTIE: u64 = 10_000;
+/// The most random opening plies.
+pub const MAX_OPENING_PLIES: u64 = 10_000;
+
+/// A whole number in `min..=max`, or a message saying what is allowed.
+pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number from {min} to {max}"))?;
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("must be from {min} to {max}"))
+    }
+}
+
+fn to_usize(n: u64) -> Result<usize, String> {
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}
+
+/// `--games`: 1 to [`MAX_GAMES`].
+pub fn games_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_GAMES)?)
+}
+
+/// `--rounds`: 1 to [`MAX_GAMES`] (the event's total is checked too).
+pub fn rounds_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_GAMES)?)
+}
+
+/// `--concurrency`: 1 to [`MAX_CONCURRENCY`].
+pub fn concurrency_arg(text: &str) -> Result<usize, String> {
+    to_usize(count_in(text, 1, MAX_CONCURRENCY)?)
+}
+
+/// `--partie`: 1 to [`MAX_PARTIE`] beans.
+pub fn partie_arg(text: &str) -> Result<u32, String> {
+    u32::try_from(count_in(text, 1, MAX_PARTIE)?).map_err(|e| e.to_string())
+}
+
+/// A timeout in seconds: finite, above 0, at most [`MAX_TIMEOUT_SECS`].
+pub fn seconds_arg(text: &str) -> Result<f64, String> {
+    let allowed = format!("expected seconds above 0 and at most {MAX_TIMEOUT_SECS}");
+    let secs: f64 = text.trim().parse().map_err(|_| allowed.clone())?;
+    if secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS {
+        Ok(secs)
+    } else {
+        Err(allowed)
     }
 }
 
@@ -246,11 +326,20 @@ impl Cli {
 }
 
 impl Command {
+    /// Whether the command starts engine processes.
+    pub fn runs_engines(&self) -> bool {
+        matches!(
+            self,
+            Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
+        )
+    }
+
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
         match self {
             Command::Match(m) => Some(&mut m.engines),
             Command::Tournament(t) => Some(&mut t.engines),
             Command::Check(c) => Some(&mut c.engines),
+            Command::Serve(s) => Some(&mut s.engines),
             Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
         }
     }
@@ -298,9 +387,9 @@ pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Ope
         Some("suite") => Openings::Suite,
         Some(s) => match s.split_once('=') {
             Some(("plies", n)) => {
-                let plies = n
-                    .parse()
-                    .map_err(|_| UsageError(format!("--openings plies={n}: not a number")))?;
+                let plies = count_in(n, 0, MAX_OPENING_PLIES)
+                    .map_err(|e| UsageError(format!("--openings plies={n}: {e}")))?
+                    as u32;
                 Openings::Random { plies, seed }
             }
             Some(("file", path)) => Openings::from_file(path.as_ref(), game)?,
@@ -423,8 +512,9 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         }
         runner.partie = args.partie;
     }
-    preflight(&runner, game).await?;
+    // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
@@ -490,6 +580,71 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
     Ok(text)
 }
 
+/// `arbiter serve`: the engines (the reference engine first, if it is next
+/// to the arbiter), then the server until interrupted.
+async fn serve(args: ServeArgs) -> Result<(), UsageError> {
+    let file = args
+        .engines
+        .engines_file
+        .as_deref()
+        .map(EnginesFile::load)
+        .transpose()?;
+    let mut engines = resolve_engines(&args.engines.engines, &args.engines.each, file.as_ref())?;
+    if let Ok(path) = crate::event::tournament::reference_engine() {
+        if !engines.iter().any(|e| e.name == "reference") {
+            let tokens = [
+                format!("cmd={}", path.display()),
+                "name=reference".to_owned(),
+            ];
+            engines.insert(
+                0,
+                crate::engine::config::parse_engine(0, &tokens, &[], None)?,
+            );
+        }
+    }
+    if let Some(e) = engines.iter().find(|e| e.name == "human") {
+        return Err(UsageError(format!(
+            "engine name {:?} is reserved for the human player; name it otherwise",
+            e.name
+        )));
+    }
+    for log in &args.logs {
+        if !log.is_file() {
+            return Err(UsageError(format!("--log {}: no such file", log.display())));
+        }
+    }
+    if let Some(dir) = &args.stderr_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
+        UsageError(format!(
+            "--handshake-timeout: {} is not a duration in seconds",
+            args.handshake_timeout
+        ))
+    })?;
+    let config = crate::web::state::ServeConfig {
+        engines,
+        logs: args.logs,
+        timeouts: Timeouts {
+            ready: handshake,
+            ..Timeouts::default()
+        },
+        handshake_timeout: handshake,
+        quit_grace: Duration::from_millis(500),
+        max_plies: Some(DEFAULT_MAX_PLIES),
+        stderr_dir: args.stderr_dir,
+    };
+    let server = crate::web::Server::bind(args.listen, config, &args.allow_host)
+        .await
+        .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    println!("arbiter: serving the board at {}", server.url());
+    server
+        .run()
+        .await
+        .map_err(|e| UsageError(format!("server stopped: {e}")))
+}
+
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     let work = async {
@@ -498,6 +653,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
             Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
             Command::Check(args) => crate::engine::check::main(*args).await,
+            Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0
@@ -522,11 +678,60 @@ pub async fn main(cli: Cli) -> i32 {
                 2
             }
         },
-        _ = tokio::signal::ctrl_c() => {
+        signal = termination_signal() => {
             let n = kill_all_engines();
-            eprintln!("arbiter: interrupted; killed {n} engine process group(s); finished games are in the logs");
-            130
+            eprintln!("arbiter: {signal}; killed {n} engine process group(s); finished games are in the logs");
+            // The shell's convention: 128 + the signal's number.
+            128 + signal.number()
         }
+    }
+}
+
+/// A signal that ends the arbiter the way Ctrl-C does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Interrupt,
+    Terminate,
+    Hangup,
+}
+
+impl Stop {
+    fn number(self) -> i32 {
+        match self {
+            Stop::Interrupt => libc::SIGINT,
+            Stop::Terminate => libc::SIGTERM,
+            Stop::Hangup => libc::SIGHUP,
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupt => "interrupted (SIGINT)",
+            Stop::Terminate => "terminated (SIGTERM)",
+            Stop::Hangup => "hung up (SIGHUP)",
+        })
+    }
+}
+
+/// Waits for SIGINT, SIGTERM or SIGHUP. A signal whose handler cannot be
+/// installed is not waited for (the others still are).
+async fn termination_signal() -> Stop {
+    use tokio::signal::unix::{signal, SignalKind};
+    let wait = |kind: SignalKind, stop: Stop| async move {
+        match signal(kind) {
+            Ok(mut s) => {
+                s.recv().await;
+                stop
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        s = wait(SignalKind::interrupt(), Stop::Interrupt) => s,
+        s = wait(SignalKind::terminate(), Stop::Terminate) => s,
+        s = wait(SignalKind::hangup(), Stop::Hangup) => s,
     }
 }
 
@@ -595,7 +800,7 @@ mod tests {
             .err()
             .expect("refused")
             .to_string();
-        assert!(e.contains("must be at least 1"), "{e}");
+        assert!(e.contains("must be from 1 to 1024"), "{e}");
         let ok = Cli::try_parse_from(["arbiter", "match", "--concurrency", "3"]).unwrap();
         let Command::Match(m) = ok.command else {
             panic!()

@@ -13,6 +13,7 @@
 //!   crosstables ([`stats::rating`], [`stats::report`]); pure functions.
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
 //!   writers/readers, the output files and [`records::verify`].
+//! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay).
 //! - [`cli`]: the command line; the binary is a thin shell over it.
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 
@@ -25,6 +26,7 @@ pub mod engine {
     pub mod config;
     pub mod process;
     pub mod session;
+    pub mod watchdog;
 }
 
 pub mod play {
@@ -45,16 +47,20 @@ pub mod event {
     pub mod merge;
     pub mod resume;
     pub mod schedule;
+    pub mod slots;
     pub mod tournament;
 }
 
 pub mod stats;
+
+pub mod web;
 
 pub mod records {
     //! What an event leaves behind: game logs, PGN, JSON lines, verification.
     pub mod jsonl;
     pub mod log;
     pub mod output;
+    pub mod partie_check;
     pub mod pgn;
     pub mod verify;
 }

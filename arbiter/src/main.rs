@@ -1,6 +1,10 @@
 //! The `arbiter` binary: a thin shell over [`arbiter::cli`].
 
 fn main() -> std::process::ExitCode {
+    use arbiter::engine::watchdog;
+    if std::env::args().nth(1).as_deref() == Some(watchdog::WATCHDOG_ARG) {
+        return std::process::ExitCode::from(watchdog::run().clamp(0, 255) as u8);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -9,6 +13,18 @@ fn main() -> std::process::ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = arbiter::cli::Cli::parse_grouped();
+    if cli.command.runs_engines() {
+        match std::env::current_exe() {
+            Ok(exe) => {
+                if let Err(e) = watchdog::install(&exe) {
+                    tracing::warn!("cannot start the engine watchdog ({e}): engines' children may outlive a killed arbiter");
+                }
+            }
+            Err(e) => {
+                tracing::warn!("cannot find the arbiter's own path ({e}): no engine watchdog")
+            }
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -22,5 +38,6 @@ fn main() -> std::process::ExitCode {
     let code = runtime.block_on(arbiter::cli::main(cli));
     // Whatever happened, no engine outlives the arbiter.
     arbiter::engine::process::kill_all_engines();
+    arbiter::engine::process::kill_adopted();
     std::process::ExitCode::from(code.clamp(0, 255) as u8)
 }

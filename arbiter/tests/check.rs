@@ -114,21 +114,23 @@ fn illegal_moves_fail_the_search_checks() {
     let s = Scratch::new("check", "illegal");
     let (code, lines) = check(&s, &bot("illegal"));
     assert_eq!(code, Some(1), "{lines:#?}");
-    for name in [
-        "handshake",
-        "id-name",
-        "games",
-        "isready",
-        "malformed-input",
-        "quit",
-    ] {
+    for name in ["handshake", "id-name", "games", "isready", "quit"] {
         assert_pass(&lines, name);
     }
+    // It answers even the malformed `go depth notanumber`, which starts no
+    // search: a bestmove that answers no `go`.
+    assert_fail(&lines, "malformed-input", "\"bestmove 99\" before readyok");
     // It answers `go infinite` at once, without waiting for stop.
     assert_fail(
         &lines,
         "isready-while-searching",
         "`bestmove 99` before stop",
+    );
+    // So there was nothing to stop, and the report says why.
+    assert_fail(
+        &lines,
+        "stop",
+        "not tried: `go infinite` left no search running to stop",
     );
     for game in GAMES {
         assert_fail(&lines, &format!("positions:{game}"), "illegal move \"99\"");

@@ -568,36 +568,48 @@ fn reference_engine_plays_kujifunza() {
     reference_self_play("kujifunza");
 }
 
-#[test]
-fn ctrl_c_stops_promptly_and_keeps_finished_games() {
-    let s = Scratch::new("ctrl-c");
+/// Starts a long match of a stubborn engine (it ignores `quit`, end of input,
+/// SIGTERM and SIGHUP, and has a grandchild) against the reference engine and
+/// waits for the first finished game.
+fn start_long_match(s: &Scratch) -> std::process::Child {
     let mut child = s
         .match_command(
-            &[s.engine("Ref", "depth=2"), s.random()],
+            &[
+                s.bot("Stubborn", "stubborn", &[], "tc=30+0.1"),
+                s.engine("Ref", "depth=2"),
+            ],
             &["--games", "1000"],
         )
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start arbiter");
-    // Wait for a finished game (generously), then interrupt.
+    // Wait for a finished game (generously).
     let deadline = Instant::now() + Duration::from_secs(60);
     while s.games().is_empty() {
         assert!(Instant::now() < deadline, "no game finished");
         assert!(child.try_wait().ok().flatten().is_none(), "arbiter ended");
         std::thread::sleep(Duration::from_millis(20));
     }
+    child
+}
+
+/// Sends `signal` to the arbiter; its exit status and stderr.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: i32,
+) -> (std::process::ExitStatus, String) {
     let pid = i32::try_from(child.id()).expect("pid");
     // SAFETY: kill takes two integers; the pid is our own live child.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let interrupted = Instant::now();
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let signalled = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if interrupted.elapsed() > Duration::from_secs(10) {
+        if signalled.elapsed() > Duration::from_secs(10) {
             let _ = child.kill();
-            panic!("the arbiter did not exit after SIGINT");
+            panic!("the arbiter did not exit after signal {signal}");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -605,10 +617,268 @@ fn ctrl_c_stops_promptly_and_keeps_finished_games() {
     if let Some(mut pipe) = child.stderr.take() {
         let _ = pipe.read_to_string(&mut err);
     }
-    assert_eq!(status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupted"), "{err}");
+    (status, err)
+}
+
+/// SIGINT, SIGTERM and SIGHUP all stop the arbiter promptly, kill every
+/// engine (and grandchild) and keep the finished games.
+fn stops_cleanly_on(test: &str, signal: i32, code: i32, says: &str) {
+    let s = Scratch::new(test);
+    let mut child = start_long_match(&s);
+    let (status, err) = signal_and_wait(&mut child, signal);
+    assert_eq!(status.code(), Some(code), "{err}");
+    assert!(err.contains(says), "{err}");
     let games = s.games().len();
     assert!((1..1000).contains(&games));
     s.assert_logs_verify(games);
     s.assert_no_leftovers();
+}
+
+#[test]
+fn ctrl_c_stops_promptly_and_keeps_finished_games() {
+    stops_cleanly_on("ctrl-c", libc::SIGINT, 130, "interrupted");
+}
+
+#[test]
+fn sigterm_stops_like_ctrl_c() {
+    stops_cleanly_on("sigterm", libc::SIGTERM, 143, "terminated (SIGTERM)");
+}
+
+#[test]
+fn sighup_stops_like_ctrl_c() {
+    stops_cleanly_on("sighup", libc::SIGHUP, 129, "hung up (SIGHUP)");
+}
+
+#[test]
+fn engines_and_their_groups_die_with_a_sigkilled_arbiter() {
+    let s = Scratch::new("sigkill");
+    let mut child = start_long_match(&s);
+    let (status, _) = signal_and_wait(&mut child, libc::SIGKILL);
+    assert_eq!(status.code(), None);
+    // The engines (PR_SET_PDEATHSIG), the stubborn engine's grandchild and
+    // the watchdog itself (the watchdog's group kill): nothing is left.
+    s.assert_no_leftovers();
+    let games = s.games().len();
+    assert!(games >= 1);
+}
+
+#[test]
+fn grandchild_that_left_the_group_dies_when_its_engine_ends() {
+    let s = Scratch::new("setsid-child");
+    let out = s.run_match(
+        &[s.bot("Bad", "setsid-child", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--max-plies", "20"],
+    );
+    assert_ok(&out);
+    assert_no_forfeits(&s.games());
+    let children: Vec<u32> = s
+        .traffic()
+        .lines()
+        .filter_map(|l| l.split_once("< info string child "))
+        .filter_map(|(_, pid)| pid.trim().parse().ok())
+        .collect();
+    // Preflight and one process for both games.
+    assert_eq!(children.len(), 2, "{}", s.traffic());
+    for pid in children {
+        let state = proc_state(pid);
+        assert!(
+            matches!(state, None | Some('Z' | 'X')),
+            "escaped grandchild {pid} still runs ({state:?})"
+        );
+    }
+}
+
+#[test]
+fn second_bestmove_for_one_go_is_a_stray_bestmove() {
+    let (s, games) = misbehaviour(
+        "double-bestmove",
+        "double-bestmove",
+        &[],
+        "tc=30+0.1",
+        2,
+        "stray_bestmove",
+    );
+    for g in &games {
+        // Found right behind its first answer: no move of Bad is credited.
+        assert_eq!(moves_by(g, "Bad"), 0, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("right after the bestmove"), "{detail}");
+    }
+    // The offender is restarted for game 2: preflight, game 1, game 2.
+    assert_eq!(pids_of(&s.traffic(), "Bad").len(), 3);
+}
+
+#[test]
+fn bestmove_after_readyok_is_never_taken_as_an_answer() {
+    let (_s, games) = misbehaviour(
+        "bestmove-after-readyok",
+        "bestmove-after-readyok",
+        &[],
+        "tc=30+0.1",
+        2,
+        "stray_bestmove",
+    );
+    for g in &games {
+        assert_eq!(moves_by(g, "Bad"), 0, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("before go"), "{detail}");
+    }
+}
+
+#[test]
+fn bestmove_that_is_not_utf8_is_unparseable_at_once() {
+    // A 30 s clock: waiting it out would be a time forfeit.
+    let (_s, games) = misbehaviour(
+        "bad-utf8",
+        "bad-utf8",
+        &[],
+        "tc=30+0.1",
+        2,
+        "unparseable_bestmove",
+    );
+    for g in &games {
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("not valid UTF-8"), "{detail}");
+    }
+}
+
+#[test]
+fn crash_behind_a_grandchild_holding_stdout_is_a_crash() {
+    // The grandchild keeps the engine's stdout open after the crash; with a
+    // 30 s clock, watching only the pipe would record a time forfeit.
+    let (_s, games) = misbehaviour(
+        "crash-behind-child",
+        "crash-behind-child",
+        &[],
+        "tc=30+0.1",
+        2,
+        "crash",
+    );
+    for g in &games {
+        assert_eq!(moves_by(g, "Bad"), 3, "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("SIGABRT"), "{detail}");
+    }
+}
+
+#[test]
+fn engine_that_exits_after_gameover_is_restarted_for_every_game() {
+    let s = Scratch::new("exit-after-gameover");
+    let out = s.run_match(
+        &[
+            s.bot("Quitter", "exit-after-gameover", &[], "tc=30+0.1"),
+            s.random(),
+        ],
+        &["--games", "6", "--max-plies", "20"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 6);
+    // Never a zero-move disconnect, whenever the arbiter noticed the exit.
+    assert_no_forfeits(&games);
+    s.assert_logs_verify(6);
+    // Preflight, then one fresh process per game.
+    assert_eq!(pids_of(&s.traffic(), "Quitter").len(), 7);
+}
+
+#[test]
+fn gameover_follows_a_forfeit_at_game_start() {
+    let s = Scratch::new("no-readyok");
+    let out = s.run_match(
+        &[s.bot("Bad", "no-readyok", &[], "tc=30+0.1"), s.random()],
+        &["--games", "2", "--handshake-timeout", "0.5"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_every_game_lost(&games, "Bad", "unresponsive");
+    for g in &games {
+        assert_eq!(g["moves"].as_array().map(Vec::len), Some(0), "{g}");
+    }
+    s.assert_logs_verify(2);
+    // Every engine told `newgame` hears `gameover`: Bad in both games, Good
+    // in game 2 (as South it was started first; in game 1 it never was).
+    let traffic = s.traffic();
+    for (who, expected) in [("Bad(", 2), ("Good(", 1)] {
+        let gameovers = traffic
+            .lines()
+            .filter(|l| l.contains(who) && l.contains("> gameover 1-0 unresponsive by North"))
+            .count()
+            + traffic
+                .lines()
+                .filter(|l| l.contains(who) && l.contains("> gameover 0-1 unresponsive by South"))
+                .count();
+        assert_eq!(gameovers, expected, "{who}:\n{traffic}");
+    }
+}
+
+#[test]
+fn absurd_numbers_on_the_command_line_are_refused_clearly() {
+    let s = Scratch::new("absurd");
+    let tc_too_long = s.bot("Slow", "random", &[], "st=18446744073709551");
+    for (engines, extra, says) in [
+        (
+            vec![s.random(), s.random()],
+            &["--handshake-timeout", "1e19"][..],
+            "--handshake-timeout",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--stall-timeout", "NaN"][..],
+            "--stall-timeout",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--games", "18446744073709551615"][..],
+            "must be from 1 to 1000000000000",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--concurrency", "1000000"][..],
+            "must be from 1 to 1024",
+        ),
+        (
+            vec![s.random(), s.random()],
+            &["--partie", "4294967295"][..],
+            "must be from 1 to 10000",
+        ),
+        (
+            vec![s.random(), s.bot("Other", "random", &[], "st=1")],
+            &["--openings", "plies=4294967295"][..],
+            "plies=4294967295: must be from 0 to 10000",
+        ),
+        (
+            vec![tc_too_long, s.random()],
+            &[][..],
+            "at most 1000000 seconds",
+        ),
+    ] {
+        let out = s.run_match(&engines, extra);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+    }
+    assert!(s.games().is_empty());
+}
+
+#[test]
+fn stderr_log_is_capped_at_stderr_max() {
+    let s = Scratch::new("stderr-max");
+    let mut flood = s.bot("Bad", "stderr-flood", &[], "tc=30+0.1");
+    flood.push("stderr_max=100K".into());
+    let out = s.run_match(&[flood, s.random()], &["--games", "2", "--max-plies", "12"]);
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    // The engine wrote megabytes and was never blocked: the games went on.
+    assert_no_forfeits(&games);
+    let log = std::fs::read(s.path("stderr").join("Bad.1.stderr.log")).expect("stderr log");
+    let note = b"[arbiter: this log reached stderr_max=102400 bytes";
+    assert!(
+        log.len() > 100 * 1024 && log.len() < 101 * 1024,
+        "{} bytes",
+        log.len()
+    );
+    assert_eq!(log.windows(note.len()).filter(|w| w == note).count(), 1);
 }

@@ -117,6 +117,42 @@ fn a_partie_is_games_in_a_row_until_one_engine_has_the_target() {
         String::from_utf8_lossy(&verify.stdout).starts_with("OK"),
         "{verify:?}"
     );
+
+    // Verify follows the Partie: a forged total or a game out of order fails.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut second: Value = serde_json::from_str(lines[1]).unwrap();
+    let forged_totals = {
+        let t = &mut second["partie"]["totals"];
+        t[0] = Value::from(t[0].as_u64().unwrap() + 1);
+        let mut l = lines.clone();
+        let forged = second.to_string();
+        l[1] = &forged;
+        l.join("\n") + "\n"
+    };
+    let swapped = {
+        let mut l = lines.clone();
+        l.swap(0, 1);
+        l.join("\n") + "\n"
+    };
+    for (case, forged, says) in [
+        ("totals", forged_totals, "but the games before make"),
+        (
+            "order",
+            swapped,
+            "game 1 of round 1 after later games of it",
+        ),
+    ] {
+        let path = dir.path(&format!("forged-{case}.jsonl"));
+        std::fs::write(&path, forged).unwrap();
+        let verify = Command::new(ARBITER)
+            .arg("verify")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&verify.stdout);
+        assert_eq!(verify.status.code(), Some(1), "{case}: {said}");
+        assert!(said.contains(says), "{case}: {said}");
+    }
 }
 
 #[test]

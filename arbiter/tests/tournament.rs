@@ -461,3 +461,188 @@ fn match_sprt_stops_too() {
     assert!(games > 0 && games < 400, "{games} games");
     assert!(text.contains("[LLR "), "{text}");
 }
+
+/// Two instant test engines: `rounds` game pairs, fast.
+fn instant_pair(rounds: &str) -> Vec<String> {
+    let mut args: Vec<String> = ["tournament", "--rounds", rounds, "--max-plies", "20"]
+        .map(String::from)
+        .to_vec();
+    args.extend(testbot("a", "instant"));
+    args.extend(testbot("b", "random"));
+    args
+}
+
+#[test]
+fn a_second_arbiter_on_the_same_log_refuses() {
+    let dir = workdir("two-arbiters");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("100000"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    let mut first = arbiter(&dir, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    let started = Instant::now();
+    while count_lines(&log) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no game");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = arbiter(&dir, &args).output().expect("second arbiter");
+    // SAFETY: kill takes two integers; the pid is our own live child.
+    unsafe { libc::kill(first.id() as i32, libc::SIGTERM) };
+    let status = first.wait().expect("wait");
+    assert_eq!(status.code(), Some(143));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("results.jsonl") && err.contains("another arbiter is writing to it"),
+        "{err}"
+    );
+    // Only the first arbiter wrote: every slot once.
+    assert!(slots(&log).values().all(|&n| n == 1));
+}
+
+#[test]
+fn resume_and_verify_refuse_duplicated_and_forged_slots() {
+    let dir = workdir("forged-slots");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("2"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    run(&dir, &args);
+    let good = std::fs::read_to_string(&log).expect("log");
+    let first = good.lines().next().expect("a game").to_string();
+    let slot = serde_json::from_str::<serde_json::Value>(&first).unwrap()["tags"]["Slot"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let forged = first.replace(&format!("\"Slot\":\"{slot}\""), "\"Slot\":\"500/96\"");
+    assert_ne!(forged, first, "the Slot tag was rewritten");
+    for (case, text, says) in [
+        (
+            "duplicated",
+            format!("{good}{first}\n"),
+            "was already played",
+        ),
+        (
+            "forged",
+            format!("{good}{forged}\n"),
+            "outside its schedule",
+        ),
+    ] {
+        std::fs::write(&log, &text).unwrap();
+        let out = arbiter(&dir, &args).output().expect("resume");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {err}");
+        assert!(err.contains(says), "{case}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&log).unwrap(),
+            text,
+            "{case}: log untouched"
+        );
+        let verify = arbiter(&dir, &["verify".into(), path_arg(&log)])
+            .output()
+            .expect("verify");
+        let said = String::from_utf8_lossy(&verify.stdout);
+        assert_eq!(verify.status.code(), Some(1), "{case}: {said}");
+        assert!(said.contains(says), "{case}: {said}");
+    }
+}
+
+/// The resident memory of a live process, in KiB (from /proc).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_huge_event_starts_in_constant_memory() {
+    let dir = workdir("huge");
+    let log = dir.join("results.jsonl");
+    // 4 million games: held in memory, their jobs alone would take 800 MB.
+    let args = with(instant_pair("2000000"), &["--jsonout", &path_arg(&log)]);
+    let mut child = arbiter(&dir, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    let started = Instant::now();
+    while count_lines(&log) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(300), "no game");
+        assert!(child.try_wait().ok().flatten().is_none(), "arbiter ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let rss = rss_kib(child.id());
+    // SAFETY: kill takes two integers; the pid is our own live child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    assert!(rss > 0 && rss < 64 * 1024, "resident memory {rss} KiB");
+}
+
+#[test]
+fn an_event_over_the_game_limit_is_refused() {
+    let dir = workdir("too-many");
+    let out = arbiter(&dir, &instant_pair("1000000000000"))
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("more than the 1000000000000 games"), "{err}");
+}
+
+#[test]
+fn a_failed_write_stops_the_run_and_the_log_stays_resumable() {
+    let dir = workdir("disk-full");
+    let log = dir.join("results.jsonl");
+    let args = with(
+        instant_pair("20"),
+        &["--resume", "--jsonout", &path_arg(&log)],
+    );
+    // "Disk full": no file of the arbiter may grow past 3000 bytes (a write
+    // crossing the limit is cut short, as on a full disk, then fails).
+    let mut cmd = arbiter(&dir, &args);
+    // SAFETY: setrlimit and signal touch only the values passed; both are
+    // async-signal-safe, as pre_exec requires.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 3000,
+                rlim_max: 3000,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            // The write fails with EFBIG instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("run arbiter");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write the results log"), "{err}");
+    let written = std::fs::read(&log).expect("log");
+    assert!(written.len() <= 3000 && !written.is_empty());
+    // Nothing after the torn bytes: the file is whole lines, then at most
+    // one partial line at its very end.
+    let text = String::from_utf8_lossy(&written);
+    let whole = text.matches('\n').count();
+    assert!((1..40).contains(&whole), "{whole} games before the failure");
+    // Space is back: --resume repairs the end and plays the rest.
+    let out = run(&dir, &args);
+    assert!(stdout(&out).contains("Resuming:"), "{}", stdout(&out));
+    assert_eq!(slots(&log), (0..40).map(|i| (i, 1)).collect());
+    let verify = arbiter(&dir, &["verify".into(), path_arg(&log)])
+        .output()
+        .expect("verify");
+    assert_eq!(
+        String::from_utf8_lossy(&verify.stdout).trim(),
+        "OK (40 games)"
+    );
+}

@@ -190,6 +190,19 @@ fn bench_game<G: Evaluate>(seconds: f64) -> GameBench {
     }
 }
 
+/// The longest measurement `engine bench` takes, in seconds.
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// `--seconds`: a finite number above 0 and at most [`MAX_SECONDS`] (a
+/// duration from NaN or 1e300 would panic).
+pub fn seconds_arg(text: &str) -> Result<f64, String> {
+    let allowed = format!("expected seconds above 0 and at most {MAX_SECONDS}");
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => Err(allowed),
+    }
+}
+
 /// Benchmarks each game for about `seconds` per measurement.
 pub fn run(games: &[GameId], seconds: f64) -> Vec<GameBench> {
     games

@@ -27,8 +27,8 @@ enum Command {
     },
     /// Measure rules and search speed per game (release build, one thread).
     Bench {
-        /// Seconds per measurement.
-        #[arg(long, default_value_t = 1.0)]
+        /// Seconds per measurement (above 0, at most 3600).
+        #[arg(long, default_value_t = 1.0, value_parser = engine::bench::seconds_arg)]
         seconds: f64,
         /// Only these games (default: all).
         #[arg(long = "game")]

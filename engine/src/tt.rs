@@ -40,6 +40,17 @@ impl Table {
         }
     }
 
+    /// [`Table::new`], but an allocation the system refuses is an error
+    /// instead of an abort (`setoption name Hash` with too little memory).
+    pub fn try_new(mib: usize) -> Result<Table, std::collections::TryReserveError> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
+        let n = (bytes / std::mem::size_of::<Option<Entry>>()).max(1);
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n)?;
+        entries.resize(n, EMPTY);
+        Ok(Table { entries, used: 0 })
+    }
+
     fn slot(&self, key: u64) -> usize {
         // why: multiply-high maps the key onto any table size without a modulo bias.
         ((u128::from(key) * self.entries.len() as u128) >> 64) as usize

@@ -6,9 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use mancala_rules::{
-    divide_str, game_from_position, new_game, with_game, AnyGame, GameId, GameRecord,
-};
+use mancala_rules::{game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use umi::{Command, Go, Info, LineReader, Message, PositionBase, ReadLine, Score, Text};
@@ -64,6 +62,21 @@ struct Running {
     handle: JoinHandle<()>,
 }
 
+/// A `go perft` counting on its own thread. Cancelled, it prints nothing
+/// more and ends after the root move it is counting (it is not waited for).
+struct PerftRun {
+    /// Set under the lock, checked under it before every line printed.
+    cancelled: Arc<Mutex<bool>>,
+}
+
+impl PerftRun {
+    fn cancel(&self) {
+        if let Ok(mut c) = self.cancelled.lock() {
+            *c = true;
+        }
+    }
+}
+
 /// The engine's protocol state.
 pub struct Engine {
     out: Output,
@@ -72,6 +85,7 @@ pub struct Engine {
     setup: Option<Setup>,
     tt: Arc<Mutex<Table>>,
     running: Option<Running>,
+    perft: Option<PerftRun>,
 }
 
 impl Engine {
@@ -85,6 +99,7 @@ impl Engine {
             setup: None,
             tt,
             running: None,
+            perft: None,
         }
     }
 
@@ -109,10 +124,20 @@ impl Engine {
                 if self.running.is_some() {
                     self.out.error("setoption while searching is ignored");
                 } else {
+                    let old_hash = self.options.hash_mib;
                     match self.options.set(&s) {
-                        Ok(Changed::Hash) => {
-                            self.tt = Arc::new(Mutex::new(Table::new(self.options.hash_mib)));
-                        }
+                        Ok(Changed::Hash) => match Table::try_new(self.options.hash_mib) {
+                            Ok(table) => self.tt = Arc::new(Mutex::new(table)),
+                            // why: a refused allocation must not abort the engine;
+                            // the old table (and its size) stays.
+                            Err(e) => {
+                                self.out.error(&format!(
+                                    "Hash {} MiB: cannot allocate the table ({e}); keeping {old_hash} MiB",
+                                    self.options.hash_mib
+                                ));
+                                self.options.hash_mib = old_hash;
+                            }
+                        },
                         Ok(Changed::Other) => {}
                         Err(e) => self.out.error(&e),
                     }
@@ -247,26 +272,28 @@ impl Engine {
         }
     }
 
+    /// `go perft`: counted on a thread, so that the command loop stays free
+    /// (`isready` is answered at once; `stop` or any new command cancels it).
     fn perft(&mut self, depth: u32) {
         self.finish_search();
         let Some(setup) = &self.setup else {
             self.out.error("go perft without a valid position");
             return;
         };
-        match divide_str(&setup.game.position_string(), depth) {
-            Ok(rows) => {
-                let mut total = u64::from(depth == 0);
-                for (mv, count) in rows {
-                    total += count;
-                    match umi::Move::new(&mv) {
-                        Ok(mv) => self.out.send(&Message::PerftMove { mv, count }),
-                        Err(e) => self.out.error(&e.to_string()),
-                    }
-                }
-                self.out.send(&Message::PerftTotal(total));
+        let position = setup.game.position_string();
+        let id = setup.game.game_id();
+        let cancelled = Arc::new(Mutex::new(false));
+        let (out, flag) = (self.out.clone(), Arc::clone(&cancelled));
+        // A line is printed only while the perft is not cancelled.
+        let say = move |msg: &Message| match flag.lock() {
+            Ok(c) if !*c => {
+                out.send(msg);
+                true
             }
-            Err(e) => self.out.error(&e.to_string()),
-        }
+            _ => false,
+        };
+        thread::spawn(move || with_game!(id, G => perft_lines::<G>(&position, depth, say)));
+        self.perft = Some(PerftRun { cancelled });
     }
 
     fn board(&self) {
@@ -296,11 +323,44 @@ impl Engine {
     /// Stops the running search, if any, and waits for it: it answers with
     /// its `bestmove` first (also when a new command arrives mid-search).
     fn finish_search(&mut self) {
+        if let Some(p) = self.perft.take() {
+            p.cancel();
+        }
         if let Some(r) = self.running.take() {
             r.control.stop();
             let _ = r.handle.join();
         }
     }
+}
+
+/// Prints the perft of `position` root move by root move (the rules'
+/// `perft` below each, in the order the rules list the moves), then the
+/// total; stops as soon as `say` refuses a line (cancelled).
+fn perft_lines<G: Game>(position: &str, depth: u32, say: impl Fn(&Message) -> bool) {
+    let pos: G = match position.parse() {
+        Ok(pos) => pos,
+        Err(e) => {
+            say(&Message::error(&e.to_string()));
+            return;
+        }
+    };
+    if depth == 0 {
+        say(&Message::PerftTotal(1));
+        return;
+    }
+    let mut total = 0;
+    for mv in pos.legal_move_list() {
+        let count = mancala_rules::perft::perft(&pos.after(mv), depth - 1);
+        total += count;
+        let printed = match umi::Move::new(&mv.to_string()) {
+            Ok(mv) => say(&Message::PerftMove { mv, count }),
+            Err(e) => say(&Message::error(&e.to_string())),
+        };
+        if !printed {
+            return;
+        }
+    }
+    say(&Message::PerftTotal(total));
 }
 
 /// One search, run on its own thread.

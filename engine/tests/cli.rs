@@ -32,3 +32,21 @@ fn perft_rejects_a_bad_position_naming_the_field() {
         .failure()
         .stderr(predicates::str::contains("invalid holes"));
 }
+
+#[test]
+fn bench_refuses_seconds_that_are_not_a_sane_duration() {
+    for bad in ["NaN", "1e300", "-1", "0", "inf"] {
+        let out = Command::cargo_bin("engine")
+            .unwrap()
+            .arg("bench")
+            .arg(format!("--seconds={bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("expected seconds above 0 and at most 3600") && !err.contains("panicked"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -248,6 +248,71 @@ fn a_whole_game_at_ten_milliseconds_per_move_in_every_game() {
 }
 
 #[test]
+fn perft_runs_beside_the_command_loop_and_stop_cancels_it() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("newgame bohnenspiel");
+    e.send("position startpos");
+    // Depth 14 from the start takes far longer than any test: the loop must
+    // answer meanwhile.
+    e.send("go perft 14");
+    e.send("isready");
+    let lines = e.until(PROMPT, |l| l == "readyok");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("nodes ")), "{lines:?}");
+    e.send("stop");
+    e.send("position startpos");
+    let (line, _) = e.go("go depth 2");
+    assert!(line.starts_with("bestmove "), "{line}");
+    // The cancelled perft prints nothing more.
+    assert!(e
+        .drain(QUIET)
+        .iter()
+        .all(|l| !l.contains(": ") && !l.starts_with("nodes ")));
+    // A small perft still gives its whole answer.
+    e.send("go perft 2");
+    let lines = e.until(PROMPT, |l| l.starts_with("nodes "));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("nodes 36"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 7, "{lines:?}");
+}
+
+#[test]
+fn hash_that_cannot_be_allocated_is_refused_with_an_error() {
+    // 1 GiB of address space: a 4096 MiB table cannot be had.
+    let mut e = Engine::start_with_memory_limit(1 << 20);
+    e.handshake();
+    e.send("setoption name Hash value 4096");
+    let lines = e.until(PROMPT, |l| l.starts_with("info string error"));
+    let error = lines.last().cloned().unwrap_or_default();
+    assert!(
+        error.starts_with("info string error: Hash 4096 MiB: cannot allocate the table")
+            && error.ends_with("keeping 16 MiB"),
+        "{lines:?}"
+    );
+    assert!(e.is_alive());
+    e.send("isready");
+    assert_eq!(
+        e.until(PROMPT, |l| l == "readyok")
+            .last()
+            .map(String::as_str),
+        Some("readyok")
+    );
+    e.send("newgame bosh");
+    e.send("position startpos");
+    let (line, _) = e.go("go depth 2");
+    assert!(line.starts_with("bestmove "), "{line}");
+    assert!(e.quit().success());
+}
+
+#[test]
 fn position_moves_count_round_starts_over_the_whole_match() {
     // protocol-spec.md: the moves of `position` are the game's history. From
     // this Bosh round start, the ten plies below open round 3 alike; nine more

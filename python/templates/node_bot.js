@@ -29,20 +29,32 @@ function send(line) {
   process.stdout.write(line + "\n");
 }
 
-// Sends lines to the oracle, then `isready`; resolves with what it printed
-// before `readyok`.
-function ask(lines) {
-  oracle.stdin.write(lines.concat(["isready"]).join("\n") + "\n");
+// Sends lines to the oracle; resolves with what it printed up to and
+// including the first line `last` accepts.
+function askUntil(lines, last) {
+  oracle.stdin.write(lines.join("\n") + "\n");
   return new Promise((resolve) => {
     const check = () => {
-      const i = oracleLines.indexOf("readyok");
+      const i = oracleLines.findIndex(last);
       if (i < 0) return;
       oracleWaiter = null;
-      resolve(oracleLines.splice(0, i + 1).slice(0, i));
+      resolve(oracleLines.splice(0, i + 1));
     };
     oracleWaiter = check;
     check();
   });
+}
+
+// Sends lines to the oracle, then `isready`; resolves with what it printed
+// before `readyok`.
+function ask(lines) {
+  return askUntil(lines.concat(["isready"]), (l) => l === "readyok").then((out) => out.slice(0, -1));
+}
+
+// `go perft`: the engine counts beside its command loop (it answers
+// `isready` at once meanwhile), so wait for the count's own last line.
+function perft(line) {
+  return askUntil([line], (l) => l.startsWith("nodes ") || l.startsWith("info string error"));
 }
 
 const GO_FLAGS = new Set(["ponder", "infinite"]);
@@ -92,12 +104,12 @@ async function handle(line) {
     }
     case "go": {
       if (tokens[1] === "perft") {
-        (await ask([line.trim()])).forEach(send);
+        (await perft(line.trim())).forEach(send);
         return;
       }
       const { go, error } = parseGo(tokens);
       if (error) return send(`info string error: ${error}`);
-      const moves = (await ask(["go perft 1"]))
+      const moves = (await perft("go perft 1"))
         .filter((l) => /^[0-9A-Za-z+-]+: \d+$/.test(l))
         .map((l) => l.split(":")[0]);
       const answer = moves.length ? moves[Math.floor(Math.random() * moves.length)] : "(none)";

@@ -14,7 +14,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pytest --version >/dev
 fi
 export PATH="$PWD/$venv/bin:$PATH"
 
-cargo build -p arbiter -p engine
+# --profile test: the same binaries `cargo test --workspace` built (tests/run runs
+# it first) and the browser suite uses, so nothing is rebuilt.
+cargo build -q --profile test -p arbiter -p engine
 # Reinstall the kit from the working tree, so that the tests never run
 # against a stale build (cargo recompiles only what changed).
 python -m pip install --quiet --no-build-isolation --no-deps --force-reinstall ./python

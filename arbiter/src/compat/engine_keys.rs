@@ -8,7 +8,8 @@
 use super::CompatError;
 
 /// Keys passed as they are (checked later by [`crate::engine::config`]).
-const OURS: [&str; 14] = [
+const OURS: [&str; 15] = [
+    "stderr_max",
     "cmd",
     "name",
     "dir",
@@ -50,7 +51,7 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
             _ => {
                 return refuse(
                     "unknown key (known: cmd, name, dir, arg, args, option.<name>, tc, st, \
-                     depth, plies, nodes, timemargin, stderr, conf, proto, ponder, restart)",
+                     depth, plies, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart)",
                 )
             }
         }

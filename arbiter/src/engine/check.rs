@@ -43,14 +43,14 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub engines: EngineArgs,
     /// Seconds a fresh engine process has for `umiok` and its first
-    /// `readyok` (`--handshake-timeout` is the same).
-    #[arg(long, alias = "handshake-timeout", default_value_t = 30.0)]
+    /// `readyok` (`--handshake-timeout` is the same; above 0, at most 1000000).
+    #[arg(long, alias = "handshake-timeout", default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
     pub startup_timeout: f64,
-    /// Seconds to wait for each later `readyok`.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds to wait for each later `readyok` (above 0, at most 1000000).
+    #[arg(long, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
     pub ready_timeout: f64,
-    /// Milliseconds allowed between `stop` and `bestmove`.
-    #[arg(long, default_value_t = 1000)]
+    /// Milliseconds allowed between `stop` and `bestmove` (1 to 10^9).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub stop_limit: u64,
     /// Seed of the random moves that reach the mid-game positions.
     #[arg(long, default_value_t = 1)]
@@ -635,11 +635,22 @@ async fn infinite_search(
         Ok(outcome) => outcome,
         Err(fault) => {
             let e = fault.to_string();
-            return (Err(e.clone()), Err(format!("no search to stop: {e}")));
+            return (
+                Err(e.clone()),
+                Err(format!(
+                    "not tried: `go infinite` left no search running to stop ({e})"
+                )),
+            );
         }
     };
     if ready.is_err() {
-        return (ready, Err("no search to stop".to_owned()));
+        return (
+            ready,
+            Err(
+                "not tried: `go infinite` left no search running to stop (see isready-while-searching)"
+                    .to_owned(),
+            ),
+        );
     }
     let stop = async {
         s.send("stop").await?;

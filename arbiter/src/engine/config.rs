@@ -11,6 +11,7 @@
 //! | `option.<Name>=<value>` | an engine option, sent with `setoption` |
 //! | `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=` | see [`crate::play::tc`]; `timemargin` defaults to 50 ms |
 //! | `stderr=<file>` | where the engine's stderr goes |
+//! | `stderr_max=<bytes>` | cap on that file (`16M` by default; `K`, `M`, `G` suffixes; `0`: no cap) |
 //! | `conf=<name>` | start from the engines-file entry with that name |
 //! | `proto=umi` | accepted for cutechess habits; any other protocol is refused |
 //! | `ponder` (or `ponder=true`) | let the engine ponder on the opponent's time |
@@ -60,6 +61,9 @@ pub struct EngineSpec {
     pub tc: TimeControl,
     /// File that receives the engine's stderr; `None`: the arbiter decides.
     pub stderr: Option<PathBuf>,
+    /// Cap on the stderr file in bytes (`stderr_max=`; `None`: the default,
+    /// `Some(0)`: no cap).
+    pub stderr_max: Option<u64>,
     /// Whether the engine ponders (`go ponder` on the opponent's time).
     pub ponder: bool,
     /// When the arbiter starts a fresh process for this engine.
@@ -113,6 +117,13 @@ pub enum ConfigError {
         origin: String,
         key: String,
     },
+    /// A value that does not read; `expected` says what would.
+    BadValue {
+        origin: String,
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
     /// A bad time-control value (number, duration, tc/st conflict).
     TimeControl {
         origin: String,
@@ -122,7 +133,7 @@ pub enum ConfigError {
         origin: String,
     },
     /// A value the key does not take (`proto=uci`, `restart=maybe`).
-    BadValue {
+    Refused {
         origin: String,
         key: String,
         message: String,
@@ -164,12 +175,18 @@ impl fmt::Display for ConfigError {
             UnknownKey { origin, key } => write!(
                 f,
                 "{origin}: unknown key {key:?} (known: cmd, name, arg, dir, option.<name>, \
-                 tc, st, depth, nodes, timemargin, stderr, conf, proto, ponder, restart)"
+                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart)"
             ),
             EmptyValue { origin, key } => write!(f, "{origin}: empty value for {key}"),
+            BadValue {
+                origin,
+                key,
+                value,
+                expected,
+            } => write!(f, "{origin}: {key}={value}: expected {expected}"),
             TimeControl { origin, error } => write!(f, "{origin}: {error}"),
             MissingCmd { origin } => write!(f, "{origin}: no cmd= given"),
-            BadValue {
+            Refused {
                 origin,
                 key,
                 message,
@@ -208,6 +225,7 @@ struct Layer {
     nodes: Option<u64>,
     margin: Option<std::time::Duration>,
     stderr: Option<String>,
+    stderr_max: Option<u64>,
     conf: Option<String>,
     ponder: Option<bool>,
     restart: Option<Restart>,
@@ -225,7 +243,7 @@ impl Layer {
                 Ok(v.to_owned())
             }
         };
-        let bad = |message: String| ConfigError::BadValue {
+        let bad = |message: String| ConfigError::Refused {
             origin: origin.to_owned(),
             key: key.to_owned(),
             message,
@@ -250,6 +268,14 @@ impl Layer {
             "cmd" => self.cmd = Some(nonempty(value)?),
             "dir" => self.dir = Some(nonempty(value)?),
             "stderr" => self.stderr = Some(nonempty(value)?),
+            "stderr_max" => {
+                self.stderr_max = Some(parse_bytes(value).ok_or_else(|| ConfigError::BadValue {
+                    origin: origin.to_owned(),
+                    key: key.to_owned(),
+                    value: value.to_owned(),
+                    expected: "bytes such as 1048576, 512K, 16M or 1G (0: no cap)",
+                })?)
+            }
             "conf" => self.conf = Some(nonempty(value)?),
             // An empty argument is a legitimate argument.
             "arg" => self.args.push(value.to_owned()),
@@ -337,6 +363,7 @@ impl Layer {
         pick(&mut self.stderr, &over.stderr);
         pick(&mut self.ponder, &over.ponder);
         pick(&mut self.restart, &over.restart);
+        pick(&mut self.stderr_max, &over.stderr_max);
         for (name, value) in &over.options {
             match self.options.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1.clone_from(value),
@@ -345,6 +372,20 @@ impl Layer {
         }
         self
     }
+}
+
+/// `16M`, `512K`, `1G` or plain bytes; `None` if unreadable or too large.
+fn parse_bytes(text: &str) -> Option<u64> {
+    let (digits, unit) = match text.char_indices().last()? {
+        (i, 'K' | 'k') => (&text[..i], 1u64 << 10),
+        (i, 'M' | 'm') => (&text[..i], 1 << 20),
+        (i, 'G' | 'g') => (&text[..i], 1 << 30),
+        _ => (text, 1),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(unit)
 }
 
 /// One entry of an engines file. cutechess's `engines.json` loads as it is:
@@ -473,7 +514,7 @@ impl FileEntry {
         if let Some(restart) = &self.restart {
             layer.set(&origin, "restart", restart)?;
         }
-        let refuse = |key: &str, message: &str| ConfigError::BadValue {
+        let refuse = |key: &str, message: &str| ConfigError::Refused {
             origin: origin.clone(),
             key: key.to_owned(),
             message: message.to_owned(),
@@ -617,6 +658,7 @@ pub fn parse_engine(
         stderr: merged.stderr.map(PathBuf::from),
         ponder: merged.ponder.unwrap_or(false),
         restart: merged.restart.unwrap_or_default(),
+        stderr_max: merged.stderr_max,
     })
 }
 
@@ -697,7 +739,11 @@ impl EngineSpec {
         if let Some(path) = stderr {
             launch = launch.stderr_log(path);
         }
-        launch
+        match self.stderr_max {
+            Some(0) => launch.stderr_max(None),
+            Some(max) => launch.stderr_max(Some(max)),
+            None => launch,
+        }
     }
 
     /// Checks that [`EngineSpec::program`] exists and is an executable file;

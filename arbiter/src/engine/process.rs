@@ -10,9 +10,18 @@
 //!   left the group with `setsid`/`setpgid`; nothing short of cgroups catches those).
 //! - The group is killed as soon as the engine's own process is seen to have
 //!   exited (so stragglers die with it), by [`EngineProcess::shutdown`], by
-//!   [`EngineProcess::kill`], on `Drop`, and by [`kill_all_engines`] (Ctrl-C).
-//! - stdin and stdout are pipes; stderr goes straight from the engine to its log
-//!   file (or `/dev/null`), so the arbiter never reads it and it can never block.
+//!   [`EngineProcess::kill`], on `Drop`, and by [`kill_all_engines`] (Ctrl-C,
+//!   SIGTERM, SIGHUP).
+//! - The engine gets `PR_SET_PDEATHSIG` (SIGKILL): it dies with the arbiter
+//!   even when the arbiter is SIGKILLed; the [`crate::engine::watchdog`] then
+//!   kills the rest of its group, and says what is not contained. Caveat:
+//!   the kernel sends it when the *thread* that spawned the engine exits, so
+//!   spawn engines from runtime worker threads (any async task), never from a
+//!   `spawn_blocking` thread, which tokio ends when it has been idle a while.
+//! - stdin and stdout are pipes; stderr goes to its log file through a pipe
+//!   the arbiter drains at once, capped at [`LaunchSpec::stderr_max`] bytes
+//!   per file (the rest is discarded), so it can never block the engine or
+//!   fill the disk; without a log file it goes to `/dev/null`.
 //! - Every read has a deadline ([`EngineProcess::read_line_until`]) and every
 //!   write has one (the spec's `write_timeout`, or [`EngineProcess::send_until`]).
 //! - Lines are capped at `max_line_len` bytes; the reader's memory stays bounded
@@ -53,6 +62,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -63,6 +73,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::{timeout, timeout_at, Instant};
+
+use crate::engine::watchdog;
 
 /// Default cap on the length of one line from an engine (without its `\n`).
 pub const DEFAULT_MAX_LINE_LEN: usize = 64 * 1024;
@@ -102,7 +114,14 @@ pub struct LaunchSpec {
     pub max_line_len: usize,
     /// Time allowed for one line to be written by [`EngineProcess::send`].
     pub write_timeout: Duration,
+    /// The most bytes the stderr log file may hold ([`DEFAULT_STDERR_MAX`];
+    /// `None`: no cap). Once the file has reached it, a note says so and the
+    /// rest of the engine's stderr is read and discarded.
+    pub stderr_max: Option<u64>,
 }
+
+/// Default cap on an engine's stderr log file (16 MiB).
+pub const DEFAULT_STDERR_MAX: u64 = 16 << 20;
 
 impl LaunchSpec {
     pub fn new(command: impl Into<PathBuf>) -> LaunchSpec {
@@ -120,7 +139,14 @@ impl LaunchSpec {
             stderr_log: None,
             max_line_len: DEFAULT_MAX_LINE_LEN,
             write_timeout: DEFAULT_WRITE_TIMEOUT,
+            stderr_max: Some(DEFAULT_STDERR_MAX),
         }
+    }
+
+    /// Caps the stderr log file at `bytes` (`None`: no cap).
+    pub fn stderr_max(mut self, bytes: Option<u64>) -> Self {
+        self.stderr_max = bytes;
+        self
     }
 
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -446,9 +472,74 @@ pub fn kill_all_engines() -> usize {
         .count()
 }
 
+/// Kills and reaps every process this arbiter adopted as a subreaper (the
+/// descendants of ended engines that had left their group), sparing live
+/// engines. For the very end of the arbiter, after [`kill_all_engines`].
+pub fn kill_adopted() -> usize {
+    let groups = live_groups();
+    let mut total = 0;
+    // why a few rounds: killing an adopted process hands its own children to us.
+    for _ in 0..4 {
+        let n = crate::engine::watchdog::sweep_adopted(&groups);
+        total += n;
+        if n == 0 {
+            break;
+        }
+    }
+    total
+}
+
 /// How many engine process groups are registered as live.
 pub fn live_engine_count() -> usize {
     live_groups().len()
+}
+
+/// Copies an engine's stderr into its log file until the file holds `max`
+/// bytes, then writes a note and reads the rest into the void, until the
+/// engine (and whoever shares its stderr) closes it. Write errors stop the
+/// copying, never the reading.
+async fn copy_capped(mut pipe: tokio::process::ChildStderr, mut file: std::fs::File, max: u64) {
+    use std::io::Write;
+    let mut room = file.metadata().map_or(max, |m| max.saturating_sub(m.len()));
+    let mut writing = room > 0;
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        let n = match pipe.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        if !writing {
+            continue;
+        }
+        let take = usize::try_from(room).map_or(n, |r| r.min(n));
+        // why a plain write: a regular file takes a few KiB at once; the cap
+        // keeps the total small.
+        let mut ok = file.write_all(&buf[..take]).is_ok();
+        room -= take as u64;
+        if room == 0 && ok {
+            ok = writeln!(
+                file,
+                "\n[arbiter: this log reached stderr_max={max} bytes; the rest of the engine's \
+                 stderr was discarded]"
+            )
+            .is_ok();
+            writing = false;
+        }
+        writing &= ok;
+    }
+}
+
+/// Whether the kernel holds input (or end of input) on `pipe` right now.
+fn pipe_has_input(pipe: &impl AsRawFd) -> bool {
+    let mut poll = libc::pollfd {
+        fd: pipe.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll reads and writes the one pollfd we pass, which lives across
+    // the call; a zero timeout never blocks.
+    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+    ready > 0 && poll.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0
 }
 
 /// SIGKILLs process group `pgid`; false if there was nothing to signal.
@@ -510,18 +601,24 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 return Err(ReadError::Eof);
             }
-            self.buf.reserve(READ_CHUNK);
             // why: `read_buf` either appends what it read or (when cancelled)
             // nothing, which is what makes this loop cancel-safe.
-            let n = self
-                .inner
-                .read_buf(&mut self.buf)
-                .await
-                .map_err(ReadError::Io)?;
-            if n == 0 {
-                self.eof = true;
-            }
+            self.fill().await?;
         }
+    }
+
+    /// One read from the pipe into the buffer (end of input sets `eof`).
+    async fn fill(&mut self) -> Result<(), ReadError> {
+        self.buf.reserve(READ_CHUNK);
+        let n = self
+            .inner
+            .read_buf(&mut self.buf)
+            .await
+            .map_err(ReadError::Io)?;
+        if n == 0 {
+            self.eof = true;
+        }
+        Ok(())
     }
 
     /// A result from what is already buffered, or `None` if more input is needed.
@@ -625,17 +722,25 @@ impl EngineProcess {
         if let Some(dir) = &spec.working_dir {
             check_working_dir(dir)?;
         }
-        let stderr = match &spec.stderr_log {
-            Some(path) => std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map(Stdio::from)
-                .map_err(|source| SpawnError::StderrLog {
-                    path: path.clone(),
-                    source,
-                })?,
-            None => Stdio::null(),
+        let stderr_file = match &spec.stderr_log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| SpawnError::StderrLog {
+                        path: path.clone(),
+                        source,
+                    })?,
+            ),
+            None => None,
+        };
+        // why a pipe when capped: only a reader in between can stop a file
+        // from growing while the engine keeps writing (and never blocks it).
+        let (stderr, capped) = match (stderr_file, spec.stderr_max) {
+            (None, _) => (Stdio::null(), None),
+            (Some(file), None) => (Stdio::from(file), None),
+            (Some(file), Some(max)) => (Stdio::piped(), Some((file, max))),
         };
 
         let mut command = Command::new(&program);
@@ -650,11 +755,32 @@ impl EngineProcess {
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
+        let arbiter = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and only
+        // makes async-signal-safe calls (prctl, getppid, _exit).
+        unsafe {
+            command.pre_exec(move || {
+                // The kernel SIGKILLs the engine when the arbiter dies, even by
+                // SIGKILL (see `watchdog` for what this does not cover).
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                // why: the arbiter may have died before the prctl took effect.
+                if u32::try_from(libc::getppid()).ok() != Some(arbiter) {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
         let found = program.is_absolute() && program.exists();
+        // why hold the registry across the fork: a sweep for adopted orphans
+        // (another engine ending) must never mistake this new child for one.
+        let mut groups = live_groups();
         let mut child = command
             .spawn()
             .map_err(|e| spawn_error(&spec.command, found, e))?;
 
+        if let (Some((file, max)), Some(pipe)) = (capped, child.stderr.take()) {
+            tokio::spawn(copy_capped(pipe, file, max));
+        }
         let pid = child.id();
         let (Some(pid), Some(stdin), Some(stdout)) = (pid, child.stdin.take(), child.stdout.take())
         else {
@@ -670,7 +796,9 @@ impl EngineProcess {
                 source: io::Error::other("pid out of range"),
             });
         };
-        live_groups().insert(pgid);
+        groups.insert(pgid);
+        watchdog::register(pgid, true);
+        drop(groups);
         Ok(EngineProcess {
             name: spec.name.clone(),
             child,
@@ -745,10 +873,37 @@ impl EngineProcess {
     }
 
     /// The next line from the engine's stdout, or why there is none by `deadline`.
+    ///
+    /// The engine's own process is watched as well as the pipe: once it has
+    /// exited, what it wrote before exiting is still returned, and then
+    /// [`ReadError::Eof`] — even if a descendant that escaped the group kill
+    /// still holds the pipe open (a crash hidden behind a grandchild must not
+    /// turn into a wait for the whole clock).
     pub async fn read_line_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let result = match timeout_at(deadline, self.reader.next_line()).await {
-            Ok(result) => result,
-            Err(_) => Err(ReadError::Timeout),
+        let result = if self.exit.is_some() {
+            self.read_available(deadline).await
+        } else {
+            let EngineProcess { child, reader, .. } = self;
+            let read = async {
+                tokio::select! {
+                    line = reader.next_line() => Err(line),
+                    status = child.wait() => Ok(status),
+                }
+            };
+            match timeout_at(deadline, read).await {
+                Err(_) => Err(ReadError::Timeout),
+                Ok(Err(line)) => line,
+                Ok(Ok(Ok(status))) => {
+                    self.on_exit(status);
+                    self.read_available(deadline).await
+                }
+                // why: `wait` fails only if the child was reaped elsewhere, which
+                // this type never does; the pipe is then the only witness left.
+                Ok(Ok(Err(_))) => match timeout_at(deadline, self.reader.next_line()).await {
+                    Ok(result) => result,
+                    Err(_) => Err(ReadError::Timeout),
+                },
+            }
         };
         match &result {
             Ok(line) => self.log(TrafficKind::FromEngine, line),
@@ -756,6 +911,55 @@ impl EngineProcess {
             Err(e) => self.note(&e.to_string()),
         }
         result
+    }
+
+    /// A line the engine has already sent, without waiting for one: `Ok(None)`
+    /// when nothing complete is buffered and the pipe holds nothing more.
+    /// For the arbiter's idle-time checks (a `bestmove` nobody asked for).
+    /// A partial line is kept for the next read. End of output is
+    /// [`ReadError::Eof`], as for [`EngineProcess::read_line_until`].
+    pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+        let result = self.next_available().await;
+        match &result {
+            Ok(Some(line)) => self.log(TrafficKind::FromEngine, line),
+            Ok(None) => {}
+            Err(e) => self.note(&e.to_string()),
+        }
+        result
+    }
+
+    /// After the engine's exit: the lines already in the pipe, then `Eof`.
+    async fn read_available(&mut self, deadline: Instant) -> Result<String, ReadError> {
+        match timeout_at(deadline, self.next_available()).await {
+            Ok(Ok(Some(line))) => Ok(line),
+            Ok(Ok(None)) => {
+                self.reader.eof = true;
+                Err(ReadError::Eof)
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(ReadError::Timeout),
+        }
+    }
+
+    /// A buffered line, or one read from what the pipe holds right now.
+    async fn next_available(&mut self) -> Result<Option<String>, ReadError> {
+        loop {
+            if let Some(result) = self.reader.take_buffered() {
+                return result.map(Some);
+            }
+            if self.reader.eof {
+                return self.reader.next_line().await.map(Some);
+            }
+            if !pipe_has_input(&self.reader.inner) {
+                return Ok(None);
+            }
+            // why a bound: the kernel said the pipe is readable, so this read
+            // returns at once; the limit only guards against the unexpected.
+            match timeout(REAP_LIMIT, self.reader.fill()).await {
+                Ok(result) => result?,
+                Err(_) => return Ok(None),
+            }
+        }
     }
 
     /// The engine's exit, if it has exited (does not wait). On seeing the exit
@@ -865,7 +1069,20 @@ impl EngineProcess {
         if self.group_live {
             kill_group(self.pgid);
             self.group_live = false;
-            live_groups().remove(&self.pgid);
+            let mut groups = live_groups();
+            groups.remove(&self.pgid);
+            watchdog::register(self.pgid, false);
+            if self.exit.is_some() {
+                // The engine is reaped, so whatever of its descendants left its
+                // group is now our child (we are a subreaper): end those too.
+                let adopted = watchdog::sweep_adopted(&groups);
+                drop(groups);
+                if adopted > 0 {
+                    self.note(&format!(
+                        "killed {adopted} descendant(s) that had left its process group"
+                    ));
+                }
+            }
         }
     }
 

@@ -36,6 +36,9 @@ pub enum Fault {
     NoMove,
     /// The engine does not declare an option it was configured with.
     NoSuchOption { name: String },
+    /// A `bestmove` that answers no `go` (a second one for the same `go`, or
+    /// one sent while no search runs); `when` says where it was found.
+    StrayBestmove { line: String, when: &'static str },
 }
 
 impl Fault {
@@ -62,6 +65,9 @@ impl fmt::Display for Fault {
             Fault::Garbled { line, problem } => write!(f, "{problem}: {line:?}"),
             Fault::NoMove => f.write_str("bestmove (none) in a position with legal moves"),
             Fault::NoSuchOption { name } => write!(f, "the engine has no option {name:?}"),
+            Fault::StrayBestmove { line, when } => {
+                write!(f, "{line:?} {when}, when no search was running")
+            }
         }
     }
 }
@@ -149,13 +155,57 @@ impl Session {
         Ok(())
     }
 
-    /// `isready` … `readyok`.
+    /// `isready` … `readyok`, sent while no search runs: a `bestmove` before
+    /// `readyok` answers no `go` ([`Fault::StrayBestmove`]).
     pub async fn ready(&mut self, timeout: Duration) -> Result<(), Fault> {
         self.send("isready").await?;
         let deadline = Instant::now() + timeout;
         loop {
-            if self.read_until(deadline, "readyok").await? == "readyok" {
+            let line = self.read_until(deadline, "readyok").await?;
+            if line == "readyok" {
                 return Ok(());
+            }
+            if is_bestmove(&line) {
+                return Err(Fault::StrayBestmove {
+                    line: clip(&line),
+                    when: "before readyok",
+                });
+            }
+        }
+    }
+
+    /// Reads what the engine has already sent while no search runs, without
+    /// waiting: info and unknown lines are dropped (they are in the traffic
+    /// log), a `bestmove` is a [`Fault::StrayBestmove`], end of output is
+    /// [`Fault::Gone`]. `when` names the moment for the verdict.
+    pub async fn check_idle(&mut self, when: &'static str) -> Result<(), Fault> {
+        match self.stray_bestmove(when).await? {
+            true => Ok(()),
+            false => Err(self.gone().await),
+        }
+    }
+
+    /// [`Session::check_idle`] without the verdict on end of output:
+    /// `Ok(false)` when the engine's output has ended.
+    async fn stray_bestmove(&mut self, when: &'static str) -> Result<bool, Fault> {
+        loop {
+            match self.process.read_line_if_ready().await {
+                Ok(None) | Err(ReadError::Timeout) => return Ok(true),
+                Ok(Some(line)) if is_bestmove(&line) => {
+                    return Err(Fault::StrayBestmove {
+                        line: clip(&line),
+                        when,
+                    })
+                }
+                Ok(Some(_)) => {}
+                Err(ReadError::InvalidUtf8 { lossy }) if is_bestmove(&lossy) => {
+                    return Err(Fault::StrayBestmove {
+                        line: clip(&lossy),
+                        when,
+                    })
+                }
+                Err(ReadError::InvalidUtf8 { .. } | ReadError::LineTooLong { .. }) => {}
+                Err(ReadError::Eof | ReadError::Io(_)) => return Ok(false),
             }
         }
     }
@@ -174,12 +224,18 @@ impl Session {
 
     /// Sends `position` and `go`, then waits for `bestmove` until `deadline`
     /// (the clock's flag plus a grace). The time is measured from writing `go`.
+    ///
+    /// Exactly one `bestmove` answers a `go`: one already sent before the
+    /// `go` (a second answer to the previous `go`, one sent on `readyok` or
+    /// between moves) is a [`Fault::StrayBestmove`], never an answer, and so
+    /// is a second one found right behind the answer.
     pub async fn go(
         &mut self,
         position: &str,
         go: &str,
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
+        self.check_idle("before go").await?;
         self.send(position).await?;
         self.send(go).await?;
         let started = Instant::now();
@@ -198,13 +254,18 @@ impl Session {
             };
             match Message::parse(&line) {
                 Ok(Message::BestMove { best, ponder }) => {
+                    let elapsed = started.elapsed();
+                    // why not `check_idle`: an engine that exits right after its
+                    // answer has still answered; its exit is for the next `go`.
+                    self.stray_bestmove("right after the bestmove that answered the go")
+                        .await?;
                     return Ok(BestMove {
                         mv: best.as_str().to_owned(),
                         ponder: ponder.map(|p| p.as_str().to_owned()),
                         score,
                         depth,
-                        elapsed: started.elapsed(),
-                    })
+                        elapsed,
+                    });
                 }
                 Ok(Message::BestMoveNone) => return Err(Fault::NoMove),
                 Ok(Message::Info(info)) => {
@@ -277,7 +338,13 @@ impl Session {
                 line: format!("<{bytes}+ bytes>"),
                 problem: format!("line longer than {limit} bytes while waiting for {waiting_for}"),
             }),
-            // A line that is not UTF-8 cannot be the awaited answer; skip it.
+            // why: a `bestmove` that is not UTF-8 is an unreadable answer, at once
+            // (skipping it would wait out the clock); any other such line is an
+            // unknown line, ignored as the spec says.
+            Err(ReadError::InvalidUtf8 { lossy }) if is_bestmove(&lossy) => Err(Fault::Garbled {
+                line: clip(&lossy),
+                problem: "bestmove line is not valid UTF-8".into(),
+            }),
             Err(ReadError::InvalidUtf8 { .. }) => Ok(String::new()),
             Err(ReadError::Eof | ReadError::Io(_)) => Err(self.gone().await),
         }
@@ -290,6 +357,11 @@ impl Session {
             .await;
         Fault::Gone { exit }
     }
+}
+
+/// Whether `line` is a `bestmove` message (well-formed or not).
+fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
 }
 
 fn clip(line: &str) -> String {

@@ -7,7 +7,8 @@
 //! Only the fingerprint ([`crate::event::schedule::Schedule::id`]) and the
 //! slot count in the tags differ. [`adopt_fewer_rounds`] recognises games of
 //! the same event with fewer rounds and retags them for the longer schedule;
-//! the caller rewrites the results log with them.
+//! the caller replaces the results log with them (so `arbiter merge` and later
+//! resumes see one schedule).
 
 use crate::event::schedule::{EventSpec, Schedule, SlotKey};
 use crate::records::log::GameLog;
@@ -21,7 +22,7 @@ pub fn adopt_fewer_rounds(
     spec: &EventSpec,
     schedule: &Schedule,
 ) -> Option<usize> {
-    let per_round = schedule.jobs.len() / spec.rounds.max(1);
+    let per_round = schedule.len() / spec.rounds.max(1);
     let key = games
         .iter()
         .filter_map(SlotKey::of)
@@ -45,8 +46,8 @@ pub fn adopt_fewer_rounds(
         };
         // why: the first rounds are the same jobs in the same slots (checked
         // in the tests); a slot outside the old schedule is left foreign.
-        if let (Some(job), true) = (schedule.jobs.get(k.index), k.index < old.jobs.len()) {
-            schedule.tag(g, job);
+        if let (Some(job), true) = (schedule.job(k.index), k.index < old.len()) {
+            schedule.tag(g, &job);
         }
     }
     Some(old_rounds)
@@ -84,11 +85,10 @@ mod tests {
 
     fn played(schedule: &Schedule) -> Vec<GameLog> {
         schedule
-            .jobs
-            .iter()
+            .jobs()
             .map(|job| {
                 let mut g = rules_log();
-                schedule.tag(&mut g, job);
+                schedule.tag(&mut g, &job);
                 g
             })
             .collect()
@@ -100,8 +100,8 @@ mod tests {
         let long = Schedule::build(&spec(5, "e"));
         assert_ne!(short.id, long.id);
         // (Job has no PartialEq; its Debug text shows every field.)
-        let text = |jobs: &[crate::play::runner::Job]| format!("{jobs:?}");
-        assert_eq!(text(&long.jobs[..short.jobs.len()]), text(&short.jobs));
+        let text = |s: &Schedule, n: usize| format!("{:?}", s.jobs().take(n).collect::<Vec<_>>());
+        assert_eq!(text(&long, short.len()), text(&short, short.len()));
     }
 
     #[test]
@@ -111,13 +111,13 @@ mod tests {
         let long = Schedule::build(&long_spec);
         let mut games = played(&short);
         assert_eq!(adopt_fewer_rounds(&mut games, &long_spec, &long), Some(2));
-        for (g, job) in games.iter().zip(&long.jobs) {
+        for (g, job) in games.iter().zip(long.jobs()) {
             let k = SlotKey::of(g).unwrap();
             assert_eq!(
                 (k.schedule.as_str(), k.index),
                 (long.id.as_str(), job.index)
             );
-            assert_eq!(k.size, long.jobs.len());
+            assert_eq!(k.size, long.len());
         }
         // Already adopted: nothing more to do.
         assert_eq!(adopt_fewer_rounds(&mut games, &long_spec, &long), None);

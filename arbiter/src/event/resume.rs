@@ -16,6 +16,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::event::schedule::SlotKey;
+use crate::event::slots::{self, SlotError};
 use crate::records::jsonl;
 use crate::records::log::GameLog;
 
@@ -53,6 +54,11 @@ pub enum ResumeError {
         path: PathBuf,
         games: usize,
     },
+    /// Slot tags that do not stand up (a duplicated or forged slot).
+    Slots {
+        path: PathBuf,
+        error: SlotError,
+    },
 }
 
 impl fmt::Display for ResumeError {
@@ -78,6 +84,11 @@ impl fmt::Display for ResumeError {
                 f,
                 "{}: line {line} is a game of {found}, not of this tournament ({expected}); \
                  give the same arguments as the run that wrote the log, or another --jsonout",
+                path.display()
+            ),
+            ResumeError::Slots { path, error } => write!(
+                f,
+                "{}: {error}; refusing to guess which games are finished",
                 path.display()
             ),
             ResumeError::NotEmpty { path, games } => write!(
@@ -157,15 +168,23 @@ pub fn read(path: &Path, repair: bool) -> Result<ResultsLog, ResumeError> {
     Ok(log)
 }
 
-/// The finished games of schedule `schedule` in `log`, by slot. Games of
-/// another schedule (or without a slot) are an error; an unfinished game
-/// (`*`) does not count; of two games in one slot the first is kept.
+/// The finished games of schedule `schedule` (of `size` slots) in `log`, by
+/// slot. Games of another schedule (or without a slot) are an error, and so
+/// are slot tags that do not stand up ([`slots::check`]: a slot outside the
+/// schedule such as `500/96`, two finished games in one slot); an unfinished
+/// game (`*`) does not count.
 pub fn finished_slots(
     path: &Path,
     log: &ResultsLog,
     schedule: &str,
+    size: usize,
     event: &str,
 ) -> Result<BTreeMap<usize, GameLog>, ResumeError> {
+    let slots_error = |error| ResumeError::Slots {
+        path: path.to_path_buf(),
+        error,
+    };
+    slots::check(&log.games).map_err(slots_error)?;
     let mut done = BTreeMap::new();
     for (i, game) in log.games.iter().enumerate() {
         let key = SlotKey::of(game);
@@ -181,8 +200,15 @@ pub fn finished_slots(
                 expected: format!("event {event:?}, schedule {schedule}"),
             });
         };
+        if key.size != size {
+            return Err(slots_error(SlotError::SizeMismatch {
+                game: i + 1,
+                size: key.size,
+                first: size,
+            }));
+        }
         if game.result.is_some() {
-            done.entry(key.index).or_insert_with(|| game.clone());
+            done.insert(key.index, game.clone());
         }
     }
     Ok(done)
@@ -274,7 +300,7 @@ mod tests {
             games: vec![rules_log()],
             warnings: Vec::new(),
         };
-        let e = finished_slots(Path::new("r.jsonl"), &log, "abc", "E").unwrap_err();
+        let e = finished_slots(Path::new("r.jsonl"), &log, "abc", 2, "E").unwrap_err();
         assert!(
             e.to_string().contains("not written by arbiter tournament"),
             "{e}"

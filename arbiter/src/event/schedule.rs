@@ -17,6 +17,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use mancala_rules::GameId;
 
@@ -76,15 +77,145 @@ pub struct EventSpec {
     pub max_plies: Option<u32>,
 }
 
-/// The games of an event, in playing order.
+/// The games of an event, in playing order. The jobs are not stored: each
+/// is computed from its index ([`Schedule::job`], [`Schedule::jobs`]), so an
+/// event of any size takes the same memory.
 #[derive(Clone, Debug)]
 pub struct Schedule {
     /// A fingerprint of the event: engine names, time controls and options,
     /// the games in order with their openings, the ply limit and the event
     /// name (not the engine paths, the concurrency or the shard).
     pub id: String,
-    pub jobs: Vec<Job>,
+    layout: Arc<Layout>,
 }
+
+/// What a job is computed from.
+#[derive(Debug)]
+struct Layout {
+    rounds: usize,
+    games: Vec<GameId>,
+    blocks: Vec<Vec<(usize, usize)>>,
+    /// Pairings before each block, and in all (`pairings`).
+    offsets: Vec<usize>,
+    pairings: usize,
+    openings: Openings,
+}
+
+impl Layout {
+    /// Jobs per round and game id: every pairing in both colours.
+    fn per_game(&self) -> usize {
+        2 * self.pairings
+    }
+
+    fn per_round(&self) -> usize {
+        self.per_game() * self.games.len()
+    }
+
+    fn len(&self) -> usize {
+        self.per_round() * self.rounds
+    }
+
+    /// Job `index` with its start position (see [`Layout::opening`]).
+    fn job(&self, index: usize, start_position: String) -> Job {
+        let (round, in_round) = (index / self.per_round(), index % self.per_round());
+        let (g, in_game) = (in_round / self.per_game(), in_round % self.per_game());
+        // The block holding this game: blocks are played first games, then
+        // return games (colours swapped), block after block.
+        let b = self
+            .offsets
+            .iter()
+            .rposition(|&off| 2 * off <= in_game)
+            .unwrap_or(0);
+        let block = &self.blocks[b];
+        let within = in_game - 2 * self.offsets[b];
+        let (colour, k) = (within / block.len(), within % block.len());
+        let (a, bb) = block[k];
+        let (south, north) = if colour == 0 { (a, bb) } else { (bb, a) };
+        Job {
+            index,
+            round: format!("{}.{}", round + 1, in_round + 1),
+            game: self.games[g],
+            south,
+            north,
+            start_position,
+            pair: (round * self.games.len() + g) * self.pairings + self.offsets[b] + k,
+        }
+    }
+
+    /// The (round, game id) of job `index`: the key of its opening.
+    fn opening_key(&self, index: usize) -> (usize, usize) {
+        let in_round = index % self.per_round();
+        (index / self.per_round(), in_round / self.per_game())
+    }
+
+    fn opening(&self, key: (usize, usize)) -> String {
+        self.openings.for_pair(self.games[key.1], key.0)
+    }
+}
+
+/// The jobs of a schedule from some index on, in order (computed as they
+/// are taken; the opening of a round is computed once per round and game).
+#[derive(Debug)]
+pub struct Jobs {
+    layout: Arc<Layout>,
+    next: usize,
+    end: usize,
+    shard: Option<Shard>,
+    opening: Option<((usize, usize), String)>,
+}
+
+impl Jobs {
+    /// Moves `next` to the next slot of the shard (if any).
+    fn align(&mut self) {
+        if let Some(s) = self.shard {
+            let want = s.index - 1;
+            let at = self.next % s.count;
+            if at != want {
+                self.next = self.next.saturating_add((want + s.count - at) % s.count);
+            }
+        }
+    }
+}
+
+impl Iterator for Jobs {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        self.align();
+        if self.next >= self.end {
+            return None;
+        }
+        let index = self.next;
+        self.next += self.shard.map_or(1, |s| s.count);
+        let key = self.layout.opening_key(index);
+        let position = match &self.opening {
+            Some((k, p)) if *k == key => p.clone(),
+            _ => {
+                let p = self.layout.opening(key);
+                self.opening = Some((key, p.clone()));
+                p
+            }
+        };
+        Some(self.layout.job(index, position))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let mut at = Jobs {
+            layout: Arc::clone(&self.layout),
+            opening: None,
+            ..*self
+        };
+        at.align();
+        let step = self.shard.map_or(1, |s| s.count);
+        let n = match self.end.checked_sub(at.next) {
+            Some(left) if left > 0 => (left - 1) / step + 1,
+            _ => 0,
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Jobs {}
 
 /// `--shard i/n`: the slots whose index `k` has `k % n == i − 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,96 +282,132 @@ fn gauntlet_blocks(n: usize) -> Vec<Vec<(usize, usize)>> {
     vec![(1..n).map(|j| (0, j)).collect()]
 }
 
-/// FNV-1a, 64 bits: a fingerprint that is the same on every platform and
-/// Rust version (unlike `DefaultHasher`).
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+// FNV-1a, 64 bits ([`Fnv1a`]): a fingerprint that is the same on every
+// platform and Rust version (unlike `DefaultHasher`).
 
 impl Schedule {
-    /// Builds the schedule of `spec`.
+    /// Builds the schedule of `spec`. The fingerprint is hashed over every
+    /// job's line without keeping them (time linear in the size, memory
+    /// constant).
     pub fn build(spec: &EventSpec) -> Schedule {
         let n = spec.engines.len();
-        let blocks = match spec.format {
+        let blocks: Vec<Vec<(usize, usize)>> = match spec.format {
             Format::RoundRobin => berger_blocks(n),
             Format::Gauntlet => gauntlet_blocks(n),
-        };
-        let mut jobs = Vec::new();
-        let mut pair = 0;
-        for round in 0..spec.rounds {
-            let mut in_round = 0;
-            for &game in &spec.games {
-                let start_position = spec.openings.for_pair(game, round);
-                for block in &blocks {
-                    let first_pair = pair;
-                    for colour in 0..2 {
-                        for (k, &(a, b)) in block.iter().enumerate() {
-                            let (south, north) = if colour == 0 { (a, b) } else { (b, a) };
-                            in_round += 1;
-                            jobs.push(Job {
-                                index: jobs.len(),
-                                round: format!("{}.{in_round}", round + 1),
-                                game,
-                                south,
-                                north,
-                                start_position: start_position.clone(),
-                                pair: first_pair + k,
-                            });
-                        }
-                    }
-                    pair += block.len();
-                }
-            }
         }
-        let id = format!("{:016x}", fnv1a(&fingerprint_text(spec, &jobs)));
-        Schedule { id, jobs }
+        .into_iter()
+        .filter(|b| !b.is_empty())
+        .collect();
+        let offsets = blocks
+            .iter()
+            .scan(0, |sum, b| {
+                let off = *sum;
+                *sum += b.len();
+                Some(off)
+            })
+            .collect();
+        let layout = Arc::new(Layout {
+            rounds: spec.rounds,
+            games: spec.games.clone(),
+            pairings: blocks.iter().map(Vec::len).sum(),
+            blocks,
+            offsets,
+            openings: spec.openings.clone(),
+        });
+        let mut schedule = Schedule {
+            id: String::new(),
+            layout,
+        };
+        let mut hash = Fnv1a::default();
+        write_fingerprint_head(&mut hash, spec);
+        for j in schedule.jobs() {
+            use std::fmt::Write;
+            let _ = writeln!(
+                hash,
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                j.index, j.round, j.game, j.south, j.north, j.start_position
+            );
+        }
+        schedule.id = format!("{:016x}", hash.0);
+        schedule
     }
 
-    /// The jobs of `shard` (all when `None`).
-    pub fn shard(&self, shard: Option<Shard>) -> impl Iterator<Item = &Job> {
-        self.jobs.iter().filter(move |j| match shard {
-            Some(s) => s.contains(j.index),
-            None => true,
+    /// The number of games (slots).
+    pub fn len(&self) -> usize {
+        self.layout.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every job, in order.
+    pub fn jobs(&self) -> Jobs {
+        self.shard(None)
+    }
+
+    /// Job `index`, if the schedule has it.
+    pub fn job(&self, index: usize) -> Option<Job> {
+        (index < self.len()).then(|| {
+            let key = self.layout.opening_key(index);
+            self.layout.job(index, self.layout.opening(key))
         })
+    }
+
+    /// The jobs of `shard` (all when `None`), in order.
+    pub fn shard(&self, shard: Option<Shard>) -> Jobs {
+        Jobs {
+            layout: Arc::clone(&self.layout),
+            next: 0,
+            end: self.len(),
+            shard,
+            opening: None,
+        }
     }
 
     /// Writes the slot's tags into a finished game's log.
     pub fn tag(&self, log: &mut GameLog, job: &Job) {
         log.tags.insert(TAG_SCHEDULE.into(), self.id.clone());
-        log.tags.insert(
-            TAG_SLOT.into(),
-            format!("{}/{}", job.index, self.jobs.len()),
-        );
+        log.tags
+            .insert(TAG_SLOT.into(), format!("{}/{}", job.index, self.len()));
         log.tags.insert(TAG_PAIR.into(), job.pair.to_string());
         log.tags
             .insert(TAG_SEATS.into(), format!("{}-{}", job.south, job.north));
     }
 }
 
-/// The canonical text hashed into [`Schedule::id`].
-fn fingerprint_text(spec: &EventSpec, jobs: &[Job]) -> String {
-    use std::fmt::Write;
-    let mut text = format!(
+/// The streaming form of [`fnv1a`].
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 = s.bytes().fold(self.0, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        Ok(())
+    }
+}
+
+/// The event part of the text hashed into [`Schedule::id`] (the job lines follow).
+fn write_fingerprint_head(out: &mut impl std::fmt::Write, spec: &EventSpec) {
+    let _ = write!(
+        out,
         "event={}\nformat={}\nmax_plies={:?}\n",
         spec.event, spec.format, spec.max_plies
     );
     for e in &spec.engines {
-        let _ = write!(text, "engine={}\ttc={}", e.name, e.tc);
+        let _ = write!(out, "engine={}\ttc={}", e.name, e.tc);
         for (k, v) in &e.options {
-            let _ = write!(text, "\t{k}={v}");
+            let _ = write!(out, "\t{k}={v}");
         }
-        text.push('\n');
+        let _ = out.write_char('\n');
     }
-    for j in jobs {
-        let _ = writeln!(
-            text,
-            "{}\t{}\t{}\t{}\t{}\t{}",
-            j.index, j.round, j.game, j.south, j.north, j.start_position
-        );
-    }
-    text
 }
 
 /// Where a logged game sits in its schedule.
@@ -302,6 +469,81 @@ mod tests {
         }
     }
 
+    /// The schedule as it was built before it became lazy: every job in a
+    /// vector, and the fingerprint hashed over the whole text at once.
+    fn eager(spec: &EventSpec) -> (String, Vec<Job>) {
+        let blocks = match spec.format {
+            Format::RoundRobin => berger_blocks(spec.engines.len()),
+            Format::Gauntlet => gauntlet_blocks(spec.engines.len()),
+        };
+        let mut jobs = Vec::new();
+        let mut pair = 0;
+        for round in 0..spec.rounds {
+            let mut in_round = 0;
+            for &game in &spec.games {
+                let start_position = spec.openings.for_pair(game, round);
+                for block in &blocks {
+                    let first_pair = pair;
+                    for colour in 0..2 {
+                        for (k, &(a, b)) in block.iter().enumerate() {
+                            let (south, north) = if colour == 0 { (a, b) } else { (b, a) };
+                            in_round += 1;
+                            jobs.push(Job {
+                                index: jobs.len(),
+                                round: format!("{}.{in_round}", round + 1),
+                                game,
+                                south,
+                                north,
+                                start_position: start_position.clone(),
+                                pair: first_pair + k,
+                            });
+                        }
+                    }
+                    pair += block.len();
+                }
+            }
+        }
+        let mut text = String::new();
+        write_fingerprint_head(&mut text, spec);
+        for j in &jobs {
+            text.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\t{}\n",
+                j.index, j.round, j.game, j.south, j.north, j.start_position
+            ));
+        }
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        (format!("{hash:016x}"), jobs)
+    }
+
+    #[test]
+    fn lazy_schedule_is_the_eager_one_with_the_same_fingerprint() {
+        for n in 2..=7 {
+            for format in [Format::RoundRobin, Format::Gauntlet] {
+                let spec = spec(n, format, 3, vec![GameId::Bohnenspiel, GameId::Bosh]);
+                let (id, jobs) = eager(&spec);
+                let lazy = Schedule::build(&spec);
+                assert_eq!(lazy.id, id, "n={n} {format}: logs of earlier runs resume");
+                assert_eq!(lazy.jobs().collect::<Vec<_>>(), jobs, "n={n} {format}");
+                assert_eq!(lazy.jobs().len(), jobs.len());
+                for j in &jobs {
+                    assert_eq!(lazy.job(j.index).as_ref(), Some(j));
+                }
+                for count in 1..=4 {
+                    for index in 1..=count {
+                        let shard = Shard { index, count };
+                        let want: Vec<&Job> =
+                            jobs.iter().filter(|j| shard.contains(j.index)).collect();
+                        let got: Vec<Job> = lazy.shard(Some(shard)).collect();
+                        assert_eq!(got.iter().collect::<Vec<_>>(), want);
+                        assert_eq!(lazy.shard(Some(shard)).len(), want.len());
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn berger_blocks_pair_everyone_once() {
         for n in 2..=9 {
@@ -326,13 +568,13 @@ mod tests {
     fn round_robin_schedule() {
         let s = Schedule::build(&spec(4, Format::RoundRobin, 2, vec![GameId::Bohnenspiel]));
         // 6 pairings × 2 colours × 2 rounds.
-        assert_eq!(s.jobs.len(), 24);
-        for (i, j) in s.jobs.iter().enumerate() {
+        assert_eq!(s.len(), 24);
+        for (i, j) in s.jobs().enumerate() {
             assert_eq!(j.index, i);
         }
         // Each pair: two games, colours swapped, same opening.
         for p in 0..12 {
-            let games: Vec<&Job> = s.jobs.iter().filter(|j| j.pair == p).collect();
+            let games: Vec<Job> = s.jobs().filter(|j| j.pair == p).collect();
             assert_eq!(games.len(), 2);
             assert_eq!(
                 (games[0].south, games[0].north),
@@ -341,15 +583,19 @@ mod tests {
             assert_eq!(games[0].start_position, games[1].start_position);
         }
         // A round uses one opening; the next round another.
-        assert!(s.jobs[..12]
-            .iter()
-            .all(|j| j.start_position == s.jobs[0].start_position));
-        assert_ne!(s.jobs[0].start_position, s.jobs[12].start_position);
-        assert_eq!(s.jobs[0].round, "1.1");
-        assert_eq!(s.jobs[13].round, "2.2");
+        assert!(s
+            .jobs()
+            .take(12)
+            .all(|j| j.start_position == s.job(0).unwrap().start_position));
+        assert_ne!(
+            s.job(0).unwrap().start_position,
+            s.job(12).unwrap().start_position
+        );
+        assert_eq!(s.job(0).unwrap().round, "1.1");
+        assert_eq!(s.job(13).unwrap().round, "2.2");
         // Fair order: in every window of 4 consecutive games (two Berger
         // blocks' halves), each engine has played between 1 and 3 games.
-        for w in s.jobs.chunks(4) {
+        for w in s.jobs().collect::<Vec<_>>().chunks(4) {
             for e in 0..4 {
                 let c = w.iter().filter(|j| j.south == e || j.north == e).count();
                 assert!((1..=3).contains(&c), "{w:?}");
@@ -375,11 +621,12 @@ mod tests {
             vec![GameId::Bohnenspiel, GameId::Bosh],
         ));
         // 3 pairings × 2 colours × 2 games.
-        assert_eq!(s.jobs.len(), 12);
-        assert!(s.jobs.iter().all(|j| j.south == 0 || j.north == 0));
-        assert_eq!(s.jobs.iter().filter(|j| j.game == GameId::Bosh).count(), 6);
-        assert!(s.jobs[6..]
-            .iter()
+        assert_eq!(s.len(), 12);
+        assert!(s.jobs().all(|j| j.south == 0 || j.north == 0));
+        assert_eq!(s.jobs().filter(|j| j.game == GameId::Bosh).count(), 6);
+        assert!(s
+            .jobs()
+            .skip(6)
             .all(|j| j.start_position.starts_with("bosh ")));
     }
 
@@ -393,7 +640,7 @@ mod tests {
             })
             .collect();
         all.sort_unstable();
-        assert_eq!(all, (0..s.jobs.len()).collect::<Vec<_>>());
+        assert_eq!(all, (0..s.len()).collect::<Vec<_>>());
         assert_eq!("2/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
         for bad in ["0/3", "4/3", "x/3", "3", "1/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
@@ -404,7 +651,7 @@ mod tests {
     fn tags_round_trip() {
         let s = Schedule::build(&spec(2, Format::RoundRobin, 1, vec![GameId::Bohnenspiel]));
         let mut log = crate::records::log::tests::rules_log();
-        s.tag(&mut log, &s.jobs[1]);
+        s.tag(&mut log, &s.job(1).unwrap());
         let key = SlotKey::of(&log).unwrap();
         assert_eq!(
             key,
@@ -413,7 +660,7 @@ mod tests {
                 index: 1,
                 size: 2,
                 pair: Some(0),
-                seats: Some((s.jobs[1].south, s.jobs[1].north)),
+                seats: Some((s.job(1).unwrap().south, s.job(1).unwrap().north)),
             }
         );
         // The tags survive both log formats.

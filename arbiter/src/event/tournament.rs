@@ -36,8 +36,9 @@ pub struct TournamentArgs {
     #[arg(long, default_value = "round-robin")]
     pub format: String,
     /// Game pairs (colours swapped, same opening) per pairing and game id
-    /// [default: 1; 6 for the built-in tournament].
-    #[arg(long)]
+    /// [default: 1; 6 for the built-in tournament]. The event may have at
+    /// most 10^12 games.
+    #[arg(long, value_parser = cli::rounds_arg)]
     pub rounds: Option<usize>,
     /// Sequential test for two engines: `elo0=0 elo1=5 alpha=0.05 beta=0.05`
     /// (alpha and beta default to 0.05); no new game starts once it is decided.
@@ -246,6 +247,23 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
     if rounds == 0 {
         return Err(UsageError("--rounds must be at least 1".into()));
     }
+    let n = engines.len();
+    let pairings = match format {
+        Format::RoundRobin => n * (n - 1) / 2,
+        Format::Gauntlet => n - 1,
+    };
+    let total = rounds
+        .checked_mul(games.len())
+        .and_then(|t| t.checked_mul(2 * pairings))
+        .filter(|&t| t as u64 <= cli::MAX_GAMES);
+    if total.is_none() {
+        return Err(UsageError(format!(
+            "--rounds {rounds}: {pairings} pairing(s) × {} game id(s) × 2 colours × {rounds} \
+             round(s) is more than the {} games an event may have",
+            games.len(),
+            cli::MAX_GAMES
+        )));
+    }
     let names = engines.iter().map(|e| e.name.clone()).collect();
     let spec = EventSpec {
         event: args
@@ -280,10 +298,17 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         sprt,
         names,
     } = setup(&mut args)?;
-    let in_shard: Vec<&Job> = schedule.shard(shard).collect();
+    let in_shard = schedule.shard(shard).len();
 
-    // Finished games from an earlier run of the same tournament.
-    let mut games: Vec<GameLog> = Vec::new();
+    // The logs are locked before they are read: a second arbiter on the same
+    // results log refuses here, before it reads or repairs anything.
+    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    // The standings so far, as counts (constant memory however long the
+    // event), and the finished slots of an earlier run of the tournament.
+    let mut tally = report::Tally::new(&names);
+    // The rest of the JSON standings' counts (`--standings-json`).
+    let mut live = crate::stats::json::Live::default();
+    let mut done = std::collections::BTreeSet::new();
     if let Some(path) = &args.run.jsonout {
         let mut log = resume::read(path, args.resume)?;
         for w in &log.warnings {
@@ -293,11 +318,15 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             if let Some(old) =
                 crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
             {
-                // The log is the record: rewrite it with the longer schedule's tags.
+                // The log is the record: it is replaced whole (a temporary
+                // file renamed over it) with the longer schedule's tags, then
+                // opened and locked again.
+                drop(std::mem::replace(&mut sink, LogSink::open(None, None)?));
                 resume::rewrite(path, &log.games, |g| {
                     crate::records::jsonl::to_line(g) + "\n"
                 })
                 .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", path.display())))?;
+                sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
                 println!(
                     "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
                     spec.rounds
@@ -311,31 +340,41 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             }
             .into());
         }
-        let done = resume::finished_slots(path, &log, &schedule.id, &spec.event)?;
-        games.extend(done.into_values());
+
+        let finished: Vec<GameLog> =
+            resume::finished_slots(path, &log, &schedule.id, schedule.len(), &spec.event)?
+                .into_values()
+                .collect();
+        for g in &finished {
+            tally.add(g);
+            live.add(g);
+        }
+        done.extend(finished_slots_of(&finished));
         if args.resume {
-            if let Some(pgn) = &args.run.pgnout {
-                // why: a kill between the PGN and the JSON append leaves a game
-                // in one log only; the JSON log is the record, the PGN follows it.
-                resume::rewrite(pgn, &games, |g| crate::records::pgn::write_game(g) + "\n")
-                    .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", pgn.display())))?;
-            }
+            // why: a kill between the PGN and the JSON append leaves a game
+            // in one log only; the JSON log is the record, the PGN follows it.
+            let text: String = finished
+                .iter()
+                .map(|g| crate::records::pgn::write_game(g) + "\n")
+                .collect();
+            sink.replace_pgn(&text)?;
         }
     }
-    let done: std::collections::BTreeSet<usize> = games
+    let decided = sprt.is_some_and(|s| tally.sprt_status(&s).1 != SprtState::Continue);
+    let done_in_shard = done
         .iter()
-        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
-        .collect();
-    let decided =
-        sprt.is_some_and(|s| report::sprt_status(&s, &names, &games).1 != SprtState::Continue);
-    let pending: Vec<Job> = if decided {
-        Vec::new()
+        .filter(|&&i| shard.is_none_or(|s| s.contains(i)))
+        .count();
+    let to_play = if decided {
+        0
     } else {
-        in_shard
-            .iter()
-            .filter(|j| !done.contains(&j.index))
-            .map(|&j| j.clone())
-            .collect()
+        in_shard - done_in_shard.min(in_shard)
+    };
+    // Generated as it is played: an event of any size starts at once.
+    let pending = Pending {
+        jobs: schedule.shard(shard),
+        done,
+        left: to_play,
     };
 
     let games_label: Vec<&str> = spec.games.iter().map(|g| g.as_str()).collect();
@@ -346,11 +385,11 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         names.len(),
         games_label.join(","),
         spec.rounds,
-        schedule.jobs.len(),
+        schedule.len(),
         schedule.id,
         shard.map_or(String::new(), |s| format!(
             ", shard {s}: {} games",
-            in_shard.len()
+            in_shard
         )),
         if builtin {
             let levels: Vec<String> = DEFAULT_LEVELS.iter().map(u32::to_string).collect();
@@ -362,26 +401,35 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             String::new()
         }
     );
-    if !done.is_empty() {
+    if done_in_shard > 0 {
         println!(
             "Resuming: {} game(s) already in the results log, {} to play",
-            done.len(),
-            pending.len()
+            done_in_shard, to_play
         );
     }
 
-    if !pending.is_empty() {
-        play(&args, &spec, &schedule, sprt, &names, pending, &mut games).await?;
+    if to_play > 0 {
+        let what = Planned {
+            args: &args,
+            spec: &spec,
+            schedule: &schedule,
+            sprt,
+            names: &names,
+        };
+        play(&what, pending, &mut tally, &mut live, &mut sink).await?;
     }
 
-    report::sort_games(&mut games);
     if let Some(path) = &args.run.standings_json {
-        crate::stats::json::update(path, &names, &games, sprt.as_ref());
+        use crate::stats::json;
+        json::write_or_warn(
+            path,
+            &json::report_from(&names, &tally, &live, sprt.as_ref()),
+        );
     }
     println!();
-    print!("{}", report::render(&names, &games, sprt.as_ref()));
+    print!("{}", tally.render(&names, sprt.as_ref()));
     if let Some(s) = sprt {
-        let (llr, state) = report::sprt_status(&s, &names, &games);
+        let (llr, state) = tally.sprt_status(&s);
         match state {
             SprtState::Continue => {}
             SprtState::AcceptH0 | SprtState::AcceptH1 => println!(
@@ -402,29 +450,74 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The slot indices of tournament games.
+fn finished_slots_of(games: &[GameLog]) -> impl Iterator<Item = usize> + '_ {
+    games
+        .iter()
+        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
+}
+
+/// The jobs of the shard that are not finished yet, in order.
+struct Pending {
+    jobs: crate::event::schedule::Jobs,
+    done: std::collections::BTreeSet<usize>,
+    /// How many are left.
+    left: usize,
+}
+
+impl Iterator for Pending {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        if self.left == 0 {
+            return None;
+        }
+        let job = self.jobs.by_ref().find(|j| !self.done.contains(&j.index))?;
+        self.left -= 1;
+        Some(job)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+/// The event as decided before the first game.
+struct Planned<'a> {
+    args: &'a TournamentArgs,
+    spec: &'a EventSpec,
+    schedule: &'a Schedule,
+    sprt: Option<Sprt>,
+    names: &'a [String],
+}
+
 /// Plays the pending jobs, appending each game to the logs as it ends.
 async fn play(
-    args: &TournamentArgs,
-    spec: &EventSpec,
-    schedule: &Schedule,
-    sprt: Option<Sprt>,
-    names: &[String],
-    pending: Vec<Job>,
-    games: &mut Vec<GameLog>,
+    planned: &Planned<'_>,
+    pending: Pending,
+    tally: &mut report::Tally,
+    live: &mut crate::stats::json::Live,
+    sink: &mut LogSink,
 ) -> Result<(), UsageError> {
+    let Planned {
+        args,
+        spec,
+        schedule,
+        sprt,
+        names,
+    } = *planned;
     let runner = cli::runner(spec.engines.clone(), &args.run)?;
     for &game in &spec.games {
         cli::preflight(&runner, game).await?;
     }
-    let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
-    let total = schedule.jobs.len();
+    let total = schedule.len();
     let per_round = (total / spec.rounds.max(1)).max(1);
-    let bar = cli::progress_bar(pending.len());
+    let bar = cli::progress_bar(pending.left);
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     let mut io_error = None;
     // Brief standings once per round's worth of games.
-    let mut since_standings = games.len() % per_round;
-    runner
+    let mut since_standings = tally.finished() as usize % per_round;
+    let finished = runner
         .run(pending, |done| {
             let mut log = log_of(&runner, &spec.event, &done);
             schedule.tag(&mut log, &done.job);
@@ -434,14 +527,16 @@ async fn play(
                 return Flow::Stop;
             }
             let mut line = game_line(done.job.index + 1, total, &log);
-            games.push(log);
+            tally.add(&log);
+            live.add(&log);
             if let Some(path) = &args.run.standings_json {
-                crate::stats::json::update(path, names, games, sprt.as_ref());
+                use crate::stats::json;
+                json::write_or_warn(path, &json::report_from(names, tally, live, sprt.as_ref()));
             }
             bar.inc(1);
             let mut flow = Flow::Continue;
             if let Some(s) = &sprt {
-                let (llr, state) = report::sprt_status(s, names, games);
+                let (llr, state) = tally.sprt_status(s);
                 line.push_str(&format!(
                     "  [LLR {llr:.2} ({:.2}, {:.2})]",
                     s.lower_bound(),
@@ -455,12 +550,13 @@ async fn play(
             since_standings += 1;
             if since_standings == per_round {
                 since_standings = 0;
-                say(&report::short_standings(names, games));
+                say(&tally.short_standings(names));
             }
             flow
         })
         .await;
     bar.finish_and_clear();
+    finished.map_err(|e| UsageError(e.to_string()))?;
     match io_error {
         Some(e) => Err(UsageError(format!(
             "cannot write the results log ({e}); stopped starting games, the games written so far are safe"

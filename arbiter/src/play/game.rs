@@ -63,7 +63,7 @@ impl Played {
 }
 
 /// The verdict against `side` for a protocol fault.
-fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
+pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
     let detail = fault.to_string();
     match fault {
         Fault::Timeout { .. } if has_clock => Termination::TimeForfeit { side, detail },
@@ -78,6 +78,7 @@ fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         Fault::Gone { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
         Fault::NoMove => Termination::NoBestmove { side, detail },
+        Fault::StrayBestmove { .. } => Termination::StrayBestmove { side, detail },
     }
 }
 
@@ -85,9 +86,62 @@ fn lost_by(side: Side) -> GameResult {
     GameResult::win_for(side.opponent())
 }
 
+/// Starts a game on one engine: `newgame <id>`, then `isready` … `readyok`
+/// (a `bestmove` left over from before is a stray one, see [`Session::ready`]).
+pub async fn start(
+    plan: &GamePlan,
+    session: &mut Session,
+    timeouts: Timeouts,
+) -> Result<(), Fault> {
+    session.send(&format!("newgame {}", plan.game)).await?;
+    session.ready(timeouts.ready).await
+}
+
+/// The game lost by `side` before its first move (a forfeit at game start).
+pub fn lost_at_start(side: Side, fault: &Fault) -> Played {
+    Played {
+        result: lost_by(side),
+        termination: forfeit(side, fault, false),
+        moves: Vec::new(),
+        scores: None,
+    }
+}
+
+/// Tells every engine the game is over (the spec: `gameover` follows every
+/// game, forfeits included). Informational: an engine that is gone by now
+/// changes nothing.
+pub async fn send_gameover(sessions: &mut [&mut Session], played: &Played) {
+    let line = format!(
+        "gameover {} {}",
+        played.result.as_pgn(),
+        one_line(&played.termination.to_string())
+    );
+    for s in sessions.iter_mut() {
+        let _ = s.send(&line).await;
+    }
+}
+
 /// Plays one game. `engines` are South's and North's sessions, already
 /// through the handshake and options.
 pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeouts) -> Played {
+    let [south, north] = engines;
+    let mut sessions = [south, north];
+    for side in Side::BOTH {
+        if let Err(fault) = start(plan, sessions[side.index()], timeouts).await {
+            let played = lost_at_start(side, &fault);
+            send_gameover(&mut sessions, &played).await;
+            return played;
+        }
+    }
+    play_started(plan, sessions, timeouts).await
+}
+
+/// Plays a game both engines have been [`start`]ed on, then sends `gameover`.
+pub async fn play_started(
+    plan: &GamePlan,
+    engines: [&mut Session; 2],
+    timeouts: Timeouts,
+) -> Played {
     let [south, north] = engines;
     let mut sessions = [south, north];
     let mut moves = Vec::new();
@@ -98,28 +152,12 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
         scores: None,
     };
 
-    for side in Side::BOTH {
-        let s = &mut sessions[side.index()];
-        let ready = async {
-            s.send(&format!("newgame {}", plan.game)).await?;
-            s.ready(timeouts.ready).await
-        };
-        if let Err(fault) = ready.await {
-            return end(lost_by(side), forfeit(side, &fault, false), moves);
-        }
-    }
-
     let mut game: Box<dyn AnyGame> = match game_from_position(&plan.start_position) {
         Ok(g) => g,
         Err(e) => {
             let detail = format!("bad start position: {e}");
             return end(GameResult::Draw, Termination::Interrupted { detail }, moves);
         }
-    };
-    let base = if plan.start_position == start_position(plan.game) {
-        "position startpos".to_owned()
-    } else {
-        format!("position pos {}", plan.start_position)
     };
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
@@ -139,17 +177,8 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
         }
         let mover = game.side_to_move();
         let clock = clocks[mover.index()];
-        let params = go_params(&clocks[0], &clocks[1], mover).to_string();
-        let go = if params.is_empty() {
-            "go".to_owned()
-        } else {
-            format!("go {params}")
-        };
-        let position = if played.is_empty() {
-            base.clone()
-        } else {
-            format!("{base} moves {}", played.join(" "))
-        };
+        let go = go_command(&clocks, mover);
+        let position = position_command(plan.game, &plan.start_position, &played);
         let has_clock = clock.deadline().is_some();
         let wait = clock.deadline().unwrap_or(timeouts.stall);
         let session = &mut sessions[mover.index()];
@@ -202,22 +231,38 @@ pub async fn play(plan: &GamePlan, engines: [&mut Session; 2], timeouts: Timeout
         }
     };
 
-    let reason = termination.to_string();
-    for s in sessions.iter_mut() {
-        // Informational; an engine that is gone by now changes nothing.
-        let _ = s
-            .send(&format!(
-                "gameover {} {}",
-                result.as_pgn(),
-                one_line(&reason)
-            ))
-            .await;
-    }
-    Played {
+    let played = Played {
         result,
         termination,
         moves,
         scores,
+    };
+    send_gameover(&mut sessions, &played).await;
+    played
+}
+
+/// The `position` line for a game that started from `start` (a position
+/// string of `game`) after `played`.
+pub fn position_command(game: GameId, start: &str, played: &[String]) -> String {
+    let base = if start == start_position(game) {
+        "position startpos".to_owned()
+    } else {
+        format!("position pos {start}")
+    };
+    if played.is_empty() {
+        base
+    } else {
+        format!("{base} moves {}", played.join(" "))
+    }
+}
+
+/// The `go` line for `mover` under both sides' clocks.
+pub fn go_command(clocks: &[Clock; 2], mover: Side) -> String {
+    let params = go_params(&clocks[0], &clocks[1], mover).to_string();
+    if params.is_empty() {
+        "go".to_owned()
+    } else {
+        format!("go {params}")
     }
 }
 

@@ -35,7 +35,6 @@ pub struct MatchSummary {
     pub as_north: Wdl,
     pub penta: Penta,
     pub terminations: BTreeMap<String, u32>,
-    pub logs: Vec<GameLog>,
     /// The sequential test, when one was run.
     pub sprt: Option<Sprt>,
 }
@@ -154,23 +153,23 @@ pub fn game_log(
 }
 
 /// The schedule of a two-engine match: game `2k` has the first engine as
-/// South, game `2k+1` swaps colours; both start from opening `k`.
-pub fn schedule(plan: &MatchPlan) -> Vec<Job> {
-    (0..plan.games)
-        .map(|i| {
-            let pair = i / 2;
-            let (south, north) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
-            Job {
-                index: i,
-                round: format!("{}", i + 1),
-                game: plan.game,
-                south,
-                north,
-                start_position: plan.openings.for_pair(plan.game, pair),
-                pair,
-            }
-        })
-        .collect()
+/// South, game `2k+1` swaps colours; both start from opening `k`. Generated
+/// as it is played, so a match of any length starts in constant memory.
+pub fn schedule(plan: &MatchPlan) -> impl Iterator<Item = Job> + Send + 'static {
+    let (game, openings) = (plan.game, plan.openings.clone());
+    (0..plan.games).map(move |i| {
+        let pair = i / 2;
+        let (south, north) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
+        Job {
+            index: i,
+            round: format!("{}", i + 1),
+            game,
+            south,
+            north,
+            start_position: openings.for_pair(game, pair),
+            pair,
+        }
+    })
 }
 
 /// Plays the match, appending each game to `sink` as it ends and printing a
@@ -182,7 +181,7 @@ pub async fn run(
     mut report: impl FnMut(&str),
 ) -> std::io::Result<MatchSummary> {
     let jobs = schedule(plan);
-    let total = jobs.len();
+    let total = plan.games;
     let mut summary = MatchSummary {
         names: [
             runner.engines[0].name.clone(),
@@ -191,9 +190,11 @@ pub async fn run(
         sprt: plan.sprt,
         ..MatchSummary::default()
     };
-    let mut pair_points: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    // The first game's points of each pair still waiting for its second game.
+    let mut pair_points: BTreeMap<usize, u32> = BTreeMap::new();
     let mut io_error = None;
     let mut finished = 0;
+    let mut json_games: Vec<GameLog> = Vec::new();
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -230,10 +231,12 @@ pub async fn run(
                 } else {
                     Side::North
                 };
-                let points = pair_points.entry(done.job.pair).or_default();
-                points.push(result.half_points(side));
-                if let [a, b] = points[..] {
-                    summary.penta.add_games(a, b);
+                let points = result.half_points(side);
+                match pair_points.remove(&done.job.pair) {
+                    Some(first) => summary.penta.add_games(first, points),
+                    None => {
+                        pair_points.insert(done.job.pair, points);
+                    }
                 }
             }
             let w = &summary.total;
@@ -255,17 +258,20 @@ pub async fn run(
                 }
             }
             report(&line);
-            summary.logs.extend(logs);
             if let Some(path) = &plan.standings_json {
                 use crate::stats::json;
+                // why only here: the match keeps no logs otherwise (its
+                // summary is incremental, for matches of any length).
+                json_games.extend(logs);
                 let names = summary.names.to_vec();
-                let r = json::report(&names, &summary.logs, plan.sprt.as_ref());
+                let r = json::report(&names, &json_games, plan.sprt.as_ref());
                 let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
                 json::write_or_warn(path, &r);
             }
             flow
         })
-        .await;
+        .await
+        .map_err(std::io::Error::other)?;
     match io_error {
         Some(e) => Err(e),
         None => Ok(summary),

@@ -3,14 +3,13 @@
 //! first use, and restarts an engine that crashed or misbehaved before its
 //! next game. Matches and tournaments are both schedules.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mancala_rules::{GameId, GameResult, Side};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::engine::config::EngineSpec;
 use crate::engine::process::{LaunchSpec, TrafficLog};
@@ -20,7 +19,7 @@ use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
 /// One game of a schedule.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     /// Position in the schedule, from 0.
     pub index: usize,
@@ -44,6 +43,44 @@ pub struct Finished {
     pub played: Played,
     /// The games of a Partie, in order (empty without `--partie`).
     pub partie: Vec<PartieGame>,
+}
+
+/// The jobs not yet started, shared by the slots; an iterator, so that a
+/// schedule can be generated as it is played (constant memory).
+type JobQueue = Arc<Mutex<Box<dyn Iterator<Item = Job> + Send>>>;
+
+/// A run that did not end normally: a worker panicked (a bug in the
+/// arbiter). The games finished before were handed over.
+#[derive(Debug)]
+pub struct RunError {
+    pub panics: Vec<String>,
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "internal error: a game worker panicked ({}); no further game was started, \
+             the games finished before are in the logs",
+            self.panics.join("; ")
+        )
+    }
+}
+
+impl std::error::Error for RunError {}
+
+fn panic_message(e: tokio::task::JoinError) -> String {
+    if !e.is_panic() {
+        return e.to_string();
+    }
+    let payload = e.into_panic();
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-text payload".to_owned()
+    }
 }
 
 /// What the consumer of results wants next.
@@ -113,60 +150,114 @@ impl Runner {
 
     /// Runs `jobs` (in order, `concurrency` at a time) and hands each result
     /// to `on_result` as it finishes, in the order they finish.
-    pub async fn run(&self, jobs: Vec<Job>, mut on_result: impl FnMut(Finished) -> Flow) {
-        let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    ///
+    /// A game's result is handed over (and so logged) before an engine that
+    /// misbehaved in it is shut down. If a worker panics, no new game starts,
+    /// the games in flight finish and are handed over, and the panic is
+    /// returned as an error: the run fails loudly instead of quietly ending.
+    pub async fn run<J>(
+        &self,
+        jobs: J,
+        mut on_result: impl FnMut(Finished) -> Flow,
+    ) -> Result<(), RunError>
+    where
+        J: IntoIterator<Item = Job>,
+        J::IntoIter: Send + 'static,
+    {
+        let jobs = jobs.into_iter();
+        // why: never more slots (each with its own engines) than games.
+        let slots = match jobs.size_hint() {
+            (_, Some(most)) => self.concurrency.clamp(1, most.max(1)),
+            (_, None) => self.concurrency.max(1),
+        };
+        let queue: JobQueue = Arc::new(Mutex::new(Box::new(jobs)));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let mut workers = Vec::new();
-        for slot in 0..self.concurrency.max(1) {
+        let mut workers = tokio::task::JoinSet::new();
+        for slot in 0..slots {
             let (runner, queue, stop, tx) = (
                 self.clone(),
                 Arc::clone(&queue),
                 Arc::clone(&stop),
                 tx.clone(),
             );
-            workers.push(tokio::spawn(async move {
-                runner.slot(slot, queue, stop, tx).await
-            }));
+            workers.spawn(async move { runner.slot(slot, queue, stop, tx).await });
         }
         drop(tx);
-        while let Some(done) = rx.recv().await {
-            if on_result(done) == Flow::Stop {
-                stop.store(true, Ordering::SeqCst);
+        let mut panics = Vec::new();
+        let mut results_open = true;
+        while results_open || !workers.is_empty() {
+            tokio::select! {
+                done = rx.recv(), if results_open => match done {
+                    Some((done, ack)) => {
+                        if on_result(done) == Flow::Stop {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        let _ = ack.send(());
+                    }
+                    None => results_open = false,
+                },
+                Some(joined) = workers.join_next(), if !workers.is_empty() => {
+                    if let Err(e) = joined {
+                        stop.store(true, Ordering::SeqCst);
+                        tracing::error!("a game worker failed: {e}");
+                        panics.push(panic_message(e));
+                    }
+                }
             }
         }
-        for w in workers {
-            let _ = w.await;
+        if panics.is_empty() {
+            Ok(())
+        } else {
+            Err(RunError { panics })
         }
     }
 
     async fn slot(
         &self,
         slot: usize,
-        queue: Arc<Mutex<VecDeque<Job>>>,
+        queue: JobQueue,
         stop: Arc<AtomicBool>,
-        results: mpsc::UnboundedSender<Finished>,
+        results: mpsc::UnboundedSender<(Finished, oneshot::Sender<()>)>,
     ) {
         let mut sessions: Vec<Option<Session>> = (0..self.engines.len()).map(|_| None).collect();
         loop {
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            let next = queue.lock().ok().and_then(|mut q| q.next());
+            let Some(job) = next else {
                 break;
             };
-            let (played, partie) = match self.partie {
-                Some(target) => self.play_partie(slot, &job, target, &mut sessions).await,
-                None => (self.play_job(slot, &job, &mut sessions).await, Vec::new()),
+            let (played, partie, retired) = match self.partie {
+                Some(target) => {
+                    let (played, games) = self.play_partie(slot, &job, target, &mut sessions).await;
+                    (played, games, Vec::new())
+                }
+                None => {
+                    let (played, retired) = self.play_job(slot, &job, &mut sessions).await;
+                    (played, Vec::new(), retired)
+                }
             };
-            if results
-                .send(Finished {
+            let (ack, logged) = oneshot::channel();
+            let sent = results.send((
+                Finished {
                     job,
                     played,
                     partie,
-                })
-                .is_err()
-            {
+                },
+                ack,
+            ));
+            // why wait: the game is in the results log before the engine that
+            // lost it is shut down (its grace period would widen the window in
+            // which a kill of the arbiter loses the game).
+            if sent.is_ok() {
+                let _ = logged.await;
+            }
+            for s in retired {
+                s.shutdown(self.quit_grace).await;
+            }
+            if sent.is_err() {
                 break;
             }
         }
@@ -192,7 +283,12 @@ impl Runner {
                 north,
                 ..job.clone()
             };
-            let played = self.play_job(slot, &game, sessions).await;
+            let (played, retired) = self.play_job(slot, &game, sessions).await;
+            // why now: a Partie's games are logged when it ends; an offender
+            // is not kept waiting that long.
+            for s in retired {
+                s.shutdown(self.quit_grace).await;
+            }
             if let Next::Done(result, termination) = partie.record(played) {
                 let played = Played {
                     result,
@@ -205,36 +301,69 @@ impl Runner {
         }
     }
 
-    async fn play_job(&self, slot: usize, job: &Job, sessions: &mut [Option<Session>]) -> Played {
-        let sides = [job.south, job.north];
-        for side in Side::BOTH {
-            let engine = sides[side.index()];
-            if sessions[engine].as_mut().is_some_and(|s| !s.is_alive()) {
-                if let Some(dead) = sessions[engine].take() {
-                    dead.shutdown(self.quit_grace).await;
-                }
+    /// The session of `engine` for this slot, started if there is none (or
+    /// the one there has exited).
+    async fn session_for(
+        &self,
+        slot: usize,
+        engine: usize,
+        game: GameId,
+        sessions: &mut [Option<Session>],
+    ) -> Result<Session, Fault> {
+        if let Some(mut s) = sessions[engine].take() {
+            if s.is_alive() {
+                return Ok(s);
             }
-            if sessions[engine].is_none() {
-                match self.start_engine(engine, slot, job.game).await {
-                    Ok(s) => sessions[engine] = Some(s),
-                    Err(fault) => {
-                        let detail = format!("{} at start: {fault}", self.engines[engine].name);
-                        let termination = if fault.is_crash() || matches!(fault, Fault::Gone { .. })
-                        {
-                            Termination::Crash { side, detail }
-                        } else {
-                            Termination::Unresponsive { side, detail }
-                        };
-                        return Played {
-                            result: GameResult::win_for(side.opponent()),
-                            termination,
-                            moves: Vec::new(),
-                            scores: None,
-                        };
-                    }
-                }
-            }
+            s.shutdown(self.quit_grace).await;
         }
+        self.start_engine(engine, slot, game).await
+    }
+
+    /// `engine`'s session, started on the game (`newgame`, `isready`). An
+    /// engine found gone at this point (it exited or crashed after the last
+    /// game, noticed or not) is restarted once, as the spec says, so the
+    /// verdict never depends on when the arbiter noticed the exit; a second
+    /// failure, or any other fault, loses the game.
+    async fn ready_session(
+        &self,
+        slot: usize,
+        engine: usize,
+        plan: &GamePlan,
+        sessions: &mut [Option<Session>],
+    ) -> Result<Session, (Fault, Option<Session>)> {
+        let mut session = self
+            .session_for(slot, engine, plan.game, sessions)
+            .await
+            .map_err(|f| (f, None))?;
+        match game::start(plan, &mut session, self.timeouts).await {
+            Ok(()) => return Ok(session),
+            Err(fault @ Fault::Gone { .. }) => {
+                tracing::warn!(
+                    engine = %self.engines[engine].name,
+                    "engine gone before the game started ({fault}); restarting it"
+                );
+                session.shutdown(self.quit_grace).await;
+            }
+            Err(fault) => return Err((fault, Some(session))),
+        }
+        let mut session = self
+            .start_engine(engine, slot, plan.game)
+            .await
+            .map_err(|f| (f, None))?;
+        match game::start(plan, &mut session, self.timeouts).await {
+            Ok(()) => Ok(session),
+            Err(fault) => Err((fault, Some(session))),
+        }
+    }
+
+    /// Plays one game; returns it with the sessions of engines that broke the
+    /// protocol, which the caller shuts down (after logging the game).
+    async fn play_job(
+        &self,
+        slot: usize,
+        job: &Job,
+        sessions: &mut [Option<Session>],
+    ) -> (Played, Vec<Session>) {
         let plan = GamePlan {
             game: job.game,
             start_position: job.start_position.clone(),
@@ -242,32 +371,62 @@ impl Runner {
             max_plies: self.max_plies,
             adjudication: self.adjudication,
         };
-        // Both sessions exist (started above); take them out to borrow both.
-        let (Some(mut south), Some(mut north)) =
-            (sessions[job.south].take(), sessions[job.north].take())
-        else {
+        let sides = [job.south, job.north];
+        let mut ready: Vec<Session> = Vec::with_capacity(2);
+        for side in Side::BOTH {
+            let engine = sides[side.index()];
+            match self.ready_session(slot, engine, &plan, sessions).await {
+                Ok(s) => ready.push(s),
+                Err((fault, offender)) => {
+                    let mut played = game::lost_at_start(side, &fault);
+                    if offender.is_none() {
+                        // It could not be started: say so in the verdict.
+                        let detail = format!("{} at start: {fault}", self.engines[engine].name);
+                        played.termination = if matches!(fault, Fault::Gone { .. }) {
+                            Termination::Crash { side, detail }
+                        } else {
+                            Termination::Unresponsive { side, detail }
+                        };
+                    }
+                    let mut others: Vec<&mut Session> = ready.iter_mut().collect();
+                    let mut offender = offender;
+                    if let Some(o) = offender.as_mut() {
+                        others.push(o);
+                    }
+                    game::send_gameover(&mut others, &played).await;
+                    // The engine started before this one did nothing wrong.
+                    if let Some(first) = ready.pop() {
+                        sessions[sides[0]] = Some(first);
+                    }
+                    return (played, offender.into_iter().collect());
+                }
+            }
+        }
+        let (Some(mut north), Some(mut south)) = (ready.pop(), ready.pop()) else {
             let detail = "internal: engine session missing".to_string();
-            return Played {
+            let played = Played {
                 result: GameResult::Draw,
                 termination: Termination::Interrupted { detail },
                 moves: Vec::new(),
                 scores: None,
             };
+            return (played, Vec::new());
         };
-        let played = game::play(&plan, [&mut south, &mut north], self.timeouts).await;
+        let played = game::play_started(&plan, [&mut south, &mut north], self.timeouts).await;
         // An engine that broke the protocol is not trusted with another game;
         // one with `restart=on` gets a fresh process for every game.
         let offender = played.offender();
+        let mut retired = Vec::new();
         for (side, session) in [(Side::South, south), (Side::North, north)] {
             let engine = sides[side.index()];
             let restart = self.engines[engine].restart == crate::engine::config::Restart::On;
             if offender == Some(side) || restart {
-                session.shutdown(self.quit_grace).await;
+                retired.push(session);
             } else {
-                sessions[engine] = Some(session);
+                sessions[sides[side.index()]] = Some(session);
             }
         }
-        played
+        (played, retired)
     }
 }
 

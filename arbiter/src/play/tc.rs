@@ -127,10 +127,27 @@ fn parse_seconds(key: &'static str, text: &str) -> Result<Duration, TcError> {
     let millis: u64 = format!("{frac:0<3}")
         .parse()
         .map_err(|_| bad(key, text, "bad fraction"))?;
-    secs.checked_mul(1000)
+    let total = secs
+        .checked_mul(1000)
         .and_then(|ms| ms.checked_add(millis))
         .map(Duration::from_millis)
-        .ok_or_else(|| bad(key, text, "number too large"))
+        .ok_or_else(|| bad(key, text, "number too large"))?;
+    within_limit(key, text, total)
+}
+
+/// The longest time a time control may name (about 11.6 days): far beyond
+/// any real game, and far from overflowing the monotonic clock.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn within_limit(key: &'static str, text: &str, time: Duration) -> Result<Duration, TcError> {
+    if time > MAX_TIME {
+        return Err(bad(
+            key,
+            text,
+            format!("at most {} seconds", MAX_TIME.as_secs()),
+        ));
+    }
+    Ok(time)
 }
 
 /// Parses a time: seconds or `m:ss[.fff]`.
@@ -145,10 +162,11 @@ fn parse_time(key: &'static str, text: &str) -> Result<Duration, TcError> {
             if s.split('.').next().map_or(0, str::len) != 2 || secs >= Duration::from_secs(60) {
                 return Err(bad(key, text, "expected m:ss with seconds 00 to 59"));
             }
-            minutes
+            let total = minutes
                 .checked_mul(60)
                 .map(|m| Duration::from_secs(m) + secs)
-                .ok_or_else(|| bad(key, text, "number too large"))
+                .ok_or_else(|| bad(key, text, "number too large"))?;
+            within_limit(key, text, total)
         }
     }
 }
@@ -265,7 +283,8 @@ impl TimeControl {
                 self.nodes = Some(n);
             }
             "timemargin" => {
-                self.margin = Duration::from_millis(parse_count("timemargin", value)?);
+                let margin = Duration::from_millis(parse_count("timemargin", value)?);
+                self.margin = within_limit("timemargin", value, margin)?;
             }
             _ => return Err(TcError::UnknownKey(key.to_owned())),
         }
@@ -346,14 +365,33 @@ pub struct Flag {
 }
 
 impl fmt::Display for Flag {
+    /// `used 150.312 ms with 100 ms left (margin 50 ms)`: the time used to the
+    /// microsecond, so that the verdict is visibly right (rounded to whole
+    /// milliseconds, 150.3 ms would read as exactly the allowance).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "used {} ms with {} ms left (margin {} ms)",
-            self.elapsed.as_millis(),
-            self.available.as_millis(),
-            self.margin.as_millis()
+            Millis(self.elapsed),
+            Millis(self.available),
+            Millis(self.margin)
         )
+    }
+}
+
+/// Milliseconds with up to three decimals (microseconds), trailing zeros dropped.
+struct Millis(Duration);
+
+impl fmt::Display for Millis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let micros = self.0.as_micros();
+        let (ms, frac) = (micros / 1000, micros % 1000);
+        if frac == 0 {
+            write!(f, "{ms}")
+        } else {
+            let text = format!("{frac:03}");
+            write!(f, "{ms}.{}", text.trim_end_matches('0'))
+        }
     }
 }
 
@@ -525,6 +563,27 @@ impl fmt::Display for GoParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flag_message_shows_the_microseconds() {
+        let flag = Flag {
+            elapsed: Duration::from_micros(150_312),
+            available: Duration::from_millis(100),
+            margin: Duration::from_millis(50),
+        };
+        assert_eq!(
+            flag.to_string(),
+            "used 150.312 ms with 100 ms left (margin 50 ms)"
+        );
+        let flag = Flag {
+            elapsed: Duration::from_micros(150_300),
+            ..flag
+        };
+        assert_eq!(
+            flag.to_string(),
+            "used 150.3 ms with 100 ms left (margin 50 ms)"
+        );
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

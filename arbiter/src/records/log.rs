@@ -208,6 +208,14 @@ pub enum Termination {
         side: Side,
         detail: String,
     },
+    /// A `bestmove` that answers no `go`: a second one for the same `go`, or
+    /// one sent while no search runs (after `readyok`, between moves or
+    /// games). Never taken as an answer; `detail` says when it came.
+    StrayBestmove {
+        #[serde(with = "serde_side")]
+        side: Side,
+        detail: String,
+    },
     /// The engine did not answer `umi`/`isready` in time.
     Unresponsive {
         #[serde(with = "serde_side")]
@@ -219,7 +227,7 @@ pub enum Termination {
 }
 
 /// The termination kinds, as written in logs.
-pub const TERMINATION_KINDS: [&str; 13] = [
+pub const TERMINATION_KINDS: [&str; 14] = [
     "rules",
     "adjudication",
     "resign_adjudication",
@@ -231,6 +239,7 @@ pub const TERMINATION_KINDS: [&str; 13] = [
     "no_bestmove",
     "crash",
     "disconnect",
+    "stray_bestmove",
     "unresponsive",
     "interrupted",
 ];
@@ -257,6 +266,7 @@ impl Termination {
             Termination::NoBestmove { .. } => "no_bestmove",
             Termination::Crash { .. } => "crash",
             Termination::Disconnect { .. } => "disconnect",
+            Termination::StrayBestmove { .. } => "stray_bestmove",
             Termination::Unresponsive { .. } => "unresponsive",
             Termination::Interrupted { .. } => "interrupted",
         }
@@ -271,6 +281,7 @@ impl Termination {
             | Termination::NoBestmove { side, .. }
             | Termination::Crash { side, .. }
             | Termination::Disconnect { side, .. }
+            | Termination::StrayBestmove { side, .. }
             | Termination::Unresponsive { side, .. } => Some(*side),
             Termination::Rules { .. }
             | Termination::Adjudication { .. }
@@ -302,6 +313,7 @@ impl Termination {
             | Termination::NoBestmove { detail, .. }
             | Termination::Crash { detail, .. }
             | Termination::Disconnect { detail, .. }
+            | Termination::StrayBestmove { detail, .. }
             | Termination::Unresponsive { detail, .. }
             | Termination::Interrupted { detail } => detail,
         }
@@ -347,6 +359,10 @@ impl Termination {
                 detail,
             },
             "disconnect" => Termination::Disconnect {
+                side: need_side()?,
+                detail,
+            },
+            "stray_bestmove" => Termination::StrayBestmove {
                 side: need_side()?,
                 detail,
             },

@@ -10,17 +10,40 @@ use crate::records::log::GameLog;
 use crate::records::{jsonl, pgn};
 
 /// Where finished games are appended.
+///
+/// After a failed write the sink is broken: it writes nothing more and every
+/// later [`LogSink::append`] fails at once. A torn write can then only be the
+/// last bytes of a file, which `--resume` recognises and cuts off; appending
+/// after it (once space returns) would bury it mid-file.
 #[derive(Default)]
 pub struct LogSink {
     pgn: Option<(PathBuf, File)>,
     jsonl: Option<(PathBuf, File)>,
+    /// The first failed write, once there was one.
+    broken: Option<String>,
 }
 
+/// Opens `path` for appending (created if missing) and takes an exclusive
+/// lock on it for as long as the file stays open: two arbiters must never
+/// write one log (both would play every game). The lock is `flock(2)`
+/// (std's `File::try_lock`): advisory, released by the kernel when the
+/// process dies, however it dies.
 fn open_append(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    OpenOptions::new().create(true).append(true).open(path)
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "another arbiter is writing to it (the file is locked); wait for that run to \
+             end, or choose another file",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(io::Error::new(e.kind(), format!("cannot lock it: {e}")))
+        }
+    }
 }
 
 impl LogSink {
@@ -37,19 +60,56 @@ impl LogSink {
         Ok(LogSink {
             pgn: open(pgn)?,
             jsonl: open(jsonl)?,
+            broken: None,
         })
     }
 
-    /// Appends one game to every log and forces it to disk.
-    pub fn append(&mut self, log: &GameLog) -> io::Result<()> {
-        if let Some((_, f)) = &mut self.pgn {
-            f.write_all(pgn::write_game(log).as_bytes())?;
-            f.write_all(b"\n")?;
-            f.sync_data()?;
+    /// Replaces the PGN log's contents with `text` (for `--resume`, which
+    /// rebuilds the PGN from the JSON-lines record), keeping the file and its
+    /// lock. A kill in the middle leaves a short PGN, rebuilt by the next
+    /// `--resume`: the JSON-lines log is the record.
+    pub fn replace_pgn(&mut self, text: &str) -> io::Result<()> {
+        if let Some((path, f)) = &mut self.pgn {
+            let context = |e: io::Error| {
+                io::Error::new(e.kind(), format!("rewriting {}: {e}", path.display()))
+            };
+            f.set_len(0).map_err(context)?;
+            f.write_all(text.as_bytes()).map_err(context)?;
+            f.sync_data().map_err(context)?;
         }
-        if let Some((_, f)) = &mut self.jsonl {
-            jsonl::write_line(f, log)?;
-            f.sync_data()?;
+        Ok(())
+    }
+
+    /// Appends one game to every log and forces it to disk. Fails without
+    /// writing anything once an earlier append failed.
+    pub fn append(&mut self, log: &GameLog) -> io::Result<()> {
+        if let Some(first) = &self.broken {
+            return Err(io::Error::other(format!(
+                "not written: an earlier write failed ({first})"
+            )));
+        }
+        let result = self.write(log);
+        if let Err(e) = &result {
+            self.broken = Some(e.to_string());
+        }
+        result
+    }
+
+    fn write(&mut self, log: &GameLog) -> io::Result<()> {
+        let context = |path: &Path, e: io::Error| {
+            io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        };
+        if let Some((path, f)) = &mut self.pgn {
+            let mut text = pgn::write_game(log);
+            text.push('\n');
+            f.write_all(text.as_bytes())
+                .and_then(|()| f.sync_data())
+                .map_err(|e| context(path, e))?;
+        }
+        if let Some((path, f)) = &mut self.jsonl {
+            jsonl::write_line(f, log)
+                .and_then(|()| f.sync_data())
+                .map_err(|e| context(path, e))?;
         }
         Ok(())
     }

@@ -363,6 +363,16 @@ pub enum VerifyFileError {
         format: LogFormat,
         message: String,
     },
+    /// The Partie tags do not follow the games (numbering, seats, totals).
+    Partie {
+        path: String,
+        error: crate::records::partie_check::PartieError,
+    },
+    /// The tournament slot tags do not stand up (a duplicated or forged slot).
+    Slots {
+        path: String,
+        error: crate::event::slots::SlotError,
+    },
     /// Game `number` (1-based, in file order) does not verify.
     Game {
         number: usize,
@@ -387,6 +397,8 @@ impl fmt::Display for VerifyFileError {
                 format,
                 message,
             } => write!(f, "{path}: not valid {format}: {message}"),
+            VerifyFileError::Slots { path, error } => write!(f, "{path}: {error}"),
+            VerifyFileError::Partie { path, error } => write!(f, "{path}: {error}"),
             VerifyFileError::Game {
                 number,
                 south,
@@ -454,6 +466,14 @@ pub fn verify_file(path: &Path) -> Result<VerifyReport, VerifyFileError> {
             error: Box::new(error),
         })?;
     }
+    crate::event::slots::check(&logs).map_err(|error| VerifyFileError::Slots {
+        path: path.display().to_string(),
+        error,
+    })?;
+    crate::records::partie_check::check(&logs).map_err(|error| VerifyFileError::Partie {
+        path: path.display().to_string(),
+        error,
+    })?;
     Ok(VerifyReport {
         format,
         games: logs.len(),

@@ -16,7 +16,7 @@ use mancala_rules::Side;
 use serde::Serialize;
 
 use crate::records::log::GameLog;
-use crate::stats::report::{self, head_to_head};
+use crate::stats::report::{self, Tally};
 use crate::stats::{EloEstimate, Penta, Sprt, SprtState};
 
 /// The version of this layout; bumped when a field changes meaning.
@@ -134,30 +134,56 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-/// The report of `games` (any order) among `names`.
-pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Report {
-    let mut games = games.to_vec();
-    report::sort_games(&mut games);
-    let st = report::standings(names, &games);
-    let (order, fit) = report::field_ratings(&st, &games);
-    let mut verdicts: Vec<Verdicts> = vec![Verdicts::default(); order.len()];
-    let mut terminations = BTreeMap::new();
-    for g in games.iter() {
-        let Some(result) = g.result else { continue };
+/// What the JSON report needs beyond a [`Tally`], kept as counts too: each
+/// engine's finished games by outcome and termination kind, and the
+/// interrupted games. Constant memory however long the event.
+#[derive(Clone, Debug, Default)]
+pub struct Live {
+    verdicts: BTreeMap<String, Verdicts>,
+    interrupted: u32,
+}
+
+impl Live {
+    /// Counts one game (its engines' verdicts, or one more interrupted game).
+    pub fn add(&mut self, g: &GameLog) {
+        let Some(result) = g.result else {
+            self.interrupted += 1;
+            return;
+        };
         let kind = g.termination.kind().to_owned();
-        *terminations.entry(kind.clone()).or_default() += 1;
         for (name, side) in [(&g.south, Side::South), (&g.north, Side::North)] {
-            let Some(i) = order.iter().position(|n| n == name) else {
-                continue;
-            };
+            let v = self.verdicts.entry(name.clone()).or_default();
             let bucket = match result.half_points(side) {
-                2 => &mut verdicts[i].won,
-                1 => &mut verdicts[i].drawn,
-                _ => &mut verdicts[i].lost,
+                2 => &mut v.won,
+                1 => &mut v.drawn,
+                _ => &mut v.lost,
             };
             *bucket.entry(kind.clone()).or_default() += 1;
         }
     }
+}
+
+/// The report of `games` (any order) among `names`.
+pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Report {
+    let mut games = games.to_vec();
+    report::sort_games(&mut games);
+    let tally = Tally::of(names, &games);
+    let mut live = Live::default();
+    for g in &games {
+        live.add(g);
+    }
+    report_from(names, &tally, &live, sprt)
+}
+
+/// The report from running counts (what a long event keeps).
+pub fn report_from(names: &[String], tally: &Tally, live: &Live, sprt: Option<&Sprt>) -> Report {
+    let st = tally.standings(names);
+    let (order, fit) = tally.ratings(&st);
+    let mut verdicts: Vec<Verdicts> = order
+        .iter()
+        .map(|n| live.verdicts.get(n).cloned().unwrap_or_default())
+        .collect();
+    let terminations = tally.terminations();
     let standings = st
         .engines
         .iter()
@@ -193,7 +219,7 @@ pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Repor
         })
         .collect();
     let head_to_head = (names.len() == 2).then(|| {
-        let (wdl, penta) = head_to_head(names, &games);
+        let (wdl, penta) = tally.head_to_head();
         MatchLine {
             first: names[0].clone(),
             second: names[1].clone(),
@@ -207,7 +233,7 @@ pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Repor
             pentanomial: penta.counts,
             pair_elo: penta.elo().and_then(Elo::of),
             sprt: sprt.map(|s| {
-                let (llr, state) = report::sprt_status(s, names, &games);
+                let (llr, state) = tally.sprt_status(s);
                 SprtLine {
                     elo0: s.elo0,
                     elo1: s.elo1,
@@ -225,11 +251,10 @@ pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Repor
             }),
         }
     });
-    let finished = games.iter().filter(|g| g.result.is_some()).count() as u32;
     Report {
         format: FORMAT,
-        games: finished,
-        interrupted: games.len() as u32 - finished,
+        games: tally.finished(),
+        interrupted: live.interrupted,
         standings,
         terminations,
         head_to_head,

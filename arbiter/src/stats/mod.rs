@@ -141,6 +141,15 @@ impl Wdl {
         }
     }
 
+    /// Adds `count` games each scored `half_points`.
+    pub fn add_many(&mut self, half_points: u32, count: u32) {
+        match half_points {
+            2.. => self.wins += count,
+            1 => self.draws += count,
+            0 => self.losses += count,
+        }
+    }
+
     /// Adds one game as seen by the player on `side`.
     pub fn add_result(&mut self, result: GameResult, side: Side) {
         self.add(result.half_points(side));
@@ -498,8 +507,14 @@ impl Standings {
     /// Builds the standings. `names` lists the participants (so that engines
     /// without a game appear); names met only in `games` are added.
     pub fn build(names: &[String], games: &[ScoredGame]) -> Standings {
+        let counted: Vec<(ScoredGame, u32)> = games.iter().map(|g| (g.clone(), 1)).collect();
+        Standings::build_counted(names, &counted)
+    }
+
+    /// [`Standings::build`] from distinct games with how often each happened.
+    pub fn build_counted(names: &[String], games: &[(ScoredGame, u32)]) -> Standings {
         let mut all: Vec<String> = names.to_vec();
-        for g in games {
+        for (g, _) in games {
             for n in [&g.south, &g.north] {
                 if !all.contains(n) {
                     all.push(n.clone());
@@ -516,27 +531,29 @@ impl Standings {
             })
             .collect();
         let mut cross = vec![vec![PairScore::default(); size]; size];
-        for g in games {
+        for (g, count) in games {
             let (s, n) = (index(&g.south), index(&g.north));
             for (me, opp, side) in [(s, n, Side::South), (n, s, Side::North)] {
                 let hp = g.result.half_points(side);
-                engines[me].wdl.add(hp);
-                cross[me][opp].half_points += hp;
-                cross[me][opp].games += 1;
+                engines[me].wdl.add_many(hp, *count);
+                cross[me][opp].half_points += hp * count;
+                cross[me][opp].games += count;
                 if hp == 0 {
                     if let Some(kind) = &g.forfeit {
-                        *engines[me].forfeits.entry(kind.clone()).or_default() += 1;
+                        *engines[me].forfeits.entry(kind.clone()).or_default() += count;
                     }
                 }
             }
         }
         let totals: Vec<f64> = engines.iter().map(Standing::points).collect();
-        for g in games {
-            let (s, n) = (index(&g.south), index(&g.north));
-            for (me, opp, side) in [(s, n, Side::South), (n, s, Side::North)] {
-                let points = f64::from(g.result.half_points(side)) / 2.0;
-                engines[me].sonneborn_berger += points * totals[opp];
-            }
+        // Sonneborn-Berger from the crosstable: the points scored against
+        // each opponent times the opponent's total.
+        for (me, row) in cross.iter().enumerate() {
+            engines[me].sonneborn_berger = row
+                .iter()
+                .zip(&totals)
+                .map(|(c, total)| f64::from(c.half_points) / 2.0 * total)
+                .sum();
         }
         let mut order: Vec<usize> = (0..size).collect();
         order.sort_by(|&a, &b| {

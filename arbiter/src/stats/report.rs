@@ -10,184 +10,281 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use mancala_rules::Side;
+use mancala_rules::{GameResult, Side};
 
 use crate::event::schedule::SlotKey;
 use crate::records::log::GameLog;
 use crate::stats::rating::{self, Results};
-use crate::stats::{match_report, Penta, Sprt, SprtState, Standings, Wdl};
+use crate::stats::{match_report, Penta, ScoredGame, Sprt, SprtState, Standings, Wdl};
 
 /// Sorts games by schedule slot (untagged games after, in their order).
 pub fn sort_games(games: &mut [GameLog]) {
     games.sort_by_key(|g| SlotKey::of(g).map_or(usize::MAX, |k| k.index));
 }
 
+/// What a report needs of an event's games, kept as counts: its size does
+/// not grow with the number of games (engines² × results × forfeit kinds),
+/// and adding a game takes constant time. The games can come in any order.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Finished games by (South, North, South's half points, forfeit kind).
+    scored: BTreeMap<(String, String, u32, Option<String>), u32>,
+    /// Finished games by termination kind, with who forfeited them.
+    terminations: BTreeMap<&'static str, (u32, BTreeMap<String, u32>)>,
+    finished: u32,
+    /// The first engine of the event, for the head-to-head figures.
+    first: Option<String>,
+    h2h: Wdl,
+    penta: Penta,
+    /// First game's half points (from `first`'s side) of pairs still open.
+    open_pairs: BTreeMap<usize, u32>,
+}
+
+impl Tally {
+    /// An empty tally for an event of `names` (the first one is the
+    /// reference of the head-to-head figures).
+    pub fn new(names: &[String]) -> Tally {
+        Tally {
+            first: names.first().cloned(),
+            ..Tally::default()
+        }
+    }
+
+    /// The tally of `games`.
+    pub fn of(names: &[String], games: &[GameLog]) -> Tally {
+        let mut t = Tally::new(names);
+        for g in games {
+            t.add(g);
+        }
+        t
+    }
+
+    /// Counts one game (an unfinished one, `*`, is not counted).
+    pub fn add(&mut self, g: &GameLog) {
+        let Some(scored) = g.scored() else { return };
+        self.finished += 1;
+        let entry = self.terminations.entry(g.termination.kind()).or_default();
+        entry.0 += 1;
+        if let Some(side) = g.termination.offender() {
+            let name = match side {
+                Side::South => &g.south,
+                Side::North => &g.north,
+            };
+            *entry.1.entry(name.clone()).or_default() += 1;
+        }
+        let key = (
+            scored.south,
+            scored.north,
+            scored.result.half_points(Side::South),
+            scored.forfeit,
+        );
+        *self.scored.entry(key).or_default() += 1;
+        let side = match &self.first {
+            Some(f) if *f == g.south => Side::South,
+            Some(f) if *f == g.north => Side::North,
+            _ => return,
+        };
+        let hp = scored.result.half_points(side);
+        self.h2h.add(hp);
+        if let Some(pair) = SlotKey::of(g).and_then(|k| k.pair) {
+            match self.open_pairs.remove(&pair) {
+                Some(first) => self.penta.add_games(first, hp),
+                None => {
+                    self.open_pairs.insert(pair, hp);
+                }
+            }
+        }
+    }
+
+    /// Finished games counted.
+    pub fn finished(&self) -> u32 {
+        self.finished
+    }
+
+    fn counted(&self) -> Vec<(ScoredGame, u32)> {
+        self.scored
+            .iter()
+            .map(|((south, north, hp, forfeit), &n)| {
+                let result = match hp {
+                    2 => GameResult::SouthWins,
+                    0 => GameResult::NorthWins,
+                    _ => GameResult::Draw,
+                };
+                let game = ScoredGame {
+                    south: south.clone(),
+                    north: north.clone(),
+                    result,
+                    forfeit: forfeit.clone(),
+                };
+                (game, n)
+            })
+            .collect()
+    }
+
+    /// The standings.
+    pub fn standings(&self, names: &[String]) -> Standings {
+        Standings::build_counted(names, &self.counted())
+    }
+
+    /// One line for progress output: `Standings after 12 games: A 5.5/7, …`.
+    pub fn short_standings(&self, names: &[String]) -> String {
+        let st = self.standings(names);
+        let parts: Vec<String> = st
+            .engines
+            .iter()
+            .map(|e| format!("{} {}/{}", e.name, e.points(), e.wdl.games()))
+            .collect();
+        format!(
+            "Standings after {} games: {}",
+            self.finished,
+            parts.join(", ")
+        )
+    }
+
+    /// The first engine's results against the other: games and game pairs.
+    pub fn head_to_head(&self) -> (Wdl, Penta) {
+        (self.h2h, self.penta)
+    }
+
+    /// The SPRT's log-likelihood ratio and state (pentanomial when there are
+    /// complete pairs, as in [`match_report`]).
+    pub fn sprt_status(&self, sprt: &Sprt) -> (f64, SprtState) {
+        let llr = if self.penta.pairs() > 0 {
+            sprt.llr_penta(&self.penta)
+        } else {
+            sprt.llr_wdl(&self.h2h)
+        };
+        (llr, sprt.state(llr))
+    }
+
+    /// The engines in the order of `st` (these standings) and their ratings
+    /// (index `i` of the ratings is `order[i]`).
+    pub fn ratings(&self, st: &Standings) -> (Vec<String>, rating::Ratings) {
+        let order: Vec<String> = st.engines.iter().map(|e| e.name.clone()).collect();
+        let mut results = Results::new(order.len());
+        for (g, n) in &self.counted() {
+            let (Some(s), Some(no)) = (
+                order.iter().position(|x| *x == g.south),
+                order.iter().position(|x| *x == g.north),
+            ) else {
+                continue;
+            };
+            for _ in 0..*n {
+                results.add(s, no, g.result.half_points(Side::South));
+            }
+        }
+        let fit = rating::fit(&results);
+        (order, fit)
+    }
+
+    /// Finished games by termination kind.
+    pub fn terminations(&self) -> BTreeMap<String, u32> {
+        self.terminations
+            .iter()
+            .map(|(k, (n, _))| ((*k).to_owned(), *n))
+            .collect()
+    }
+
+    /// The full report.
+    pub fn render(&self, names: &[String], sprt: Option<&Sprt>) -> String {
+        let st = self.standings(names);
+        let mut out = st.render();
+        let (order, fit) = self.ratings(&st);
+        out.push('\n');
+        out.push_str(
+            "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
+             95% interval, LOS over the next in rank:\n",
+        );
+        let name_w = order
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        let _ = writeln!(
+            out,
+            "{:>4} {:<name_w$} {:>7} {:>7} {:>7}",
+            "Rank", "Name", "Elo", "+/-", "LOS"
+        );
+        for (i, name) in order.iter().enumerate() {
+            let margin = fit.margin(i);
+            let margin = if margin.is_finite() {
+                format!("{margin:.1}")
+            } else {
+                "-".to_owned()
+            };
+            let los = (i + 1 < order.len())
+                .then(|| fit.los(i, i + 1))
+                .flatten()
+                .map_or_else(|| "-".to_owned(), |l| format!("{:.1}%", l * 100.0));
+            let _ = writeln!(
+                out,
+                "{:>4} {:<name_w$} {:>+7.1} {:>7} {:>7}",
+                i + 1,
+                name,
+                fit.elo[i],
+                margin,
+                los
+            );
+        }
+        // A forfeit kind names who forfeited: `time_forfeit 3 (level-1 2, level-7 1)`.
+        let terms: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, (n, by))| {
+                if by.is_empty() {
+                    format!("{k} {n}")
+                } else {
+                    let who: Vec<String> = by.iter().map(|(e, c)| format!("{e} {c}")).collect();
+                    format!("{k} {n} ({})", who.join(", "))
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "\nTerminations: {}", terms.join(", "));
+        if names.len() == 2 {
+            out.push('\n');
+            out.push_str(&match_report(
+                &names[0],
+                &names[1],
+                &self.h2h,
+                Some(&self.penta),
+                sprt,
+            ));
+        }
+        out
+    }
+}
+
 /// The standings of the finished games.
 pub fn standings(names: &[String], games: &[GameLog]) -> Standings {
-    let scored: Vec<_> = games.iter().filter_map(GameLog::scored).collect();
-    Standings::build(names, &scored)
+    Tally::of(names, games).standings(names)
 }
 
 /// One line for progress output: `after 12 games: A 5.5/7, B 4/6, …`.
 pub fn short_standings(names: &[String], games: &[GameLog]) -> String {
-    let st = standings(names, games);
-    let parts: Vec<String> = st
-        .engines
-        .iter()
-        .map(|e| format!("{} {}/{}", e.name, e.points(), e.wdl.games()))
-        .collect();
-    let finished = games.iter().filter(|g| g.result.is_some()).count();
-    format!("Standings after {finished} games: {}", parts.join(", "))
+    Tally::of(names, games).short_standings(names)
 }
 
 /// Results of `names[0]` against `names[1]`: game W/D/L and game pairs.
 pub fn head_to_head(names: &[String], games: &[GameLog]) -> (Wdl, Penta) {
-    let mut wdl = Wdl::default();
-    let mut pairs: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
-    let Some(first) = names.first() else {
-        return (wdl, Penta::default());
-    };
-    for g in games {
-        let Some(result) = g.result else { continue };
-        let side = if &g.south == first {
-            Side::South
-        } else if &g.north == first {
-            Side::North
-        } else {
-            continue;
-        };
-        let hp = result.half_points(side);
-        wdl.add(hp);
-        if let Some(pair) = SlotKey::of(g).and_then(|k| k.pair) {
-            pairs.entry(pair).or_default().push(hp);
-        }
-    }
-    let mut penta = Penta::default();
-    for points in pairs.values() {
-        if let [a, b] = points[..] {
-            penta.add_games(a, b);
-        }
-    }
-    (wdl, penta)
+    Tally::of(names, games).head_to_head()
 }
 
 /// The SPRT's log-likelihood ratio and state for a two-engine event
 /// (pentanomial when there are complete pairs, as in [`match_report`]).
 pub fn sprt_status(sprt: &Sprt, names: &[String], games: &[GameLog]) -> (f64, SprtState) {
-    let (wdl, penta) = head_to_head(names, games);
-    let llr = if penta.pairs() > 0 {
-        sprt.llr_penta(&penta)
-    } else {
-        sprt.llr_wdl(&wdl)
-    };
-    (llr, sprt.state(llr))
-}
-
-/// The engines in standings order and their ratings fitted to `games`
-/// (index `i` of the ratings is `order[i]`).
-pub fn field_ratings(st: &Standings, games: &[GameLog]) -> (Vec<String>, rating::Ratings) {
-    let order: Vec<String> = st.engines.iter().map(|e| e.name.clone()).collect();
-    let mut results = Results::new(order.len());
-    for g in games {
-        let (Some(result), Some(s), Some(n)) = (
-            g.result,
-            order.iter().position(|x| *x == g.south),
-            order.iter().position(|x| *x == g.north),
-        ) else {
-            continue;
-        };
-        results.add(s, n, result.half_points(Side::South));
-    }
-    let fit = rating::fit(&results);
-    (order, fit)
+    Tally::of(names, games).sprt_status(sprt)
 }
 
 /// The full report.
 pub fn render(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> String {
-    let st = standings(names, games);
-    let mut out = st.render();
-    let (order, fit) = field_ratings(&st, games);
-    out.push('\n');
-    out.push_str(
-        "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
-         95% interval, LOS over the next in rank:\n",
-    );
-    let name_w = order
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let _ = writeln!(
-        out,
-        "{:>4} {:<name_w$} {:>7} {:>7} {:>7}",
-        "Rank", "Name", "Elo", "+/-", "LOS"
-    );
-    for (i, name) in order.iter().enumerate() {
-        let margin = fit.margin(i);
-        let margin = if margin.is_finite() {
-            format!("{margin:.1}")
-        } else {
-            "-".to_owned()
-        };
-        let los = (i + 1 < order.len())
-            .then(|| fit.los(i, i + 1))
-            .flatten()
-            .map_or_else(|| "-".to_owned(), |l| format!("{:.1}%", l * 100.0));
-        let _ = writeln!(
-            out,
-            "{:>4} {:<name_w$} {:>+7.1} {:>7} {:>7}",
-            i + 1,
-            name,
-            fit.elo[i],
-            margin,
-            los
-        );
-    }
-    let mut terminations: BTreeMap<&str, (u32, BTreeMap<&str, u32>)> = BTreeMap::new();
-    for g in games.iter().filter(|g| g.result.is_some()) {
-        let entry = terminations.entry(g.termination.kind()).or_default();
-        entry.0 += 1;
-        if let Some(side) = g.termination.offender() {
-            let name = match side {
-                Side::South => g.south.as_str(),
-                Side::North => g.north.as_str(),
-            };
-            *entry.1.entry(name).or_default() += 1;
-        }
-    }
-    // A forfeit kind names who forfeited: `time_forfeit 3 (level-1 2, level-7 1)`.
-    let terms: Vec<String> = terminations
-        .iter()
-        .map(|(k, (n, by))| {
-            if by.is_empty() {
-                format!("{k} {n}")
-            } else {
-                let who: Vec<String> = by.iter().map(|(e, c)| format!("{e} {c}")).collect();
-                format!("{k} {n} ({})", who.join(", "))
-            }
-        })
-        .collect();
-    let _ = writeln!(out, "\nTerminations: {}", terms.join(", "));
-    if names.len() == 2 {
-        let (wdl, penta) = head_to_head(names, games);
-        out.push('\n');
-        out.push_str(&match_report(
-            &names[0],
-            &names[1],
-            &wdl,
-            Some(&penta),
-            sprt,
-        ));
-    }
-    out
+    Tally::of(names, games).render(names, sprt)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::records::log::tests::rules_log;
-    use mancala_rules::GameResult;
 
     fn game(south: &str, north: &str, result: GameResult, pair: usize) -> GameLog {
         let mut g = rules_log();

@@ -19,7 +19,23 @@ pub const PROMPT: Duration = Duration::from_secs(5);
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        Engine::start_command(Command::new(env!("CARGO_BIN_EXE_engine")))
+    }
+
+    /// The engine with its address space limited to `kib` KiB (`ulimit -v`),
+    /// so that a large allocation fails instead of succeeding lazily.
+    pub fn start_with_memory_limit(kib: u64) -> Engine {
+        let mut sh = Command::new("/bin/sh");
+        sh.args([
+            "-c",
+            &format!("ulimit -v {kib} && exec \"$0\""),
+            env!("CARGO_BIN_EXE_engine"),
+        ]);
+        Engine::start_command(sh)
+    }
+
+    pub fn start_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

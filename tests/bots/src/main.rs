@@ -37,6 +37,14 @@
 //! | `exit-early`  | exits 0 right after its N-th bestmove                                 |
 //! | `fork-child`  | starts a `sleep 1000` grandchild at once and prints `info string child <pid>` as its first line, then plays legal moves |
 //! | `slow`        | answers `go` after `--delay-ms` (default 1000); `stop` answers at once |
+//! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
+//! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
+//! | `bad-utf8`    | answers `go` with a `bestmove` line that is not UTF-8                 |
+//! | `exit-after-gameover` | plays legal moves; exits 0 on `gameover`                      |
+//! | `no-readyok`  | never answers `isready` (answers `umi`)                               |
+//! | `stubborn`    | starts a `sleep 1000` grandchild in its group, plays legal moves, ignores `quit`, end of input, SIGTERM and SIGHUP |
+//! | `setsid-child`| starts a `sleep 1000` grandchild in a new session (out of its group) and prints `info string child <pid>`, then plays legal moves |
+//! | `crash-behind-child` | starts a `sleep 1000` grandchild that shares its stdout, then plays like `crash-mid` |
 //!
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
@@ -65,9 +73,17 @@ enum Mode {
     ExitEarly,
     ForkChild,
     Slow,
+    DoubleBestmove,
+    BestmoveAfterReadyok,
+    BadUtf8,
+    CrashBehindChild,
+    ExitAfterGameover,
+    NoReadyok,
+    Stubborn,
+    SetsidChild,
 }
 
-const MODES: [(&str, Mode); 14] = [
+const MODES: [(&str, Mode); 22] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -82,6 +98,14 @@ const MODES: [(&str, Mode); 14] = [
     ("exit-early", Mode::ExitEarly),
     ("fork-child", Mode::ForkChild),
     ("slow", Mode::Slow),
+    ("double-bestmove", Mode::DoubleBestmove),
+    ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
+    ("bad-utf8", Mode::BadUtf8),
+    ("crash-behind-child", Mode::CrashBehindChild),
+    ("exit-after-gameover", Mode::ExitAfterGameover),
+    ("no-readyok", Mode::NoReadyok),
+    ("stubborn", Mode::Stubborn),
+    ("setsid-child", Mode::SetsidChild),
 ];
 
 struct Options {
@@ -172,6 +196,15 @@ fn say(line: &str) {
     }
 }
 
+/// Writes `text` (lines, each ending in `\n`) in one write and flushes: the
+/// arbiter receives the lines together.
+fn say_at_once(text: &[u8]) {
+    let mut out = io::stdout().lock();
+    if out.write_all(text).and_then(|()| out.flush()).is_err() {
+        process::exit(0);
+    }
+}
+
 /// SplitMix64: tiny, seedable, good enough to pick moves.
 struct Rng(u64);
 
@@ -228,7 +261,13 @@ impl Bot {
                 say(&format!("games {}", self.opts.games));
                 self.reply("umiok");
             }
+            "isready" if self.opts.mode == Mode::BestmoveAfterReadyok => {
+                let answer = self.chosen_move();
+                say_at_once(format!("readyok\nbestmove {answer}\n").as_bytes());
+            }
+            "isready" if self.opts.mode == Mode::NoReadyok => {}
             "isready" => self.reply("readyok"),
+            "gameover" if self.opts.mode == Mode::ExitAfterGameover => process::exit(0),
             "newgame" => {
                 self.game = None;
                 match rest.trim().parse::<GameId>() {
@@ -243,6 +282,7 @@ impl Bot {
                     self.finish_go(&answer);
                 }
             }
+            "quit" if self.opts.mode == Mode::Stubborn => {}
             "quit" => process::exit(0),
             _ => {}
         }
@@ -303,7 +343,16 @@ impl Bot {
                 }
             }
             Mode::HugeLine => huge_line(self.opts.line_bytes),
-            Mode::CrashMid if self.answered >= self.opts.count => process::abort(),
+            Mode::CrashMid | Mode::CrashBehindChild if self.answered >= self.opts.count => {
+                process::abort()
+            }
+            Mode::DoubleBestmove => {
+                // One write, so both lines reach the arbiter together.
+                let answer = self.chosen_move();
+                say_at_once(format!("bestmove {answer}\nbestmove {answer}\n").as_bytes());
+                self.answered += 1;
+            }
+            Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
             Mode::IgnoreStop => {
                 let words: Vec<&str> = params.split_whitespace().collect();
                 if !words.contains(&"infinite") {
@@ -391,7 +440,58 @@ fn main() {
     match opts.mode {
         Mode::CrashStart => process::exit(1),
         Mode::CrashMid => no_core_dumps(),
+        Mode::CrashBehindChild => {
+            no_core_dumps();
+            // The grandchild inherits our stdout, so the pipe stays open after
+            // our crash: only our exit status tells the arbiter what happened.
+            match Command::new("sleep")
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+            {
+                Ok(child) => say(&format!("info string child {}", child.id())),
+                Err(e) => say(&format!("info string error cannot start sleep: {e}")),
+            }
+        }
         Mode::StderrFlood => flood_stderr(),
+        Mode::Stubborn => {
+            for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE] {
+                // SAFETY: setting a disposition to "ignore" touches no memory.
+                unsafe {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+            }
+            let started = Command::new("sleep")
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn();
+            if let Ok(child) = started {
+                say(&format!("info string child {}", child.id()));
+            }
+        }
+        Mode::SetsidChild => {
+            use std::os::unix::process::CommandExt;
+            let mut command = Command::new("sleep");
+            command
+                .arg("1000")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            // SAFETY: setsid is async-signal-safe and touches no memory.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+            match command.spawn() {
+                Ok(child) => say(&format!("info string child {}", child.id())),
+                Err(e) => say(&format!("info string error cannot start sleep: {e}")),
+            }
+        }
         Mode::ForkChild => {
             // The grandchild stays in our process group (no setsid/setpgid), so the
             // arbiter's group kill must reach it; null stdio so it holds no pipe.
@@ -442,6 +542,9 @@ fn main() {
                     bot.finish_go(&answer);
                 }
             }
+            Err(RecvTimeoutError::Disconnected) if bot.opts.mode == Mode::Stubborn => loop {
+                thread::sleep(Duration::from_secs(1000));
+            },
             Err(RecvTimeoutError::Disconnected) => process::exit(0),
         }
     }

@@ -1,0 +1,551 @@
+//! The analysis board. Two parts:
+//! - stateless position answers (`/api/position`, `/api/export`): a start
+//!   position and moves in, the board, legal moves and result out, or the
+//!   game as a PGN-like log — the page keeps the move list (back, forward,
+//!   take-back) and the server's rules say what each list means;
+//! - one engine per WebSocket (`/ws/analyse`) under `go infinite`: its
+//!   option declarations (for the options dialog), its info lines as they
+//!   come (MultiPV lines keyed by `multipv`), `stop`. The position is checked
+//!   with the rules before the engine sees it.
+
+use std::time::Duration;
+
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use mancala_rules::{game_from_position, AnyGame, GameResult};
+use serde::{Deserialize, Serialize};
+use tokio::time::Instant;
+use umi::{Bound, Message, OptionDecl, OptionKind, ScoreValue};
+
+use crate::engine::session::Session;
+use crate::play::game::position_command;
+use crate::records::log::{GameLog, MoveRecord, Termination};
+use crate::web::board::{move_hole, view, BoardView};
+use crate::web::state::AppState;
+use crate::web::table::LegalMove;
+
+/// A start position and moves, as the page sends them.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Line {
+    pub position: String,
+    /// Moves in notation, separated by spaces.
+    #[serde(default)]
+    pub moves: String,
+}
+
+impl Line {
+    fn move_list(&self) -> Vec<String> {
+        self.moves.split_whitespace().map(str::to_owned).collect()
+    }
+
+    /// The game after the moves, every move checked by the rules.
+    pub fn replay(&self) -> Result<Box<dyn AnyGame>, String> {
+        let mut game =
+            game_from_position(self.position.trim()).map_err(|e| format!("position: {e}"))?;
+        for (i, mv) in self.move_list().iter().enumerate() {
+            game.play(mv)
+                .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+}
+
+/// The answer to `/api/position`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionAnswer {
+    pub board: BoardView,
+    /// The canonical start position.
+    pub start: String,
+    pub moves: Vec<String>,
+    pub legal: Vec<LegalMove>,
+    /// `ongoing` or the result.
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
+    let game = line.replay()?;
+    let outcome = game.outcome();
+    Ok(PositionAnswer {
+        board: view(&game.position_string()).map_err(|e| e.to_string())?,
+        start: game.start_string(),
+        moves: game.moves(),
+        legal: game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| LegalMove {
+                hole: move_hole(&mv),
+                mv,
+            })
+            .collect(),
+        status: outcome.map_or_else(|| "ongoing".to_owned(), |o| o.result.as_pgn().to_owned()),
+        reason: outcome.map(|o| o.reason.to_string()),
+    })
+}
+
+/// `GET /api/position?position=…&moves=…`.
+pub async fn position(Query(line): Query<Line>) -> Response {
+    match answer(&line) {
+        Ok(a) => Json(a).into_response(),
+        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e).into_response(),
+    }
+}
+
+/// The analysed line as a game log (result `*` while it is not over).
+pub fn export_log(line: &Line) -> Result<GameLog, String> {
+    let game = line.replay()?;
+    let outcome = game.outcome();
+    let result: Option<GameResult> = outcome.map(|o| o.result);
+    Ok(GameLog {
+        event: "analysis".into(),
+        site: "arbiter serve".into(),
+        date: crate::records::output::pgn_date(),
+        round: "-".into(),
+        game: game.game_id().to_string(),
+        start_position: game.start_string(),
+        south: "?".into(),
+        north: "?".into(),
+        result,
+        termination: match outcome {
+            Some(o) => Termination::rules(o.reason),
+            None => Termination::Interrupted {
+                detail: "analysis board: not finished".into(),
+            },
+        },
+        time_control: "-".into(),
+        moves: game
+            .moves()
+            .into_iter()
+            .map(|m| MoveRecord::new(m, 0))
+            .collect(),
+        scores: outcome.and_then(|o| o.scores),
+        partie: None,
+        tags: Default::default(),
+    })
+}
+
+/// `GET /api/export?position=…&moves=…`: the line as a PGN-like log.
+pub async fn export(Query(line): Query<Line>) -> Response {
+    match export_log(&line) {
+        Ok(log) => (
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            crate::records::pgn::write_game(&log),
+        )
+            .into_response(),
+        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e).into_response(),
+    }
+}
+
+// ------------------------------------------------------------------ engine
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    /// Start (or switch to) an engine; the answer lists its options.
+    Engine {
+        engine: String,
+    },
+    /// Analyse a line with `go infinite`.
+    Go {
+        #[serde(flatten)]
+        line: Line,
+        /// `setoption` pairs, each a declared option of the engine.
+        #[serde(default)]
+        options: Vec<(String, String)>,
+    },
+    Stop,
+}
+
+/// One engine option, for the options dialog.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionView {
+    pub name: String,
+    /// `check`, `spin`, `combo`, `button` or `string`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<String>,
+}
+
+pub fn option_view(decl: &OptionDecl) -> OptionView {
+    let mut v = OptionView {
+        name: decl.name().as_str().to_owned(),
+        kind: "button",
+        default: None,
+        min: None,
+        max: None,
+        vars: Vec::new(),
+    };
+    match decl.kind() {
+        OptionKind::Check { default } => {
+            v.kind = "check";
+            v.default = Some(default.to_string());
+        }
+        OptionKind::Spin { default, min, max } => {
+            v.kind = "spin";
+            v.default = Some(default.to_string());
+            v.min = Some(*min);
+            v.max = Some(*max);
+        }
+        OptionKind::Combo { default, vars } => {
+            v.kind = "combo";
+            v.default = Some(default.to_string());
+            v.vars = vars.iter().map(ToString::to_string).collect();
+        }
+        OptionKind::Button => {}
+        OptionKind::String { default } => {
+            v.kind = "string";
+            v.default = Some(default.option_str().to_owned());
+        }
+    }
+    v
+}
+
+/// One `info` line, for the page.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct InfoView {
+    /// 1 = the best line.
+    pub multipv: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
+    /// `+35`, `-M3`; `≥`/`≤` for bounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nps: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<u64>,
+    pub pv: Vec<String>,
+}
+
+/// The page's view of an engine's info line; `None` for lines without search
+/// results (`info string`, `currmove`).
+pub fn info_view(info: &umi::Info) -> Option<InfoView> {
+    if info.depth.is_none() && info.pv.is_empty() && info.score.is_none() {
+        return None;
+    }
+    let score = info.score.map(|s| {
+        let value = match s.value {
+            ScoreValue::Cp(cp) => format!("{cp:+}"),
+            ScoreValue::Mate(m) if m < 0 => format!("-M{}", m.unsigned_abs()),
+            ScoreValue::Mate(m) => format!("+M{m}"),
+        };
+        match s.bound {
+            None => value,
+            Some(Bound::Lower) => format!("≥{value}"),
+            Some(Bound::Upper) => format!("≤{value}"),
+        }
+    });
+    Some(InfoView {
+        multipv: info.multipv.unwrap_or(1),
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score,
+        nodes: info.nodes,
+        nps: info.nps,
+        time: info.time,
+        pv: info.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+    })
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ServerMessage {
+    Engine {
+        name: String,
+        id_name: Option<String>,
+        options: Vec<OptionView>,
+    },
+    Info(InfoView),
+    Bestmove {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Error {
+        message: String,
+    },
+}
+
+struct Analyst {
+    name: String,
+    session: Session,
+    searching: bool,
+    /// The game id the engine was last told with `newgame`.
+    game: Option<String>,
+}
+
+/// `GET /ws/analyse`.
+pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    ws.max_message_size(64 * 1024)
+        .on_upgrade(move |socket| drive(socket, state))
+}
+
+enum Event {
+    Closed,
+    Text(String),
+    Line(Result<String, String>),
+    Other,
+}
+
+/// How long a `stop` may take before the engine is given up.
+const STOP_GRACE: Duration = Duration::from_secs(10);
+
+async fn next_line(analyst: &mut Option<Analyst>) -> Result<String, String> {
+    match analyst.as_mut() {
+        // why a far deadline: `go infinite` has no end of its own; the
+        // reader is cancel-safe, so the socket arm may win at any time.
+        Some(a) => a
+            .session
+            .read_line(Instant::now() + Duration::from_secs(24 * 3600), "info")
+            .await
+            .map_err(|e| e.to_string()),
+        None => std::future::pending().await,
+    }
+}
+
+async fn send(socket: &mut WebSocket, m: &ServerMessage) -> bool {
+    match serde_json::to_string(m) {
+        Ok(text) => socket.send(WsMessage::Text(text.into())).await.is_ok(),
+        Err(_) => true,
+    }
+}
+
+async fn drive(mut socket: WebSocket, state: AppState) {
+    let mut analyst: Option<Analyst> = None;
+    let grace = state.config.quit_grace;
+    loop {
+        let event = tokio::select! {
+            msg = socket.recv() => match msg {
+                None | Some(Err(_)) | Some(Ok(WsMessage::Close(_))) => Event::Closed,
+                Some(Ok(WsMessage::Text(t))) => Event::Text(t.to_string()),
+                Some(Ok(_)) => Event::Other,
+            },
+            line = next_line(&mut analyst) => Event::Line(line),
+        };
+        let reply = match event {
+            Event::Closed => break,
+            Event::Other => continue,
+            Event::Line(Err(e)) => {
+                if let Some(a) = analyst.take() {
+                    a.session.shutdown(grace).await;
+                }
+                Some(ServerMessage::Error {
+                    message: format!("the engine stopped: {e}"),
+                })
+            }
+            Event::Line(Ok(line)) => match Message::parse(&line) {
+                Ok(Message::Info(info)) => info_view(&info).map(ServerMessage::Info),
+                Ok(Message::BestMove { best, .. }) => {
+                    if let Some(a) = analyst.as_mut() {
+                        a.searching = false;
+                    }
+                    Some(ServerMessage::Bestmove {
+                        mv: best.as_str().to_owned(),
+                    })
+                }
+                Ok(Message::BestMoveNone) => {
+                    if let Some(a) = analyst.as_mut() {
+                        a.searching = false;
+                    }
+                    Some(ServerMessage::Bestmove {
+                        mv: "(none)".into(),
+                    })
+                }
+                _ => None,
+            },
+            Event::Text(text) => match serde_json::from_str::<ClientMessage>(&text) {
+                Err(e) => Some(ServerMessage::Error {
+                    message: format!("bad message: {e}"),
+                }),
+                Ok(ClientMessage::Engine { engine }) => {
+                    if let Some(a) = analyst.take() {
+                        a.session.shutdown(grace).await;
+                    }
+                    match start(&engine, &state).await {
+                        Ok(a) => {
+                            let m = ServerMessage::Engine {
+                                name: a.name.clone(),
+                                id_name: a.session.id_name.clone(),
+                                options: a.session.options.iter().map(option_view).collect(),
+                            };
+                            analyst = Some(a);
+                            Some(m)
+                        }
+                        Err(message) => Some(ServerMessage::Error { message }),
+                    }
+                }
+                Ok(ClientMessage::Go { line, options }) => match analyst.as_mut() {
+                    None => Some(ServerMessage::Error {
+                        message: "choose an engine first".into(),
+                    }),
+                    Some(a) => match go(a, &line, &options, &state).await {
+                        Ok(()) => None,
+                        Err(message) => Some(ServerMessage::Error { message }),
+                    },
+                },
+                Ok(ClientMessage::Stop) => {
+                    if let Some(a) = analyst.as_mut().filter(|a| a.searching) {
+                        a.session.stop().await;
+                    }
+                    None
+                }
+            },
+        };
+        if let Some(m) = reply {
+            if !send(&mut socket, &m).await {
+                break;
+            }
+        }
+    }
+    if let Some(a) = analyst {
+        a.session.shutdown(grace).await;
+    }
+}
+
+async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
+    let spec = state
+        .engine(name)
+        .ok_or_else(|| format!("no such engine: {name}"))?;
+    let session = Session::start(
+        &state.launch_spec(spec),
+        state.config.handshake_timeout,
+        None,
+    )
+    .await
+    .map_err(|e| format!("{name}: {e}"))?;
+    Ok(Analyst {
+        name: name.to_owned(),
+        session,
+        searching: false,
+        game: None,
+    })
+}
+
+/// Stops a running search (waiting for its `bestmove`), then starts one on `line`.
+async fn go(
+    a: &mut Analyst,
+    line: &Line,
+    options: &[(String, String)],
+    state: &AppState,
+) -> Result<(), String> {
+    let game = line.replay()?;
+    if game.outcome().is_some() {
+        return Err("the game is over in this position: nothing to analyse".into());
+    }
+    let id = game.game_id().to_string();
+    if !a.session.plays(&id) {
+        return Err(format!("{} does not play {id}", a.name));
+    }
+    if a.searching {
+        a.session.stop().await;
+        let deadline = Instant::now() + STOP_GRACE;
+        loop {
+            let l = a
+                .session
+                .read_line(deadline, "bestmove")
+                .await
+                .map_err(|e| format!("after stop: {e}"))?;
+            if l.starts_with("bestmove") {
+                break;
+            }
+        }
+        a.searching = false;
+    }
+    let fail = |e: crate::engine::session::Fault| e.to_string();
+    a.session.set_options(options).await.map_err(fail)?;
+    if a.game.as_deref() != Some(id.as_str()) {
+        a.session
+            .send(&format!("newgame {id}"))
+            .await
+            .map_err(fail)?;
+        a.game = Some(id);
+    }
+    a.session
+        .ready(state.config.timeouts.ready)
+        .await
+        .map_err(fail)?;
+    let position = position_command(game.game_id(), &game.start_string(), &game.moves());
+    a.session.send(&position).await.map_err(fail)?;
+    a.session.send("go infinite").await.map_err(fail)?;
+    a.searching = true;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(position: &str, moves: &str) -> Line {
+        Line {
+            position: position.into(),
+            moves: moves.into(),
+        }
+    }
+
+    #[test]
+    fn a_line_is_checked_move_by_move() {
+        let a = answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 9")).expect("legal");
+        assert_eq!(a.moves, ["3", "9"]);
+        assert_eq!(a.board.to_move, "south");
+        assert_eq!(a.status, "ongoing");
+        assert!(!a.legal.is_empty());
+        let e =
+            answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 3")).expect_err("illegal");
+        assert!(e.contains("move 2 (3)"), "{e}");
+        assert!(answer(&line("nonsense", "")).is_err());
+    }
+
+    #[test]
+    fn an_export_is_a_log_the_pgn_reader_takes_back() {
+        let l = line("bohnenspiel 0,0,0,0,0,1,0,0,0,0,0,0 S 36/35", "6 7");
+        let text = crate::records::pgn::write_game(&export_log(&l).expect("legal"));
+        let back = crate::records::pgn::parse_games(&text).expect("reads back");
+        assert_eq!(back[0].moves.len(), 2);
+        assert_eq!(back[0].result, Some(GameResult::Draw));
+        crate::records::verify::verify(&back[0]).expect("verifies");
+        let unfinished = export_log(&line("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1", "1")).expect("legal");
+        assert_eq!(unfinished.result, None);
+    }
+
+    #[test]
+    fn info_lines_become_views() {
+        let Ok(Message::Info(info)) =
+            Message::parse("info depth 7 multipv 2 score cp -12 nodes 900 nps 3000 pv 3 9 5")
+        else {
+            panic!("parses")
+        };
+        let v = info_view(&info).expect("search info");
+        assert_eq!(v.multipv, 2);
+        assert_eq!(v.score.as_deref(), Some("-12"));
+        assert_eq!(v.pv, ["3", "9", "5"]);
+        let Ok(Message::Info(text)) = Message::parse("info string hello") else {
+            panic!("parses")
+        };
+        assert!(info_view(&text).is_none());
+    }
+
+    #[test]
+    fn options_are_described_for_the_dialog() {
+        let Ok(Message::Option(decl)) =
+            Message::parse("option name Level type spin default 20 min 1 max 20")
+        else {
+            panic!("parses")
+        };
+        let v = option_view(&decl);
+        assert_eq!((v.kind, v.min, v.max), ("spin", Some(1), Some(20)));
+        assert_eq!(v.default.as_deref(), Some("20"));
+    }
+}

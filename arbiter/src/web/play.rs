@@ -1,0 +1,546 @@
+//! A game over one WebSocket: the page sends `start` and `move` messages, the
+//! server answers with the whole state after every change. The server is the
+//! authority ([`Table`]); engines run through the same process and session
+//! code as `arbiter match`, each `go` on its own task so that the socket
+//! stays answered while an engine thinks. When the socket closes, the
+//! game's engines are ended.
+
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use mancala_rules::{start_position, GameId, Side};
+use serde::{Deserialize, Serialize};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+use umi::ScoreValue;
+
+use crate::engine::session::{BestMove, Fault, Session};
+use crate::play::game::forfeit;
+use crate::play::tc::TimeControl;
+use crate::records::log::{Score, Termination};
+use crate::web::state::AppState;
+use crate::web::table::{side_name, PlayError, Table, TableView};
+
+/// Largest message a page may send (a start request with a position string).
+const MAX_MESSAGE: usize = 64 * 1024;
+
+/// The time control when the page gives none.
+pub const DEFAULT_TC: &str = "60+1";
+
+/// One side as the page asks for it: `human`, or an engine's name.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SeatRequest {
+    pub player: String,
+    /// The reference engine's `Level` (any engine that declares `Level`).
+    #[serde(default)]
+    pub level: Option<u32>,
+}
+
+/// A new game.
+#[derive(Clone, Debug, Deserialize)]
+pub struct StartRequest {
+    /// A game id (start position), unless `position` is given.
+    #[serde(default)]
+    pub game: Option<String>,
+    #[serde(default)]
+    pub position: Option<String>,
+    pub south: SeatRequest,
+    pub north: SeatRequest,
+    /// cutechess syntax (`60+1`, `40/120`, `st=2`); both sides.
+    #[serde(default)]
+    pub tc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    Start(StartRequest),
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ServerMessage {
+    State {
+        #[serde(flatten)]
+        view: Box<TableView>,
+        seats: [String; 2],
+        /// The side whose engine is thinking.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        thinking: Option<&'static str>,
+    },
+    Error {
+        message: String,
+    },
+}
+
+enum Seat {
+    Human,
+    Engine {
+        name: String,
+        /// `None` while it thinks (the session is on the thinking task) or
+        /// once it has been ended.
+        session: Option<Box<Session>>,
+    },
+}
+
+impl Seat {
+    fn label(&self) -> String {
+        match self {
+            Seat::Human => "human".to_owned(),
+            Seat::Engine { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// What a thinking task hands back.
+struct Thought {
+    side: Side,
+    session: Box<Session>,
+    answer: Result<BestMove, Fault>,
+    has_clock: bool,
+}
+
+/// A game in progress on this socket.
+struct Live {
+    table: Table,
+    seats: [Seat; 2],
+    turn_started: Instant,
+    thinking: Option<JoinHandle<Box<Thought>>>,
+}
+
+impl Live {
+    /// When the human to move runs out of time.
+    fn human_flag_at(&self) -> Option<Instant> {
+        let side = self.table.to_move()?;
+        match self.seats[side.index()] {
+            Seat::Human => self.table.deadline().map(|d| self.turn_started + d),
+            Seat::Engine { .. } => None,
+        }
+    }
+
+    fn message(&self) -> Result<ServerMessage, String> {
+        let view = self
+            .table
+            .view(self.turn_started.elapsed())
+            .map_err(|e| format!("internal: cannot show the position: {e}"))?;
+        let thinking = self
+            .thinking
+            .as_ref()
+            .and_then(|_| self.table.to_move())
+            .map(side_name);
+        Ok(ServerMessage::State {
+            view: Box::new(view),
+            seats: [self.seats[0].label(), self.seats[1].label()],
+            thinking,
+        })
+    }
+
+    /// Starts the engine to move thinking, if one is to move and idle.
+    fn think(&mut self, state: &AppState) {
+        let Some(side) = self.table.to_move() else {
+            return;
+        };
+        if self.thinking.is_some() {
+            return;
+        }
+        let Seat::Engine { session, .. } = &mut self.seats[side.index()] else {
+            return;
+        };
+        let Some(mut session) = session.take() else {
+            return;
+        };
+        let (position, go) = self.table.engine_request(side);
+        let has_clock = self.table.deadline().is_some();
+        let wait = self.table.deadline().unwrap_or(state.config.timeouts.stall);
+        self.turn_started = Instant::now();
+        self.thinking = Some(tokio::spawn(async move {
+            let answer = session.go(&position, &go, Instant::now() + wait).await;
+            if matches!(answer, Err(Fault::Timeout { .. })) {
+                session.stop().await;
+            }
+            Box::new(Thought {
+                side,
+                session,
+                answer,
+                has_clock,
+            })
+        }));
+    }
+
+    /// Applies an engine's answer.
+    async fn take_thought(&mut self, thought: Box<Thought>, state: &AppState) {
+        let Thought {
+            side,
+            session,
+            answer,
+            has_clock,
+        } = *thought;
+        let grace = state.config.quit_grace;
+        match answer {
+            Ok(bm) => {
+                let said = (
+                    bm.score.map(|s| match s {
+                        ScoreValue::Cp(cp) => Score::Cp(cp),
+                        ScoreValue::Mate(m) => Score::Mate(m),
+                    }),
+                    bm.depth,
+                );
+                match self.table.play(side, &bm.mv, bm.elapsed, Some(said)) {
+                    Ok(()) => self.put_back(side, session),
+                    Err(e) => {
+                        self.table.forfeit(Termination::IllegalMove {
+                            side,
+                            mv: bm.mv.clone(),
+                            detail: e.to_string(),
+                        });
+                        session.shutdown(grace).await;
+                    }
+                }
+            }
+            Err(fault) => {
+                tracing::info!(%fault, ?side, "engine forfeits");
+                self.table.forfeit(forfeit(side, &fault, has_clock));
+                session.shutdown(grace).await;
+            }
+        }
+        self.turn_started = Instant::now();
+    }
+
+    fn put_back(&mut self, side: Side, s: Box<Session>) {
+        if let Seat::Engine { session, .. } = &mut self.seats[side.index()] {
+            *session = Some(s);
+        }
+    }
+
+    /// Ends every engine of this game (a running search is aborted: dropping
+    /// its session kills the engine's process group).
+    async fn close(mut self, grace: Duration) {
+        if let Some(task) = self.thinking.take() {
+            task.abort();
+            let _ = task.await;
+        }
+        for seat in self.seats {
+            if let Seat::Engine {
+                session: Some(s), ..
+            } = seat
+            {
+                s.shutdown(grace).await;
+            }
+        }
+    }
+}
+
+/// `GET /ws/play`.
+pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    ws.max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| drive(socket, state))
+}
+
+enum Event {
+    Closed,
+    Text(String),
+    Thought(Result<Box<Thought>, String>),
+    Flag,
+    Other,
+}
+
+async fn next_thought(live: &mut Option<Live>) -> Result<Box<Thought>, String> {
+    match live.as_mut().and_then(|l| l.thinking.as_mut()) {
+        Some(task) => task
+            .await
+            .map_err(|e| format!("internal: engine task failed: {e}")),
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn drive(mut socket: WebSocket, state: AppState) {
+    let mut live: Option<Live> = None;
+    loop {
+        let flag_at = live.as_ref().and_then(Live::human_flag_at);
+        let event = tokio::select! {
+            msg = socket.recv() => match msg {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Event::Closed,
+                Some(Ok(Message::Text(text))) => Event::Text(text.to_string()),
+                Some(Ok(_)) => Event::Other,
+            },
+            thought = next_thought(&mut live) => Event::Thought(thought),
+            () = sleep_until(flag_at) => Event::Flag,
+        };
+        let mut error = None;
+        match event {
+            Event::Closed => break,
+            Event::Other => continue,
+            Event::Text(text) => match serde_json::from_str::<ClientMessage>(&text) {
+                Err(e) => error = Some(format!("bad message: {e}")),
+                Ok(ClientMessage::Start(request)) => {
+                    if let Some(old) = live.take() {
+                        old.close(state.config.quit_grace).await;
+                    }
+                    match start(&request, &state).await {
+                        Ok(game) => live = Some(game),
+                        Err(e) => error = Some(e),
+                    }
+                }
+                Ok(ClientMessage::Move { mv }) => match live.as_mut() {
+                    None => error = Some("no game: start one first".into()),
+                    Some(l) => error = human_move(l, &mv).err(),
+                },
+            },
+            Event::Thought(thought) => {
+                if let Some(l) = live.as_mut() {
+                    l.thinking = None;
+                    match thought {
+                        Ok(t) => l.take_thought(t, &state).await,
+                        Err(e) => {
+                            l.table
+                                .forfeit(Termination::Interrupted { detail: e.clone() });
+                            error = Some(e);
+                        }
+                    }
+                }
+            }
+            Event::Flag => {
+                if let Some(l) = live.as_mut() {
+                    l.table.flag(l.turn_started.elapsed());
+                }
+            }
+        }
+        if let Some(l) = live.as_mut() {
+            if let Some(end) = l.table.ended() {
+                if let Some(side) = end.termination.offender() {
+                    if matches!(l.seats[side.index()], Seat::Engine { .. }) {
+                        error.get_or_insert_with(|| {
+                            format!(
+                                "{} ({side}): {}",
+                                l.seats[side.index()].label(),
+                                end.termination
+                            )
+                        });
+                    }
+                }
+            } else {
+                l.think(&state);
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(message) = error {
+            out.push(ServerMessage::Error { message });
+        }
+        if let Some(l) = live.as_ref() {
+            match l.message() {
+                Ok(m) => out.push(m),
+                Err(message) => out.push(ServerMessage::Error { message }),
+            }
+        }
+        for m in out {
+            let Ok(text) = serde_json::to_string(&m) else {
+                continue;
+            };
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        // A finished game keeps no engines.
+        if live
+            .as_ref()
+            .is_some_and(|l| l.table.ended().is_some() && l.thinking.is_none())
+        {
+            if let Some(l) = live.as_mut() {
+                for seat in &mut l.seats {
+                    if let Seat::Engine { session, .. } = seat {
+                        if let Some(s) = session.take() {
+                            s.shutdown(state.config.quit_grace).await;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(l) = live {
+        l.close(state.config.quit_grace).await;
+    }
+}
+
+fn human_move(live: &mut Live, text: &str) -> Result<(), String> {
+    let side = live
+        .table
+        .to_move()
+        .ok_or_else(|| PlayError::GameOver.to_string())?;
+    if !matches!(live.seats[side.index()], Seat::Human) {
+        return Err(format!("it is the engine's turn ({side})"));
+    }
+    live.table
+        .play(side, text.trim(), live.turn_started.elapsed(), None)
+        .map_err(|e| e.to_string())?;
+    live.turn_started = Instant::now();
+    Ok(())
+}
+
+/// The start position a request names.
+pub fn start_of(request: &StartRequest) -> Result<String, String> {
+    match (&request.position, &request.game) {
+        (Some(p), _) if !p.trim().is_empty() => Ok(p.trim().to_owned()),
+        (_, Some(g)) => {
+            let id: GameId = g.parse().map_err(|e| format!("{e}"))?;
+            Ok(start_position(id))
+        }
+        _ => Err("name a game or a position".into()),
+    }
+}
+
+/// The time control a request names (cutechess syntax).
+pub fn time_control_of(request: &StartRequest) -> Result<TimeControl, String> {
+    let text = request.tc.as_deref().unwrap_or(DEFAULT_TC);
+    let mut tc: TimeControl = text
+        .parse()
+        .map_err(|e| format!("time control {text:?}: {e}"))?;
+    if tc.margin.is_zero() {
+        tc.margin = crate::engine::config::DEFAULT_TIME_MARGIN;
+    }
+    Ok(tc)
+}
+
+async fn start(request: &StartRequest, state: &AppState) -> Result<Live, String> {
+    let start = start_of(request)?;
+    let tc = time_control_of(request)?;
+    let table = Table::new(&start, [tc, tc], state.config.max_plies)
+        .map_err(|e| format!("position: {e}"))?;
+    let mut seats = [Seat::Human, Seat::Human];
+    for (side, seat) in [(Side::South, &request.south), (Side::North, &request.north)] {
+        if seat.player == "human" {
+            continue;
+        }
+        if tc.is_unlimited() {
+            return Err("an engine needs a time control (e.g. 60+1 or st=1)".into());
+        }
+        match start_engine(seat, table.game_id(), state).await {
+            Ok(s) => {
+                seats[side.index()] = Seat::Engine {
+                    name: seat.player.clone(),
+                    session: Some(Box::new(s)),
+                }
+            }
+            Err(e) => {
+                for seat in seats {
+                    if let Seat::Engine {
+                        session: Some(s), ..
+                    } = seat
+                    {
+                        s.shutdown(state.config.quit_grace).await;
+                    }
+                }
+                return Err(format!("{side} engine {}: {e}", seat.player));
+            }
+        }
+    }
+    Ok(Live {
+        table,
+        seats,
+        turn_started: Instant::now(),
+        thinking: None,
+    })
+}
+
+async fn start_engine(
+    seat: &SeatRequest,
+    game: GameId,
+    state: &AppState,
+) -> Result<Session, String> {
+    let spec = state.engine(&seat.player).ok_or_else(|| {
+        let known: Vec<String> = state.engine_infos().into_iter().map(|e| e.name).collect();
+        format!(
+            "no such engine (this server has: human, {})",
+            known.join(", ")
+        )
+    })?;
+    let config = &state.config;
+    let mut session = Session::start(&state.launch_spec(spec), config.handshake_timeout, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut options = spec.options.clone();
+    if let Some(level) = seat.level {
+        if session.options.iter().any(|o| o.name().matches("Level")) {
+            options.push(("Level".to_owned(), level.to_string()));
+        }
+    }
+    let setup = async {
+        if !session.plays(game.as_str()) {
+            return Err(format!(
+                "does not play {game} (it plays: {})",
+                session.games.join(" ")
+            ));
+        }
+        session
+            .set_options(&options)
+            .await
+            .map_err(|e| e.to_string())?;
+        session
+            .send(&format!("newgame {game}"))
+            .await
+            .map_err(|e| e.to_string())?;
+        session
+            .ready(config.timeouts.ready)
+            .await
+            .map_err(|e| e.to_string())
+    };
+    match setup.await {
+        Ok(()) => Ok(session),
+        Err(e) => {
+            session.shutdown(config.quit_grace).await;
+            Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> StartRequest {
+        serde_json::from_str(json).expect("request parses")
+    }
+
+    #[test]
+    fn a_request_names_its_start_and_clock() {
+        let r = request(
+            r#"{"game":"bosh","south":{"player":"human"},"north":{"player":"reference","level":3},"tc":"40/60+0.5"}"#,
+        );
+        assert_eq!(start_of(&r).expect("start"), start_position(GameId::Bosh));
+        assert_eq!(r.north.level, Some(3));
+        let tc = time_control_of(&r).expect("tc");
+        assert_eq!(tc.to_string().split_whitespace().next(), Some("40/60+0.5"));
+        let r = request(
+            r#"{"position":"bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2","south":{"player":"human"},"north":{"player":"human"}}"#,
+        );
+        assert_eq!(
+            start_of(&r).expect("start"),
+            "bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2"
+        );
+        assert!(time_control_of(&r).is_ok(), "the default time control");
+    }
+
+    #[test]
+    fn bad_requests_get_clear_errors() {
+        let r =
+            request(r#"{"game":"chess","south":{"player":"human"},"north":{"player":"human"}}"#);
+        assert!(start_of(&r).expect_err("unknown game").contains("chess"));
+        let r = request(
+            r#"{"game":"bosh","south":{"player":"human"},"north":{"player":"human"},"tc":"soon"}"#,
+        );
+        assert!(time_control_of(&r).expect_err("bad tc").contains("soon"));
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"run","cmd":"rm"}"#).is_err());
+    }
+}

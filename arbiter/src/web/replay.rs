@@ -1,0 +1,248 @@
+//! Logs for the replay page: a PGN or JSON-lines log (named with `--log`, or
+//! uploaded from the page) read with the same readers as `arbiter verify`,
+//! and each game's positions worked out by the rules library.
+
+use std::path::Path;
+
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use mancala_rules::game_from_position;
+use serde::{Deserialize, Serialize};
+
+use crate::records::jsonl;
+use crate::records::log::GameLog;
+use crate::records::pgn;
+use crate::records::verify::{detect_format, LogFormat};
+use crate::web::board::{view, BoardView};
+use crate::web::state::AppState;
+
+/// A game in the list: its tags.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    pub index: usize,
+    pub event: String,
+    pub round: String,
+    pub date: String,
+    pub game: String,
+    pub south: String,
+    pub north: String,
+    pub result: String,
+    pub termination: String,
+    pub time_control: String,
+    pub plies: usize,
+}
+
+/// One ply of a game being replayed: the move, what the log says of it,
+/// and the board after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ply {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub time_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    pub board: BoardView,
+}
+
+/// A game ready to step through.
+#[derive(Clone, Debug, Serialize)]
+pub struct Replay {
+    pub summary: GameSummary,
+    pub start: BoardView,
+    pub plies: Vec<Ply>,
+    /// Set when a move of the log is not legal: the plies stop before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Reads the games of a log's text in either format.
+pub fn parse_log(text: &str, path: Option<&Path>) -> Result<Vec<GameLog>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    match detect_format(text, path) {
+        Some(LogFormat::Pgn) => pgn::parse_games(text).map_err(|e| e.to_string()),
+        Some(LogFormat::Jsonl) => jsonl::parse_games(text).map_err(|e| e.to_string()),
+        None => Err("not a PGN or JSON-lines game log".into()),
+    }
+}
+
+pub fn summary(index: usize, log: &GameLog) -> GameSummary {
+    GameSummary {
+        index,
+        event: log.event.clone(),
+        round: log.round.clone(),
+        date: log.date.clone(),
+        game: log.game.clone(),
+        south: log.south.clone(),
+        north: log.north.clone(),
+        result: log
+            .result
+            .map_or_else(|| "*".to_owned(), |r| r.as_pgn().to_owned()),
+        termination: log.termination.to_string(),
+        time_control: log.time_control.clone(),
+        plies: log.moves.len(),
+    }
+}
+
+/// Works out every position of a logged game.
+pub fn replay(index: usize, log: &GameLog) -> Result<Replay, String> {
+    let mut game = game_from_position(&log.start_position)
+        .map_err(|e| format!("game {}: start position: {e}", index + 1))?;
+    let start = view(&game.position_string()).map_err(|e| e.to_string())?;
+    let mut plies = Vec::new();
+    let mut error = None;
+    for (i, m) in log.moves.iter().enumerate() {
+        if let Err(e) = game.play(&m.mv) {
+            error = Some(format!("ply {} ({}): {e}", i + 1, m.mv));
+            break;
+        }
+        plies.push(Ply {
+            mv: m.mv.clone(),
+            time_ms: m.time_ms,
+            score: m.score.map(|s| s.to_string()),
+            depth: m.depth,
+            board: view(&game.position_string()).map_err(|e| e.to_string())?,
+        });
+    }
+    Ok(Replay {
+        summary: summary(index, log),
+        start,
+        plies,
+        error,
+    })
+}
+
+/// A `--log` file as listed on the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogFile {
+    pub index: usize,
+    pub name: String,
+}
+
+/// `GET /api/logs`: the logs named on the command line.
+pub async fn list_files(State(state): State<AppState>) -> Json<Vec<LogFile>> {
+    Json(
+        state
+            .config
+            .logs
+            .iter()
+            .enumerate()
+            .map(|(index, p)| LogFile {
+                index,
+                name: p.display().to_string(),
+            })
+            .collect(),
+    )
+}
+
+type ApiError = (StatusCode, String);
+
+fn read_file(state: &AppState, file: usize) -> Result<Vec<GameLog>, ApiError> {
+    let path = state
+        .config
+        .logs
+        .get(file)
+        .ok_or((StatusCode::NOT_FOUND, format!("no log #{file}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
+    parse_log(&text, Some(path)).map_err(|e| {
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{}: {e}", path.display()),
+        )
+    })
+}
+
+fn pick(logs: &[GameLog], game: Option<usize>) -> Result<serde_json::Value, ApiError> {
+    let to_json = |v: Result<serde_json::Value, serde_json::Error>| {
+        v.map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    };
+    match game {
+        None => to_json(serde_json::to_value(
+            logs.iter()
+                .enumerate()
+                .map(|(i, l)| summary(i, l))
+                .collect::<Vec<_>>(),
+        )),
+        Some(i) => {
+            let log = logs.get(i).ok_or((
+                StatusCode::NOT_FOUND,
+                format!("no game #{} (the log has {})", i + 1, logs.len()),
+            ))?;
+            let r = replay(i, log).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
+            to_json(serde_json::to_value(r))
+        }
+    }
+}
+
+/// `?game=N`: one game's replay instead of the list.
+#[derive(Debug, Deserialize)]
+pub struct GameQuery {
+    pub game: Option<usize>,
+}
+
+/// `GET /api/logs/{file}[?game=N]`.
+pub async fn from_file(
+    State(state): State<AppState>,
+    UrlPath(file): UrlPath<usize>,
+    Query(q): Query<GameQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let logs = read_file(&state, file)?;
+    pick(&logs, q.game).map(Json)
+}
+
+/// `POST /api/replay[?game=N]` with a log's text as the body (file picker).
+pub async fn from_upload(
+    Query(q): Query<GameQuery>,
+    body: String,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let logs = parse_log(&body, None).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    pick(&logs, q.game).map(Json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::log::MoveRecord;
+
+    fn log(moves: &[&str]) -> GameLog {
+        let mut l = crate::records::log::tests::rules_log();
+        l.moves = moves.iter().map(|m| MoveRecord::new(*m, 10)).collect();
+        l
+    }
+
+    #[test]
+    fn a_log_replays_ply_by_ply_in_both_formats() {
+        let games = vec![log(&["6", "7"])];
+        let pgn_text = pgn::write_games(&games);
+        let jsonl_text = jsonl::to_line(&games[0]);
+        for text in [pgn_text, jsonl_text] {
+            let parsed = parse_log(&text, None).expect("parses");
+            let r = replay(0, &parsed[0]).expect("replays");
+            assert_eq!(r.plies.len(), 2);
+            assert_eq!(r.plies[0].mv, "6");
+            assert_ne!(r.plies[0].board.position, r.start.position);
+            assert!(r.error.is_none());
+        }
+    }
+
+    #[test]
+    fn an_illegal_logged_move_stops_the_replay_with_a_reason() {
+        let r = replay(0, &log(&["6", "6"])).expect("start is fine");
+        assert_eq!(r.plies.len(), 1);
+        assert!(
+            r.error.as_deref().is_some_and(|e| e.contains("ply 2")),
+            "{:?}",
+            r.error
+        );
+        assert!(parse_log("hello", None).is_err());
+    }
+}

@@ -1,0 +1,84 @@
+//! What every handler may read: the engines the server was started with,
+//! the logs named on the command line and the waiting limits. Passed to
+//! handlers explicitly as axum state; nothing global.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::engine::config::EngineSpec;
+use crate::engine::process::LaunchSpec;
+use crate::play::game::Timeouts;
+
+/// The server's settings.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The engines a page may choose (by name); a page never names a command.
+    pub engines: Vec<EngineSpec>,
+    /// PGN or JSON-lines logs offered for replay.
+    pub logs: Vec<PathBuf>,
+    pub timeouts: Timeouts,
+    /// For `umiok`.
+    pub handshake_timeout: Duration,
+    /// Grace between `quit` and SIGKILL.
+    pub quit_grace: Duration,
+    /// Adjudicate a draw after this many plies.
+    pub max_plies: Option<u32>,
+    /// Directory for engine stderr logs (`None`: discarded).
+    pub stderr_dir: Option<PathBuf>,
+}
+
+/// Shared, read-only state.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<ServeConfig>,
+}
+
+/// One engine as the page sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    pub name: String,
+}
+
+impl AppState {
+    pub fn new(config: ServeConfig) -> AppState {
+        AppState {
+            config: Arc::new(config),
+        }
+    }
+
+    pub fn engine(&self, name: &str) -> Option<&EngineSpec> {
+        self.config.engines.iter().find(|e| e.name == name)
+    }
+
+    pub fn engine_infos(&self) -> Vec<EngineInfo> {
+        self.config
+            .engines
+            .iter()
+            .map(|e| EngineInfo {
+                name: e.name.clone(),
+            })
+            .collect()
+    }
+
+    /// How to start `spec` for one page's game.
+    pub fn launch_spec(&self, spec: &EngineSpec) -> LaunchSpec {
+        let stderr = self.config.stderr_dir.as_ref().map(|d| {
+            let safe: String = spec
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            d.join(format!("{safe}.serve.stderr.log"))
+        });
+        spec.launch_spec(stderr)
+    }
+}

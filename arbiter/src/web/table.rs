@@ -1,0 +1,410 @@
+//! One game on the board page, as the authority: the rules library's record
+//! decides legality and the end, the server's clocks decide time. Whoever
+//! moves — a click, a typed move, an engine — goes through [`Table::play`].
+//! No I/O here: the socket driver ([`crate::web::play`]) measures time and
+//! talks to engines.
+
+use std::fmt;
+use std::time::Duration;
+
+use mancala_rules::trace::Step;
+use mancala_rules::{
+    game_from_position, AnyGame, GameId, GameResult, MoveError, PositionError, Side,
+};
+use serde::Serialize;
+
+use crate::play::game::{go_command, position_command};
+use crate::play::tc::{Clock, TimeControl};
+use crate::records::log::{MoveRecord, Termination};
+use crate::web::board::{move_hole, view, BoardView};
+
+/// A finished game: result and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    pub result: GameResult,
+    pub termination: Termination,
+}
+
+/// Why a move was not played.
+#[derive(Debug)]
+pub enum PlayError {
+    GameOver,
+    NotYourTurn { side: Side },
+    Illegal(MoveError),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver => f.write_str("the game is over"),
+            PlayError::NotYourTurn { side } => write!(f, "it is not {side}'s turn"),
+            PlayError::Illegal(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The game, its clocks and its end.
+pub struct Table {
+    game: Box<dyn AnyGame>,
+    clocks: [Clock; 2],
+    moves: Vec<MoveRecord>,
+    /// The moves in notation, kept as they are played: the `position` line
+    /// of every engine request needs them all (as in `play::game`).
+    played: Vec<String>,
+    /// The last move's steps, for the page to animate.
+    last_trace: Option<LastTrace>,
+    end: Option<Ended>,
+    max_plies: Option<u32>,
+}
+
+/// A legal move and the hole it starts from (`None`: `pass`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub hole: Option<u32>,
+}
+
+/// The steps of the last move, from the rules library (the page replays
+/// them to animate the move; it never works out a sowing itself).
+#[derive(Clone, Debug, Serialize)]
+pub struct LastTrace {
+    /// The position string before the move.
+    pub before: String,
+    pub steps: Vec<Step>,
+}
+
+/// What the page is sent after every change.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableView {
+    pub board: BoardView,
+    pub legal: Vec<LegalMove>,
+    /// Plies played so far.
+    pub ply: usize,
+    /// The last move, with its time (and what the engine said): the page
+    /// appends it to its list. Only the newest is sent, so that an update
+    /// costs the same at ply 5000 as at ply 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<MoveRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<LastTrace>,
+    /// `ongoing`, or the result (`1-0`, `0-1`, `1/2-1/2`).
+    pub status: String,
+    /// Why the game ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Milliseconds left on each chess clock (South, North), as of now.
+    pub clocks: [Option<u64>; 2],
+    /// The side whose clock runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<&'static str>,
+}
+
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
+
+impl Table {
+    pub fn new(
+        start: &str,
+        tc: [TimeControl; 2],
+        max_plies: Option<u32>,
+    ) -> Result<Table, PositionError> {
+        let game = game_from_position(start)?;
+        let mut table = Table {
+            game,
+            clocks: tc.map(Clock::new),
+            moves: Vec::new(),
+            played: Vec::new(),
+            last_trace: None,
+            end: None,
+            max_plies,
+        };
+        table.settle();
+        Ok(table)
+    }
+
+    pub fn game_id(&self) -> GameId {
+        self.game.game_id()
+    }
+
+    pub fn ended(&self) -> Option<&Ended> {
+        self.end.as_ref()
+    }
+
+    /// The side to move; `None` once the game is over.
+    pub fn to_move(&self) -> Option<Side> {
+        self.end.is_none().then(|| self.game.side_to_move())
+    }
+
+    /// The longest the side to move may take (margin included); `None`
+    /// without a clock.
+    pub fn deadline(&self) -> Option<Duration> {
+        self.to_move()
+            .and_then(|side| self.clocks[side.index()].deadline())
+    }
+
+    /// The protocol lines that ask the side to move for its move.
+    pub fn engine_request(&self, side: Side) -> (String, String) {
+        (
+            position_command(self.game.game_id(), &self.game.start_string(), &self.played),
+            go_command(&self.clocks, side),
+        )
+    }
+
+    /// Plays `text` for `side`, which took `elapsed` to choose it. A move
+    /// past the flag ends the game on time instead (and is not played).
+    pub fn play(
+        &mut self,
+        side: Side,
+        text: &str,
+        elapsed: Duration,
+        engine_said: Option<(Option<crate::records::log::Score>, Option<u32>)>,
+    ) -> Result<(), PlayError> {
+        let mover = self.to_move().ok_or(PlayError::GameOver)?;
+        if mover != side {
+            return Err(PlayError::NotYourTurn { side });
+        }
+        let mut clock = self.clocks[side.index()];
+        if let Err(flag) = clock.spend(elapsed) {
+            self.forfeit(Termination::TimeForfeit {
+                side,
+                detail: flag.to_string(),
+            });
+            return Ok(());
+        }
+        let before = self.game.position_string();
+        let (mv, steps) = self.game.play_traced(text).map_err(PlayError::Illegal)?;
+        self.last_trace = Some(LastTrace { before, steps });
+        self.clocks[side.index()] = clock;
+        let (score, depth) = engine_said.unwrap_or((None, None));
+        self.played.push(mv.clone());
+        self.moves.push(MoveRecord {
+            mv,
+            time_ms: elapsed.as_millis() as u64,
+            score,
+            depth,
+        });
+        self.settle();
+        Ok(())
+    }
+
+    /// The side to move ran out of time after `elapsed`.
+    pub fn flag(&mut self, elapsed: Duration) {
+        if let Some(side) = self.to_move() {
+            let mut clock = self.clocks[side.index()];
+            let detail = match clock.spend(elapsed) {
+                Err(flag) => flag.to_string(),
+                Ok(()) => format!("no move after {:.1} s", elapsed.as_secs_f64()),
+            };
+            self.forfeit(Termination::TimeForfeit { side, detail });
+        }
+    }
+
+    /// Ends the game with a forfeit (or an interruption) by the arbiter.
+    pub fn forfeit(&mut self, termination: Termination) {
+        if self.end.is_some() {
+            return;
+        }
+        let result = match termination.offender() {
+            Some(side) => GameResult::win_for(side.opponent()),
+            None => GameResult::Draw,
+        };
+        self.end = Some(Ended {
+            result,
+            termination,
+        });
+    }
+
+    /// Applies the rules' end and the ply limit after a change.
+    fn settle(&mut self) {
+        if let Some(outcome) = self.game.outcome() {
+            self.end = Some(Ended {
+                result: outcome.result,
+                termination: Termination::rules(outcome.reason),
+            });
+        } else if self.max_plies.is_some_and(|m| self.moves.len() as u32 >= m) {
+            self.end = Some(Ended {
+                result: GameResult::Draw,
+                termination: Termination::Adjudication {
+                    detail: format!("draw by the ply limit ({} plies)", self.moves.len()),
+                },
+            });
+        }
+    }
+
+    /// The view for the page, `running_for` after the side to move's turn began.
+    pub fn view(&self, running_for: Duration) -> Result<TableView, PositionError> {
+        let mover = self.to_move();
+        let clocks = Side::BOTH.map(|side| {
+            self.clocks[side.index()].remaining().map(|left| {
+                let left = if mover == Some(side) {
+                    left.saturating_sub(running_for)
+                } else {
+                    left
+                };
+                left.as_millis() as u64
+            })
+        });
+        let legal = match mover {
+            Some(_) => self
+                .game
+                .legal_moves()
+                .into_iter()
+                .map(|mv| LegalMove {
+                    hole: move_hole(&mv),
+                    mv,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(TableView {
+            board: view(&self.game.position_string())?,
+            legal,
+            ply: self.moves.len(),
+            last: self.moves.last().cloned(),
+            trace: self.last_trace.clone(),
+            status: self
+                .end
+                .as_ref()
+                .map_or_else(|| "ongoing".to_owned(), |e| e.result.as_pgn().to_owned()),
+            reason: self.end.as_ref().map(|e| e.termination.to_string()),
+            clocks,
+            running: mover.map(side_name),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::start_position;
+
+    fn tc(s: &str) -> TimeControl {
+        s.parse().expect("time control")
+    }
+
+    fn table(position: &str) -> Table {
+        Table::new(position, [tc("inf"), tc("inf")], None).expect("valid")
+    }
+
+    #[test]
+    fn moves_are_checked_by_the_rules_and_the_turn() {
+        let mut t = table(&start_position(GameId::Bohnenspiel));
+        assert!(matches!(
+            t.play(Side::North, "7", Duration::ZERO, None),
+            Err(PlayError::NotYourTurn { side: Side::North })
+        ));
+        assert!(matches!(
+            t.play(Side::South, "7", Duration::ZERO, None),
+            Err(PlayError::Illegal(_))
+        ));
+        t.play(Side::South, "3", Duration::from_millis(1500), None)
+            .expect("legal");
+        assert_eq!(t.to_move(), Some(Side::North));
+        let v = t.view(Duration::ZERO).expect("view");
+        assert_eq!(v.ply, 1);
+        let last = v.last.expect("a move");
+        assert_eq!((last.mv.as_str(), last.time_ms), ("3", 1500));
+        let trace = v.trace.expect("the move's steps");
+        assert_eq!(trace.before, start_position(GameId::Bohnenspiel));
+        assert!(trace.steps.contains(&Step::Pick { hole: 3, count: 6 }));
+        assert_eq!(
+            trace
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::Sow { .. }))
+                .count(),
+            6
+        );
+        assert_eq!(v.status, "ongoing");
+        assert!(v
+            .legal
+            .iter()
+            .all(|l| l.hole.is_some_and(|h| (7..=12).contains(&h))));
+    }
+
+    #[test]
+    fn the_rules_end_the_game_with_their_reason() {
+        // South sows its last bean to 7, North sows it on to 8: South has
+        // no bean left and the game is over.
+        let mut t = table("bohnenspiel 0,0,0,0,0,1,0,0,0,0,0,0 S 40/31");
+        t.play(Side::South, "6", Duration::ZERO, None)
+            .expect("legal");
+        t.play(Side::North, "7", Duration::ZERO, None)
+            .expect("legal");
+        let v = t.view(Duration::ZERO).expect("view");
+        assert_ne!(v.status, "ongoing");
+        assert!(v.reason.is_some());
+        assert!(v.legal.is_empty());
+        assert!(matches!(
+            t.play(Side::South, "1", Duration::ZERO, None),
+            Err(PlayError::GameOver)
+        ));
+    }
+
+    #[test]
+    fn the_server_clock_runs_and_flags() {
+        let mut t = Table::new(
+            &start_position(GameId::Bosh),
+            [tc("10+1"), tc("10+1")],
+            None,
+        )
+        .expect("valid");
+        assert_eq!(
+            t.view(Duration::from_secs(4)).expect("view").clocks,
+            [Some(6000), Some(10000)]
+        );
+        t.play(Side::South, "1", Duration::from_secs(4), None)
+            .expect("legal");
+        assert_eq!(
+            t.view(Duration::ZERO).expect("view").clocks,
+            [Some(7000), Some(10000)]
+        );
+        t.play(Side::North, "6", Duration::from_secs(11), None)
+            .expect("over the flag");
+        let end = t.ended().expect("flagged");
+        assert_eq!(end.result, GameResult::SouthWins);
+        assert_eq!(end.termination.kind(), "time_forfeit");
+        assert_eq!(t.game.moves().len(), 1, "the late move is not played");
+    }
+
+    #[test]
+    fn a_flag_without_a_move_and_the_ply_limit_end_the_game() {
+        let mut t = Table::new(&start_position(GameId::Kujifunza), [tc("5"), tc("5")], None)
+            .expect("valid");
+        t.flag(Duration::from_secs(6));
+        assert_eq!(t.ended().map(|e| e.result), Some(GameResult::NorthWins));
+
+        let mut t = Table::new(
+            &start_position(GameId::Bohnenspiel),
+            [tc("inf"), tc("inf")],
+            Some(1),
+        )
+        .expect("valid");
+        t.play(Side::South, "1", Duration::ZERO, None)
+            .expect("legal");
+        assert_eq!(
+            t.ended().map(|e| e.termination.kind()),
+            Some("adjudication")
+        );
+    }
+
+    #[test]
+    fn engine_requests_follow_the_protocol() {
+        let mut t = table(&start_position(GameId::Bohnenspiel));
+        t.play(Side::South, "3", Duration::ZERO, None)
+            .expect("legal");
+        let (position, go) = t.engine_request(Side::North);
+        assert_eq!(position, "position startpos moves 3");
+        assert_eq!(go, "go infinite");
+        let t = table("bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2");
+        assert_eq!(
+            t.engine_request(Side::South).0,
+            "position pos bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2"
+        );
+    }
+}

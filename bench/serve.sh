@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The browser board under load, against `arbiter match` doing the same work,
+# in one run: TABLES (default 50) engine-vs-engine games at once, ROUNDS
+# (default 20) games in a row on each, at st=0.1 (timemargin=1000: a loaded
+# machine must not decide games on time here)
+# between two instant engines (`testbot --mode instant` answers every go at
+# once, so the time per ply is the arbiter's own overhead), first as one
+# `arbiter match --concurrency TABLES --games TABLES*ROUNDS`, then as TABLES
+# WebSockets on one
+# `arbiter serve` (each game sends the page its whole state every ply).
+# Then the page-ready time of /play in headless Chromium (RUNS loads).
+#
+#   tests/setup && cargo build --release -p arbiter -p engine -p testbots
+#   bench/serve.sh [TABLES] [ROUNDS] [RUNS]
+#
+# GAME (default bohnenspiel) picks the game: with two instant engines a
+# Bohnenspiel game is 41 plies, a Bosh game cycles to the 5000-ply limit.
+# Prints wall and CPU (user+system of the arbiter and its reaped engines)
+# µs per ply for both, and the page-ready times in ms.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+tables=${1:-50}
+rounds=${2:-20}
+runs=${3:-10}
+games=$((tables * rounds))
+bin=$root/target/release
+venv=$root/target/browser-venv
+for b in "$bin/arbiter" "$bin/testbot"; do
+  [ -x "$b" ] || { echo "missing $b: cargo build --release -p arbiter -p engine -p testbots" >&2; exit 2; }
+done
+[ -x "$venv/bin/python" ] || { echo "missing $venv: run tests/setup" >&2; exit 2; }
+"$venv/bin/python" -c 'import websockets' 2>/dev/null ||
+  "$venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12,<16'
+out=$(mktemp -d "$root/target/bench-serve.XXXXXX")
+game=${GAME:-bohnenspiel}
+bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
+      --engine "cmd=$bin/testbot" arg=--mode arg=instant name=B)
+
+# arbiter match
+/usr/bin/time -f '%e %U %S' -o "$out/match.time" "$bin/arbiter" match --game "$game" \
+  --games "$games" --concurrency "$tables" "${bots[@]}" --each st=0.1 timemargin=1000 \
+  --jsonout "$out/match.jsonl" --stderr-dir "$out/stderr" >/dev/null
+match_plies=$(grep -o '"move":' "$out/match.jsonl" | wc -l)
+read -r mwall muser msys < <(tail -n 1 "$out/match.time")
+
+# arbiter serve
+/usr/bin/time -f '%e %U %S' -o "$out/serve.time" "$bin/arbiter" serve --listen 127.0.0.1:0 \
+  "${bots[@]}" > "$out/serve.out" 2>"$out/serve.err" &
+timepid=$!
+for _ in $(seq 100); do grep -q http "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*' "$out/serve.out" | sed 's:/$::')
+server=$(pgrep -P "$timepid")
+read -r sgames splies swall < <("$venv/bin/python" bench/serve_load.py "$url" --tables "$tables" --rounds "$rounds" --game "$game")
+ready=$(ARBITER_BIN_DIR=$bin "$venv/bin/python" bench/serve_load.py "$url" --page-ready "$runs")
+kill -INT "$server"
+wait "$timepid" || true
+# (time's last line; a first one says the server exited on the interrupt)
+read -r _ suser ssys < <(tail -n 1 "$out/serve.time")
+
+awk -v g="$games" -v t="$tables" -v mp="$match_plies" -v mw="$mwall" -v mu="$muser" -v ms="$msys" \
+    -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" 'BEGIN {
+  printf "match: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, mp, mw, mu+ms, mw*1e6/mp, (mu+ms)*1e6/mp
+  printf "serve: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s (whole server run): %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, sp, sw, su+ss, sw*1e6/sp, (su+ss)*1e6/sp
+}'
+echo "page ready (ms from navigation, $runs loads): $ready"
+rm -rf "$out"

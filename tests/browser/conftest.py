@@ -1,0 +1,155 @@
+"""Fixtures for the browser-board tests: a real `arbiter serve` process and a
+real headless Chromium driven over WebDriver (Debian's chromium and
+chromedriver; selenium is pointed at them, so nothing is downloaded)."""
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("ARBITER_BIN_DIR", ROOT / "target" / "debug"))
+ARBITER = BIN / "arbiter"
+TESTBOT = BIN / "testbot"
+# A hang guard only (the machine is loaded); no test depends on speed.
+WAIT = 60
+
+
+def arbiter(*args):
+    """Runs the arbiter CLI and returns its stdout."""
+    return subprocess.run([str(ARBITER), *args], check=True, capture_output=True,
+                          text=True, timeout=WAIT).stdout
+
+
+def rules_position(start, moves):
+    """The position after `moves` from `start`, as the rules library says
+    (through `arbiter show`), and the result line if the game is over."""
+    out = arbiter("show", start, *moves)
+    position = re.search(r"^position: (.*)$", out, re.M).group(1)
+    over = re.search(r"^game over: (\S+)", out, re.M)
+    return position, over.group(1) if over else "ongoing"
+
+
+# The pid of the session's server, for the tests that count its engines.
+SERVER_PID = [None]
+
+
+def engine_children(pid):
+    """Live processes whose parent is `pid` (the server's engines)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields[0] is the state, fields[1] the parent pid; zombies are gone.
+        if fields[1] == str(pid) and fields[0] != "Z":
+            children.append(int(stat.parent.name))
+    return children
+
+
+def start_server(*extra):
+    proc = subprocess.Popen(
+        [str(ARBITER), "serve", "--listen", "127.0.0.1:0", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"(http://\S+)", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"arbiter serve did not print its address: {line!r} {proc.stderr.read()}")
+    return proc, match.group(1).rstrip("/")
+
+
+@pytest.fixture(scope="session")
+def game_log(tmp_path_factory):
+    """A real log: one Bosh game between two testbots, played by `arbiter match`."""
+    d = tmp_path_factory.mktemp("log")
+    pgn = d / "games.pgn"
+    bot = str(TESTBOT)
+    arbiter("match", "--game", "bosh", "--games", "1",
+            "--engine", f"cmd={bot}", "name=Alpha", "arg=--mode", "arg=random", "arg=--seed", "arg=3",
+            "--engine", f"cmd={bot}", "name=Beta", "arg=--mode", "arg=random", "arg=--seed", "arg=4",
+            "--each", "st=1", "--max-plies", "60", "--pgnout", str(pgn),
+            "--stderr-dir", str(d / "stderr"))
+    return pgn
+
+
+@pytest.fixture(scope="session")
+def server(game_log):
+    """`arbiter serve` with the reference engine (found next to the arbiter),
+    an engine that crashes on its second move, and the log above."""
+    bot = str(TESTBOT)
+    proc, url = start_server(
+        "--engine", f"cmd={bot}", "name=crasher", "arg=--mode", "arg=crash-mid", "arg=--count", "arg=1",
+        "--log", str(game_log))
+    SERVER_PID[0] = proc.pid
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,800"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+class Page:
+    """The board page, through its automation contract (docs/gui.md)."""
+
+    def __init__(self, driver, url):
+        self.d = driver
+        self.d.get(url)
+        self.wait_for(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+
+    def wait_for(self, condition, timeout=WAIT):
+        return WebDriverWait(self.d, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(Exception,)).until(condition)
+
+    def board(self, attr):
+        return self.d.find_element(By.ID, "board").get_attribute(attr)
+
+    def legal_holes(self):
+        return [int(e.get_attribute("data-hole"))
+                for e in self.d.find_elements(By.CSS_SELECTOR, '[data-hole][data-legal="true"]')]
+
+    def click_hole(self, hole):
+        def click(d):
+            d.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"][data-legal="true"]').click()
+            return True
+        self.wait_for(click)
+
+    def click(self, css):
+        def click(d):
+            d.find_element(By.CSS_SELECTOR, css).click()
+            return True
+        self.wait_for(click)
+
+    def moves(self):
+        return [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#moves li .mv")]
+
+    def text(self, css):
+        return self.d.find_element(By.CSS_SELECTOR, css).text
+
+    def error(self):
+        e = self.d.find_element(By.CSS_SELECTOR, "[data-error]")
+        return e.text if e.is_displayed() else ""

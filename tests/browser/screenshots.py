@@ -1,0 +1,64 @@
+"""Takes the screenshots in docs/img/ (one board per game, plus the replay
+page) with the same headless Chromium as the browser tests:
+
+    tests/setup && cargo build -p arbiter -p engine -p testbots
+    target/browser-venv/bin/python tests/browser/screenshots.py
+"""
+
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import conftest  # noqa: E402
+from conftest import Page, ROOT, start_server  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+# Positions a few moves into each game, so the boards show something.
+SHOTS = {
+    "bohnenspiel": ("bohnenspiel", ["3", "9", "5"]),
+    "bohnenspiel-hemprich": ("bohnenspiel-hemprich 3,0,5,0,0,1,1,0,0,0,0,0 S 30/32", ["6"]),
+    "bosh": ("bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1", ["4"]),
+    "kimasai": ("kimasai", ["23"]),
+    "kujifunza": ("kujifunza", []),
+}
+
+
+def main():
+    out = ROOT / "docs" / "img"
+    out.mkdir(parents=True, exist_ok=True)
+    proc, url = start_server()
+    driver = next(conftest.browser.__wrapped__())
+    try:
+        for name, (start, moves) in SHOTS.items():
+            query = {"south": "human", "north": "human", "tc": "5+0", "animate": "off"}
+            query["position" if " " in start else "game"] = start
+            page = Page(driver, f"{url}/play?{urllib.parse.urlencode(query)}")
+            page.wait_for(lambda d: page.board("data-position"))
+            for i, mv in enumerate(moves):
+                field = driver.find_element(By.CSS_SELECTOR, "[data-move-input]")
+                page.wait_for(lambda d: field.is_enabled())
+                field.send_keys(mv + "\n")
+                page.wait_for(lambda d, n=i + 1: len(page.moves()) == n)
+            if name == "kujifunza":
+                page.click_hole(13)   # show the kichwa chooser
+            driver.find_element(By.TAG_NAME, "main").screenshot(str(out / f"{name}.png"))
+            print(out / f"{name}.png")
+        # The analysis board with the reference engine's live lines.
+        page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0") + "&moves=3")
+        page.wait_for(lambda d: page.moves() == ["3"])
+        page.click('[data-action="analyse"]')
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[0].text)
+        time.sleep(2)   # let the search deepen a little for the picture
+        page.click('[data-action="stop"]')
+        page.wait_for(lambda d: page.text("[data-bestmove]"))
+        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse.png"))
+        print(out / "analyse.png")
+    finally:
+        driver.quit()
+        proc.terminate()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""The browser board in a real headless Chromium against a real server, real
+engines and the rules library (checked through `arbiter show`)."""
+
+import http.client
+import re
+import http.server
+import threading
+import urllib.parse
+from functools import partial
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import Page, WAIT, arbiter, rules_position
+
+BOHNENSPIEL_START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
+KUJIFUNZA_START = "kujifunza " + ",".join(["2"] * 32) + " S"
+
+
+def play_url(server, **query):
+    return f"{server}/play?{urllib.parse.urlencode(query)}"
+
+
+def test_a_whole_bohnenspiel_game_by_clicks_against_the_reference_engine(server, browser):
+    page = Page(browser, play_url(server, game="bohnenspiel", south="human",
+                                  north="reference", level=1, tc="600+0", animate="off"))
+    for _ in range(500):
+        # Wait for our turn (a legal hole to click) or the end.
+        page.wait_for(lambda d: page.board("data-status") != "ongoing"
+                      or (page.board("data-to-move") == "south" and page.legal_holes()))
+        if page.board("data-status") != "ongoing":
+            break
+        before = len(page.moves())
+        page.click_hole(page.legal_holes()[0])
+        page.wait_for(lambda d: len(page.moves()) > before)
+    status = page.board("data-status")
+    assert status in ("1-0", "0-1", "1/2-1/2"), status
+    moves = page.moves()
+    assert len(moves) > 10
+    position, result = rules_position(BOHNENSPIEL_START, moves)
+    assert page.board("data-position") == position
+    assert result == status
+    assert status in page.text("[data-result]")
+    assert not page.legal_holes()
+
+
+def test_a_kujifunza_move_with_a_kichwa_choice_by_mouse(server, browser):
+    page = Page(browser, play_url(server, game="kujifunza", south="human", north="human", tc="inf"))
+    page.wait_for(lambda d: 1 in page.legal_holes())
+    page.click_hole(1)
+    choices = page.wait_for(lambda d: [e.get_attribute("data-choice") for e in
+                                       d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()])
+    assert sorted(choices) == ["1-++", "1-+-", "1--"]
+    page.click('[data-choice="1-+-"]')
+    page.wait_for(lambda d: page.moves() == ["1-+-"])
+    assert page.board("data-position") == rules_position(KUJIFUNZA_START, ["1-+-"])[0]
+    assert page.board("data-to-move") == "north"
+
+
+def test_a_bosh_round_change(server, browser):
+    start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
+    page = Page(browser, play_url(server, position=start, south="human", north="human", tc="inf"))
+    page.wait_for(lambda d: page.board("data-round") == "1" and page.legal_holes() == [4])
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-round") == "2")
+    assert page.board("data-position") == rules_position(start, ["4"])[0]
+    assert browser.find_element(By.CSS_SELECTOR, '[data-hole="10"]').get_attribute("data-seeds") == "x"
+    assert browser.find_element(By.CSS_SELECTOR, '[data-store="south"]').get_attribute("data-seeds") == "3"
+    assert sorted(page.legal_holes()) == [6, 7, 8, 9]
+
+
+def test_a_hemprich_pass_and_a_typed_move(server, browser):
+    start = "bohnenspiel-hemprich 3,0,5,0,0,1,1,0,0,0,0,0 S 30/32"
+    page = Page(browser, play_url(server, position=start, south="human", north="human", tc="inf"))
+    field = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-move-input]"))
+    page.wait_for(lambda d: field.is_enabled())
+    field.send_keys("9", Keys.ENTER)   # not legal: the server says why
+    page.wait_for(lambda d: "9" in page.error())
+    field.send_keys("6", Keys.ENTER)
+    page.wait_for(lambda d: page.moves() == ["6"])
+    page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-pass]").is_displayed())
+    assert page.legal_holes() == []
+    page.click("[data-pass]")
+    page.wait_for(lambda d: page.moves() == ["6", "pass"])
+    assert page.board("data-position") == rules_position(start, ["6", "pass"])[0]
+
+
+def test_a_log_replayed(server, browser, game_log):
+    page = Page(browser, f"{server}/replay")
+    page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-game-index]"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-game-index]")
+    assert len(rows) == 1 and "Alpha" in rows[0].text and "Beta" in rows[0].text
+    text = game_log.read_text()
+    start = re.search(r'\[StartPosition "([^"]+)"\]', text).group(1)
+    page.wait_for(lambda d: page.text("[data-ply]").startswith("0/"))
+    total = int(page.text("[data-ply]").split("/")[1])
+    assert total > 0
+    page.click('[data-step="forward"]')
+    page.wait_for(lambda d: page.text("[data-ply]") == f"1/{total}")
+    page.click('[data-step="last"]')
+    page.wait_for(lambda d: page.text("[data-ply]") == f"{total}/{total}")
+    moves = page.moves()
+    assert len(moves) == total
+    assert page.board("data-position") == rules_position(start, moves)[0]
+    # The same log through the file picker.
+    page = Page(browser, f"{server}/replay")
+    browser.find_element(By.CSS_SELECTOR, "[data-log-file]").send_keys(str(game_log))
+    page.wait_for(lambda d: page.text("[data-ply]") == f"0/{total}")
+
+
+def test_an_engine_that_crashes_mid_game_shows_an_error_and_the_page_stays_usable(server, browser):
+    page = Page(browser, play_url(server, game="bohnenspiel", south="human", north="crasher",
+                                  tc="600+0", animate="off"))
+    for _ in range(3):
+        page.wait_for(lambda d: page.board("data-status") != "ongoing"
+                      or (page.board("data-to-move") == "south" and page.legal_holes()))
+        if page.board("data-status") != "ongoing":
+            break
+        page.click_hole(page.legal_holes()[0])
+    page.wait_for(lambda d: page.board("data-status") == "1-0")
+    assert "crash" in page.error().lower() or "signal" in page.error().lower(), page.error()
+    assert "1-0" in page.text("[data-result]")
+    # Still usable: a new game from the form, and a move in it.
+    browser.find_element(By.CSS_SELECTOR, "#north option[value=human]").click()
+    page.click('[data-action="new-game"]')
+    page.wait_for(lambda d: page.board("data-status") == "ongoing" and page.moves() == [])
+    page.click_hole(3)
+    page.wait_for(lambda d: page.moves() == ["3"])
+    assert page.error() == ""
+
+
+def test_a_request_from_another_origin_is_refused(server, browser, tmp_path):
+    host = urllib.parse.urlparse(server).netloc
+    # Straight HTTP: a foreign Origin, and a rebinding Host.
+    for headers in ({"Origin": "http://evil.example"}, {"Host": "evil.example"}):
+        conn = http.client.HTTPConnection(host, timeout=WAIT)
+        conn.request("GET", "/api/config", headers=headers)
+        r = conn.getresponse()
+        assert r.status == 403
+        assert "refused" in r.read().decode()
+    # From a page of another origin, in the browser: its WebSocket and its
+    # fetch both fail, while the same calls from our own page work.
+    probe = f"""<!doctype html><script>
+      const out = [];
+      const ws = new WebSocket("ws://{host}/ws/play");
+      ws.onopen = () => {{ out.push("ws-open"); document.title = out.join(","); }};
+      ws.onerror = () => {{ out.push("ws-refused"); document.title = out.join(","); }};
+      fetch("http://{host}/api/config", {{method: "POST"}}).then(
+        r => {{ out.push("fetch-" + r.status); document.title = out.join(","); }},
+        () => {{ out.push("fetch-refused"); document.title = out.join(","); }});
+    </script>"""
+    (tmp_path / "probe.html").write_text(probe)
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{other.server_address[1]}/probe.html")
+        WebDriverWait(browser, WAIT).until(lambda d: d.title.count(",") == 1)
+        assert sorted(browser.title.split(",")) == ["fetch-refused", "ws-refused"], browser.title
+    finally:
+        other.shutdown()
+
+
+def test_analysis_runs_the_engine_live_and_stops(server, browser):
+    start = BOHNENSPIEL_START
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    page.click_hole(3)
+    page.wait_for(lambda d: page.moves() == ["3"])
+    assert page.board("data-position") == rules_position(start, ["3"])[0]
+    page.click('[data-action="options"]')
+    page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="Level"]'))
+    browser.find_element(By.CSS_SELECTOR, '[data-action="options-ok"]').click()
+    page.click('[data-action="analyse"]')
+    # Info lines arrive live (the row is redrawn with each one).
+    page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text != "")
+    page.click('[data-action="stop"]')
+    best = page.wait_for(lambda d: page.text("[data-bestmove]"))
+    position, _ = rules_position(start, ["3"])
+    legal = re.search(r"^legal moves: (.*)$", arbiter("show", position), re.M).group(1).split()
+    assert best in legal
+    page.click('[data-action="takeback"]')
+    page.wait_for(lambda d: page.moves() == [])
+    page.click_hole(5)
+    page.click('[data-action="export-log"]')
+    text = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-export]").get_attribute("value"))
+    assert f'[StartPosition "{start}"]' in text and "1. 5" in text
+
+
+def test_a_closed_tab_ends_its_engines(server, browser):
+    import conftest
+    pid = conftest.SERVER_PID[0]
+    url = play_url(server, game="kujifunza", south="human", north="reference", level=3, tc="600+0")
+    # A page left for another one.
+    page = Page(browser, url)
+    page.wait_for(lambda d: page.legal_holes())
+    assert conftest.engine_children(pid), "the game's engine runs"
+    browser.get("about:blank")
+    page.wait_for(lambda d: not conftest.engine_children(pid))
+    # A tab closed.
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    page = Page(browser, url)
+    page.wait_for(lambda d: page.legal_holes())
+    assert conftest.engine_children(pid), "the game's engine runs"
+    browser.close()
+    browser.switch_to.window(first)
+    page.wait_for(lambda d: not conftest.engine_children(pid))
+
+
+def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
+    # Bosh 4: one stone into 5; 6 is empty, 7 holds 2: South takes them (22).
+    # North is then stuck: the round ends, the board is swept, round 2 is
+    # filled (docs/rules/bosh.md).
+    start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
+    page = Page(browser, play_url(server, position=start, south="human", north="human",
+                                  tc="inf", animate="manual"))
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    reserve = lambda side: browser.find_element(By.CSS_SELECTOR, f'[data-store="{side}"]').get_attribute("data-seeds")
+    page.click("[data-anim-step]")                 # lap 1
+    page.click("[data-anim-step]")                 # pick 4
+    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
+    page.click("[data-anim-step]")                 # sow 5
+    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    page.click("[data-anim-step]")                 # capture 7
+    page.wait_for(lambda d: seeds(7) == "0" and reserve("south") == "22")
+    assert page.board("data-position") == start, "the board is the old one until the animation ends"
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-animating") is None)
+    assert page.board("data-position") == rules_position(start, ["4"])[0]
+    assert page.board("data-round") == "2"
+
+
+def test_analysis_shows_the_k_best_lines_when_the_engine_offers_multipv(server, browser):
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": BOHNENSPIEL_START}))
+    field = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-multipv-input]"))
+    page.wait_for(lambda d: field.is_displayed())
+    field.clear()
+    field.send_keys("3")
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")) == 3)
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))
+    firsts = [r.find_elements(By.TAG_NAME, "td")[5].text.split()[0]
+              for r in browser.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")]
+    assert len(set(firsts)) == 3, f"three different root moves: {firsts}"
