@@ -367,6 +367,15 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
         .transpose()?;
     let specs = resolve_engines(&args.engines, &args.each, file.as_ref())?;
     for s in &specs {
+        if s.ponder {
+            // why a warning, not an error: cutechess command lines carry
+            // `ponder`; the games are still valid without it.
+            eprintln!(
+                "arbiter: warning: engine {}: ponder is accepted, but the arbiter does not let \
+                 engines ponder in games yet",
+                s.name
+            );
+        }
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
                 "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
