@@ -42,14 +42,13 @@ def rules_position(start, moves):
 SERVER_PID = [None]
 
 
-# The arbiter's own watchdog helper (arbiter/src/engine/watchdog.rs), a child
-# of the server that is no engine.
+# The arbiter's engine watchdog (arbiter/src/engine/watchdog.rs) is a child of
+# the server too, for its whole life; it is not an engine.
 WATCHDOG_ARG = b"--internal-engine-watchdog"
 
 
 def engine_children(pid):
-    """Live processes whose parent is `pid` (the server's engines, not its
-    watchdog)."""
+    """Live processes whose parent is `pid` (the server's engines)."""
     children = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
