@@ -239,9 +239,15 @@ mod tests {
             assert_ne!(r.plies[0].board.position, r.start.position);
             // Bohnenspiel 6 from the start: six beans picked up, six sown.
             let steps = &r.plies[0].steps;
-            assert!(steps.contains(&Step::Pick { hole: 6, count: 6 }), "{steps:?}");
+            assert!(
+                steps.contains(&Step::Pick { hole: 6, count: 6 }),
+                "{steps:?}"
+            );
             assert_eq!(
-                steps.iter().filter(|s| matches!(s, Step::Sow { .. })).count(),
+                steps
+                    .iter()
+                    .filter(|s| matches!(s, Step::Sow { .. }))
+                    .count(),
                 6
             );
             assert!(r.error.is_none());
