@@ -270,8 +270,6 @@ function setupPlay() {
     if (mv) { playMove(mv); input.value = ""; }
   });
   $("[data-pass]").addEventListener("click", () => playMove("pass"));
-  $("[data-anim-step]").addEventListener("click", () => anim && anim.step());
-  $("[data-anim-skip]").addEventListener("click", finishAnimation);
   $("#game").addEventListener("change", () => { if (!current) previewStart(); });
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
   for (const key of ["game", "south", "north", "tc", "level", "position"]) {
@@ -374,8 +372,11 @@ function applyStep(s, state) {
   $("#board").dataset.hand = String(state.hand);
 }
 
-// The animation speed: the address's `animate`, else the last one chosen.
-function setupSpeed() {
+// The animation controls (play and replay): the speed is the address's
+// `animate`, else the last one chosen.
+function setupAnimation() {
+  $("[data-anim-step]").addEventListener("click", () => anim && anim.step());
+  $("[data-anim-skip]").addEventListener("click", finishAnimation);
   const speed = $("[data-anim-speed]");
   const wanted = params.get("animate") || localStorage.getItem("animate");
   if (wanted && [...speed.options].some((o) => o.value === wanted)) speed.value = wanted;
@@ -676,7 +677,7 @@ async function main() {
   const c = await fetchJson("/api/config");
   if (c) config = c;
   fillPlayers();
-  setupSpeed();
+  setupAnimation();
   for (const m of ["play", "replay", "analyse"]) {
     $$(`[data-mode~="${m}"]`).forEach((e) => { e.hidden = !e.dataset.mode.split(" ").includes(MODE); });
     $$(`[data-nav="${m}"]`).forEach((e) => e.classList.toggle("active", m === MODE));
