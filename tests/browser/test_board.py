@@ -167,6 +167,28 @@ def test_a_page_keeps_its_engine_across_games_as_a_match_slot_does(server, brows
     page.wait_for(lambda d: not conftest.engine_children(pid))
 
 
+def test_a_kept_engine_that_exited_after_its_game_is_restarted_for_the_next(server, browser):
+    import conftest
+    pid = conftest.SERVER_PID[0]
+    end = "bohnenspiel 0,0,0,0,0,1,0,0,0,0,0,0 S 40/31"
+    page = Page(browser, play_url(server, position=end, south="human", north="quitter",
+                                  tc="600+0", animate="off"))
+    page.wait_for(lambda d: len(conftest.engine_children(pid)) == 1)
+    first = conftest.engine_children(pid)
+    for _ in range(2):
+        page.click_hole(6)
+        page.wait_for(lambda d: page.board("data-status") not in ("ongoing", None)
+                      and page.moves() == ["6", "7"])
+        assert page.error() == "", page.error()
+        # It exits on `gameover`.
+        page.wait_for(lambda d: not conftest.engine_children(pid))
+        page.click('[data-action="new-game"]')
+        page.wait_for(lambda d: page.board("data-status") == "ongoing" and page.moves() == [])
+        page.wait_for(lambda d: len(conftest.engine_children(pid)) == 1)
+        assert conftest.engine_children(pid) != first, "a new process"
+        first = conftest.engine_children(pid)
+
+
 def test_a_request_from_another_origin_is_refused(server, browser, tmp_path):
     host = urllib.parse.urlparse(server).netloc
     # Straight HTTP: a foreign Origin, and a rebinding Host.
