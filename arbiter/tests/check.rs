@@ -101,7 +101,12 @@ fn reference_engine_passes_every_check() {
     let positions: Vec<String> = GAMES.iter().map(|g| format!("positions:{g}")).collect();
     names.extend(positions.iter().map(String::as_str));
     names.extend(GO_FIELDS);
-    names.extend(["malformed-position", "malformed-input", "quit"]);
+    names.extend([
+        "one-bestmove-per-go",
+        "malformed-position",
+        "malformed-input",
+        "quit",
+    ]);
     for name in &names {
         assert_pass(&lines, name);
     }
@@ -180,6 +185,88 @@ fn engine_with_no_known_game_fails_the_games_check() {
     assert_eq!(code, Some(1), "{lines:#?}");
     assert_fail(&lines, "games", "no known game id in `games oware`");
     assert_pass(&lines, "quit");
+}
+
+#[test]
+fn a_second_bestmove_after_a_pause_fails_one_bestmove_per_go() {
+    let s = Scratch::new("check", "late-bestmove");
+    let mut tokens = bot("late-bestmove");
+    tokens.extend(["arg=--delay-ms".into(), "arg=10".into()]);
+    let (code, lines) = check(&s, &tokens);
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_fail(
+        &lines,
+        "one-bestmove-per-go",
+        "a second answer to `go movetime 100`: \"bestmove ",
+    );
+    assert!(
+        line(&lines, "one-bestmove-per-go").contains("when no search was running"),
+        "{lines:#?}"
+    );
+    // The bot that answers once passes it.
+    let s = Scratch::new("check", "instant-once");
+    let (_, lines) = check(&s, &bot("instant"));
+    assert_pass(&lines, "one-bestmove-per-go");
+}
+
+#[test]
+fn timemargin_sets_the_lateness_the_timed_checks_allow() {
+    // The bot answers 300 ms after `go`: over `movetime 100` plus the default
+    // 50 ms margin whatever the load, well within it plus 5000 ms.
+    let mut slow = bot("slow");
+    slow.extend(["arg=--delay-ms".into(), "arg=300".into()]);
+    let s = Scratch::new("check", "slow-default-margin");
+    let (_, lines) = check(&s, &slow);
+    assert_fail(&lines, "positions:bohnenspiel", "(limit 100 ms + 50 ms)");
+    assert_fail(&lines, "go-movetime", "(limit 200 ms + 50 ms)");
+    let s = Scratch::new("check", "slow-big-margin");
+    slow.push("timemargin=5000".into());
+    let (_, lines) = check(&s, &slow);
+    for game in GAMES {
+        assert_pass(&lines, &format!("positions:{game}"));
+    }
+    for name in ["go-movetime", "go-p1time", "one-bestmove-per-go"] {
+        assert_pass(&lines, name);
+    }
+}
+
+#[test]
+fn quit_with_a_non_zero_status_passes_with_a_note() {
+    // The spec asks an engine to exit on quit, nothing about its status.
+    let s = Scratch::new("check", "quit-code");
+    // (testbot is no full engine: it fails the go infinite and malformed
+    // checks, which are not the point here.)
+    let (_, lines) = check(&s, &bot("quit-code-3"));
+    let quit = line(&lines, "quit");
+    assert!(
+        quit.starts_with("PASS quit (") && quit.contains('3') && quit.contains("after quit"),
+        "{quit}"
+    );
+}
+
+#[test]
+fn debug_writes_the_traffic_of_check() {
+    let s = Scratch::new("check", "debug");
+    let traffic = s.path("traffic.txt");
+    let out = Command::new(ARBITER)
+        .arg("check")
+        .arg("--debug")
+        .arg(&traffic)
+        .arg("--engine")
+        .arg(format!("cmd={}", testbot()))
+        .args(["arg=--mode", "arg=instant"])
+        .arg(s.dir_arg())
+        .output()
+        .expect("run arbiter check");
+    s.assert_no_leftovers();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("PASS quit"), "{stdout}");
+    let text = std::fs::read_to_string(&traffic).expect("the traffic file");
+    for needle in [" > umi", " < umiok", " > go infinite", " > stop", " > quit"] {
+        assert!(text.contains(needle), "{needle} in {text}");
+    }
+    // Every line is a timestamped record, as in a match's traffic file.
+    assert!(text.lines().all(|l| l.starts_with('+')), "{text}");
 }
 
 #[test]

@@ -11,7 +11,9 @@
 //! `stop`; the latency is reported), `positions:<game>` for each known game
 //! listed (the start and a few mid-game positions reached by seeded random
 //! moves, each sent as `position startpos moves …` and as `position pos
-//! <string>`), one `go-<field>` per time field of `go`, `malformed-position`
+//! <string>`), one `go-<field>` per time field of `go`,
+//! `one-bestmove-per-go` (after an answer and a pause, `isready` gets
+//! `readyok` with no second `bestmove` before it), `malformed-position`
 //! (`bestmove (none)` after a position the rules reject, spec section 9),
 //! `malformed-input` (junk lines, then `isready` still answered) and `quit`.
 //!
@@ -19,6 +21,7 @@
 //! ended) is killed and restarted before the next check.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -29,7 +32,7 @@ use tokio::time::Instant;
 
 use crate::cli::{EngineArgs, UsageError};
 use crate::engine::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
-use crate::engine::process::{Exit, LaunchSpec};
+use crate::engine::process::{Exit, LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 
 /// `arbiter check` on the command line.
@@ -46,6 +49,9 @@ pub struct CheckArgs {
     /// Seed of the random moves that reach the mid-game positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Write the full protocol traffic with timestamps to this file.
+    #[arg(long, value_name = "FILE")]
+    pub debug: Option<std::path::PathBuf>,
 }
 
 /// Limits the checks apply.
@@ -54,7 +60,10 @@ pub struct Limits {
     pub handshake: Duration,
     pub ready: Duration,
     pub stop: Duration,
-    /// Extra time over a search's own limit before it counts as unanswered.
+    /// Lateness tolerated over a timed search's limit: the engine's
+    /// `timemargin=` (the arbiter's flag margin), 50 ms unless set.
+    pub margin: Duration,
+    /// Extra time over an untimed search's limit before it counts as unanswered.
     pub grace: Duration,
     /// For `go depth`/`go nodes`, which set no time.
     pub unclocked: Duration,
@@ -67,6 +76,7 @@ impl Default for Limits {
             handshake: Duration::from_secs(10),
             ready: Duration::from_secs(10),
             stop: Duration::from_secs(1),
+            margin: DEFAULT_TIME_MARGIN,
             grace: Duration::from_millis(500),
             unclocked: Duration::from_secs(2),
             seed: 1,
@@ -102,6 +112,8 @@ impl fmt::Display for CheckLine {
 const POSITION_MOVETIME_MS: u64 = 100;
 /// Plies of random play before each mid-game position.
 const MID_GAME_PLIES: [usize; 3] = [5, 12, 25];
+/// How long `one-bestmove-per-go` waits for a second answer.
+const SECOND_ANSWER_WAIT: Duration = Duration::from_millis(500);
 /// Clock of the `go` field checks, milliseconds.
 const CLOCK_MS: u64 = 500;
 
@@ -112,12 +124,14 @@ pub async fn run(
     spec: &LaunchSpec,
     options: &[(String, String)],
     limits: Limits,
+    traffic: Option<Arc<dyn TrafficLog>>,
     report: impl FnMut(&CheckLine),
 ) -> bool {
     let mut c = Checker {
         spec: spec.clone(),
         options: options.to_vec(),
         limits,
+        traffic,
         session: None,
         report,
         all_passed: true,
@@ -130,6 +144,8 @@ struct Checker<F> {
     spec: LaunchSpec,
     options: Vec<(String, String)>,
     limits: Limits,
+    /// The `--debug` traffic log, shared by every engine process started.
+    traffic: Option<Arc<dyn TrafficLog>>,
     session: Option<Session>,
     report: F,
     all_passed: bool,
@@ -158,7 +174,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
 
     async fn run(&mut self) {
         let started = Instant::now();
-        match Session::start(&self.spec, self.limits.handshake, None).await {
+        match Session::start(&self.spec, self.limits.handshake, self.traffic.clone()).await {
             Ok(s) => {
                 let ms = started.elapsed().as_millis();
                 self.session = Some(s);
@@ -222,6 +238,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 self.emit(&format!("positions:{game}"), outcome);
             }
             self.go_fields(first).await;
+            let outcome = self.one_bestmove_per_go(first).await;
+            self.emit("one-bestmove-per-go", outcome);
             let outcome = self.malformed_position(first).await;
             self.emit("malformed-position", outcome);
         }
@@ -237,7 +255,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             self.discard().await;
         }
         if self.session.is_none() {
-            let mut s = Session::start(&self.spec, self.limits.handshake, None)
+            let mut s = Session::start(&self.spec, self.limits.handshake, self.traffic.clone())
                 .await
                 .map_err(|f| format!("engine restart failed: {f}"))?;
             s.set_options(&self.options)
@@ -335,7 +353,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                     game: judge,
                     go: go.clone(),
                     limit,
-                    margin: DEFAULT_TIME_MARGIN,
+                    margin: self.limits.margin,
                 };
                 self.search(&search).await?;
                 searches += 1;
@@ -413,7 +431,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                     ("position startpos".to_owned(), south.as_ref())
                 };
                 let margin = if timed {
-                    DEFAULT_TIME_MARGIN
+                    self.limits.margin
                 } else {
                     self.limits.grace
                 };
@@ -458,6 +476,37 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         };
         judge_move(search.game, &bm.mv).map_err(|e| format!("{what}: {e}"))?;
         Ok(format!("{} in {} ms", bm.mv, bm.elapsed.as_millis()))
+    }
+
+    /// One `go`, one `bestmove`: after the answer, a pause (long enough for a
+    /// second answer to arrive), then `isready` must get `readyok` with no
+    /// `bestmove` before it (spec section 4: `bestmove` ends the search).
+    async fn one_bestmove_per_go(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game);
+        let search = Search {
+            position: "position startpos".to_owned(),
+            game: start.as_ref(),
+            go: format!("go movetime {POSITION_MOVETIME_MS}"),
+            limit: Duration::from_millis(POSITION_MOVETIME_MS),
+            margin: self.limits.margin,
+        };
+        let answered = self.search(&search).await?;
+        tokio::time::sleep(SECOND_ANSWER_WAIT).await;
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        if let Err(fault) = s.check_idle("after the pause").await {
+            self.discard().await;
+            return Err(format!("a second answer to `{}`: {fault}", search.go));
+        }
+        if let Err(fault) = s.ready(limit).await {
+            self.discard().await;
+            return Err(format!("a second answer to `{}`: {fault}", search.go));
+        }
+        Ok(format!(
+            "{answered}; nothing more within {} ms",
+            SECOND_ANSWER_WAIT.as_millis()
+        ))
     }
 
     /// A `position` the rules reject, then `go`: the spec wants `bestmove
@@ -528,7 +577,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         }
     }
 
-    /// `quit`: the engine exits (code 0) within a second.
+    /// `quit`: the engine exits within a second. The spec asks only that it
+    /// exit (section 4), so any exit status passes; a non-zero one is noted.
     async fn quit(&mut self) -> Result<String, String> {
         self.session().await?;
         let Some(s) = self.session.take() else {
@@ -540,8 +590,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         match report.exit {
             _ if report.forced => Err("still running 1000 ms after quit (killed)".to_owned()),
             Some(Exit::Code(0)) => Ok(format!("exited after {ms} ms")),
-            Some(exit) => Err(format!("{exit} after quit")),
-            None => Err("exit status unknown".to_owned()),
+            Some(exit) => Ok(format!("{exit} {ms} ms after quit")),
+            None => Ok(format!("exited after {ms} ms, status unknown")),
         }
     }
 }
@@ -701,13 +751,16 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         handshake,
         ready: handshake,
         stop: Duration::from_millis(args.stop_limit),
+        margin: spec.tc.margin,
         seed: args.seed,
         ..Limits::default()
     };
+    let traffic = crate::cli::traffic_log(args.debug.as_deref())?;
     let passed = run(
         &spec.launch_spec(spec.stderr.clone()),
         &spec.options,
         limits,
+        traffic,
         |line| {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
