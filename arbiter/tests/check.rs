@@ -102,6 +102,10 @@ fn reference_engine_passes_every_check() {
     names.extend(positions.iter().map(String::as_str));
     names.extend(GO_FIELDS);
     names.extend([
+        "go-plain",
+        "gameover",
+        "d",
+        "go-perft",
         "one-bestmove-per-go",
         "malformed-position",
         "malformed-input",
@@ -267,6 +271,44 @@ fn debug_writes_the_traffic_of_check() {
     }
     // Every line is a timestamped record, as in a match's traffic file.
     assert!(text.lines().all(|l| l.starts_with('+')), "{text}");
+}
+
+#[test]
+fn debug_commands_and_gameover_are_checked() {
+    // testbot ignores `d` and `go perft`, and exit-after-gameover exits on
+    // `gameover`: each fails its check, naming the command.
+    let s = Scratch::new("check", "no-debug");
+    let (code, lines) = check(&s, &bot("instant"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_fail(
+        &lines,
+        "d",
+        "`d` after `position startpos moves 1`: no `pos` line in time",
+    );
+    assert_fail(
+        &lines,
+        "go-perft",
+        "`go perft 2` from the start: no `nodes` line in time",
+    );
+    assert_pass(&lines, "gameover");
+    // It answers plain `go` at once, which the spec allows.
+    assert!(
+        line(&lines, "go-plain").contains("before stop"),
+        "{lines:#?}"
+    );
+    let s = Scratch::new("check", "gameover-exit");
+    let (_, lines) = check(&s, &bot("exit-after-gameover"));
+    assert_fail(
+        &lines,
+        "gameover",
+        "`gameover 1-0 North forfeits on time` then isready: engine",
+    );
+    // The engine is restarted for the next check.
+    assert_pass(&lines, "one-bestmove-per-go");
+    // A silent engine gets `stop` after plain `go`, and gives nothing.
+    let s = Scratch::new("check", "silent-plain");
+    let (_, lines) = check(&s, &bot("silent"));
+    assert_fail(&lines, "go-plain", "no bestmove after stop in time");
 }
 
 #[test]

@@ -11,7 +11,10 @@
 //! `stop`; the latency is reported), `positions:<game>` for each known game
 //! listed (the start and a few mid-game positions reached by seeded random
 //! moves, each sent as `position startpos moves …` and as `position pos
-//! <string>`), one `go-<field>` per time field of `go`,
+//! <string>`), one `go-<field>` per time field of `go`, `go-plain` (plain
+//! `go`: a legal `bestmove`, early or after `stop`), `gameover` (then
+//! `isready` answered), `d` (ends with the right `pos` line), `go-perft`
+//! (`go perft 2` from the start, line by line as the rules library counts),
 //! `one-bestmove-per-go` (after an answer and a pause, `isready` gets
 //! `readyok` with no second `bestmove` before it), `malformed-position`
 //! (`bestmove (none)` after a position the rules reject, spec section 9),
@@ -112,6 +115,10 @@ impl fmt::Display for CheckLine {
 const POSITION_MOVETIME_MS: u64 = 100;
 /// Plies of random play before each mid-game position.
 const MID_GAME_PLIES: [usize; 3] = [5, 12, 25];
+/// How long plain `go` searches before the check sends `stop`.
+const PLAIN_GO_WAIT: Duration = Duration::from_millis(200);
+/// Depth of the `go-perft` check.
+const PERFT_DEPTH: u32 = 2;
 /// How long `one-bestmove-per-go` waits for a second answer.
 const SECOND_ANSWER_WAIT: Duration = Duration::from_millis(500);
 /// Clock of the `go` field checks, milliseconds.
@@ -238,6 +245,14 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 self.emit(&format!("positions:{game}"), outcome);
             }
             self.go_fields(first).await;
+            let outcome = self.plain_go(first).await;
+            self.emit("go-plain", outcome);
+            let outcome = self.gameover(first).await;
+            self.emit("gameover", outcome);
+            let outcome = self.board(first).await;
+            self.emit("d", outcome);
+            let outcome = self.perft(first).await;
+            self.emit("go-perft", outcome);
             let outcome = self.one_bestmove_per_go(first).await;
             self.emit("one-bestmove-per-go", outcome);
             let outcome = self.malformed_position(first).await;
@@ -478,6 +493,150 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         Ok(format!("{} in {} ms", bm.mv, bm.elapsed.as_millis()))
     }
 
+    /// Plain `go` (no limit): the engine searches until `stop` but MAY answer
+    /// earlier (spec section 4); either way one legal `bestmove`.
+    async fn plain_go(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game);
+        let limits = self.limits;
+        let s = self.session().await?;
+        let answer = plain_search(s, limits).await;
+        let (line, after_stop) = match answer {
+            Ok(answer) => answer,
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("`go` after `position startpos`: {fault}"));
+            }
+        };
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        judge_move(start.as_ref(), mv).map_err(|e| format!("`{line}` answering `go`: {e}"))?;
+        Ok(if after_stop {
+            format!("bestmove {mv} after stop")
+        } else {
+            format!("bestmove {mv} before stop")
+        })
+    }
+
+    /// `gameover` while idle (as after every game), then `isready`: the engine
+    /// is still there and answers, with no `bestmove`.
+    async fn gameover(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        const LINE: &str = "gameover 1-0 North forfeits on time";
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result = async {
+            s.send(LINE).await?;
+            s.ready(limit).await
+        }
+        .await;
+        match result {
+            Ok(()) => Ok(format!("`{LINE}`, then readyok")),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!("`{LINE}` then isready: {fault}"))
+            }
+        }
+    }
+
+    /// `d` after one move: free-form lines, then `pos <position string>` with
+    /// the position the rules give (spec section 10).
+    async fn board(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let mut after = new_game(game);
+        let first = after.legal_moves().first().cloned().unwrap_or_default();
+        after
+            .play(&first)
+            .map_err(|e| format!("internal: move {first}: {e}"))?;
+        let expected = after.position_string();
+        let position = format!("position startpos moves {first}");
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result: Result<String, Fault> = async {
+            s.send(&position).await?;
+            s.send("d").await?;
+            let deadline = Instant::now() + limit;
+            loop {
+                let line = s.read_line(deadline, "`pos` line").await?;
+                if let Some(p) = line.strip_prefix("pos ") {
+                    return Ok(p.trim().to_owned());
+                }
+            }
+        }
+        .await;
+        match result {
+            Ok(p) if p == expected => Ok(format!("pos {p}")),
+            Ok(p) => Err(format!(
+                "`d` after `{position}`: `pos {p}`, expected `pos {expected}`"
+            )),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!("`d` after `{position}`: {fault}"))
+            }
+        }
+    }
+
+    /// `go perft 2` from the start: one `<move>: <count>` line per legal move
+    /// in the rules library's order, then `nodes <total>`, as the rules
+    /// library counts them (spec section 10).
+    async fn perft(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game).position_string();
+        let divide = mancala_rules::divide_str(&start, PERFT_DEPTH)
+            .map_err(|e| format!("internal: perft of {start}: {e}"))?;
+        let total: u64 = divide.iter().map(|(_, n)| n).sum();
+        let mut expected: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        expected.push(format!("nodes {total}"));
+        let go = format!("go perft {PERFT_DEPTH}");
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result: Result<Vec<String>, Fault> = async {
+            s.send("position startpos").await?;
+            s.send(&go).await?;
+            let deadline = Instant::now() + limit;
+            let mut got = Vec::new();
+            loop {
+                let line = s.read_line(deadline, "`nodes` line").await?;
+                let line = line.trim().to_owned();
+                let done = line.starts_with("nodes");
+                // why skip `info`: an engine may report progress meanwhile.
+                if !line.is_empty() && !line.starts_with("info") {
+                    got.push(line);
+                }
+                if done {
+                    return Ok(got);
+                }
+            }
+        }
+        .await;
+        let got = match result {
+            Ok(got) => got,
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("`{go}` from the start: {fault}"));
+            }
+        };
+        if let Some((i, (g, e))) = got
+            .iter()
+            .zip(&expected)
+            .enumerate()
+            .find(|(_, (g, e))| g != e)
+        {
+            return Err(format!(
+                "`{go}` from the start: line {} is `{g}`, the rules give `{e}`",
+                i + 1
+            ));
+        }
+        if got.len() != expected.len() {
+            return Err(format!(
+                "`{go}` from the start: {} lines, the rules give {} (`{}`)",
+                got.len(),
+                expected.len(),
+                expected.join("`, `")
+            ));
+        }
+        Ok(format!("nodes {total}"))
+    }
+
     /// One `go`, one `bestmove`: after the answer, a pause (long enough for a
     /// second answer to arrive), then `isready` must get `readyok` with no
     /// `bestmove` before it (spec section 4: `bestmove` ends the search).
@@ -681,6 +840,31 @@ async fn infinite_search(
         Err(fault) => Err(fault.to_string()),
     };
     (ready, stop)
+}
+
+/// Plain `go` from the start: a `bestmove` within [`PLAIN_GO_WAIT`], else
+/// `stop` and one within the stop limit. Returns the line and whether it came
+/// after `stop`.
+async fn plain_search(s: &mut Session, limits: Limits) -> Result<(String, bool), Fault> {
+    s.send("position startpos").await?;
+    s.send("go").await?;
+    let settle = Instant::now() + PLAIN_GO_WAIT;
+    loop {
+        match s.read_line(settle, "bestmove").await {
+            Ok(line) if is_bestmove(&line) => return Ok((line, false)),
+            Ok(_) => {}
+            Err(Fault::Timeout { .. }) => break,
+            Err(fault) => return Err(fault),
+        }
+    }
+    s.send("stop").await?;
+    let deadline = Instant::now() + limits.stop;
+    loop {
+        let line = s.read_line(deadline, "bestmove after stop").await?;
+        if is_bestmove(&line) {
+            return Ok((line, true));
+        }
+    }
 }
 
 fn is_bestmove(line: &str) -> bool {
