@@ -108,6 +108,7 @@ fn reference_engine_passes_every_check() {
         "go-perft",
         "one-bestmove-per-go",
         "malformed-position",
+        "error-messages",
         "malformed-input",
         "quit",
     ]);
@@ -291,6 +292,13 @@ fn debug_commands_and_gameover_are_checked() {
         "`go perft 2` from the start: no `nodes` line in time",
     );
     assert_pass(&lines, "gameover");
+    // It says `info string error` on a bad position or game, not on an
+    // unknown option.
+    assert_fail(
+        &lines,
+        "error-messages",
+        "`setoption name NoSuchOption value 1`: no `info string error` line before readyok",
+    );
     // It answers plain `go` at once, which the spec allows.
     assert!(
         line(&lines, "go-plain").contains("before stop"),

@@ -130,8 +130,11 @@ async function handle(line) {
       return;
     case "setoption":
       return send("info string error: this engine has no options");
-    case "gameover":
     case "d":
+      // The oracle holds the position: its board, then the `pos` line.
+      (await askUntil(["d"], (l) => l.startsWith("pos "))).forEach(send);
+      return;
+    case "gameover":
       return;
     case "quit":
       oracle.stdin.end("quit\n");

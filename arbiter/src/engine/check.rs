@@ -18,7 +18,9 @@
 //! `one-bestmove-per-go` (after an answer and a pause, `isready` gets
 //! `readyok` with no second `bestmove` before it), `malformed-position`
 //! (`bestmove (none)` after a position the rules reject, spec section 9),
-//! `malformed-input` (junk lines, then `isready` still answered) and `quit`.
+//! `error-messages` (an `info string error` line for each of a few malformed
+//! known commands), `malformed-input` (junk lines, then `isready` still
+//! answered) and `quit`.
 //!
 //! An engine left in an unknown state by a failed check (a search that never
 //! ended) is killed and restarted before the next check.
@@ -258,6 +260,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             let outcome = self.malformed_position(first).await;
             self.emit("malformed-position", outcome);
         }
+        let outcome = self.error_messages().await;
+        self.emit("error-messages", outcome);
         let outcome = self.malformed_input().await;
         self.emit("malformed-input", outcome);
         let outcome = self.quit().await;
@@ -690,6 +694,55 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 ))
             }
         }
+    }
+
+    /// Each malformed known command, then `isready`: an `info string error`
+    /// line before `readyok`, and no `bestmove` (spec section 9).
+    async fn error_messages(&mut self) -> Result<String, String> {
+        const MALFORMED: [&str; 4] = [
+            "position pos nonsense",
+            "newgame nosuchgame",
+            "setoption name NoSuchOption value 1",
+            "go depth notanumber",
+        ];
+        let limit = self.limits.ready;
+        for command in MALFORMED {
+            let s = self.session().await?;
+            let result: Result<bool, Fault> = async {
+                s.send(command).await?;
+                s.send("isready").await?;
+                let deadline = Instant::now() + limit;
+                let mut said = false;
+                loop {
+                    let line = s.read_line(deadline, "readyok").await?;
+                    let line = line.trim();
+                    if line == "readyok" {
+                        return Ok(said);
+                    }
+                    if is_bestmove(line) {
+                        return Err(Fault::StrayBestmove {
+                            line: line.to_owned(),
+                            when: "before readyok",
+                        });
+                    }
+                    said |= line.starts_with("info string error");
+                }
+            }
+            .await;
+            match result {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(format!(
+                        "`{command}`: no `info string error` line before readyok"
+                    ))
+                }
+                Err(fault) => {
+                    self.discard().await;
+                    return Err(format!("`{command}` then isready: {fault}"));
+                }
+            }
+        }
+        Ok(format!("{} commands", MALFORMED.len()))
     }
 
     /// Junk, unknown and malformed lines; the engine must still answer
