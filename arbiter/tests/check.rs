@@ -320,6 +320,25 @@ fn debug_commands_and_gameover_are_checked() {
 }
 
 #[test]
+fn a_failing_check_shows_the_engine_stderr() {
+    // testbot refuses an unknown mode on stderr and exits 2 before umiok.
+    let s = Scratch::new("check", "stderr-tail");
+    let (code, lines) = check(&s, &bot("no-such-mode"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert!(lines[0].starts_with("FAIL handshake: "), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("engine stderr (last ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("stderr| testbot: ") && l.contains("no-such-mode")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn check_takes_one_engine() {
     let cmd = format!("cmd={}", engine());
     let out = Command::new(ARBITER)

@@ -993,8 +993,15 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         ..Limits::default()
     };
     let traffic = crate::cli::traffic_log(args.debug.as_deref())?;
+    // why a scratch file: without `stderr=`, the engine's stderr is kept for
+    // the report (its last lines explain many a failure), then removed.
+    let capture = spec
+        .stderr
+        .is_none()
+        .then(|| std::env::temp_dir().join(format!("arbiter-check-{}.stderr", std::process::id())));
+    let stderr = spec.stderr.clone().or_else(|| capture.clone());
     let passed = run(
-        &spec.launch_spec(spec.stderr.clone()),
+        &spec.launch_spec(stderr),
         &spec.options,
         limits,
         traffic,
@@ -1005,7 +1012,46 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         },
     )
     .await;
+    if let Some(path) = capture {
+        if !passed {
+            print_stderr_tail(&path);
+        }
+        // why ignore: a file that was never created has nothing to remove.
+        let _ = std::fs::remove_file(&path);
+    }
     Ok(if passed { 0 } else { 1 })
+}
+
+/// Lines of the engine's stderr the report shows after a failure.
+const STDERR_TAIL_LINES: usize = 20;
+/// Bytes read from the end of the stderr file for them.
+const STDERR_TAIL_BYTES: u64 = 16 * 1024;
+
+/// After the check lines: the last lines the engine wrote to stderr, each
+/// prefixed `stderr| `, under a header (nothing when it wrote none).
+fn print_stderr_tail(path: &std::path::Path) {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return;
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let from = len.saturating_sub(STDERR_TAIL_BYTES);
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(from)).is_err() || file.read_to_end(&mut bytes).is_err() {
+        return;
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return;
+    }
+    let tail = &lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..];
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "engine stderr (last {} of its lines):", tail.len());
+    for line in tail {
+        let _ = writeln!(out, "stderr| {line}");
+    }
+    let _ = out.flush();
 }
 
 #[cfg(test)]
