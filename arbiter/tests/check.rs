@@ -103,6 +103,7 @@ fn reference_engine_passes_every_check() {
     names.extend(GO_FIELDS);
     names.extend([
         "go-plain",
+        "go-ponder",
         "gameover",
         "d",
         "go-perft",
@@ -299,6 +300,8 @@ fn debug_commands_and_gameover_are_checked() {
         "error-messages",
         "`setoption name NoSuchOption value 1`: no `info string error` line before readyok",
     );
+    // It answers `go ponder` at once, which the spec forbids.
+    assert_fail(&lines, "go-ponder", "` before ponderhit");
     // It answers plain `go` at once, which the spec allows.
     assert!(
         line(&lines, "go-plain").contains("before stop"),

@@ -12,7 +12,8 @@
 //! listed (the start and a few mid-game positions reached by seeded random
 //! moves, each sent as `position startpos moves …` and as `position pos
 //! <string>`), one `go-<field>` per time field of `go`, `go-plain` (plain
-//! `go`: a legal `bestmove`, early or after `stop`), `gameover` (then
+//! `go`: a legal `bestmove`, early or after `stop`), `go-ponder` (no
+//! `bestmove` before `ponderhit`, a legal one after it), `gameover` (then
 //! `isready` answered), `d` (ends with the right `pos` line), `go-perft`
 //! (`go perft 2` from the start, line by line as the rules library counts),
 //! `one-bestmove-per-go` (after an answer and a pause, `isready` gets
@@ -249,6 +250,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             self.go_fields(first).await;
             let outcome = self.plain_go(first).await;
             self.emit("go-plain", outcome);
+            let outcome = self.ponder(first).await;
+            self.emit("go-ponder", outcome);
             let outcome = self.gameover(first).await;
             self.emit("gameover", outcome);
             let outcome = self.board(first).await;
@@ -519,6 +522,44 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         } else {
             format!("bestmove {mv} before stop")
         })
+    }
+
+    /// `go ponder` on the position after two moves: no `bestmove` before
+    /// `ponderhit`; after it, a legal one within the clock plus the time
+    /// margin (spec section 6).
+    async fn ponder(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let mut pondered = new_game(game);
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            let Some(mv) = pondered.legal_moves().first().cloned() else {
+                return Err(format!("internal: the game ends after {moves:?}"));
+            };
+            pondered
+                .play(&mv)
+                .map_err(|e| format!("internal: move {mv}: {e}"))?;
+            moves.push(mv);
+        }
+        let position = format!("position startpos moves {}", moves.join(" "));
+        let go = format!("go ponder p1time {CLOCK_MS} p2time {CLOCK_MS}");
+        let limit = Duration::from_millis(CLOCK_MS) + self.limits.margin;
+        let s = self.session().await?;
+        let result = ponder_search(s, &position, &go, limit).await;
+        let what = format!("`{go}` after `{position}`");
+        let line = match result {
+            Ok(Ok(line)) => line,
+            Ok(Err(early)) => {
+                self.discard().await;
+                return Err(format!("{what}: `{early}` before ponderhit"));
+            }
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("{what}, then ponderhit: {fault}"));
+            }
+        };
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        judge_move(pondered.as_ref(), mv).map_err(|e| format!("{what}: `{line}`: {e}"))?;
+        Ok(format!("bestmove {mv} after ponderhit"))
     }
 
     /// `gameover` while idle (as after every game), then `isready`: the engine
@@ -893,6 +934,36 @@ async fn infinite_search(
         Err(fault) => Err(fault.to_string()),
     };
     (ready, stop)
+}
+
+/// `position`, `go ponder …`: `Ok(Err(line))` for a `bestmove` within
+/// [`PLAIN_GO_WAIT`] (before `ponderhit`); else `ponderhit` and
+/// `Ok(Ok(line))` for the `bestmove` within `limit` of it.
+async fn ponder_search(
+    s: &mut Session,
+    position: &str,
+    go: &str,
+    limit: Duration,
+) -> Result<Result<String, String>, Fault> {
+    s.send(position).await?;
+    s.send(go).await?;
+    let settle = Instant::now() + PLAIN_GO_WAIT;
+    loop {
+        match s.read_line(settle, "bestmove").await {
+            Ok(line) if is_bestmove(&line) => return Ok(Err(line)),
+            Ok(_) => {}
+            Err(Fault::Timeout { .. }) => break,
+            Err(fault) => return Err(fault),
+        }
+    }
+    s.send("ponderhit").await?;
+    let deadline = Instant::now() + limit;
+    loop {
+        let line = s.read_line(deadline, "bestmove after ponderhit").await?;
+        if is_bestmove(&line) {
+            return Ok(Ok(line));
+        }
+    }
 }
 
 /// Plain `go` from the start: a `bestmove` within [`PLAIN_GO_WAIT`], else
