@@ -100,6 +100,7 @@ fn reference_engine_passes_every_check() {
     ];
     let positions: Vec<String> = GAMES.iter().map(|g| format!("positions:{g}")).collect();
     names.extend(positions.iter().map(String::as_str));
+    names.push("hemprich-pass");
     names.extend(GO_FIELDS);
     names.extend([
         "go-plain",
@@ -149,6 +150,11 @@ fn illegal_moves_fail_the_search_checks() {
     for name in GO_FIELDS {
         assert_fail(&lines, name, "illegal move \"99\"");
     }
+    assert_fail(
+        &lines,
+        "hemprich-pass",
+        "illegal move \"99\" in bohnenspiel-hemprich ",
+    );
 }
 
 #[test]

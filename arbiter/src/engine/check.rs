@@ -11,7 +11,9 @@
 //! `stop`; the latency is reported), `positions:<game>` for each known game
 //! listed (the start and a few mid-game positions reached by seeded random
 //! moves, each sent as `position startpos moves …` and as `position pos
-//! <string>`), one `go-<field>` per time field of `go`, `go-plain` (plain
+//! <string>`), `hemprich-pass` (`bestmove pass` where the side to move has
+//! no bean, when the engine plays `bohnenspiel-hemprich`), one `go-<field>`
+//! per time field of `go`, `go-plain` (plain
 //! `go`: a legal `bestmove`, early or after `stop`), `go-ponder` (no
 //! `bestmove` before `ponderhit`, a legal one after it), `gameover` (then
 //! `isready` answered), `d` (ends with the right `pos` line), `go-perft`
@@ -247,6 +249,10 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 let outcome = self.positions(game).await;
                 self.emit(&format!("positions:{game}"), outcome);
             }
+            if known.contains(&GameId::BohnenspielHemprich) {
+                let outcome = self.hemprich_pass().await;
+                self.emit("hemprich-pass", outcome);
+            }
             self.go_fields(first).await;
             let outcome = self.plain_go(first).await;
             self.emit("go-plain", outcome);
@@ -382,6 +388,30 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             }
         }
         Ok(format!("{searches} searches"))
+    }
+
+    /// A Hemprich position where the side to move has no bean: `bestmove
+    /// pass` (spec section 2), sent both as moves and as a position string.
+    async fn hemprich_pass(&mut self) -> Result<String, String> {
+        let Some((game, moves)) = hemprich_pass_position() else {
+            return Err("internal: no Hemprich pass position found".to_owned());
+        };
+        self.new_game(GameId::BohnenspielHemprich).await?;
+        let string = game.position_string();
+        for position in [
+            format!("position startpos moves {}", moves.join(" ")),
+            format!("position pos {string}"),
+        ] {
+            let search = Search {
+                position,
+                game: game.as_ref(),
+                go: format!("go movetime {POSITION_MOVETIME_MS}"),
+                limit: Duration::from_millis(POSITION_MOVETIME_MS),
+                margin: self.limits.margin,
+            };
+            self.search(&search).await?;
+        }
+        Ok(format!("bestmove pass in {string}"))
     }
 
     /// One check per time field of `go`.
@@ -1033,6 +1063,32 @@ fn random_walk(game: GameId, plies: usize, rng: &mut SmallRng) -> (Box<dyn AnyGa
     (record, moves)
 }
 
+/// A Hemprich position where the side to move must `pass`: the first one met
+/// on seeded random games (seeds 0, 1, …; deterministic), with the moves
+/// that reach it. `None` if none is met.
+fn hemprich_pass_position() -> Option<(Box<dyn AnyGame>, Vec<String>)> {
+    for seed in 0..200 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut game = new_game(GameId::BohnenspielHemprich);
+        let mut moves = Vec::new();
+        while game.outcome().is_none() {
+            let legal = game.legal_moves();
+            if legal.iter().any(|m| m == "pass") {
+                return Some((game, moves));
+            }
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            if game.play(&mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+    }
+    None
+}
+
 /// `arbiter check`: prints one line per check; exit status 0 when all pass,
 /// 1 when any fails.
 pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
@@ -1159,6 +1215,17 @@ mod tests {
             assert_eq!(ma, mb, "{game}");
             assert!(ga.outcome().is_none(), "{game}: {}", ga.position_string());
         }
+    }
+
+    #[test]
+    fn a_hemprich_pass_position_is_found() {
+        let (game, moves) = hemprich_pass_position().expect("a pass position");
+        assert_eq!(game.legal_moves(), ["pass"], "{}", game.position_string());
+        let mut replay = new_game(GameId::BohnenspielHemprich);
+        for mv in &moves {
+            replay.play(mv).unwrap();
+        }
+        assert_eq!(replay.position_string(), game.position_string());
     }
 
     #[test]
