@@ -30,8 +30,16 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Play a match between two engines.
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(
+        override_usage = "arbiter match --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]"
+    )]
     Match(Box<MatchArgs>),
     /// Check one engine's protocol conformance (one PASS/FAIL line per check).
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(override_usage = "arbiter check --engine KEY=VALUE... [OPTIONS]")]
     Check(Box<crate::engine::check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
@@ -40,6 +48,9 @@ pub enum Command {
     },
     /// Play a round robin or gauntlet; with no --engine, a built-in
     /// tournament of the reference engine at several levels.
+    // why override_usage: clap's error usage lists the options already given
+    // as if they were required (`--each <KEY=VALUE>...`).
+    #[command(override_usage = "arbiter tournament [--engine KEY=VALUE...]... [OPTIONS]")]
     Tournament(Box<TournamentArgs>),
     /// Combine the results logs of one tournament (shards, reruns) into one
     /// standings table.
@@ -111,13 +122,31 @@ pub struct RunArgs {
     /// games to play.
     #[arg(long, value_parser = concurrency_arg)]
     pub concurrency: Option<usize>,
-    /// `plies=N` (N random plies from the start, see --seed) or `file=PATH`
-    /// (one position string or move line per line). Both games of a pair share it.
-    #[arg(long, value_name = "plies=N|file=PATH")]
+    /// `suite` (the balanced positions shipped for each game), `plies=N` (N
+    /// random plies from the start, see --seed) or `file=PATH` (one position
+    /// string or move line per line). Both games of a pair share it.
+    #[arg(long, value_name = "suite|plies=N|file=PATH")]
     pub openings: Option<String>,
+    /// Order of the openings of a file: `sequential` (file order, cycled) or
+    /// `random` (shuffled once with --seed).
+    #[arg(long, value_name = "ORDER", default_value = "sequential", value_parser = ["sequential", "random"])]
+    pub openings_order: String,
+    /// Skip this many openings of a file (1-based index of the first one used).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub openings_start: Option<u64>,
     /// Seed for random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Resign adjudication as in cutechess: `movecount=N score=S [twosided=true]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Draw adjudication as in cutechess: `movenumber=M movecount=N score=S`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// `decided`: end a game as soon as its result can no longer change
+    /// (see docs/arbiter.md for each game's criterion).
+    #[arg(long, value_name = "WHAT", value_parser = ["decided"])]
+    pub adjudicate: Option<String>,
     /// Adjudicate a draw after this many plies (0: never). A backstop only:
     /// the rules end every game (Bosh's cycles of rounds by the round-start
     /// rule), long before the default in fixed-depth self-play.
@@ -129,6 +158,10 @@ pub struct RunArgs {
     /// Append games to this JSON-lines file.
     #[arg(long, value_name = "FILE")]
     pub jsonout: Option<PathBuf>,
+    /// Rewrite this file with the standings as JSON after every game
+    /// (docs/tournaments.md lists the fields).
+    #[arg(long, value_name = "FILE")]
+    pub standings_json: Option<PathBuf>,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -139,9 +172,19 @@ pub struct RunArgs {
     /// "mancala arena tournament"].
     #[arg(long)]
     pub event: Option<String>,
-    /// Seconds to wait for umiok/readyok (above 0, at most 1000000).
-    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg)]
+    /// Seconds a fresh engine process has to answer `umiok` (slow starters,
+    /// e.g. on a JVM, need more than a command does); `--handshake-timeout`
+    /// is the same (above 0, at most 1000000).
+    #[arg(
+        long = "startup-timeout",
+        alias = "handshake-timeout",
+        default_value_t = 30.0,
+        value_parser = seconds_arg
+    )]
     pub handshake_timeout: f64,
+    /// Seconds to wait for each `readyok` (above 0, at most 1000000).
+    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg)]
+    pub ready_timeout: f64,
     /// Seconds to wait for a bestmove when the time control has no clock
     /// (above 0, at most 1000000).
     #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
@@ -238,14 +281,33 @@ impl<E: std::fmt::Display> From<E> for UsageError {
 }
 
 impl Cli {
-    /// Parses the process arguments, keeping each `--engine`'s tokens apart.
+    /// Parses the process arguments (cutechess-cli and fastchess spellings
+    /// translated first, see [`crate::compat`]), keeping each `--engine`'s
+    /// tokens apart.
     pub fn parse_grouped() -> Cli {
-        use clap::{CommandFactory, FromArgMatches};
-        let matches = Cli::command().get_matches();
-        let mut cli = match Cli::from_arg_matches(&matches) {
+        let translation = match crate::compat::translate(std::env::args_os().collect()) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                std::process::exit(2);
+            }
+        };
+        for note in &translation.notes {
+            eprintln!("arbiter: note: {note}");
+        }
+        match Cli::try_parse_grouped(translation.args) {
             Ok(cli) => cli,
             Err(e) => e.exit(),
-        };
+        }
+    }
+
+    /// [`Cli::parse_grouped`] on given (already translated) arguments.
+    pub fn try_parse_grouped(
+        args: impl IntoIterator<Item = std::ffi::OsString>,
+    ) -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
         if let Some((_, sub)) = matches.subcommand() {
             let groups: Vec<Vec<String>> = sub
                 // why `try_`: subcommands without `--engine` (verify) have no such
@@ -259,7 +321,7 @@ impl Cli {
                 args.engines = groups;
             }
         }
-        cli
+        Ok(cli)
     }
 }
 
@@ -305,9 +367,20 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
         .transpose()?;
     let specs = resolve_engines(&args.engines, &args.each, file.as_ref())?;
     for s in &specs {
+        if s.ponder {
+            // why a warning, not an error: cutechess command lines carry
+            // `ponder`; the games are still valid without it.
+            eprintln!(
+                "arbiter: warning: engine {}: ponder is accepted, but the arbiter does not let \
+                 engines ponder in games yet",
+                s.name
+            );
+        }
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
-                "engine {}: no time control: give tc=, st=, depth= or nodes= (on --engine or --each)",
+                "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
+                 nodes=, since an engine searching under `go infinite` never stops by itself; \
+                 or give tc= or st= (on --engine or --each)",
                 s.name
             )));
         }
@@ -315,21 +388,42 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     Ok(specs)
 }
 
+/// `--openings`: none, `suite`, `plies=N` or `file=PATH`, checked for `game`
+/// (random plies that keep ending or deciding the game are refused).
 pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Openings, UsageError> {
-    match spec {
-        None => Ok(Openings::StartPosition),
+    let openings = match spec {
+        None => Openings::StartPosition,
+        Some("suite") => Openings::Suite,
         Some(s) => match s.split_once('=') {
             Some(("plies", n)) => {
                 let plies = count_in(n, 0, MAX_OPENING_PLIES)
                     .map_err(|e| UsageError(format!("--openings plies={n}: {e}")))?
                     as u32;
-                Ok(Openings::Random { plies, seed })
+                Openings::Random { plies, seed }
             }
-            Some(("file", path)) => Ok(Openings::from_file(path.as_ref(), game)?),
-            _ => Err(UsageError(format!(
-                "--openings {s}: expected plies=N or file=PATH"
-            ))),
+            Some(("file", path)) => Openings::from_file(path.as_ref(), game)?,
+            _ => {
+                return Err(UsageError(format!(
+                    "--openings {s}: expected suite, plies=N or file=PATH"
+                )))
+            }
         },
+    };
+    openings
+        .check(game)
+        .map_err(|e| UsageError(format!("--openings {}", e.0)))?;
+    Ok(openings)
+}
+
+impl RunArgs {
+    /// [`parse_openings`], then `--openings-order` and `--openings-start`.
+    pub fn openings_for(&self, game: GameId) -> Result<Openings, UsageError> {
+        let openings = parse_openings(self.openings.as_deref(), game, self.seed)?;
+        Ok(openings.arranged(
+            self.openings_order == "random",
+            self.openings_start,
+            self.seed,
+        ))
     }
 }
 
@@ -381,15 +475,20 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         engines,
         concurrency: run.concurrency.unwrap_or(1).max(1),
         timeouts: Timeouts {
-            ready: secs(run.handshake_timeout, "--handshake-timeout")?,
+            ready: secs(run.ready_timeout, "--ready-timeout")?,
             stall: secs(run.stall_timeout, "--stall-timeout")?,
         },
-        handshake_timeout: secs(run.handshake_timeout, "--handshake-timeout")?,
+        handshake_timeout: secs(run.handshake_timeout, "--startup-timeout")?,
         max_plies: run.ply_limit(),
         stderr_dir: Some(run.stderr_dir.clone()),
         traffic,
         quit_grace: Duration::from_millis(500),
         partie: None,
+        adjudication: crate::play::adjudicate::Rules::parse(
+            &run.resign,
+            &run.draw,
+            run.adjudicate.is_some(),
+        )?,
     })
 }
 
@@ -416,7 +515,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             engines.len()
         )));
     }
-    let openings = parse_openings(args.run.openings.as_deref(), game, args.run.seed)?;
+    let openings = args.run.openings_for(game)?;
     let mut runner = runner(engines, &args.run)?;
     if args.partie.is_some() {
         if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) {
@@ -439,6 +538,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
             .clone()
             .unwrap_or_else(|| "mancala arena match".to_owned()),
         sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
+        standings_json: args.run.standings_json.clone(),
     };
     let bar = progress_bar(args.games);
     let summary = matches::run(&runner, &plan, &mut sink, |line| {
@@ -469,7 +569,11 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
 
 /// The board after `moves` from `position`, with the legal moves or the result.
 fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
-    let mut game = mancala_rules::game_from_position(position)?;
+    // A bare game id is its start position: `arbiter show bohnenspiel 3`.
+    let mut game = match position.parse::<GameId>() {
+        Ok(id) => mancala_rules::new_game(id),
+        Err(_) => mancala_rules::game_from_position(position)?,
+    };
     for (i, mv) in moves.iter().enumerate() {
         game.play(mv)
             .map_err(|e| UsageError(format!("move {} ({mv}): {e}", i + 1)))?;
@@ -477,7 +581,13 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
     let mut text = game.render();
     text.push_str(&format!("position: {}\n", game.position_string()));
     match game.outcome() {
-        Some(o) => text.push_str(&format!("game over: {} ({})\n", o.result, o.reason)),
+        Some(o) => {
+            text.push_str(&format!("game over: {} ({})\n", o.result, o.reason));
+            // why: Bohnenspiel's sweep is in the totals, not on the board.
+            if let Some([south, north]) = o.scores {
+                text.push_str(&format!("final totals: South {south}, North {north}\n"));
+            }
+        }
         None => text.push_str(&format!("legal moves: {}\n", game.legal_moves().join(" "))),
     }
     Ok(text)
@@ -649,6 +759,99 @@ mod tests {
             Command::Match(m) => m.run.ply_limit(),
             _ => panic!("not a match"),
         }
+    }
+
+    #[test]
+    fn startup_and_ready_timeouts_are_separate() {
+        let run = |args: &[&str]| {
+            let cli = Cli::try_parse_from(["arbiter", "match"].iter().chain(args)).unwrap();
+            let Command::Match(m) = cli.command else {
+                panic!()
+            };
+            let r = runner(Vec::new(), &m.run).unwrap();
+            (r.handshake_timeout, r.timeouts.ready)
+        };
+        let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
+        let d = dir.to_str().unwrap();
+        let secs = Duration::from_secs;
+        assert_eq!(run(&["--stderr-dir", d]), (secs(30), secs(10)));
+        assert_eq!(
+            run(&[
+                "--stderr-dir",
+                d,
+                "--startup-timeout",
+                "60",
+                "--ready-timeout",
+                "5"
+            ]),
+            (secs(60), secs(5))
+        );
+        // The old spelling is the start-up limit.
+        assert_eq!(
+            run(&["--stderr-dir", d, "--handshake-timeout", "15"]),
+            (secs(15), secs(10))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn error_usage_does_not_present_given_options_as_required() {
+        let e = Cli::try_parse_from(["arbiter", "tournament", "--each", "st=1", "--bogus"])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            e.contains("Usage: arbiter tournament [--engine KEY=VALUE...]... [OPTIONS]"),
+            "{e}"
+        );
+        assert!(!e.contains("--each <KEY=VALUE>"), "{e}");
+    }
+
+    #[test]
+    fn concurrency_zero_is_refused() {
+        let e = Cli::try_parse_from(["arbiter", "match", "--concurrency", "0"])
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains("must be from 1 to 1024"), "{e}");
+        let ok = Cli::try_parse_from(["arbiter", "match", "--concurrency", "3"]).unwrap();
+        let Command::Match(m) = ok.command else {
+            panic!()
+        };
+        assert_eq!(m.run.concurrency, Some(3));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tc_inf_needs_a_depth_or_nodes_limit() {
+        let args = |each: &str| EngineArgs {
+            engines: vec![vec!["cmd=sh".into()]],
+            each: each.split_whitespace().map(str::to_owned).collect(),
+            ..EngineArgs::default()
+        };
+        let e = load_engines(&args("tc=inf")).unwrap_err().0;
+        assert!(
+            e.contains("tc=inf") && e.contains("depth= or nodes="),
+            "{e}"
+        );
+        let ok = load_engines(&args("tc=inf depth=4")).unwrap();
+        assert_eq!(ok[0].tc.depth, Some(4));
+    }
+
+    #[test]
+    fn openings_are_checked() {
+        let e = parse_openings(Some("plies=300"), GameId::Bohnenspiel, 1)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("--openings plies=300:"), "{e}");
+        assert_eq!(
+            parse_openings(Some("suite"), GameId::Kujifunza, 1).unwrap(),
+            Openings::Suite
+        );
+        assert!(parse_openings(Some("book"), GameId::Bosh, 1)
+            .unwrap_err()
+            .0
+            .contains("expected suite, plies=N or file=PATH"));
     }
 
     #[test]

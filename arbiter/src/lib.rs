@@ -15,8 +15,10 @@
 //!   writers/readers, the output files and [`records::verify`].
 //! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay).
 //! - [`cli`]: the command line; the binary is a thin shell over it.
+//! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 
 pub mod cli;
+pub mod compat;
 
 pub mod engine {
     //! One engine from outside: spec, process, protocol session, conformance.
@@ -30,6 +32,7 @@ pub mod engine {
 pub mod play {
     //! Games under clocks: time controls, one game, openings, Partie, the
     //! runner that plays many at once, and matches.
+    pub mod adjudicate;
     pub mod game;
     pub mod matches;
     pub mod openings;
@@ -39,7 +42,8 @@ pub mod play {
 }
 
 pub mod event {
-    //! Tournaments: schedule, resume, shards, merge.
+    //! Tournaments: schedule, resume, extending rounds, shards, merge.
+    pub mod extend;
     pub mod merge;
     pub mod resume;
     pub mod schedule;

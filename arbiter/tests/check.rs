@@ -360,3 +360,34 @@ fn check_takes_one_engine() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("exactly one --engine"), "{err}");
 }
+
+/// A failed check kills the engine; a restart that fails is tried once, and
+/// the later checks say so instead of each waiting for another start.
+#[test]
+fn a_failed_restart_is_tried_once() {
+    let s = Scratch::new("check", "restart-once");
+    let state = s.path("starts");
+    let mut tokens = bot("ignore-stop");
+    tokens.extend([
+        "arg=--max-starts".into(),
+        "arg=1".into(),
+        "arg=--state".into(),
+        format!("arg={}", state.display()),
+    ]);
+    let (code, lines) = check(&s, &tokens);
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_pass(&lines, "handshake");
+    assert_fail(&lines, "stop", "");
+    let restarts = lines
+        .iter()
+        .filter(|l| l.contains("engine restart failed"))
+        .count();
+    assert_eq!(restarts, 1, "{lines:#?}");
+    let not_run = lines
+        .iter()
+        .filter(|l| l.contains("not run: the engine could not be restarted"))
+        .count();
+    assert!(not_run >= 3, "{lines:#?}");
+    // Two starts in all: the first and the one restart.
+    assert_eq!(std::fs::read_to_string(&state).unwrap().trim(), "2");
+}

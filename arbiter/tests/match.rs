@@ -861,7 +861,7 @@ fn absurd_numbers_on_the_command_line_are_refused_clearly() {
         (
             vec![s.random(), s.random()],
             &["--handshake-timeout", "1e19"][..],
-            "--handshake-timeout",
+            "--startup-timeout",
         ),
         (
             vec![s.random(), s.random()],

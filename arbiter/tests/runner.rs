@@ -33,6 +33,7 @@ fn runner(s: &common::Scratch) -> Runner {
         traffic: None,
         quit_grace: Duration::from_millis(500),
         partie: None,
+        adjudication: Default::default(),
     }
 }
 

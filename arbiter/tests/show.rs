@@ -43,3 +43,29 @@ fn show_names_a_bad_position_or_move() {
         "{err}"
     );
 }
+
+#[test]
+fn show_takes_a_game_id_for_its_start_and_prints_final_totals() {
+    let out = Command::new(ARBITER)
+        .args(["show", "bohnenspiel", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("position: bohnenspiel 0,7,7,7,7,7,7,6,6,6,6,6 N 0/0"),
+        "{text}"
+    );
+    // South plays 6 and takes 2; North has no bean: South sweeps 8 more.
+    let out = Command::new(ARBITER)
+        .args(["show", "bohnenspiel 3,0,5,0,0,1,1,0,0,0,0,0 S 30/32", "6"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("game over: 1-0"), "{text}");
+    assert!(text.contains("final totals: South 40, North 32"), "{text}");
+}

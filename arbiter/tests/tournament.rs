@@ -436,7 +436,7 @@ fn built_in_tournament_runs_without_engines() {
         ],
     );
     let text = stdout(&out);
-    for level in ["level-1", "level-7", "level-14", "level-20"] {
+    for level in ["level-3", "level-5", "level-8", "level-11"] {
         assert!(text.contains(level), "{text}");
     }
     assert!(text.contains("12 games"), "{text}");

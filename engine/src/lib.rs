@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod control;
 pub mod eval;
+pub mod openings;
 pub mod options;
 pub mod search;
 pub mod time;

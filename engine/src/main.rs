@@ -1,5 +1,5 @@
 //! The `engine` binary: the UMI protocol on stdin/stdout by default, plus
-//! `perft` and `bench` subcommands.
+//! `perft`, `bench` and `openings` subcommands.
 
 use std::process::ExitCode;
 
@@ -34,6 +34,26 @@ enum Command {
         #[arg(long = "game")]
         games: Vec<String>,
     },
+    /// Print a balanced opening suite: positions a few random plies from the
+    /// start that a fixed-depth search scores near even.
+    Openings {
+        #[arg(long)]
+        game: GameId,
+        /// Random plies from the start.
+        #[arg(long, default_value_t = 2)]
+        plies: u32,
+        /// Positions wanted.
+        #[arg(long, default_value_t = 64)]
+        count: usize,
+        /// Depth of the scoring search.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Largest |score| kept, centi-seeds.
+        #[arg(long, default_value_t = 100)]
+        window: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +83,32 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Openings {
+            game,
+            plies,
+            count,
+            depth,
+            window,
+            seed,
+        }) => {
+            let spec = engine::openings::SuiteSpec {
+                game,
+                plies,
+                count,
+                depth,
+                window,
+                seed,
+            };
+            let suite = engine::openings::suite(&spec);
+            print!("{}", engine::openings::render(&spec, &suite));
+            if suite.len() < count {
+                eprintln!(
+                    "engine openings: found {} of {count} positions within ±{window}",
+                    suite.len()
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Some(Command::Bench { seconds, games }) => {
             let ids: Result<Vec<GameId>, _> = if games.is_empty() {
                 Ok(GameId::ALL.to_vec())

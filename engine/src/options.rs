@@ -104,11 +104,12 @@ impl Options {
             self.ponder = match value.as_deref() {
                 Some("true") => true,
                 Some("false") => false,
-                other => {
+                Some(other) => {
                     return Err(format!(
-                        "option Ponder: expected true or false, found {other:?}"
+                        "option Ponder: expected true or false, found \"{other}\""
                     ))
                 }
+                None => return Err("option Ponder: expected value true or false".into()),
             };
             Ok(Changed::Other)
         } else {

@@ -155,10 +155,10 @@ impl Engine {
                 self.finish_search();
                 self.setup = None;
                 match self.build_setup(&base, &moves) {
-                    Ok(setup) => {
-                        self.game = Some(setup.game.game_id());
-                        self.setup = Some(setup);
-                    }
+                    // why not remember the position's game: `position startpos`
+                    // means the start of the `newgame` game (spec section 4),
+                    // even after a `position pos` of another game.
+                    Ok(setup) => self.setup = Some(setup),
                     Err(e) => self.out.error(&e),
                 }
             }

@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use crate::error::{MoveError, PositionError};
 use crate::position::game_id_of;
 use crate::trace::{Step, Traced};
-use crate::{perft, Game, GameId, GameRecord, Outcome, Side};
+use crate::{perft, Game, GameId, GameRecord, GameResult, Outcome, Side};
 
 /// Runs `$body` with the type alias `$g` bound to the position type of game
 /// `$id` (a [`GameId`]).
@@ -60,6 +60,9 @@ pub trait AnyGame: Send + Sync + Debug {
     /// [`GameRecord::play_traced`]).
     fn play_traced(&mut self, text: &str) -> Result<(String, Vec<Step>), MoveError>;
     fn outcome(&self) -> Option<Outcome>;
+    /// The result once it can no longer change ([`Game::decided`]), or the
+    /// result of a finished game.
+    fn decided(&self) -> Option<GameResult>;
     /// The moves played so far, in notation.
     fn moves(&self) -> Vec<String>;
     fn render(&self) -> String;
@@ -102,6 +105,13 @@ impl<G: Traced> AnyGame for GameRecord<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         GameRecord::outcome(self)
+    }
+
+    fn decided(&self) -> Option<GameResult> {
+        match GameRecord::outcome(self) {
+            Some(o) => Some(o.result),
+            None => self.position().decided(),
+        }
     }
 
     fn moves(&self) -> Vec<String> {

@@ -5,7 +5,7 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::error::{MoveError, MoveSyntaxError, PositionError};
-use crate::{EndReason, GameId, Outcome, Side};
+use crate::{EndReason, GameId, GameResult, Outcome, Side};
 
 /// What the history rule does once a position has occurred
 /// [`Game::REPETITION_LIMIT`] times.
@@ -80,6 +80,16 @@ pub trait Game:
     /// `Some` when the game is over in this position, judged from the position
     /// alone (no repetition rule).
     fn status(&self) -> Option<Outcome>;
+
+    /// The result, when it is already certain: every way the game can go on
+    /// from here (every line of moves, every history rule) ends with it. The
+    /// default is the conservative one, the result once the game is over in
+    /// this position ([`Game::status`]); a game overrides it where its rules
+    /// prove more (Bohnenspiel: a store above half the beans). Arbiters may
+    /// end a game early with it ("decided" adjudication).
+    fn decided(&self) -> Option<GameResult> {
+        self.status().map(|o| o.result)
+    }
 
     /// What happens when this position has occurred `REPETITION_LIMIT` times.
     fn on_repetition(&self) -> RepetitionEffect<Self>;

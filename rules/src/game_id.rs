@@ -37,6 +37,17 @@ impl GameId {
             GameId::Kujifunza => "kujifunza",
         }
     }
+
+    /// Which hole numbers of the move notation belong to whom, for people
+    /// reading a game record: `South 1-6, North 7-12`.
+    pub fn hole_legend(self) -> &'static str {
+        match self {
+            GameId::Bohnenspiel | GameId::BohnenspielHemprich => "South 1-6, North 7-12",
+            GameId::Bosh => "South 1-5, North 6-10",
+            GameId::Kimasai => "South 1-24 (back 1-12, front 13-24), North 25-48",
+            GameId::Kujifunza => "South 1-16 (back 1-8, front 9-16), North 17-32",
+        }
+    }
 }
 
 impl fmt::Display for GameId {

@@ -42,16 +42,22 @@ def rules_position(start, moves):
 SERVER_PID = [None]
 
 
+# The arbiter's engine watchdog (arbiter/src/engine/watchdog.rs) is a child of
+# the server too, for its whole life; it is not an engine.
+WATCHDOG_ARG = b"--internal-engine-watchdog"
+
+
 def engine_children(pid):
     """Live processes whose parent is `pid` (the server's engines)."""
     children = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
         # fields[0] is the state, fields[1] the parent pid; zombies are gone.
-        if fields[1] == str(pid) and fields[0] != "Z":
+        if fields[1] == str(pid) and fields[0] != "Z" and WATCHDOG_ARG not in cmdline:
             children.append(int(stat.parent.name))
     return children
 

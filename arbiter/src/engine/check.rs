@@ -26,7 +26,12 @@
 //! answered) and `quit`.
 //!
 //! An engine left in an unknown state by a failed check (a search that never
-//! ended) is killed and restarted before the next check.
+//! ended) is killed and restarted before the next check. Start-up has its own
+//! limit (`--startup-timeout`: umiok, and the first readyok of each process,
+//! for engines that start slowly, e.g. on a JVM); every later `isready` has the
+//! per-command one (`--ready-timeout`). A restart that fails is tried once:
+//! the checks after it are reported as not run, instead of each waiting for
+//! another slow start.
 
 use std::fmt;
 use std::sync::Arc;
@@ -48,9 +53,13 @@ use crate::engine::session::{Fault, Session};
 pub struct CheckArgs {
     #[command(flatten)]
     pub engines: EngineArgs,
-    /// Seconds to wait for umiok and readyok (above 0, at most 1000000).
+    /// Seconds a fresh engine process has for `umiok` and its first
+    /// `readyok` (`--handshake-timeout` is the same; above 0, at most 1000000).
+    #[arg(long, alias = "handshake-timeout", default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
+    pub startup_timeout: f64,
+    /// Seconds to wait for each later `readyok` (above 0, at most 1000000).
     #[arg(long, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
-    pub handshake_timeout: f64,
+    pub ready_timeout: f64,
     /// Milliseconds allowed between `stop` and `bestmove` (1 to 10^9).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub stop_limit: u64,
@@ -65,6 +74,7 @@ pub struct CheckArgs {
 /// Limits the checks apply.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Start-up: `umiok`, and the first `readyok` of a fresh process.
     pub handshake: Duration,
     pub ready: Duration,
     pub stop: Duration,
@@ -81,7 +91,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            handshake: Duration::from_secs(10),
+            handshake: Duration::from_secs(30),
             ready: Duration::from_secs(10),
             stop: Duration::from_secs(1),
             margin: DEFAULT_TIME_MARGIN,
@@ -145,6 +155,8 @@ pub async fn run(
         limits,
         traffic,
         session: None,
+        fresh: false,
+        restart_failed: None,
         report,
         all_passed: true,
     };
@@ -159,6 +171,10 @@ struct Checker<F> {
     /// The `--debug` traffic log, shared by every engine process started.
     traffic: Option<Arc<dyn TrafficLog>>,
     session: Option<Session>,
+    /// The session has not answered a `readyok` yet (start-up limit applies).
+    fresh: bool,
+    /// Why the one restart failed; later checks are then not run.
+    restart_failed: Option<String>,
     report: F,
     all_passed: bool,
 }
@@ -190,6 +206,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             Ok(s) => {
                 let ms = started.elapsed().as_millis();
                 self.session = Some(s);
+                self.fresh = true;
                 self.emit("handshake", Ok(format!("umiok after {ms} ms")));
             }
             Err(fault) => {
@@ -282,14 +299,30 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         if self.session.as_mut().is_some_and(|s| !s.is_alive()) {
             self.discard().await;
         }
+        if let Some(why) = &self.restart_failed {
+            return Err(format!(
+                "not run: the engine could not be restarted ({why})"
+            ));
+        }
         if self.session.is_none() {
-            let mut s = Session::start(&self.spec, self.limits.handshake, self.traffic.clone())
-                .await
-                .map_err(|f| format!("engine restart failed: {f}"))?;
-            s.set_options(&self.options)
-                .await
-                .map_err(|f| format!("engine restart failed: {f}"))?;
-            self.session = Some(s);
+            let started = async {
+                let mut s =
+                    Session::start(&self.spec, self.limits.handshake, self.traffic.clone()).await?;
+                s.set_options(&self.options).await?;
+                Ok::<Session, Fault>(s)
+            }
+            .await;
+            match started {
+                Ok(s) => {
+                    self.session = Some(s);
+                    self.fresh = true;
+                }
+                Err(f) => {
+                    let why = f.to_string();
+                    self.restart_failed = Some(why.clone());
+                    return Err(format!("engine restart failed: {why}"));
+                }
+            }
         }
         self.session.as_mut().ok_or_else(|| "no engine".to_owned())
     }
@@ -302,10 +335,21 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         }
     }
 
+    /// The `readyok` limit now: start-up for a fresh process, else per command.
+    fn ready_limit(&self) -> Duration {
+        if self.fresh {
+            self.limits.handshake
+        } else {
+            self.limits.ready
+        }
+    }
+
     async fn ready(&mut self) -> Result<String, String> {
-        let limit = self.limits.ready;
+        self.session().await?;
+        let limit = self.ready_limit();
         let started = Instant::now();
         let result = self.session().await?.ready(limit).await;
+        self.fresh &= result.is_err();
         match result {
             Ok(()) => Ok(format!(
                 "readyok after {} ms",
@@ -320,13 +364,15 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
 
     /// `newgame`, `isready`.
     async fn new_game(&mut self, game: GameId) -> Result<(), String> {
-        let limit = self.limits.ready;
+        self.session().await?;
+        let limit = self.ready_limit();
         let s = self.session().await?;
         let result = async {
             s.send(&format!("newgame {game}")).await?;
             s.ready(limit).await
         }
         .await;
+        self.fresh &= result.is_err();
         if let Err(fault) = result {
             self.discard().await;
             return Err(format!("newgame {game}: {fault}"));
@@ -840,7 +886,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             "stop",
             "ponderhit",
         ];
-        let limit = self.limits.ready;
+        self.session().await?;
+        let limit = self.ready_limit();
         let s = self.session().await?;
         let long = "x".repeat(100_000);
         let mut sent = 0;
@@ -1105,15 +1152,13 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
             specs.len()
         )));
     };
-    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
-        UsageError(format!(
-            "--handshake-timeout: {} is not a duration in seconds",
-            args.handshake_timeout
-        ))
-    })?;
+    let secs = |s: f64, flag: &str| {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| UsageError(format!("{flag}: {s} is not a duration in seconds")))
+    };
     let limits = Limits {
-        handshake,
-        ready: handshake,
+        handshake: secs(args.startup_timeout, "--startup-timeout")?,
+        ready: secs(args.ready_timeout, "--ready-timeout")?,
         stop: Duration::from_millis(args.stop_limit),
         margin: spec.tc.margin,
         seed: args.seed,

@@ -13,6 +13,9 @@
 //! | `stderr=<file>` | where the engine's stderr goes |
 //! | `stderr_max=<bytes>` | cap on that file (`16M` by default; `K`, `M`, `G` suffixes; `0`: no cap) |
 //! | `conf=<name>` | start from the engines-file entry with that name |
+//! | `proto=umi` | accepted for cutechess habits; any other protocol is refused |
+//! | `ponder` (or `ponder=true`) | pondering wanted (accepted; games do not use it yet) |
+//! | `restart=on\|off` | `on`: a fresh process for every game; `off` (default): one process for many games, restarted only after a fault |
 //!
 //! `--each` takes the same keys (except `conf`) and applies them to every
 //! engine. Precedence, lowest first: `--each`, the `conf=` entry, the
@@ -61,6 +64,41 @@ pub struct EngineSpec {
     /// Cap on the stderr file in bytes (`stderr_max=`; `None`: the default,
     /// `Some(0)`: no cap).
     pub stderr_max: Option<u64>,
+    /// Whether the engine ponders (`go ponder` on the opponent's time).
+    pub ponder: bool,
+    /// When the arbiter starts a fresh process for this engine.
+    pub restart: Restart,
+}
+
+/// cutechess's `restart=`: when an engine gets a fresh process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Restart {
+    /// One process plays game after game; it is replaced only after a fault
+    /// (crash, timeout, illegal move). cutechess's `auto` means the same here.
+    #[default]
+    Off,
+    /// A fresh process for every game.
+    On,
+}
+
+impl std::str::FromStr for Restart {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Restart, String> {
+        match s {
+            "on" => Ok(Restart::On),
+            "off" | "auto" => Ok(Restart::Off),
+            _ => Err(format!("restart={s}: expected on or off")),
+        }
+    }
+}
+
+/// A yes/no value as cutechess and fastchess spell it.
+fn parse_bool(s: &str) -> Option<bool> {
+    match s {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 /// A bad engine configuration; the message names the engine and the problem.
@@ -93,6 +131,12 @@ pub enum ConfigError {
     },
     MissingCmd {
         origin: String,
+    },
+    /// A value the key does not take (`proto=uci`, `restart=maybe`).
+    Refused {
+        origin: String,
+        key: String,
+        message: String,
     },
     /// `conf=` in `--each`.
     ConfInEach,
@@ -131,7 +175,7 @@ impl fmt::Display for ConfigError {
             UnknownKey { origin, key } => write!(
                 f,
                 "{origin}: unknown key {key:?} (known: cmd, name, arg, dir, option.<name>, \
-                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf)"
+                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart)"
             ),
             EmptyValue { origin, key } => write!(f, "{origin}: empty value for {key}"),
             BadValue {
@@ -142,6 +186,11 @@ impl fmt::Display for ConfigError {
             } => write!(f, "{origin}: {key}={value}: expected {expected}"),
             TimeControl { origin, error } => write!(f, "{origin}: {error}"),
             MissingCmd { origin } => write!(f, "{origin}: no cmd= given"),
+            Refused {
+                origin,
+                key,
+                message,
+            } => write!(f, "{origin}: {key}: {message}"),
             ConfInEach => f.write_str("--each: conf= selects one engine; use it with --engine"),
             NoEnginesFile { name } => {
                 write!(f, "conf={name}: no engines file given")
@@ -178,6 +227,8 @@ struct Layer {
     stderr: Option<String>,
     stderr_max: Option<u64>,
     conf: Option<String>,
+    ponder: Option<bool>,
+    restart: Option<Restart>,
 }
 
 impl Layer {
@@ -192,7 +243,27 @@ impl Layer {
                 Ok(v.to_owned())
             }
         };
+        let bad = |message: String| ConfigError::Refused {
+            origin: origin.to_owned(),
+            key: key.to_owned(),
+            message,
+        };
         match key {
+            // why: cutechess needs `proto=uci|xboard`; command lines copied from
+            // it carry the key, and UMI is the only protocol spoken here.
+            "proto" if value == "umi" => {}
+            "proto" => {
+                return Err(bad(format!(
+                    "this arbiter speaks UMI only (proto=umi), not {value:?}"
+                )))
+            }
+            "ponder" => {
+                self.ponder = Some(
+                    parse_bool(value)
+                        .ok_or_else(|| bad(format!("expected true or false, got {value:?}")))?,
+                )
+            }
+            "restart" => self.restart = Some(value.parse().map_err(bad)?),
             "name" => self.name = Some(nonempty(value)?),
             "cmd" => self.cmd = Some(nonempty(value)?),
             "dir" => self.dir = Some(nonempty(value)?),
@@ -259,6 +330,11 @@ impl Layer {
     fn from_tokens(origin: &str, tokens: &[String]) -> Result<Layer, ConfigError> {
         let mut layer = Layer::default();
         for token in tokens {
+            // why: cutechess spells pondering as a bare `ponder` token.
+            if token == "ponder" {
+                layer.ponder = Some(true);
+                continue;
+            }
             let (key, value) = token
                 .split_once('=')
                 .ok_or_else(|| ConfigError::NotKeyValue {
@@ -285,6 +361,8 @@ impl Layer {
         pick(&mut self.nodes, &over.nodes);
         pick(&mut self.margin, &over.margin);
         pick(&mut self.stderr, &over.stderr);
+        pick(&mut self.ponder, &over.ponder);
+        pick(&mut self.restart, &over.restart);
         pick(&mut self.stderr_max, &over.stderr_max);
         for (name, value) in &over.options {
             match self.options.iter_mut().find(|(n, _)| n == name) {
@@ -310,7 +388,10 @@ fn parse_bytes(text: &str) -> Option<u64> {
     digits.parse::<u64>().ok()?.checked_mul(unit)
 }
 
-/// One entry of an engines file.
+/// One entry of an engines file. cutechess's `engines.json` loads as it is:
+/// its spellings (`command`, `workingDirectory`, `stderrFile`, options as a
+/// list of `{"name", "value", …}`) are aliases, `protocol` must be `umi`, and
+/// fields that mean nothing here (`variants`, `validateClaims`) are ignored.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileEntry {
@@ -322,7 +403,7 @@ struct FileEntry {
     #[serde(default, alias = "workingDirectory")]
     dir: Option<String>,
     #[serde(default)]
-    options: BTreeMap<String, serde_json::Value>,
+    options: FileOptions,
     #[serde(default)]
     tc: Option<serde_json::Value>,
     #[serde(default)]
@@ -333,8 +414,65 @@ struct FileEntry {
     nodes: Option<serde_json::Value>,
     #[serde(default)]
     timemargin: Option<serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, alias = "stderrFile")]
     stderr: Option<String>,
+    #[serde(default, alias = "proto")]
+    protocol: Option<String>,
+    #[serde(default)]
+    ponder: Option<bool>,
+    #[serde(default)]
+    restart: Option<String>,
+    /// cutechess: lines sent at start-up; only an empty list is accepted.
+    #[serde(default, rename = "initStrings")]
+    init_strings: Vec<String>,
+    /// cutechess: scores from White's point of view; UMI scores are always
+    /// the mover's, so only `false` is accepted.
+    #[serde(default)]
+    whitepov: bool,
+    // why allow: read by serde only, so that cutechess files load; they
+    // concern chess and have no meaning here.
+    #[allow(dead_code)]
+    #[serde(default)]
+    variants: Option<serde_json::Value>,
+    #[allow(dead_code)]
+    #[serde(default, rename = "validateClaims")]
+    validate_claims: Option<serde_json::Value>,
+}
+
+/// Options of an entry: ours (`{"Hash": 64}`) or cutechess's list.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum FileOptions {
+    Map(BTreeMap<String, serde_json::Value>),
+    List(Vec<CutechessOption>),
+}
+
+impl Default for FileOptions {
+    fn default() -> FileOptions {
+        FileOptions::Map(BTreeMap::new())
+    }
+}
+
+/// One option as cutechess writes it; only `name` and `value` matter (an
+/// option without a value keeps the engine's default).
+#[derive(Clone, Debug, Deserialize)]
+struct CutechessOption {
+    name: String,
+    #[serde(default)]
+    value: Option<serde_json::Value>,
+}
+
+impl FileOptions {
+    /// `(name, value)` pairs, in name order for a map, in list order for a list.
+    fn pairs(&self) -> Vec<(&str, &serde_json::Value)> {
+        match self {
+            FileOptions::Map(m) => m.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+            FileOptions::List(l) => l
+                .iter()
+                .filter_map(|o| o.value.as_ref().map(|v| (o.name.as_str(), v)))
+                .collect(),
+        }
+    }
 }
 
 /// A scalar JSON value as the text a `key=value` token would carry.
@@ -363,9 +501,35 @@ impl FileEntry {
         if let Some(stderr) = &self.stderr {
             layer.set(&origin, "stderr", stderr)?;
         }
-        for (name, value) in &self.options {
+        for (name, value) in self.options.pairs() {
             let text = scalar_text(path, &format!("options.{name}"), value)?;
             layer.set(&origin, &format!("option.{name}"), &text)?;
+        }
+        if let Some(protocol) = &self.protocol {
+            layer.set(&origin, "proto", protocol)?;
+        }
+        if let Some(ponder) = self.ponder {
+            layer.ponder = Some(ponder);
+        }
+        if let Some(restart) = &self.restart {
+            layer.set(&origin, "restart", restart)?;
+        }
+        let refuse = |key: &str, message: &str| ConfigError::Refused {
+            origin: origin.clone(),
+            key: key.to_owned(),
+            message: message.to_owned(),
+        };
+        if !self.init_strings.is_empty() {
+            return Err(refuse(
+                "initStrings",
+                "not supported: set engine options with \"options\" instead",
+            ));
+        }
+        if self.whitepov {
+            return Err(refuse(
+                "whitepov",
+                "UMI scores are always from the mover's point of view; remove it or set it to false",
+            ));
         }
         for (key, value) in [
             ("tc", &self.tc),
@@ -492,6 +656,8 @@ pub fn parse_engine(
             margin: merged.margin.unwrap_or(DEFAULT_TIME_MARGIN),
         },
         stderr: merged.stderr.map(PathBuf::from),
+        ponder: merged.ponder.unwrap_or(false),
+        restart: merged.restart.unwrap_or_default(),
         stderr_max: merged.stderr_max,
     })
 }
@@ -801,5 +967,73 @@ mod tests {
         let sh = engine("cmd=sh").unwrap();
         let path = sh.check_binary().unwrap();
         assert!(path.is_absolute() && path.ends_with("sh"), "{path:?}");
+    }
+
+    #[test]
+    fn cutechess_keys_proto_ponder_restart() {
+        let e = engine("cmd=x proto=umi ponder restart=on").unwrap();
+        assert!(e.ponder);
+        assert_eq!(e.restart, Restart::On);
+        let e = engine("cmd=x ponder=false restart=auto").unwrap();
+        assert!(!e.ponder);
+        assert_eq!(e.restart, Restart::Off);
+        let d = engine("cmd=x").unwrap();
+        assert_eq!((d.ponder, d.restart), (false, Restart::Off));
+        let err = |s: &str| engine(s).unwrap_err().to_string();
+        assert_eq!(
+            err("cmd=x proto=uci"),
+            "--engine #1: proto: this arbiter speaks UMI only (proto=umi), not \"uci\""
+        );
+        assert!(err("cmd=x restart=sometimes").contains("restart=sometimes: expected on or off"));
+        assert!(err("cmd=x ponder=maybe").contains("ponder: expected true or false"));
+        // --each carries them too; the engine's own token wins.
+        let specs = parse_engines(
+            &[toks("cmd=a name=A"), toks("cmd=b name=B restart=off")],
+            &toks("ponder restart=on"),
+            None,
+        )
+        .unwrap();
+        assert!(specs[0].ponder && specs[1].ponder);
+        assert_eq!(
+            (specs[0].restart, specs[1].restart),
+            (Restart::On, Restart::Off)
+        );
+    }
+
+    /// An engines file as cutechess's GUI writes it.
+    const CUTECHESS_FILE: &str = r#"[
+        {"name": "Bot", "command": "./bot", "workingDirectory": "/engines",
+         "protocol": "umi", "stderrFile": "bot.err", "initStrings": [],
+         "whitepov": false, "ponder": true, "validateClaims": true, "restart": "on",
+         "variants": ["standard"],
+         "options": [{"name": "Hash", "type": "spin", "default": 16, "value": 64},
+                     {"name": "Style", "type": "combo", "default": "solid"}]}
+    ]"#;
+
+    #[test]
+    fn cutechess_engines_json_loads() {
+        let file = EnginesFile::parse(CUTECHESS_FILE, "engines.json").unwrap();
+        let e = parse_engine(0, &toks("conf=Bot st=1"), &[], Some(&file)).unwrap();
+        assert_eq!(e.cmd, PathBuf::from("./bot"));
+        assert_eq!(e.dir, Some(PathBuf::from("/engines")));
+        assert_eq!(e.stderr, Some(PathBuf::from("bot.err")));
+        // An option without a value keeps the engine's default: not sent.
+        assert_eq!(e.options, [("Hash".to_owned(), "64".to_owned())]);
+        assert!(e.ponder);
+        assert_eq!(e.restart, Restart::On);
+
+        let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
+        assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)
+            .contains("speaks UMI only"));
+        assert!(
+            err(r#"[{"name": "A", "command": "a", "protocol": "xboard"}]"#)
+                .contains("not \"xboard\"")
+        );
+        assert!(
+            err(r#"[{"name": "A", "command": "a", "initStrings": ["x"]}]"#)
+                .contains("initStrings: not supported")
+        );
+        assert!(err(r#"[{"name": "A", "command": "a", "whitepov": true}]"#)
+            .contains("mover's point of view"));
     }
 }

@@ -66,17 +66,23 @@ pub struct MergeArgs {
     /// Write the merged games to this JSON-lines file (replaced).
     #[arg(long, value_name = "FILE")]
     pub jsonout: Option<PathBuf>,
+    /// Print the standings as JSON (docs/tournaments.md) instead of the
+    /// text report.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// Levels of the reference engine in the built-in tournament.
-pub const DEFAULT_LEVELS: [u32; 4] = [1, 7, 14, 20];
+/// Levels of the reference engine in the built-in tournament: close enough
+/// that neighbours score between about 40 % and 75 % against each other
+/// (levels 1/7/14/20 gave 100 % between every neighbour, which says nothing).
+pub const DEFAULT_LEVELS: [u32; 4] = [3, 5, 8, 11];
 /// Time control of the built-in tournament (fixed time per move, with a
 /// margin for a loaded machine).
 pub const DEFAULT_TC: [&str; 2] = ["st=0.2", "timemargin=200"];
 /// Rounds of the built-in tournament.
 pub const DEFAULT_ROUNDS: usize = 6;
-/// Openings of the built-in tournament (random plies from the start).
-pub const DEFAULT_OPENINGS: &str = "plies=2";
+/// Openings of the built-in tournament: the balanced suite of the game.
+pub const DEFAULT_OPENINGS: &str = "suite";
 /// Event name when none is given.
 pub const DEFAULT_EVENT: &str = "mancala arena tournament";
 
@@ -204,13 +210,19 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         )));
     }
     let openings = match (games.as_slice(), args.run.openings.as_deref()) {
-        ([game], spec) => cli::parse_openings(spec, *game, args.run.seed)?,
+        ([game], _) => args.run.openings_for(*game)?,
         (_, Some(spec)) if spec.starts_with("file=") => {
             return Err(UsageError(
                 "--openings file= needs a single --game (its positions belong to one game)".into(),
             ))
         }
-        (_, spec) => cli::parse_openings(spec, games[0], args.run.seed)?,
+        (_, spec) => {
+            // Random plies and suites are per game: check each game.
+            for &game in &games[1..] {
+                cli::parse_openings(spec, game, args.run.seed)?;
+            }
+            args.run.openings_for(games[0])?
+        }
     };
     let sprt = parse_sprt(&args.sprt)?;
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
@@ -294,11 +306,32 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     // The standings so far, as counts (constant memory however long the
     // event), and the finished slots of an earlier run of the tournament.
     let mut tally = report::Tally::new(&names);
+    // The rest of the JSON standings' counts (`--standings-json`).
+    let mut live = crate::stats::json::Live::default();
     let mut done = std::collections::BTreeSet::new();
     if let Some(path) = &args.run.jsonout {
-        let log = resume::read(path, args.resume)?;
+        let mut log = resume::read(path, args.resume)?;
         for w in &log.warnings {
             eprintln!("arbiter: warning: {w}");
+        }
+        if args.resume {
+            if let Some(old) =
+                crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
+            {
+                // The log is the record: it is replaced whole (a temporary
+                // file renamed over it) with the longer schedule's tags, then
+                // opened and locked again.
+                drop(std::mem::replace(&mut sink, LogSink::open(None, None)?));
+                resume::rewrite(path, &log.games, |g| {
+                    crate::records::jsonl::to_line(g) + "\n"
+                })
+                .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", path.display())))?;
+                sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+                println!(
+                    "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
+                    spec.rounds
+                );
+            }
         }
         if !args.resume && !log.games.is_empty() {
             return Err(resume::ResumeError::NotEmpty {
@@ -314,6 +347,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
                 .collect();
         for g in &finished {
             tally.add(g);
+            live.add(g);
         }
         done.extend(finished_slots_of(&finished));
         if args.resume {
@@ -358,9 +392,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             in_shard
         )),
         if builtin {
-            " — built-in: the reference engine at levels 1, 7, 14, 20"
+            let levels: Vec<String> = DEFAULT_LEVELS.iter().map(u32::to_string).collect();
+            format!(
+                " — built-in: the reference engine at levels {}",
+                levels.join(", ")
+            )
         } else {
-            ""
+            String::new()
         }
     );
     if done_in_shard > 0 {
@@ -378,9 +416,16 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             sprt,
             names: &names,
         };
-        play(&what, pending, &mut tally, &mut sink).await?;
+        play(&what, pending, &mut tally, &mut live, &mut sink).await?;
     }
 
+    if let Some(path) = &args.run.standings_json {
+        use crate::stats::json;
+        json::write_or_warn(
+            path,
+            &json::report_from(&names, &tally, &live, sprt.as_ref()),
+        );
+    }
     println!();
     print!("{}", tally.render(&names, sprt.as_ref()));
     if let Some(s) = sprt {
@@ -451,6 +496,7 @@ async fn play(
     planned: &Planned<'_>,
     pending: Pending,
     tally: &mut report::Tally,
+    live: &mut crate::stats::json::Live,
     sink: &mut LogSink,
 ) -> Result<(), UsageError> {
     let Planned {
@@ -482,6 +528,11 @@ async fn play(
             }
             let mut line = game_line(done.job.index + 1, total, &log);
             tally.add(&log);
+            live.add(&log);
+            if let Some(path) = &args.run.standings_json {
+                use crate::stats::json;
+                json::write_or_warn(path, &json::report_from(names, tally, live, sprt.as_ref()));
+            }
             bar.inc(1);
             let mut flow = Flow::Continue;
             if let Some(s) = &sprt {
@@ -531,6 +582,11 @@ pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
             crate::records::pgn::write_game(g) + "\n"
         })
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if args.json {
+        let r = crate::stats::json::report(&merged.names, &merged.games, None);
+        print!("{}", crate::stats::json::to_text(&r));
+        return Ok(());
     }
     print!("{}", merged.summary());
     println!();

@@ -23,6 +23,8 @@ pub struct GamePlan {
     pub tc: [TimeControl; 2],
     /// Adjudicate a draw after this many plies.
     pub max_plies: Option<u32>,
+    /// Resign, draw and decided adjudication ([`crate::play::adjudicate`]).
+    pub adjudication: crate::play::adjudicate::Rules,
 }
 
 /// Waiting limits outside the clocks.
@@ -159,6 +161,7 @@ pub async fn play_started(
     };
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
+    let mut adjudicator = crate::play::adjudicate::Adjudicator::new(plan.adjudication);
 
     let (result, termination, scores) = loop {
         if let Some(outcome) = game.outcome() {
@@ -202,16 +205,20 @@ pub async fn play_started(
         }
         match game.play(&bm.mv) {
             Ok(mv) => {
+                let score = bm.score.map(|s| match s {
+                    ScoreValue::Cp(cp) => Score::Cp(cp),
+                    ScoreValue::Mate(m) => Score::Mate(m),
+                });
                 moves.push(MoveRecord {
                     mv: mv.clone(),
                     time_ms: bm.elapsed.as_millis() as u64,
-                    score: bm.score.map(|s| match s {
-                        ScoreValue::Cp(cp) => Score::Cp(cp),
-                        ScoreValue::Mate(m) => Score::Mate(m),
-                    }),
+                    score,
                     depth: bm.depth,
                 });
                 played.push(mv);
+                if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
+                    break (v.result, v.termination, None);
+                }
             }
             Err(e) => {
                 let termination = Termination::IllegalMove {

@@ -21,6 +21,8 @@ pub struct MatchPlan {
     pub event: String,
     /// Stop starting games once this test is decided (`--sprt`).
     pub sprt: Option<Sprt>,
+    /// Rewritten with the JSON standings after every game.
+    pub standings_json: Option<std::path::PathBuf>,
 }
 
 /// What the match produced, from the first engine's point of view.
@@ -192,6 +194,7 @@ pub async fn run(
     let mut pair_points: BTreeMap<usize, u32> = BTreeMap::new();
     let mut io_error = None;
     let mut finished = 0;
+    let mut json_games: Vec<GameLog> = Vec::new();
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -255,6 +258,16 @@ pub async fn run(
                 }
             }
             report(&line);
+            if let Some(path) = &plan.standings_json {
+                use crate::stats::json;
+                // why only here: the match keeps no logs otherwise (its
+                // summary is incremental, for matches of any length).
+                json_games.extend(logs);
+                let names = summary.names.to_vec();
+                let r = json::report(&names, &json_games, plan.sprt.as_ref());
+                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
+                json::write_or_warn(path, &r);
+            }
             flow
         })
         .await

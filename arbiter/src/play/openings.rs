@@ -17,7 +17,37 @@ pub enum Openings {
     Random { plies: u32, seed: u64 },
     /// Position strings, used in order and cycled.
     List(Vec<String>),
+    /// The balanced suite shipped for each game (`openings/<game>.txt` in the
+    /// repository, built into the binary), used in order and cycled.
+    Suite,
 }
+
+/// The shipped suites, made by `openings/generate`.
+fn suite_text(game: GameId) -> &'static str {
+    match game {
+        GameId::Bohnenspiel => include_str!("../../../openings/bohnenspiel.txt"),
+        GameId::BohnenspielHemprich => {
+            include_str!("../../../openings/bohnenspiel-hemprich.txt")
+        }
+        GameId::Bosh => include_str!("../../../openings/bosh.txt"),
+        GameId::Kimasai => include_str!("../../../openings/kimasai.txt"),
+        GameId::Kujifunza => include_str!("../../../openings/kujifunza.txt"),
+    }
+}
+
+/// The positions of the shipped suite of `game`.
+pub fn suite(game: GameId) -> Result<Vec<String>, OpeningsError> {
+    match Openings::parse(suite_text(game), game) {
+        Ok(Openings::List(list)) => Ok(list),
+        Ok(_) => Err(OpeningsError(format!("the {game} suite is not a list"))),
+        Err(e) => Err(OpeningsError(format!("the shipped {game} suite: {}", e.0))),
+    }
+}
+
+/// Random openings are redrawn this often before [`Openings::check`] gives up.
+const RANDOM_TRIES: usize = 64;
+/// Pairs [`Openings::check`] draws to see whether random plies are usable.
+const CHECKED_PAIRS: usize = 16;
 
 /// A bad openings file; the message names the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +99,11 @@ impl Openings {
             if g.outcome().is_some() {
                 return Err(bad("the game is already over in this opening".into()));
             }
+            if let Some(r) = g.decided() {
+                return Err(bad(format!(
+                    "the result of this opening is already decided ({r})"
+                )));
+            }
             list.push(position);
         }
         if list.is_empty() {
@@ -77,36 +112,84 @@ impl Openings {
         Ok(Openings::List(list))
     }
 
-    /// The start position of pair `pair`.
+    /// The start position of pair `pair`. A random opening that cannot be
+    /// drawn (see [`Openings::check`]) falls back to the start position.
     pub fn for_pair(&self, game: GameId, pair: usize) -> String {
         match self {
             Openings::StartPosition => new_game(game).position_string(),
             Openings::List(list) => list[pair % list.len()].clone(),
-            Openings::Random { plies, seed } => {
-                // why: each pair draws from its own stream, so the opening of
-                // pair k does not depend on how many pairs came before.
-                let mut rng =
-                    SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair as u64);
-                for _ in 0..64 {
-                    let mut g = new_game(game);
-                    for _ in 0..*plies {
-                        let moves = g.legal_moves();
-                        if moves.is_empty() {
-                            break;
-                        }
-                        let mv = &moves[rng.random_range(0..moves.len())];
-                        if g.play(mv).is_err() {
-                            break;
-                        }
-                    }
-                    if g.outcome().is_none() {
-                        return g.position_string();
-                    }
-                }
-                new_game(game).position_string()
-            }
+            Openings::Suite => match suite(game) {
+                Ok(list) if !list.is_empty() => list[pair % list.len()].clone(),
+                _ => new_game(game).position_string(),
+            },
+            Openings::Random { plies, seed } => random_opening(game, *plies, *seed, pair)
+                .unwrap_or_else(|| new_game(game).position_string()),
         }
     }
+
+    /// Refuses openings that would not do what they say: random plies that
+    /// keep ending (or deciding) the game, so that pairs would silently
+    /// start from the start position, and a suite that does not load.
+    pub fn check(&self, game: GameId) -> Result<(), OpeningsError> {
+        match self {
+            Openings::Random { plies, seed } => {
+                for pair in 0..CHECKED_PAIRS {
+                    if random_opening(game, *plies, *seed, pair).is_none() {
+                        return Err(OpeningsError(format!(
+                            "plies={plies}: {RANDOM_TRIES} random lines of {plies} plies all \
+                             end the {game} game or decide its result; give fewer plies"
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            Openings::Suite => suite(game).map(|_| ()),
+            Openings::StartPosition | Openings::List(_) => Ok(()),
+        }
+    }
+
+    /// The list shuffled with `seed` (`--openings-order random`) and started
+    /// at its `start`-th entry (1-based, `--openings-start`); other openings
+    /// unchanged.
+    pub fn arranged(self, random: bool, start: Option<u64>, seed: u64) -> Openings {
+        let Openings::List(mut list) = self else {
+            return self;
+        };
+        if random {
+            use rand::seq::SliceRandom;
+            list.shuffle(&mut SmallRng::seed_from_u64(seed));
+        }
+        if let Some(start) = start {
+            let k = (start.saturating_sub(1) as usize) % list.len().max(1);
+            list.rotate_left(k);
+        }
+        Openings::List(list)
+    }
+}
+
+/// `plies` random legal plies for pair `pair`; `None` when every try ended
+/// the game or decided its result.
+fn random_opening(game: GameId, plies: u32, seed: u64, pair: usize) -> Option<String> {
+    // why: each pair draws from its own stream, so the opening of pair k does
+    // not depend on how many pairs came before.
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair as u64);
+    for _ in 0..RANDOM_TRIES {
+        let mut g = new_game(game);
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = &moves[rng.random_range(0..moves.len())];
+            if g.play(mv).is_err() {
+                break;
+            }
+        }
+        if g.outcome().is_none() && g.decided().is_none() {
+            return Some(g.position_string());
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -141,5 +224,74 @@ mod tests {
             Openings::parse("bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1\n", GameId::Bohnenspiel).unwrap_err();
         assert!(e.0.contains("not a bohnenspiel position"), "{e}");
         assert!(Openings::parse("\n# nothing\n", GameId::Bosh).is_err());
+    }
+
+    #[test]
+    fn random_plies_that_end_or_decide_the_game_are_refused() {
+        // Bohnenspiel random games last well under 200 plies.
+        let e = Openings::Random {
+            plies: 200,
+            seed: 1,
+        }
+        .check(GameId::Bohnenspiel)
+        .unwrap_err();
+        assert!(
+            e.0.contains("plies=200") && e.0.contains("give fewer plies"),
+            "{e}"
+        );
+        Openings::Random { plies: 4, seed: 1 }
+            .check(GameId::Bohnenspiel)
+            .unwrap();
+        // Every opening drawn is open and undecided.
+        let o = Openings::Random { plies: 30, seed: 3 };
+        if o.check(GameId::Bohnenspiel).is_ok() {
+            for k in 0..8 {
+                let g = game_from_position(&o.for_pair(GameId::Bohnenspiel, k)).unwrap();
+                assert!(g.outcome().is_none() && g.decided().is_none());
+            }
+        }
+        let e = Openings::parse(
+            "bohnenspiel 6,6,6,6,6,0,0,0,0,0,2,3 N 37/0\n",
+            GameId::Bohnenspiel,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("already decided (1-0)"), "{e}");
+    }
+
+    #[test]
+    fn shipped_suites_load_for_every_game() {
+        for game in GameId::ALL {
+            let list = suite(game).unwrap();
+            assert!(list.len() >= 16, "{game}: {} positions", list.len());
+            Openings::Suite.check(game).unwrap();
+            assert_eq!(Openings::Suite.for_pair(game, 1), list[1]);
+            assert_eq!(Openings::Suite.for_pair(game, list.len()), list[0]);
+        }
+    }
+
+    #[test]
+    fn order_and_start() {
+        let list: Vec<String> = (1..=5).map(|k| format!("p{k}")).collect();
+        let o = Openings::List(list.clone());
+        assert_eq!(o.clone().arranged(false, None, 1), o);
+        assert_eq!(
+            o.clone().arranged(false, Some(3), 1),
+            Openings::List(vec![
+                "p3".into(),
+                "p4".into(),
+                "p5".into(),
+                "p1".into(),
+                "p2".into()
+            ])
+        );
+        let Openings::List(shuffled) = o.clone().arranged(true, None, 9) else {
+            panic!()
+        };
+        assert_ne!(shuffled, list);
+        let mut sorted = shuffled.clone();
+        sorted.sort();
+        assert_eq!(sorted, list);
+        assert_eq!(o.clone().arranged(true, None, 9), Openings::List(shuffled));
+        assert_eq!(Openings::Suite.arranged(true, Some(2), 1), Openings::Suite);
     }
 }

@@ -108,6 +108,8 @@ pub struct Runner {
     pub quit_grace: Duration,
     /// Bohnenspiel match play: each job is a Partie to this many beans.
     pub partie: Option<u32>,
+    /// Resign, draw and decided adjudication for every game.
+    pub adjudication: crate::play::adjudicate::Rules,
 }
 
 impl Runner {
@@ -367,6 +369,7 @@ impl Runner {
             start_position: job.start_position.clone(),
             tc: [self.engines[job.south].tc, self.engines[job.north].tc],
             max_plies: self.max_plies,
+            adjudication: self.adjudication,
         };
         let sides = [job.south, job.north];
         let mut ready: Vec<Session> = Vec::with_capacity(2);
@@ -410,11 +413,14 @@ impl Runner {
             return (played, Vec::new());
         };
         let played = game::play_started(&plan, [&mut south, &mut north], self.timeouts).await;
-        // An engine that broke the protocol is not trusted with another game.
+        // An engine that broke the protocol is not trusted with another game;
+        // one with `restart=on` gets a fresh process for every game.
         let offender = played.offender();
         let mut retired = Vec::new();
         for (side, session) in [(Side::South, south), (Side::North, north)] {
-            if offender == Some(side) {
+            let engine = sides[side.index()];
+            let restart = self.engines[engine].restart == crate::engine::config::Restart::On;
+            if offender == Some(side) || restart {
                 retired.push(session);
             } else {
                 sessions[sides[side.index()]] = Some(session);

@@ -160,8 +160,15 @@ pub enum Termination {
     /// Over under the rules; `detail` is the rules' reason
     /// ([`EndReason::describe`]).
     Rules { detail: String },
-    /// Stopped by the arbiter with a verdict (e.g. the ply limit).
+    /// Stopped by the arbiter with a verdict: the ply limit (a draw).
     Adjudication { detail: String },
+    /// cutechess's `-resign`: one engine's own score said it was lost for
+    /// long enough; the result is a loss for it.
+    ResignAdjudication { detail: String },
+    /// cutechess's `-draw`: both engines' scores stayed near zero.
+    DrawAdjudication { detail: String },
+    /// The rules say the result can no longer change (`--adjudicate decided`).
+    DecidedAdjudication { detail: String },
     /// The engine sent a move that is not legal (or not a move); `detail` is
     /// why, e.g. the rules' error.
     IllegalMove {
@@ -220,9 +227,12 @@ pub enum Termination {
 }
 
 /// The termination kinds, as written in logs.
-pub const TERMINATION_KINDS: [&str; 11] = [
+pub const TERMINATION_KINDS: [&str; 14] = [
     "rules",
     "adjudication",
+    "resign_adjudication",
+    "draw_adjudication",
+    "decided_adjudication",
     "illegal_move",
     "time_forfeit",
     "unparseable_bestmove",
@@ -247,6 +257,9 @@ impl Termination {
         match self {
             Termination::Rules { .. } => "rules",
             Termination::Adjudication { .. } => "adjudication",
+            Termination::ResignAdjudication { .. } => "resign_adjudication",
+            Termination::DrawAdjudication { .. } => "draw_adjudication",
+            Termination::DecidedAdjudication { .. } => "decided_adjudication",
             Termination::IllegalMove { .. } => "illegal_move",
             Termination::TimeForfeit { .. } => "time_forfeit",
             Termination::UnparseableBestmove { .. } => "unparseable_bestmove",
@@ -272,6 +285,9 @@ impl Termination {
             | Termination::Unresponsive { side, .. } => Some(*side),
             Termination::Rules { .. }
             | Termination::Adjudication { .. }
+            | Termination::ResignAdjudication { .. }
+            | Termination::DrawAdjudication { .. }
+            | Termination::DecidedAdjudication { .. }
             | Termination::Interrupted { .. } => None,
         }
     }
@@ -288,6 +304,9 @@ impl Termination {
         match self {
             Termination::Rules { detail }
             | Termination::Adjudication { detail }
+            | Termination::ResignAdjudication { detail }
+            | Termination::DrawAdjudication { detail }
+            | Termination::DecidedAdjudication { detail }
             | Termination::IllegalMove { detail, .. }
             | Termination::TimeForfeit { detail, .. }
             | Termination::UnparseableBestmove { detail, .. }
@@ -312,6 +331,9 @@ impl Termination {
         let t = match kind {
             "rules" => Termination::Rules { detail },
             "adjudication" => Termination::Adjudication { detail },
+            "resign_adjudication" => Termination::ResignAdjudication { detail },
+            "draw_adjudication" => Termination::DrawAdjudication { detail },
+            "decided_adjudication" => Termination::DecidedAdjudication { detail },
             "interrupted" => Termination::Interrupted { detail },
             "illegal_move" => Termination::IllegalMove {
                 side: need_side()?,

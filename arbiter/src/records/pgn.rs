@@ -27,14 +27,16 @@
 //! [`GameLog::tags`] in name order. Values escape `\` and `"` with a
 //! backslash, and a line break as `\n`.
 //!
-//! Move text: a move number covers a South move and the North move after it
+//! Move text: first three legend comments for people, one a line (`{Holes:
+//! South 1-6, North 7-12.}`, how move numbers and the move comments read),
+//! which the reader skips; then the moves. A move number covers a South move and the North move after it
 //! (`1. 3 9 2. 4`); a game whose start position has North to move begins
 //! `1... 9`. Play alternates in all four games (a Bosh round that ends
 //! hands the move to the player who was to move), so the numbers follow from
 //! the start side. Each move is followed by a comment
 //! `{[score][/depth] time}` with the time in seconds to the millisecond. Then
-//! the result token. Lines are wrapped at 80 columns; games are separated by
-//! a blank line.
+//! the result token. Lines are wrapped at 80 columns, never between a move
+//! number and its move; games are separated by a blank line.
 //!
 //! The reader reads what the writer writes. It ignores move numbers, accepts
 //! a move without a comment (time 0), and reports errors with line numbers.
@@ -111,6 +113,17 @@ fn comment(m: &MoveRecord) -> String {
     }
 }
 
+/// The comments before the first move that say how to read the move text,
+/// one line each (within the wrap width).
+fn legend(game: mancala_rules::GameId) -> [String; 3] {
+    [
+        format!("{{Holes: {}.}}", game.hole_legend()),
+        "{\"1. 3 9\": move 1 is South's 3, then North's 9.}".to_owned(),
+        "{After a move (score/depth time): mover's score in centi-seeds, depth, seconds.}"
+            .to_owned(),
+    ]
+}
+
 /// Writes one game, ending with a newline. Extra tags whose names are in
 /// [`RESERVED_TAGS`] are skipped.
 pub fn write_game(log: &GameLog) -> String {
@@ -154,16 +167,22 @@ pub fn write_game(log: &GameLog) -> String {
     }
     out.push('\n');
 
+    // Units that a line break never splits: a move number stays with its move.
+    if let Ok(game) = log.game.parse::<mancala_rules::GameId>() {
+        for line in legend(game) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     let mut tokens: Vec<String> = Vec::new();
     let mut side = log.start_side().unwrap_or(Side::South);
     let mut number = 1;
     for (i, m) in log.moves.iter().enumerate() {
         match side {
-            Side::South => tokens.push(format!("{number}.")),
-            Side::North if i == 0 => tokens.push(format!("{number}...")),
-            Side::North => {}
+            Side::South => tokens.push(format!("{number}. {}", m.mv)),
+            Side::North if i == 0 => tokens.push(format!("{number}... {}", m.mv)),
+            Side::North => tokens.push(m.mv.clone()),
         }
-        tokens.push(m.mv.clone());
         tokens.push(comment(m));
         if side == Side::North {
             number += 1;
@@ -519,7 +538,11 @@ pub fn parse_games(text: &str) -> Result<Vec<GameLog>, PgnError> {
                 let m = match p.moves.last_mut() {
                     Some(m) if !p.commented => m,
                     Some(_) => return err(line_no, "two comments after one move"),
-                    None => return err(line_no, "comment before the first move"),
+                    // The legend before the first move is for people.
+                    None => {
+                        rest = &body[end + 1..];
+                        continue;
+                    }
                 };
                 parse_comment(line_no, &body[..end], m)?;
                 p.commented = true;
@@ -574,6 +597,9 @@ mod tests {
 [PartieTotals \"40/32\"]
 [Opening \"endgame \\\\ test\"]
 
+{Holes: South 1-6, North 7-12.}
+{\"1. 3 9\": move 1 is South's 3, then North's 9.}
+{After a move (score/depth time): mover's score in centi-seeds, depth, seconds.}
 1. 6 {-35/12 1.234s} 7 {+M1 0.005s} 1/2-1/2
 ";
         assert_eq!(text, expected);
@@ -620,10 +646,18 @@ mod tests {
             detail: "no umiok within 10 s".into(),
         };
         silent.result = Some(GameResult::NorthWins);
-        assert!(write_game(&silent).ends_with("\n\n0-1\n"));
+        assert!(write_game(&silent).ends_with("seconds.}\n0-1\n"));
         let logs = [rules_log(), illegal_log(), long, silent];
         let text = write_games(&logs);
         assert!(text.lines().all(|l| l.len() <= WRAP), "{text}");
+        // A line break never separates a move number from its move.
+        assert!(
+            text.lines().all(|l| !l
+                .split_whitespace()
+                .last()
+                .is_some_and(|t| t.ends_with('.'))),
+            "{text}"
+        );
         assert_eq!(parse_games(&text).unwrap(), logs);
         assert_eq!(parse_games("").unwrap(), []);
     }
@@ -658,23 +692,24 @@ mod tests {
         );
         assert_eq!(
             error_of(&with(" 1/2-1/2\n", " 1-0\n")),
-            "line 18: result token 1-0 does not match the Result tag 1/2-1/2"
+            "line 21: result token 1-0 does not match the Result tag 1/2-1/2"
         );
         assert_eq!(
             error_of(&with("{+M1 0.005s}", "{+M1 5ms}")),
-            "line 18: bad time \"5ms\" in comment: expected seconds such as 1.234s"
+            "line 21: bad time \"5ms\" in comment: expected seconds such as 1.234s"
         );
         assert_eq!(
             error_of(&with("{+M1 0.005s}", "{+M1 0.005s")),
-            "line 18: unterminated comment"
+            "line 21: unterminated comment"
         );
         assert_eq!(
             error_of(&with("{+M1 0.005s}", "{+M1 0.005s} {1.000s}")),
-            "line 18: two comments after one move"
+            "line 21: two comments after one move"
         );
         assert_eq!(
             error_of(&with("[Termination \"rules\"]", "[Termination \"resign\"]")),
-            "line 1: unknown termination \"resign\" (known: rules, adjudication, illegal_move, \
+            "line 1: unknown termination \"resign\" (known: rules, adjudication, \
+             resign_adjudication, draw_adjudication, decided_adjudication, illegal_move, \
              time_forfeit, unparseable_bestmove, no_bestmove, crash, disconnect, stray_bestmove, \
              unresponsive, interrupted)"
         );
@@ -687,7 +722,7 @@ mod tests {
                 "{good}\n{}",
                 good.replace("1. 6", "1. 6 1/2-1/2 7")
             )),
-            "line 37: text after the result token: \"7 {-35/12 1.234s} 7 {+M1 0.005s} 1/2-1/2\""
+            "line 43: text after the result token: \"7 {-35/12 1.234s} 7 {+M1 0.005s} 1/2-1/2\""
         );
         assert_eq!(
             error_of(&with("[Scores \"36/36\"]", "[Scores \"36-36\"]")),

@@ -28,6 +28,11 @@ use crate::records::{jsonl, pgn};
 /// Why a log does not stand up. Ply numbers count from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyError {
+    /// A `decided_adjudication` whose result the rules do not (yet) prove.
+    NotDecided {
+        recorded: Option<GameResult>,
+        decided: Option<GameResult>,
+    },
     /// `*` without an interrupted termination, or the other way round.
     UnfinishedResult {
         termination: String,
@@ -97,6 +102,12 @@ impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use VerifyError::*;
         match self {
+            NotDecided { recorded, decided } => write!(
+                f,
+                "adjudicated as decided {}, but the rules prove {} in the final position",
+                result_text(*recorded),
+                decided.map_or("nothing yet".to_owned(), |r| r.to_string())
+            ),
             UnfinishedResult { termination } => write!(
                 f,
                 "result * is only for interrupted games, and an interrupted game has \
@@ -120,15 +131,18 @@ impl fmt::Display for VerifyError {
                 mv,
                 error,
                 legal,
-            } => write!(
-                f,
-                "ply {ply}: {side} move {mv} is not legal ({error}); legal moves: {}",
-                if legal.is_empty() {
+            } => {
+                write!(f, "ply {ply}: {side} move {mv} is not legal")?;
+                if !error.is_empty() {
+                    write!(f, " ({error})")?;
+                }
+                let legal = if legal.is_empty() {
                     "none".to_owned()
                 } else {
                     legal.join(" ")
-                }
-            ),
+                };
+                write!(f, "; legal moves: {legal}")
+            }
             MoveAfterEnd { ply, mv, reason } => write!(
                 f,
                 "ply {ply}: move {mv} recorded after the game ended ({reason})"
@@ -225,7 +239,12 @@ pub fn verify(log: &GameLog) -> Result<(), VerifyError> {
                 ply,
                 side,
                 mv: m.mv.clone(),
-                error: e.to_string(),
+                // why: the rules' message for an illegal move lists the legal
+                // moves, which the report gives once, itself.
+                error: match e {
+                    mancala_rules::MoveError::Illegal { .. } => String::new(),
+                    other => other.to_string(),
+                },
                 legal,
             });
         }
@@ -258,6 +277,15 @@ pub fn verify(log: &GameLog) -> Result<(), VerifyError> {
             }
         }
         return Ok(());
+    }
+    if matches!(log.termination, Termination::DecidedAdjudication { .. }) {
+        let decided = game.decided();
+        if decided.is_none() || decided != log.result {
+            return Err(VerifyError::NotDecided {
+                recorded: log.result,
+                decided,
+            });
+        }
     }
     if let Some(o) = outcome {
         return Err(VerifyError::AlreadyOver {
@@ -666,10 +694,10 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        assert!(
-            err.to_string()
-                .starts_with("ply 2: North move 1 is not legal"),
-            "{err}"
+        assert_eq!(
+            err.to_string(),
+            "ply 2: North move 1 is not legal; legal moves: 7 8 9 10 11 12",
+            "the legal moves are listed once"
         );
         // South time forfeit with South to move after 1 8.
         log.moves[1].mv = "8".into();
@@ -766,6 +794,30 @@ mod tests {
         assert!(matches!(
             verify(&log),
             Err(VerifyError::BadStartPosition(_))
+        ));
+    }
+
+    #[test]
+    fn a_decided_adjudication_must_be_decided_with_its_result() {
+        let mut log = rules_log();
+        log.start_position = "bohnenspiel 1,1,0,0,0,0,1,0,0,0,0,0 S 35/34".into();
+        log.moves = vec![crate::records::log::MoveRecord::new("1", 5)];
+        log.scores = None;
+        log.result = Some(GameResult::SouthWins);
+        log.termination = Termination::DecidedAdjudication {
+            detail: "37 beans".into(),
+        };
+        verify(&log).unwrap();
+        log.result = Some(GameResult::NorthWins);
+        assert_eq!(
+            verify(&log).unwrap_err().to_string(),
+            "adjudicated as decided 0-1, but the rules prove 1-0 in the final position"
+        );
+        log.moves.clear();
+        log.result = Some(GameResult::SouthWins);
+        assert!(matches!(
+            verify(&log),
+            Err(VerifyError::NotDecided { decided: None, .. })
         ));
     }
 

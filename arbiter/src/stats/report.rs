@@ -29,7 +29,8 @@ pub fn sort_games(games: &mut [GameLog]) {
 pub struct Tally {
     /// Finished games by (South, North, South's half points, forfeit kind).
     scored: BTreeMap<(String, String, u32, Option<String>), u32>,
-    terminations: BTreeMap<&'static str, u32>,
+    /// Finished games by termination kind, with who forfeited them.
+    terminations: BTreeMap<&'static str, (u32, BTreeMap<String, u32>)>,
     finished: u32,
     /// The first engine of the event, for the head-to-head figures.
     first: Option<String>,
@@ -62,7 +63,15 @@ impl Tally {
     pub fn add(&mut self, g: &GameLog) {
         let Some(scored) = g.scored() else { return };
         self.finished += 1;
-        *self.terminations.entry(g.termination.kind()).or_default() += 1;
+        let entry = self.terminations.entry(g.termination.kind()).or_default();
+        entry.0 += 1;
+        if let Some(side) = g.termination.offender() {
+            let name = match side {
+                Side::South => &g.south,
+                Side::North => &g.north,
+            };
+            *entry.1.entry(name.clone()).or_default() += 1;
+        }
         let key = (
             scored.south,
             scored.north,
@@ -148,17 +157,15 @@ impl Tally {
         (llr, sprt.state(llr))
     }
 
-    /// The full report.
-    pub fn render(&self, names: &[String], sprt: Option<&Sprt>) -> String {
-        let counted = self.counted();
-        let st = Standings::build_counted(names, &counted);
-        let mut out = st.render();
-        let order: Vec<&str> = st.engines.iter().map(|e| e.name.as_str()).collect();
+    /// The engines in the order of `st` (these standings) and their ratings
+    /// (index `i` of the ratings is `order[i]`).
+    pub fn ratings(&self, st: &Standings) -> (Vec<String>, rating::Ratings) {
+        let order: Vec<String> = st.engines.iter().map(|e| e.name.clone()).collect();
         let mut results = Results::new(order.len());
-        for (g, n) in &counted {
+        for (g, n) in &self.counted() {
             let (Some(s), Some(no)) = (
-                order.iter().position(|&x| x == g.south),
-                order.iter().position(|&x| x == g.north),
+                order.iter().position(|x| *x == g.south),
+                order.iter().position(|x| *x == g.north),
             ) else {
                 continue;
             };
@@ -167,6 +174,22 @@ impl Tally {
             }
         }
         let fit = rating::fit(&results);
+        (order, fit)
+    }
+
+    /// Finished games by termination kind.
+    pub fn terminations(&self) -> BTreeMap<String, u32> {
+        self.terminations
+            .iter()
+            .map(|(k, (n, _))| ((*k).to_owned(), *n))
+            .collect()
+    }
+
+    /// The full report.
+    pub fn render(&self, names: &[String], sprt: Option<&Sprt>) -> String {
+        let st = self.standings(names);
+        let mut out = st.render();
+        let (order, fit) = self.ratings(&st);
         out.push('\n');
         out.push_str(
             "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
@@ -204,10 +227,18 @@ impl Tally {
                 los
             );
         }
+        // A forfeit kind names who forfeited: `time_forfeit 3 (level-1 2, level-7 1)`.
         let terms: Vec<String> = self
             .terminations
             .iter()
-            .map(|(k, n)| format!("{k} {n}"))
+            .map(|(k, (n, by))| {
+                if by.is_empty() {
+                    format!("{k} {n}")
+                } else {
+                    let who: Vec<String> = by.iter().map(|(e, c)| format!("{e} {c}")).collect();
+                    format!("{k} {n} ({})", who.join(", "))
+                }
+            })
             .collect();
         let _ = writeln!(out, "\nTerminations: {}", terms.join(", "));
         if names.len() == 2 {
@@ -295,6 +326,32 @@ mod tests {
         assert!(text.contains("Ptnml(0-2): [0, 0, 2, 1, 0]"), "{text}");
         assert!(text.contains("SPRT: llr 0.24"), "{text}");
         assert!(text.contains("Terminations: rules 7"), "{text}");
+    }
+
+    #[test]
+    fn terminations_name_who_forfeited() {
+        use crate::records::log::Termination;
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let flag = |south: &str, north: &str, side: Side| {
+            let mut g = game(south, north, GameResult::win_for(side.opponent()), 0);
+            g.termination = Termination::TimeForfeit {
+                side,
+                detail: "flag".into(),
+            };
+            g
+        };
+        let games = [
+            game("A", "B", SouthWins, 0),
+            flag("A", "B", Side::North),
+            flag("B", "A", Side::South),
+            flag("A", "B", Side::South),
+        ];
+        let text = render(&names, &games, None);
+        assert!(
+            text.contains("Terminations: rules 1, time_forfeit 3 (A 1, B 2)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -54,7 +54,8 @@ use crate::position::{
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::zobrist::{mix, GOLDEN};
 use crate::{
-    EndReason, Game, GameId, MoveSyntaxError, Outcome, PositionError, RepetitionEffect, Side,
+    EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
+    Side,
 };
 
 /// Pits on the board (6 per side).
@@ -300,6 +301,21 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
         let mut scores = self.stores_u32();
         scores[self.side.opponent().index()] += self.beans_on_board();
         Some(Outcome::by_scores(scores, EndReason::NoSeedsToMove))
+    }
+
+    /// Decided once a store holds more than half the beans (37 of 72): stores
+    /// only grow, and every ending (no seeds to move, board empty, cycle)
+    /// adds the remaining beans to the stores, so that player's final total
+    /// stays above 36 and the other's below.
+    fn decided(&self) -> Option<GameResult> {
+        if let Some(outcome) = self.status() {
+            return Some(outcome.result);
+        }
+        let half = TOTAL_BEANS / 2;
+        Side::BOTH
+            .into_iter()
+            .find(|s| u32::from(self.stores[s.index()]) > half)
+            .map(GameResult::win_for)
     }
 
     fn on_repetition(&self) -> RepetitionEffect<Self> {
