@@ -13,7 +13,7 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 fn check(s: &Scratch, tokens: &[String]) -> (Option<i32>, Vec<String>) {
     let out: Output = Command::new(ARBITER)
         .arg("check")
-        .args(["--handshake-timeout", "1"])
+        .args(["--handshake-timeout", "1", "--ready-timeout", "2"])
         .arg("--engine")
         .args(tokens)
         .arg(s.dir_arg())
