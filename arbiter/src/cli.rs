@@ -1,6 +1,6 @@
 //! The command line (clap): `arbiter match`, `verify`, `check`, `tournament`, `serve`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -449,18 +449,22 @@ impl TrafficLog for TrafficFile {
     }
 }
 
-pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageError> {
-    let traffic: Option<Arc<dyn TrafficLog>> = match &run.debug {
-        Some(path) => {
-            let file = std::fs::File::create(path)
-                .map_err(|e| UsageError(format!("cannot create {}: {e}", path.display())))?;
-            Some(Arc::new(TrafficFile {
-                start: Instant::now(),
-                out: Mutex::new(std::io::BufWriter::new(file)),
-            }))
-        }
-        None => None,
+/// The `--debug` traffic log: `None` without the option, else a new file at
+/// `path` (an error names the file that cannot be created).
+pub fn traffic_log(path: Option<&Path>) -> Result<Option<Arc<dyn TrafficLog>>, UsageError> {
+    let Some(path) = path else {
+        return Ok(None);
     };
+    let file = std::fs::File::create(path)
+        .map_err(|e| UsageError(format!("cannot create {}: {e}", path.display())))?;
+    Ok(Some(Arc::new(TrafficFile {
+        start: Instant::now(),
+        out: Mutex::new(std::io::BufWriter::new(file)),
+    })))
+}
+
+pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageError> {
+    let traffic = traffic_log(run.debug.as_deref())?;
     std::fs::create_dir_all(&run.stderr_dir)
         .map_err(|e| UsageError(format!("cannot create {}: {e}", run.stderr_dir.display())))?;
     let secs = |s: f64, what: &str| {

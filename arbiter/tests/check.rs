@@ -13,7 +13,7 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 fn check(s: &Scratch, tokens: &[String]) -> (Option<i32>, Vec<String>) {
     let out: Output = Command::new(ARBITER)
         .arg("check")
-        .args(["--handshake-timeout", "1"])
+        .args(["--handshake-timeout", "1", "--ready-timeout", "2"])
         .arg("--engine")
         .args(tokens)
         .arg(s.dir_arg())
@@ -100,8 +100,20 @@ fn reference_engine_passes_every_check() {
     ];
     let positions: Vec<String> = GAMES.iter().map(|g| format!("positions:{g}")).collect();
     names.extend(positions.iter().map(String::as_str));
+    names.push("hemprich-pass");
     names.extend(GO_FIELDS);
-    names.extend(["malformed-position", "malformed-input", "quit"]);
+    names.extend([
+        "go-plain",
+        "go-ponder",
+        "gameover",
+        "d",
+        "go-perft",
+        "one-bestmove-per-go",
+        "malformed-position",
+        "error-messages",
+        "malformed-input",
+        "quit",
+    ]);
     for name in &names {
         assert_pass(&lines, name);
     }
@@ -138,6 +150,11 @@ fn illegal_moves_fail_the_search_checks() {
     for name in GO_FIELDS {
         assert_fail(&lines, name, "illegal move \"99\"");
     }
+    assert_fail(
+        &lines,
+        "hemprich-pass",
+        "illegal move \"99\" in bohnenspiel-hemprich ",
+    );
 }
 
 #[test]
@@ -180,6 +197,154 @@ fn engine_with_no_known_game_fails_the_games_check() {
     assert_eq!(code, Some(1), "{lines:#?}");
     assert_fail(&lines, "games", "no known game id in `games oware`");
     assert_pass(&lines, "quit");
+}
+
+#[test]
+fn a_second_bestmove_after_a_pause_fails_one_bestmove_per_go() {
+    let s = Scratch::new("check", "late-bestmove");
+    let mut tokens = bot("late-bestmove");
+    tokens.extend(["arg=--delay-ms".into(), "arg=10".into()]);
+    let (code, lines) = check(&s, &tokens);
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_fail(
+        &lines,
+        "one-bestmove-per-go",
+        "a second answer to `go movetime 100`: \"bestmove ",
+    );
+    assert!(
+        line(&lines, "one-bestmove-per-go").contains("when no search was running"),
+        "{lines:#?}"
+    );
+    // The bot that answers once passes it.
+    let s = Scratch::new("check", "instant-once");
+    let (_, lines) = check(&s, &bot("instant"));
+    assert_pass(&lines, "one-bestmove-per-go");
+}
+
+#[test]
+fn timemargin_sets_the_lateness_the_timed_checks_allow() {
+    // The bot answers 300 ms after `go`: over `movetime 100` plus the default
+    // 50 ms margin whatever the load, well within it plus 5000 ms.
+    let mut slow = bot("slow");
+    slow.extend(["arg=--delay-ms".into(), "arg=300".into()]);
+    let s = Scratch::new("check", "slow-default-margin");
+    let (_, lines) = check(&s, &slow);
+    assert_fail(&lines, "positions:bohnenspiel", "(limit 100 ms + 50 ms)");
+    assert_fail(&lines, "go-movetime", "(limit 200 ms + 50 ms)");
+    let s = Scratch::new("check", "slow-big-margin");
+    slow.push("timemargin=5000".into());
+    let (_, lines) = check(&s, &slow);
+    for game in GAMES {
+        assert_pass(&lines, &format!("positions:{game}"));
+    }
+    for name in ["go-movetime", "go-p1time", "one-bestmove-per-go"] {
+        assert_pass(&lines, name);
+    }
+}
+
+#[test]
+fn quit_with_a_non_zero_status_passes_with_a_note() {
+    // The spec asks an engine to exit on quit, nothing about its status.
+    let s = Scratch::new("check", "quit-code");
+    // (testbot is no full engine: it fails the go infinite and malformed
+    // checks, which are not the point here.)
+    let (_, lines) = check(&s, &bot("quit-code-3"));
+    let quit = line(&lines, "quit");
+    assert!(
+        quit.starts_with("PASS quit (") && quit.contains('3') && quit.contains("after quit"),
+        "{quit}"
+    );
+}
+
+#[test]
+fn debug_writes_the_traffic_of_check() {
+    let s = Scratch::new("check", "debug");
+    let traffic = s.path("traffic.txt");
+    let out = Command::new(ARBITER)
+        .arg("check")
+        .arg("--debug")
+        .arg(&traffic)
+        .arg("--engine")
+        .arg(format!("cmd={}", testbot()))
+        .args(["arg=--mode", "arg=instant"])
+        .arg(s.dir_arg())
+        .output()
+        .expect("run arbiter check");
+    s.assert_no_leftovers();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("PASS quit"), "{stdout}");
+    let text = std::fs::read_to_string(&traffic).expect("the traffic file");
+    for needle in [" > umi", " < umiok", " > go infinite", " > stop", " > quit"] {
+        assert!(text.contains(needle), "{needle} in {text}");
+    }
+    // Every line is a timestamped record, as in a match's traffic file.
+    assert!(text.lines().all(|l| l.starts_with('+')), "{text}");
+}
+
+#[test]
+fn debug_commands_and_gameover_are_checked() {
+    // testbot ignores `d` and `go perft`, and exit-after-gameover exits on
+    // `gameover`: each fails its check, naming the command.
+    let s = Scratch::new("check", "no-debug");
+    let (code, lines) = check(&s, &bot("instant"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_fail(
+        &lines,
+        "d",
+        "`d` after `position startpos moves 1`: no `pos` line in time",
+    );
+    assert_fail(
+        &lines,
+        "go-perft",
+        "`go perft 2` from the start: no `nodes` line in time",
+    );
+    assert_pass(&lines, "gameover");
+    // It says `info string error` on a bad position or game, not on an
+    // unknown option.
+    assert_fail(
+        &lines,
+        "error-messages",
+        "`setoption name NoSuchOption value 1`: no `info string error` line before readyok",
+    );
+    // It answers `go ponder` at once, which the spec forbids.
+    assert_fail(&lines, "go-ponder", "` before ponderhit");
+    // It answers plain `go` at once, which the spec allows.
+    assert!(
+        line(&lines, "go-plain").contains("before stop"),
+        "{lines:#?}"
+    );
+    let s = Scratch::new("check", "gameover-exit");
+    let (_, lines) = check(&s, &bot("exit-after-gameover"));
+    assert_fail(
+        &lines,
+        "gameover",
+        "`gameover 1-0 North forfeits on time` then isready: engine",
+    );
+    // The engine is restarted for the next check.
+    assert_pass(&lines, "one-bestmove-per-go");
+    // A silent engine gets `stop` after plain `go`, and gives nothing.
+    let s = Scratch::new("check", "silent-plain");
+    let (_, lines) = check(&s, &bot("silent"));
+    assert_fail(&lines, "go-plain", "no bestmove after stop in time");
+}
+
+#[test]
+fn a_failing_check_shows_the_engine_stderr() {
+    // testbot refuses an unknown mode on stderr and exits 2 before umiok.
+    let s = Scratch::new("check", "stderr-tail");
+    let (code, lines) = check(&s, &bot("no-such-mode"));
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert!(lines[0].starts_with("FAIL handshake: "), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("engine stderr (last ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("stderr| testbot: ") && l.contains("no-such-mode")),
+        "{lines:#?}"
+    );
 }
 
 #[test]

@@ -269,6 +269,47 @@ fn crash_mid_game_is_a_crash_and_the_engine_is_restarted() {
     }
     // Preflight, game 1, game 2: three processes.
     assert_eq!(pids_of(&s.traffic(), "Bad").len(), 3);
+    assert_verify_rejects_the_winner_charged(&s);
+}
+
+/// Both logs of `s` with every forfeit charged to the other side (the result
+/// left as it was, so the side charged now wins): `arbiter verify` rejects
+/// each, naming the side charged.
+fn assert_verify_rejects_the_winner_charged(s: &Scratch) {
+    let swap = |text: &str, south: &str, north: &str| {
+        text.replace(south, "\u{0}")
+            .replace(north, south)
+            .replace('\u{0}', north)
+    };
+    for (log, south, north) in [
+        ("games.jsonl", r#""side":"South""#, r#""side":"North""#),
+        (
+            "games.pgn",
+            r#"[Offender "South"]"#,
+            r#"[Offender "North"]"#,
+        ),
+    ] {
+        let text = std::fs::read_to_string(s.path(log)).expect("the log");
+        let forged = swap(&text, south, north);
+        assert_ne!(forged, text, "{log} names an offender");
+        let path = s.path(&format!("forged-{log}"));
+        std::fs::write(&path, forged).expect("write");
+        let out = Command::new(ARBITER)
+            .arg("verify")
+            .arg(&path)
+            .output()
+            .expect("run arbiter verify");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{log}: {said}");
+        assert!(
+            said.contains("game 1 (") && said.contains("forfeited but the result is"),
+            "{log}: {said}"
+        );
+    }
 }
 
 #[test]

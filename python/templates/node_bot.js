@@ -78,6 +78,7 @@ function parseGo(tokens) {
 
 let pending = null; // a search waiting for `stop` (infinite/ponder): its move
 let searching = false;
+let counting = false; // a `go perft` count runs (it may take long)
 let queue = Promise.resolve();
 
 async function handle(line) {
@@ -104,7 +105,9 @@ async function handle(line) {
     }
     case "go": {
       if (tokens[1] === "perft") {
+        counting = true;
         (await perft(line.trim())).forEach(send);
+        counting = false;
         return;
       }
       const { go, error } = parseGo(tokens);
@@ -130,8 +133,11 @@ async function handle(line) {
       return;
     case "setoption":
       return send("info string error: this engine has no options");
-    case "gameover":
     case "d":
+      // The oracle holds the position: its board, then the `pos` line.
+      (await askUntil(["d"], (l) => l.startsWith("pos "))).forEach(send);
+      return;
+    case "gameover":
       return;
     case "quit":
       oracle.stdin.end("quit\n");
@@ -143,9 +149,11 @@ async function handle(line) {
 }
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
-  // `isready` must not wait behind an oracle query; everything else keeps
-  // its order (a `stop` follows the `go` it ends).
-  if (/^\s*isready\s*$/.test(line)) handle(line);
+  // `readyok` means every earlier command is done (a `position`'s error
+  // message comes first), so `isready` keeps its order too, except during a
+  // `go perft` count, which it must not wait for; everything keeps its order
+  // (a `stop` follows the `go` it ends).
+  if (counting && /^\s*isready\s*$/.test(line)) handle(line);
   else queue = queue.then(() => handle(line));
 }).on("close", () => {
   queue.then(() => {

@@ -11,9 +11,19 @@
 //! `stop`; the latency is reported), `positions:<game>` for each known game
 //! listed (the start and a few mid-game positions reached by seeded random
 //! moves, each sent as `position startpos moves …` and as `position pos
-//! <string>`), one `go-<field>` per time field of `go`, `malformed-position`
+//! <string>`), `hemprich-pass` (`bestmove pass` where the side to move has
+//! no bean, when the engine plays `bohnenspiel-hemprich`), one `go-<field>`
+//! per time field of `go`, `go-plain` (plain
+//! `go`: a legal `bestmove`, early or after `stop`), `go-ponder` (no
+//! `bestmove` before `ponderhit`, a legal one after it), `gameover` (then
+//! `isready` answered), `d` (ends with the right `pos` line), `go-perft`
+//! (`go perft 2` from the start, line by line as the rules library counts),
+//! `one-bestmove-per-go` (after an answer and a pause, `isready` gets
+//! `readyok` with no second `bestmove` before it), `malformed-position`
 //! (`bestmove (none)` after a position the rules reject, spec section 9),
-//! `malformed-input` (junk lines, then `isready` still answered) and `quit`.
+//! `error-messages` (an `info string error` line for each of a few malformed
+//! known commands), `malformed-input` (junk lines, then `isready` still
+//! answered) and `quit`.
 //!
 //! An engine left in an unknown state by a failed check (a search that never
 //! ended) is killed and restarted before the next check. Start-up has its own
@@ -24,6 +34,7 @@
 //! another slow start.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -34,7 +45,7 @@ use tokio::time::Instant;
 
 use crate::cli::{EngineArgs, UsageError};
 use crate::engine::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
-use crate::engine::process::{Exit, LaunchSpec};
+use crate::engine::process::{Exit, LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 
 /// `arbiter check` on the command line.
@@ -55,6 +66,9 @@ pub struct CheckArgs {
     /// Seed of the random moves that reach the mid-game positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Write the full protocol traffic with timestamps to this file.
+    #[arg(long, value_name = "FILE")]
+    pub debug: Option<std::path::PathBuf>,
 }
 
 /// Limits the checks apply.
@@ -64,7 +78,10 @@ pub struct Limits {
     pub handshake: Duration,
     pub ready: Duration,
     pub stop: Duration,
-    /// Extra time over a search's own limit before it counts as unanswered.
+    /// Lateness tolerated over a timed search's limit: the engine's
+    /// `timemargin=` (the arbiter's flag margin), 50 ms unless set.
+    pub margin: Duration,
+    /// Extra time over an untimed search's limit before it counts as unanswered.
     pub grace: Duration,
     /// For `go depth`/`go nodes`, which set no time.
     pub unclocked: Duration,
@@ -77,6 +94,7 @@ impl Default for Limits {
             handshake: Duration::from_secs(30),
             ready: Duration::from_secs(10),
             stop: Duration::from_secs(1),
+            margin: DEFAULT_TIME_MARGIN,
             grace: Duration::from_millis(500),
             unclocked: Duration::from_secs(2),
             seed: 1,
@@ -112,6 +130,12 @@ impl fmt::Display for CheckLine {
 const POSITION_MOVETIME_MS: u64 = 100;
 /// Plies of random play before each mid-game position.
 const MID_GAME_PLIES: [usize; 3] = [5, 12, 25];
+/// How long plain `go` searches before the check sends `stop`.
+const PLAIN_GO_WAIT: Duration = Duration::from_millis(200);
+/// Depth of the `go-perft` check.
+const PERFT_DEPTH: u32 = 2;
+/// How long `one-bestmove-per-go` waits for a second answer.
+const SECOND_ANSWER_WAIT: Duration = Duration::from_millis(500);
 /// Clock of the `go` field checks, milliseconds.
 const CLOCK_MS: u64 = 500;
 
@@ -122,12 +146,14 @@ pub async fn run(
     spec: &LaunchSpec,
     options: &[(String, String)],
     limits: Limits,
+    traffic: Option<Arc<dyn TrafficLog>>,
     report: impl FnMut(&CheckLine),
 ) -> bool {
     let mut c = Checker {
         spec: spec.clone(),
         options: options.to_vec(),
         limits,
+        traffic,
         session: None,
         fresh: false,
         restart_failed: None,
@@ -142,6 +168,8 @@ struct Checker<F> {
     spec: LaunchSpec,
     options: Vec<(String, String)>,
     limits: Limits,
+    /// The `--debug` traffic log, shared by every engine process started.
+    traffic: Option<Arc<dyn TrafficLog>>,
     session: Option<Session>,
     /// The session has not answered a `readyok` yet (start-up limit applies).
     fresh: bool,
@@ -174,7 +202,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
 
     async fn run(&mut self) {
         let started = Instant::now();
-        match Session::start(&self.spec, self.limits.handshake, None).await {
+        match Session::start(&self.spec, self.limits.handshake, self.traffic.clone()).await {
             Ok(s) => {
                 let ms = started.elapsed().as_millis();
                 self.session = Some(s);
@@ -238,10 +266,28 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 let outcome = self.positions(game).await;
                 self.emit(&format!("positions:{game}"), outcome);
             }
+            if known.contains(&GameId::BohnenspielHemprich) {
+                let outcome = self.hemprich_pass().await;
+                self.emit("hemprich-pass", outcome);
+            }
             self.go_fields(first).await;
+            let outcome = self.plain_go(first).await;
+            self.emit("go-plain", outcome);
+            let outcome = self.ponder(first).await;
+            self.emit("go-ponder", outcome);
+            let outcome = self.gameover(first).await;
+            self.emit("gameover", outcome);
+            let outcome = self.board(first).await;
+            self.emit("d", outcome);
+            let outcome = self.perft(first).await;
+            self.emit("go-perft", outcome);
+            let outcome = self.one_bestmove_per_go(first).await;
+            self.emit("one-bestmove-per-go", outcome);
             let outcome = self.malformed_position(first).await;
             self.emit("malformed-position", outcome);
         }
+        let outcome = self.error_messages().await;
+        self.emit("error-messages", outcome);
         let outcome = self.malformed_input().await;
         self.emit("malformed-input", outcome);
         let outcome = self.quit().await;
@@ -260,7 +306,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         }
         if self.session.is_none() {
             let started = async {
-                let mut s = Session::start(&self.spec, self.limits.handshake, None).await?;
+                let mut s =
+                    Session::start(&self.spec, self.limits.handshake, self.traffic.clone()).await?;
                 s.set_options(&self.options).await?;
                 Ok::<Session, Fault>(s)
             }
@@ -380,13 +427,37 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                     game: judge,
                     go: go.clone(),
                     limit,
-                    margin: DEFAULT_TIME_MARGIN,
+                    margin: self.limits.margin,
                 };
                 self.search(&search).await?;
                 searches += 1;
             }
         }
         Ok(format!("{searches} searches"))
+    }
+
+    /// A Hemprich position where the side to move has no bean: `bestmove
+    /// pass` (spec section 2), sent both as moves and as a position string.
+    async fn hemprich_pass(&mut self) -> Result<String, String> {
+        let Some((game, moves)) = hemprich_pass_position() else {
+            return Err("internal: no Hemprich pass position found".to_owned());
+        };
+        self.new_game(GameId::BohnenspielHemprich).await?;
+        let string = game.position_string();
+        for position in [
+            format!("position startpos moves {}", moves.join(" ")),
+            format!("position pos {string}"),
+        ] {
+            let search = Search {
+                position,
+                game: game.as_ref(),
+                go: format!("go movetime {POSITION_MOVETIME_MS}"),
+                limit: Duration::from_millis(POSITION_MOVETIME_MS),
+                margin: self.limits.margin,
+            };
+            self.search(&search).await?;
+        }
+        Ok(format!("bestmove pass in {string}"))
     }
 
     /// One check per time field of `go`.
@@ -458,7 +529,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                     ("position startpos".to_owned(), south.as_ref())
                 };
                 let margin = if timed {
-                    DEFAULT_TIME_MARGIN
+                    self.limits.margin
                 } else {
                     self.limits.grace
                 };
@@ -505,6 +576,219 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         Ok(format!("{} in {} ms", bm.mv, bm.elapsed.as_millis()))
     }
 
+    /// Plain `go` (no limit): the engine searches until `stop` but MAY answer
+    /// earlier (spec section 4); either way one legal `bestmove`.
+    async fn plain_go(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game);
+        let limits = self.limits;
+        let s = self.session().await?;
+        let answer = plain_search(s, limits).await;
+        let (line, after_stop) = match answer {
+            Ok(answer) => answer,
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("`go` after `position startpos`: {fault}"));
+            }
+        };
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        judge_move(start.as_ref(), mv).map_err(|e| format!("`{line}` answering `go`: {e}"))?;
+        Ok(if after_stop {
+            format!("bestmove {mv} after stop")
+        } else {
+            format!("bestmove {mv} before stop")
+        })
+    }
+
+    /// `go ponder` on the position after two moves: no `bestmove` before
+    /// `ponderhit`; after it, a legal one within the clock plus the time
+    /// margin (spec section 6).
+    async fn ponder(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let mut pondered = new_game(game);
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            let Some(mv) = pondered.legal_moves().first().cloned() else {
+                return Err(format!("internal: the game ends after {moves:?}"));
+            };
+            pondered
+                .play(&mv)
+                .map_err(|e| format!("internal: move {mv}: {e}"))?;
+            moves.push(mv);
+        }
+        let position = format!("position startpos moves {}", moves.join(" "));
+        let go = format!("go ponder p1time {CLOCK_MS} p2time {CLOCK_MS}");
+        let limit = Duration::from_millis(CLOCK_MS) + self.limits.margin;
+        let s = self.session().await?;
+        let result = ponder_search(s, &position, &go, limit).await;
+        let what = format!("`{go}` after `{position}`");
+        let line = match result {
+            Ok(Ok(line)) => line,
+            Ok(Err(early)) => {
+                self.discard().await;
+                return Err(format!("{what}: `{early}` before ponderhit"));
+            }
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("{what}, then ponderhit: {fault}"));
+            }
+        };
+        let mv = line.split_whitespace().nth(1).unwrap_or_default();
+        judge_move(pondered.as_ref(), mv).map_err(|e| format!("{what}: `{line}`: {e}"))?;
+        Ok(format!("bestmove {mv} after ponderhit"))
+    }
+
+    /// `gameover` while idle (as after every game), then `isready`: the engine
+    /// is still there and answers, with no `bestmove`.
+    async fn gameover(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        const LINE: &str = "gameover 1-0 North forfeits on time";
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result = async {
+            s.send(LINE).await?;
+            s.ready(limit).await
+        }
+        .await;
+        match result {
+            Ok(()) => Ok(format!("`{LINE}`, then readyok")),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!("`{LINE}` then isready: {fault}"))
+            }
+        }
+    }
+
+    /// `d` after one move: free-form lines, then `pos <position string>` with
+    /// the position the rules give (spec section 10).
+    async fn board(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let mut after = new_game(game);
+        let first = after.legal_moves().first().cloned().unwrap_or_default();
+        after
+            .play(&first)
+            .map_err(|e| format!("internal: move {first}: {e}"))?;
+        let expected = after.position_string();
+        let position = format!("position startpos moves {first}");
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result: Result<String, Fault> = async {
+            s.send(&position).await?;
+            s.send("d").await?;
+            let deadline = Instant::now() + limit;
+            loop {
+                let line = s.read_line(deadline, "`pos` line").await?;
+                if let Some(p) = line.strip_prefix("pos ") {
+                    return Ok(p.trim().to_owned());
+                }
+            }
+        }
+        .await;
+        match result {
+            Ok(p) if p == expected => Ok(format!("pos {p}")),
+            Ok(p) => Err(format!(
+                "`d` after `{position}`: `pos {p}`, expected `pos {expected}`"
+            )),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!("`d` after `{position}`: {fault}"))
+            }
+        }
+    }
+
+    /// `go perft 2` from the start: one `<move>: <count>` line per legal move
+    /// in the rules library's order, then `nodes <total>`, as the rules
+    /// library counts them (spec section 10).
+    async fn perft(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game).position_string();
+        let divide = mancala_rules::divide_str(&start, PERFT_DEPTH)
+            .map_err(|e| format!("internal: perft of {start}: {e}"))?;
+        let total: u64 = divide.iter().map(|(_, n)| n).sum();
+        let mut expected: Vec<String> = divide.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        expected.push(format!("nodes {total}"));
+        let go = format!("go perft {PERFT_DEPTH}");
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        let result: Result<Vec<String>, Fault> = async {
+            s.send("position startpos").await?;
+            s.send(&go).await?;
+            let deadline = Instant::now() + limit;
+            let mut got = Vec::new();
+            loop {
+                let line = s.read_line(deadline, "`nodes` line").await?;
+                let line = line.trim().to_owned();
+                let done = line.starts_with("nodes");
+                // why skip `info`: an engine may report progress meanwhile.
+                if !line.is_empty() && !line.starts_with("info") {
+                    got.push(line);
+                }
+                if done {
+                    return Ok(got);
+                }
+            }
+        }
+        .await;
+        let got = match result {
+            Ok(got) => got,
+            Err(fault) => {
+                self.discard().await;
+                return Err(format!("`{go}` from the start: {fault}"));
+            }
+        };
+        if let Some((i, (g, e))) = got
+            .iter()
+            .zip(&expected)
+            .enumerate()
+            .find(|(_, (g, e))| g != e)
+        {
+            return Err(format!(
+                "`{go}` from the start: line {} is `{g}`, the rules give `{e}`",
+                i + 1
+            ));
+        }
+        if got.len() != expected.len() {
+            return Err(format!(
+                "`{go}` from the start: {} lines, the rules give {} (`{}`)",
+                got.len(),
+                expected.len(),
+                expected.join("`, `")
+            ));
+        }
+        Ok(format!("nodes {total}"))
+    }
+
+    /// One `go`, one `bestmove`: after the answer, a pause (long enough for a
+    /// second answer to arrive), then `isready` must get `readyok` with no
+    /// `bestmove` before it (spec section 4: `bestmove` ends the search).
+    async fn one_bestmove_per_go(&mut self, game: GameId) -> Result<String, String> {
+        self.new_game(game).await?;
+        let start = new_game(game);
+        let search = Search {
+            position: "position startpos".to_owned(),
+            game: start.as_ref(),
+            go: format!("go movetime {POSITION_MOVETIME_MS}"),
+            limit: Duration::from_millis(POSITION_MOVETIME_MS),
+            margin: self.limits.margin,
+        };
+        let answered = self.search(&search).await?;
+        tokio::time::sleep(SECOND_ANSWER_WAIT).await;
+        let limit = self.limits.ready;
+        let s = self.session().await?;
+        if let Err(fault) = s.check_idle("after the pause").await {
+            self.discard().await;
+            return Err(format!("a second answer to `{}`: {fault}", search.go));
+        }
+        if let Err(fault) = s.ready(limit).await {
+            self.discard().await;
+            return Err(format!("a second answer to `{}`: {fault}", search.go));
+        }
+        Ok(format!(
+            "{answered}; nothing more within {} ms",
+            SECOND_ANSWER_WAIT.as_millis()
+        ))
+    }
+
     /// A `position` the rules reject, then `go`: the spec wants `bestmove
     /// (none)` (after an `info string error`).
     async fn malformed_position(&mut self, game: GameId) -> Result<String, String> {
@@ -527,6 +811,55 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 ))
             }
         }
+    }
+
+    /// Each malformed known command, then `isready`: an `info string error`
+    /// line before `readyok`, and no `bestmove` (spec section 9).
+    async fn error_messages(&mut self) -> Result<String, String> {
+        const MALFORMED: [&str; 4] = [
+            "position pos nonsense",
+            "newgame nosuchgame",
+            "setoption name NoSuchOption value 1",
+            "go depth notanumber",
+        ];
+        let limit = self.limits.ready;
+        for command in MALFORMED {
+            let s = self.session().await?;
+            let result: Result<bool, Fault> = async {
+                s.send(command).await?;
+                s.send("isready").await?;
+                let deadline = Instant::now() + limit;
+                let mut said = false;
+                loop {
+                    let line = s.read_line(deadline, "readyok").await?;
+                    let line = line.trim();
+                    if line == "readyok" {
+                        return Ok(said);
+                    }
+                    if is_bestmove(line) {
+                        return Err(Fault::StrayBestmove {
+                            line: line.to_owned(),
+                            when: "before readyok",
+                        });
+                    }
+                    said |= line.starts_with("info string error");
+                }
+            }
+            .await;
+            match result {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(format!(
+                        "`{command}`: no `info string error` line before readyok"
+                    ))
+                }
+                Err(fault) => {
+                    self.discard().await;
+                    return Err(format!("`{command}` then isready: {fault}"));
+                }
+            }
+        }
+        Ok(format!("{} commands", MALFORMED.len()))
     }
 
     /// Junk, unknown and malformed lines; the engine must still answer
@@ -574,7 +907,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         }
     }
 
-    /// `quit`: the engine exits (code 0) within a second.
+    /// `quit`: the engine exits within a second. The spec asks only that it
+    /// exit (section 4), so any exit status passes; a non-zero one is noted.
     async fn quit(&mut self) -> Result<String, String> {
         self.session().await?;
         let Some(s) = self.session.take() else {
@@ -586,8 +920,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         match report.exit {
             _ if report.forced => Err("still running 1000 ms after quit (killed)".to_owned()),
             Some(Exit::Code(0)) => Ok(format!("exited after {ms} ms")),
-            Some(exit) => Err(format!("{exit} after quit")),
-            None => Err("exit status unknown".to_owned()),
+            Some(exit) => Ok(format!("{exit} {ms} ms after quit")),
+            None => Ok(format!("exited after {ms} ms, status unknown")),
         }
     }
 }
@@ -679,6 +1013,61 @@ async fn infinite_search(
     (ready, stop)
 }
 
+/// `position`, `go ponder …`: `Ok(Err(line))` for a `bestmove` within
+/// [`PLAIN_GO_WAIT`] (before `ponderhit`); else `ponderhit` and
+/// `Ok(Ok(line))` for the `bestmove` within `limit` of it.
+async fn ponder_search(
+    s: &mut Session,
+    position: &str,
+    go: &str,
+    limit: Duration,
+) -> Result<Result<String, String>, Fault> {
+    s.send(position).await?;
+    s.send(go).await?;
+    let settle = Instant::now() + PLAIN_GO_WAIT;
+    loop {
+        match s.read_line(settle, "bestmove").await {
+            Ok(line) if is_bestmove(&line) => return Ok(Err(line)),
+            Ok(_) => {}
+            Err(Fault::Timeout { .. }) => break,
+            Err(fault) => return Err(fault),
+        }
+    }
+    s.send("ponderhit").await?;
+    let deadline = Instant::now() + limit;
+    loop {
+        let line = s.read_line(deadline, "bestmove after ponderhit").await?;
+        if is_bestmove(&line) {
+            return Ok(Ok(line));
+        }
+    }
+}
+
+/// Plain `go` from the start: a `bestmove` within [`PLAIN_GO_WAIT`], else
+/// `stop` and one within the stop limit. Returns the line and whether it came
+/// after `stop`.
+async fn plain_search(s: &mut Session, limits: Limits) -> Result<(String, bool), Fault> {
+    s.send("position startpos").await?;
+    s.send("go").await?;
+    let settle = Instant::now() + PLAIN_GO_WAIT;
+    loop {
+        match s.read_line(settle, "bestmove").await {
+            Ok(line) if is_bestmove(&line) => return Ok((line, false)),
+            Ok(_) => {}
+            Err(Fault::Timeout { .. }) => break,
+            Err(fault) => return Err(fault),
+        }
+    }
+    s.send("stop").await?;
+    let deadline = Instant::now() + limits.stop;
+    loop {
+        let line = s.read_line(deadline, "bestmove after stop").await?;
+        if is_bestmove(&line) {
+            return Ok((line, true));
+        }
+    }
+}
+
 fn is_bestmove(line: &str) -> bool {
     line.split_whitespace().next() == Some("bestmove")
 }
@@ -721,6 +1110,32 @@ fn random_walk(game: GameId, plies: usize, rng: &mut SmallRng) -> (Box<dyn AnyGa
     (record, moves)
 }
 
+/// A Hemprich position where the side to move must `pass`: the first one met
+/// on seeded random games (seeds 0, 1, …; deterministic), with the moves
+/// that reach it. `None` if none is met.
+fn hemprich_pass_position() -> Option<(Box<dyn AnyGame>, Vec<String>)> {
+    for seed in 0..200 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut game = new_game(GameId::BohnenspielHemprich);
+        let mut moves = Vec::new();
+        while game.outcome().is_none() {
+            let legal = game.legal_moves();
+            if legal.iter().any(|m| m == "pass") {
+                return Some((game, moves));
+            }
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            if game.play(&mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+    }
+    None
+}
+
 /// `arbiter check`: prints one line per check; exit status 0 when all pass,
 /// 1 when any fails.
 pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
@@ -745,13 +1160,23 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         handshake: secs(args.startup_timeout, "--startup-timeout")?,
         ready: secs(args.ready_timeout, "--ready-timeout")?,
         stop: Duration::from_millis(args.stop_limit),
+        margin: spec.tc.margin,
         seed: args.seed,
         ..Limits::default()
     };
+    let traffic = crate::cli::traffic_log(args.debug.as_deref())?;
+    // why a scratch file: without `stderr=`, the engine's stderr is kept for
+    // the report (its last lines explain many a failure), then removed.
+    let capture = spec
+        .stderr
+        .is_none()
+        .then(|| std::env::temp_dir().join(format!("arbiter-check-{}.stderr", std::process::id())));
+    let stderr = spec.stderr.clone().or_else(|| capture.clone());
     let passed = run(
-        &spec.launch_spec(spec.stderr.clone()),
+        &spec.launch_spec(stderr),
         &spec.options,
         limits,
+        traffic,
         |line| {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -759,7 +1184,46 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
         },
     )
     .await;
+    if let Some(path) = capture {
+        if !passed {
+            print_stderr_tail(&path);
+        }
+        // why ignore: a file that was never created has nothing to remove.
+        let _ = std::fs::remove_file(&path);
+    }
     Ok(if passed { 0 } else { 1 })
+}
+
+/// Lines of the engine's stderr the report shows after a failure.
+const STDERR_TAIL_LINES: usize = 20;
+/// Bytes read from the end of the stderr file for them.
+const STDERR_TAIL_BYTES: u64 = 16 * 1024;
+
+/// After the check lines: the last lines the engine wrote to stderr, each
+/// prefixed `stderr| `, under a header (nothing when it wrote none).
+fn print_stderr_tail(path: &std::path::Path) {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return;
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let from = len.saturating_sub(STDERR_TAIL_BYTES);
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(from)).is_err() || file.read_to_end(&mut bytes).is_err() {
+        return;
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return;
+    }
+    let tail = &lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..];
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "engine stderr (last {} of its lines):", tail.len());
+    for line in tail {
+        let _ = writeln!(out, "stderr| {line}");
+    }
+    let _ = out.flush();
 }
 
 #[cfg(test)]
@@ -796,6 +1260,17 @@ mod tests {
             assert_eq!(ma, mb, "{game}");
             assert!(ga.outcome().is_none(), "{game}: {}", ga.position_string());
         }
+    }
+
+    #[test]
+    fn a_hemprich_pass_position_is_found() {
+        let (game, moves) = hemprich_pass_position().expect("a pass position");
+        assert_eq!(game.legal_moves(), ["pass"], "{}", game.position_string());
+        let mut replay = new_game(GameId::BohnenspielHemprich);
+        for mv in &moves {
+            replay.play(mv).unwrap();
+        }
+        assert_eq!(replay.position_string(), game.position_string());
     }
 
     #[test]

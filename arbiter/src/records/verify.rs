@@ -599,6 +599,57 @@ mod tests {
         );
     }
 
+    /// Every termination kind that charges a side: the result must be a loss
+    /// for the charged side, whichever side it is; a draw or a win for the
+    /// offender is rejected before any replay, naming the offender.
+    #[test]
+    fn every_forfeit_must_be_a_loss_for_the_side_charged() {
+        use crate::records::log::TERMINATION_KINDS;
+        let mut kinds = 0;
+        for kind in TERMINATION_KINDS {
+            for offender in [Side::South, Side::North] {
+                let mv = (kind == "illegal_move").then(|| "99".to_owned());
+                let Ok(termination) =
+                    Termination::from_parts(kind, Some(offender), mv, "why".into())
+                else {
+                    continue; // a kind with no offender
+                };
+                kinds += 1;
+                for result in [GameResult::win_for(offender), GameResult::Draw] {
+                    let mut log = illegal_log();
+                    log.termination = termination.clone();
+                    log.result = Some(result);
+                    assert_eq!(
+                        verify(&log),
+                        Err(VerifyError::ForfeitResult {
+                            offender,
+                            result: Some(result)
+                        }),
+                        "{kind} by {offender} with {}",
+                        result.as_pgn()
+                    );
+                    assert_eq!(
+                        verify(&log).unwrap_err().to_string(),
+                        format!("{offender} forfeited but the result is {}", result.as_pgn())
+                    );
+                }
+                // The charged side losing gets past the result check (the
+                // replay may still reject the side, see below).
+                let mut log = illegal_log();
+                log.termination = termination.clone();
+                log.result = Some(GameResult::win_for(offender.opponent()));
+                assert!(
+                    !matches!(verify(&log), Err(VerifyError::ForfeitResult { .. })),
+                    "{kind} by {offender}: {:?}",
+                    verify(&log)
+                );
+            }
+        }
+        // illegal_move, time_forfeit, unparseable_bestmove, no_bestmove, crash,
+        // disconnect, stray_bestmove, unresponsive — for both sides.
+        assert_eq!(kinds, 16);
+    }
+
     // ---- needs game rules (Bohnenspiel); fails until the rules land ----
 
     #[test]

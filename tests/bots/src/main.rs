@@ -38,6 +38,8 @@
 //! | `fork-child`  | starts a `sleep 1000` grandchild at once and prints `info string child <pid>` as its first line, then plays legal moves |
 //! | `slow`        | answers `go` after `--delay-ms` (default 1000); `stop` answers at once |
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
+//! | `quit-code-3` | plays legal moves; exits with code 3 on `quit`                       |
+//! | `late-bestmove` | answers every `go` at once, then the same `bestmove` again `--delay-ms` later |
 //! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
 //! | `bad-utf8`    | answers `go` with a `bestmove` line that is not UTF-8                 |
 //! | `exit-after-gameover` | plays legal moves; exits 0 on `gameover`                      |
@@ -74,6 +76,8 @@ enum Mode {
     ForkChild,
     Slow,
     DoubleBestmove,
+    LateBestmove,
+    QuitCode3,
     BestmoveAfterReadyok,
     BadUtf8,
     CrashBehindChild,
@@ -83,7 +87,7 @@ enum Mode {
     SetsidChild,
 }
 
-const MODES: [(&str, Mode); 22] = [
+const MODES: [(&str, Mode); 24] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -99,6 +103,8 @@ const MODES: [(&str, Mode); 22] = [
     ("fork-child", Mode::ForkChild),
     ("slow", Mode::Slow),
     ("double-bestmove", Mode::DoubleBestmove),
+    ("late-bestmove", Mode::LateBestmove),
+    ("quit-code-3", Mode::QuitCode3),
     ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
     ("bad-utf8", Mode::BadUtf8),
     ("crash-behind-child", Mode::CrashBehindChild),
@@ -283,6 +289,7 @@ impl Bot {
                 }
             }
             "quit" if self.opts.mode == Mode::Stubborn => {}
+            "quit" if self.opts.mode == Mode::QuitCode3 => process::exit(3),
             "quit" => process::exit(0),
             _ => {}
         }
@@ -353,6 +360,12 @@ impl Bot {
                 self.answered += 1;
             }
             Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
+            Mode::LateBestmove => {
+                // The answer now; the same line again later, from the loop.
+                let answer = self.chosen_move();
+                self.finish_go(&answer);
+                self.pending = Some((Instant::now() + self.opts.delay, answer));
+            }
             Mode::IgnoreStop => {
                 let words: Vec<&str> = params.split_whitespace().collect();
                 if !words.contains(&"infinite") {
