@@ -105,11 +105,13 @@ fn reference_engine_passes_every_check() {
     names.extend([
         "go-plain",
         "go-ponder",
+        "go-ponder-miss",
         "gameover",
         "d",
         "go-perft",
         "one-bestmove-per-go",
         "malformed-position",
+        "game-over-position",
         "error-messages",
         "malformed-input",
         "quit",
@@ -147,6 +149,12 @@ fn illegal_moves_fail_the_search_checks() {
     for game in GAMES {
         assert_fail(&lines, &format!("positions:{game}"), "illegal move \"99\"");
     }
+    // It moves even where the game is over.
+    assert_fail(
+        &lines,
+        "game-over-position",
+        "(the game is over) then `go movetime 100`: bestmove 99 (expected bestmove (none))",
+    );
     for name in GO_FIELDS {
         assert_fail(&lines, name, "illegal move \"99\"");
     }
@@ -308,6 +316,7 @@ fn debug_commands_and_gameover_are_checked() {
     );
     // It answers `go ponder` at once, which the spec forbids.
     assert_fail(&lines, "go-ponder", "` before ponderhit");
+    assert_fail(&lines, "go-ponder-miss", "` before stop");
     // It answers plain `go` at once, which the spec allows.
     assert!(
         line(&lines, "go-plain").contains("before stop"),

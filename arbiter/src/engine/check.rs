@@ -273,8 +273,10 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             self.go_fields(first).await;
             let outcome = self.plain_go(first).await;
             self.emit("go-plain", outcome);
-            let outcome = self.ponder(first).await;
+            let outcome = self.ponder(first, PonderEnd::Hit).await;
             self.emit("go-ponder", outcome);
+            let outcome = self.ponder(first, PonderEnd::Miss).await;
+            self.emit("go-ponder-miss", outcome);
             let outcome = self.gameover(first).await;
             self.emit("gameover", outcome);
             let outcome = self.board(first).await;
@@ -285,6 +287,8 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
             self.emit("one-bestmove-per-go", outcome);
             let outcome = self.malformed_position(first).await;
             self.emit("malformed-position", outcome);
+            let outcome = self.finished_position(first).await;
+            self.emit("game-over-position", outcome);
         }
         let outcome = self.error_messages().await;
         self.emit("error-messages", outcome);
@@ -603,7 +607,7 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
     /// `go ponder` on the position after two moves: no `bestmove` before
     /// `ponderhit`; after it, a legal one within the clock plus the time
     /// margin (spec section 6).
-    async fn ponder(&mut self, game: GameId) -> Result<String, String> {
+    async fn ponder(&mut self, game: GameId, end: PonderEnd) -> Result<String, String> {
         self.new_game(game).await?;
         let mut pondered = new_game(game);
         let mut moves = Vec::new();
@@ -618,24 +622,32 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
         }
         let position = format!("position startpos moves {}", moves.join(" "));
         let go = format!("go ponder p1time {CLOCK_MS} p2time {CLOCK_MS}");
-        let limit = Duration::from_millis(CLOCK_MS) + self.limits.margin;
+        // A hit searches on within the clock; a miss answers `stop` within the
+        // stop limit, as `go infinite` does.
+        let limit = match end {
+            PonderEnd::Hit => Duration::from_millis(CLOCK_MS) + self.limits.margin,
+            PonderEnd::Miss => self.limits.stop,
+        };
+        let release = end.command();
         let s = self.session().await?;
-        let result = ponder_search(s, &position, &go, limit).await;
+        let result = ponder_search(s, &position, &go, end, limit).await;
         let what = format!("`{go}` after `{position}`");
         let line = match result {
             Ok(Ok(line)) => line,
             Ok(Err(early)) => {
                 self.discard().await;
-                return Err(format!("{what}: `{early}` before ponderhit"));
+                return Err(format!("{what}: `{early}` before {release}"));
             }
             Err(fault) => {
                 self.discard().await;
-                return Err(format!("{what}, then ponderhit: {fault}"));
+                return Err(format!("{what}, then {release}: {fault}"));
             }
         };
+        // why judged on a miss too: the answer is discarded by the GUI, but the
+        // spec still wants a move of the searched position, as for any `go`.
         let mv = line.split_whitespace().nth(1).unwrap_or_default();
         judge_move(pondered.as_ref(), mv).map_err(|e| format!("{what}: `{line}`: {e}"))?;
-        Ok(format!("bestmove {mv} after ponderhit"))
+        Ok(format!("bestmove {mv} after {release}"))
     }
 
     /// `gameover` while idle (as after every game), then `isready`: the engine
@@ -808,6 +820,33 @@ impl<F: FnMut(&CheckLine)> Checker<F> {
                 self.discard().await;
                 Err(format!(
                     "`{bad}` then `{go}`: {fault} (expected bestmove (none))"
+                ))
+            }
+        }
+    }
+
+    /// A position in which the game is over (no legal move), sent as
+    /// `position pos`: the spec says `bestmove (none)` answers a `go` there.
+    async fn finished_position(&mut self, game: GameId) -> Result<String, String> {
+        let Some(finished) = finished_position(game) else {
+            return Err(format!("internal: no finished {game} position found"));
+        };
+        self.new_game(game).await?;
+        let position = format!("position pos {finished}");
+        let go = format!("go movetime {POSITION_MOVETIME_MS}");
+        let deadline =
+            Instant::now() + Duration::from_millis(POSITION_MOVETIME_MS) + self.limits.grace;
+        let s = self.session().await?;
+        match s.go(&position, &go, deadline).await {
+            Err(Fault::NoMove) => Ok(format!("bestmove (none) in {finished}")),
+            Ok(bm) => Err(format!(
+                "`{position}` (the game is over) then `{go}`: bestmove {} (expected bestmove (none))",
+                bm.mv
+            )),
+            Err(fault) => {
+                self.discard().await;
+                Err(format!(
+                    "`{position}` (the game is over) then `{go}`: {fault} (expected bestmove (none))"
                 ))
             }
         }
@@ -1013,13 +1052,31 @@ async fn infinite_search(
     (ready, stop)
 }
 
+/// How a ponder search is released: the opponent played the expected move
+/// (`ponderhit`, a ponder hit) or another one (`stop`, a ponder miss).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PonderEnd {
+    Hit,
+    Miss,
+}
+
+impl PonderEnd {
+    fn command(self) -> &'static str {
+        match self {
+            PonderEnd::Hit => "ponderhit",
+            PonderEnd::Miss => "stop",
+        }
+    }
+}
+
 /// `position`, `go ponder …`: `Ok(Err(line))` for a `bestmove` within
-/// [`PLAIN_GO_WAIT`] (before `ponderhit`); else `ponderhit` and
+/// [`PLAIN_GO_WAIT`] (before the release); else the release command and
 /// `Ok(Ok(line))` for the `bestmove` within `limit` of it.
 async fn ponder_search(
     s: &mut Session,
     position: &str,
     go: &str,
+    end: PonderEnd,
     limit: Duration,
 ) -> Result<Result<String, String>, Fault> {
     s.send(position).await?;
@@ -1033,10 +1090,14 @@ async fn ponder_search(
             Err(fault) => return Err(fault),
         }
     }
-    s.send("ponderhit").await?;
+    s.send(end.command()).await?;
     let deadline = Instant::now() + limit;
+    let waiting_for = match end {
+        PonderEnd::Hit => "bestmove after ponderhit",
+        PonderEnd::Miss => "bestmove after stop",
+    };
     loop {
-        let line = s.read_line(deadline, "bestmove after ponderhit").await?;
+        let line = s.read_line(deadline, waiting_for).await?;
         if is_bestmove(&line) {
             return Ok(Ok(line));
         }
@@ -1131,6 +1192,37 @@ fn hemprich_pass_position() -> Option<(Box<dyn AnyGame>, Vec<String>)> {
                 break;
             }
             moves.push(mv);
+        }
+    }
+    None
+}
+
+/// A position of `game` that is over by itself (no legal move, whatever the
+/// history): the last position of the first seeded random game (seeds 0, 1,
+/// …; deterministic) that ends so. Games that end by a history rule
+/// (repetition, a repeated Bosh round start) are skipped, since their final
+/// position sent alone is not over. `None` if none is met.
+fn finished_position(game: GameId) -> Option<String> {
+    // why a ply cap: a random game of every id ends long before it, and the
+    // cap keeps a rules bug from hanging the check.
+    const MAX_PLIES: usize = 20_000;
+    for seed in 0..200 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut record = new_game(game);
+        for _ in 0..MAX_PLIES {
+            let legal = record.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = &legal[rng.random_range(0..legal.len())];
+            if record.play(mv).is_err() {
+                break;
+            }
+        }
+        let string = record.position_string();
+        let alone = game_from_position(&string).ok()?;
+        if record.outcome().is_some() && alone.legal_moves().is_empty() {
+            return Some(string);
         }
     }
     None
@@ -1271,6 +1363,16 @@ mod tests {
             replay.play(mv).unwrap();
         }
         assert_eq!(replay.position_string(), game.position_string());
+    }
+
+    #[test]
+    fn every_game_has_a_finished_position_to_check() {
+        for game in GameId::ALL {
+            let string = finished_position(game).expect("a finished position");
+            let alone = game_from_position(&string).unwrap();
+            assert!(alone.outcome().is_some(), "{string}");
+            assert!(alone.legal_moves().is_empty(), "{string}");
+        }
     }
 
     #[test]
