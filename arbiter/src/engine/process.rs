@@ -86,6 +86,8 @@ pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long to wait for the kernel to report a SIGKILLed engine's exit before
 /// giving up on reaping it ourselves (tokio's orphan reaper takes over then).
 const REAP_LIMIT: Duration = Duration::from_secs(5);
+/// How long shutdown waits for the stderr copy to reach the end of the pipe.
+const STDERR_FLUSH_LIMIT: Duration = Duration::from_secs(1);
 
 /// Bytes asked of the pipe per read.
 const READ_CHUNK: usize = 8 * 1024;
@@ -698,6 +700,8 @@ pub struct EngineProcess {
     exit: Option<Exit>,
     /// Whether the group may still have processes (and is registered).
     group_live: bool,
+    /// The task copying a capped stderr into its log file, if any.
+    stderr_copy: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -778,9 +782,10 @@ impl EngineProcess {
             .spawn()
             .map_err(|e| spawn_error(&spec.command, found, e))?;
 
-        if let (Some((file, max)), Some(pipe)) = (capped, child.stderr.take()) {
-            tokio::spawn(copy_capped(pipe, file, max));
-        }
+        let stderr_copy = match (capped, child.stderr.take()) {
+            (Some((file, max)), Some(pipe)) => Some(tokio::spawn(copy_capped(pipe, file, max))),
+            _ => None,
+        };
         let pid = child.id();
         let (Some(pid), Some(stdin), Some(stdout)) = (pid, child.stdin.take(), child.stdout.take())
         else {
@@ -810,6 +815,7 @@ impl EngineProcess {
             traffic: None,
             exit: None,
             group_live: true,
+            stderr_copy,
         })
     }
 
@@ -1013,6 +1019,12 @@ impl EngineProcess {
             if let Ok(status) = timeout(REAP_LIMIT, self.wait_draining()).await {
                 self.on_exit(status);
             }
+        }
+        // why wait for the copy: once shutdown returns, the stderr log holds
+        // everything the engine wrote (a report may show its tail). Bounded,
+        // since a descendant that left the group may still hold the pipe.
+        if let Some(copy) = self.stderr_copy.take() {
+            let _ = timeout(STDERR_FLUSH_LIMIT, copy).await;
         }
         ShutdownReport {
             exit: self.exit,

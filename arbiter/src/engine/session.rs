@@ -114,12 +114,25 @@ impl Session {
             games: Vec::new(),
             options: Vec::new(),
         };
+        match s.handshake(Instant::now() + timeout).await {
+            Ok(()) => Ok(s),
+            Err(fault) => {
+                // why shut down rather than drop: the process is reaped and its
+                // stderr log is complete before the caller reports the fault.
+                s.process.shutdown(Duration::ZERO).await;
+                Err(fault)
+            }
+        }
+    }
+
+    /// `umi` … `umiok`, keeping what the engine declares on the way.
+    async fn handshake(&mut self, deadline: Instant) -> Result<(), Fault> {
+        let s = self;
         s.send("umi").await?;
-        let deadline = Instant::now() + timeout;
         loop {
             let line = s.read_until(deadline, "umiok").await?;
             match Message::parse(&line) {
-                Ok(Message::UmiOk) => return Ok(s),
+                Ok(Message::UmiOk) => return Ok(()),
                 Ok(Message::IdName(n)) => s.id_name = Some(n.as_str().to_owned()),
                 Ok(Message::Games(g)) => {
                     s.games = g.iter().map(|n| n.as_str().to_owned()).collect()
