@@ -359,13 +359,22 @@ impl RunArgs {
     }
 }
 
-pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+/// The engine specs of `--engine`/`--each` (and `--engines-file`), as given:
+/// no check that they suit a game under clocks (`check` and `serve` set
+/// their own limits).
+pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     let file = args
         .engines_file
         .as_deref()
         .map(EnginesFile::load)
         .transpose()?;
-    let specs = resolve_engines(&args.engines, &args.each, file.as_ref())?;
+    Ok(resolve_engines(&args.engines, &args.each, file.as_ref())?)
+}
+
+/// The engine specs of a match or tournament: [`engine_specs`], each with a
+/// limit that ends its searches.
+pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+    let specs = engine_specs(args)?;
     for s in &specs {
         if s.ponder {
             // why a warning, not an error: cutechess command lines carry
@@ -596,13 +605,7 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
 /// `arbiter serve`: the engines (the reference engine first, if it is next
 /// to the arbiter), then the server until interrupted.
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
-    let file = args
-        .engines
-        .engines_file
-        .as_deref()
-        .map(EnginesFile::load)
-        .transpose()?;
-    let mut engines = resolve_engines(&args.engines.engines, &args.engines.each, file.as_ref())?;
+    let mut engines = engine_specs(&args.engines)?;
     if let Ok(path) = crate::event::tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [

@@ -21,12 +21,13 @@
 use std::process::ExitCode;
 
 use engine::control::SearchControl;
+use engine::openings::random_line;
 use engine::search::{Limits, Searcher};
 use engine::tt::Table;
 use mancala_rules::games::bosh::Bosh;
 use mancala_rules::{EndReason, Game, GameRecord};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 struct Config {
     games: u32,
@@ -110,21 +111,6 @@ fn play(depths: [u32; 2], opening: &Bosh, max_plies: usize) -> Match {
     }
 }
 
-fn random_opening(plies: u32, rng: &mut SmallRng) -> Bosh {
-    let mut record = GameRecord::new(Bosh::start());
-    for _ in 0..plies {
-        let moves = record.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.random_range(0..moves.len())];
-        if record.play(mv).is_err() {
-            break;
-        }
-    }
-    record.position().clone()
-}
-
 fn median(values: &mut [u64]) -> u64 {
     values.sort_unstable();
     values.get(values.len() / 2).copied().unwrap_or(0)
@@ -149,7 +135,9 @@ fn main() -> ExitCode {
         let (mut plies, mut rounds) = (Vec::new(), Vec::new());
         let (mut won, mut drawn, mut capped) = (0, 0, 0);
         for g in 0..config.games {
-            let opening = random_opening(config.opening, &mut rng);
+            let opening = random_line::<Bosh>(config.opening, &mut rng)
+                .position()
+                .clone();
             // Colours alternate: the first depth plays South in even matches.
             let seated = if g % 2 == 0 {
                 *depths

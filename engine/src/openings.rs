@@ -43,6 +43,23 @@ pub struct Balanced {
 /// Tries this many random lines per wanted position before giving up.
 const TRIES_PER_POSITION: usize = 1000;
 
+/// The game after up to `plies` random legal moves from the start (fewer if
+/// it ends), with its history.
+pub fn random_line<G: Game>(plies: u32, rng: &mut SmallRng) -> GameRecord<G> {
+    let mut record = GameRecord::new(G::start());
+    for _ in 0..plies {
+        let moves = record.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        if record.play(mv).is_err() {
+            break;
+        }
+    }
+    record
+}
+
 /// Makes the suite (fewer positions if the window is too narrow to find
 /// `count` of them in `count · 1000` tries).
 pub fn suite(spec: &SuiteSpec) -> Vec<Balanced> {
@@ -58,17 +75,7 @@ fn make<G: Evaluate>(spec: &SuiteSpec) -> Vec<Balanced> {
         if kept.len() == spec.count {
             break;
         }
-        let mut record = GameRecord::new(G::start());
-        for _ in 0..spec.plies {
-            let moves = record.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.random_range(0..moves.len())];
-            if record.play(mv).is_err() {
-                break;
-            }
-        }
+        let record = random_line::<G>(spec.plies, &mut rng);
         let pos = record.position().clone();
         if record.is_over() || pos.decided().is_some() || !seen.insert(pos.to_string()) {
             continue;

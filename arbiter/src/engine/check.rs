@@ -44,7 +44,7 @@ use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 
 use crate::cli::{EngineArgs, UsageError};
-use crate::engine::config::{resolve_engines, EnginesFile, DEFAULT_TIME_MARGIN};
+use crate::engine::config::DEFAULT_TIME_MARGIN;
 use crate::engine::process::{Exit, LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 
@@ -1231,13 +1231,7 @@ fn finished_position(game: GameId) -> Option<String> {
 /// `arbiter check`: prints one line per check; exit status 0 when all pass,
 /// 1 when any fails.
 pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
-    let file = args
-        .engines
-        .engines_file
-        .as_deref()
-        .map(EnginesFile::load)
-        .transpose()?;
-    let specs = resolve_engines(&args.engines.engines, &args.engines.each, file.as_ref())?;
+    let specs = crate::cli::engine_specs(&args.engines)?;
     let [spec] = specs.as_slice() else {
         return Err(UsageError(format!(
             "check takes exactly one --engine, got {}",

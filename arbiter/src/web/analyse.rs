@@ -23,7 +23,7 @@ use umi::{Bound, Message, OptionDecl, OptionKind, ScoreValue};
 use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Termination};
-use crate::web::board::{move_hole, view, BoardView};
+use crate::web::board::{view, BoardView};
 use crate::web::state::AppState;
 use crate::web::table::LegalMove;
 
@@ -74,14 +74,7 @@ pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
         board: view(&game.position_string()).map_err(|e| e.to_string())?,
         start: game.start_string(),
         moves: game.moves(),
-        legal: game
-            .legal_moves()
-            .into_iter()
-            .map(|mv| LegalMove {
-                hole: move_hole(&mv),
-                mv,
-            })
-            .collect(),
+        legal: LegalMove::list(game.as_ref()),
         status: outcome.map_or_else(|| "ongoing".to_owned(), |o| o.result.as_pgn().to_owned()),
         reason: outcome.map(|o| o.reason.to_string()),
     })

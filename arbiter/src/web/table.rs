@@ -65,6 +65,19 @@ pub struct LegalMove {
     pub hole: Option<u32>,
 }
 
+impl LegalMove {
+    /// The legal moves of `game` now, each with its starting hole.
+    pub fn list(game: &dyn AnyGame) -> Vec<LegalMove> {
+        game.legal_moves()
+            .into_iter()
+            .map(|mv| LegalMove {
+                hole: move_hole(&mv),
+                mv,
+            })
+            .collect()
+    }
+}
+
 /// The steps of the last move, from the rules library (the page replays
 /// them to animate the move; it never works out a sowing itself).
 #[derive(Clone, Debug, Serialize)]
@@ -250,15 +263,7 @@ impl Table {
             })
         });
         let legal = match mover {
-            Some(_) => self
-                .game
-                .legal_moves()
-                .into_iter()
-                .map(|mv| LegalMove {
-                    hole: move_hole(&mv),
-                    mv,
-                })
-                .collect(),
+            Some(_) => LegalMove::list(self.game.as_ref()),
             None => Vec::new(),
         };
         Ok(TableView {
