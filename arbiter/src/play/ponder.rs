@@ -1,0 +1,108 @@
+//! Pondering in games (spec sections 6, 7 and 14.2, as cutechess does it):
+//! the engine that has just moved thinks on the reply it expects while its
+//! opponent thinks, on the opponent's time, never on its own.
+//!
+//! After `bestmove m ponder p` from an engine allowed to ponder, with `p`
+//! legal after `m` and the game going on after both, the engine gets the
+//! position after `m p` and `go ponder` with the clocks of that moment.
+//! When the opponent's move arrives it is `ponderhit` if it is `p` (the
+//! engine's turn, and clock, start there), else `stop` (the turn and clock
+//! start there too), whose `bestmove` is read and discarded before the
+//! normal `position`/`go`. A `bestmove` found before `ponderhit`/`stop` is a
+//! stray one. When the game ends while an engine ponders, it is stopped and
+//! its answer drained before `gameover`.
+
+use std::time::Duration;
+
+use mancala_rules::{AnyGame, Side};
+use tokio::time::Instant;
+
+use crate::engine::session::{BestMove, Fault, Session};
+use crate::play::game::go_line;
+use crate::play::tc::GoParams;
+
+/// An engine pondering on the reply it expects (its canonical notation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pondering {
+    pub expected: String,
+}
+
+/// The reply to ponder on: `hint` (the `ponder` move of a `bestmove`) if it
+/// is legal in `game` (the position after the engine's move) and the game
+/// goes on after it. An illegal hint is no error (spec 14.2): no pondering.
+pub fn expected_reply(game: &dyn AnyGame, hint: Option<&str>) -> Option<String> {
+    let hint = hint?;
+    if game.outcome().is_some() {
+        return None;
+    }
+    let mut next = game.clone_box();
+    let reply = next.play(hint).ok()?;
+    // why: cutechess does not ponder on a reply that ends the game either;
+    // there is no search to make after it.
+    next.outcome().is_none().then_some(reply)
+}
+
+/// Starts the ponder search: `position` (the game with the expected reply)
+/// and `go ponder` with `params` (the clocks now, the ponderer to move).
+pub async fn start(
+    session: &mut Session,
+    position: &str,
+    params: GoParams,
+    expected: String,
+) -> Result<Pondering, Fault> {
+    let go = go_line(GoParams {
+        ponder: true,
+        ..params
+    });
+    session.go_ponder(position, &go).await?;
+    Ok(Pondering { expected })
+}
+
+/// How a pondering engine's turn went.
+#[derive(Debug)]
+pub struct Resumed {
+    pub answer: BestMove,
+    /// Whether the opponent played the expected reply (`ponderhit`).
+    pub hit: bool,
+}
+
+/// The turn of the engine `pondering`, now that the opponent has played
+/// `reply`: `ponderhit`, or `stop` and then `position`/`go` with `params`
+/// (the clocks before the turn) less the time since `stop`. `wait` is how
+/// long the turn may last from its start (the flag plus the margin).
+pub async fn resume(
+    session: &mut Session,
+    pondering: Pondering,
+    reply: &str,
+    mover: Side,
+    position: &str,
+    params: GoParams,
+    wait: Duration,
+) -> Result<Resumed, Fault> {
+    if reply == pondering.expected {
+        let answer = session.ponderhit(Instant::now() + wait).await?;
+        return Ok(Resumed { answer, hit: true });
+    }
+    let stopped = session.stop_ponder(Instant::now() + wait).await?;
+    let deadline = Instant::from_std(stopped) + wait;
+    let go = go_line(params.after(mover, stopped.elapsed()));
+    let answer = session
+        .go_after_stop(position, &go, stopped, deadline)
+        .await?;
+    Ok(Resumed { answer, hit: false })
+}
+
+/// Ends a ponder search when the game is over (`stop`, its `bestmove`
+/// drained within `guard`), before `gameover`. The result stands whatever
+/// the engine does now; one that breaks the protocol here (no answer to
+/// `stop`, a `bestmove` before it) is killed, so that it is restarted
+/// before its next game.
+pub async fn finish(session: &mut Session, guard: Duration) {
+    if let Err(fault) = session.stop_ponder(Instant::now() + guard).await {
+        tracing::warn!(
+            pid = session.pid(),
+            "engine stopped at the end of the game while pondering: {fault}; it is restarted"
+        );
+        session.kill();
+    }
+}
