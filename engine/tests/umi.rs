@@ -171,7 +171,10 @@ fn ponder_without_a_clock_answers_after_ponderhit_at_its_depth() {
     // No bestmove before ponderhit (readyok comes at once, search or not).
     e.send("isready");
     let early = e.until(PROMPT, |l| l == "readyok");
-    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
     e.send("ponderhit");
     let lines = e.until(PROMPT, |l| l.starts_with("bestmove"));
     let bestmove = lines.last().unwrap();

@@ -1108,14 +1108,28 @@ impl EngineProcess {
     }
 
     fn log(&self, kind: TrafficKind, text: &str) {
-        record(&self.traffic, &self.name, self.pid, kind, text, std::time::Instant::now());
+        record(
+            &self.traffic,
+            &self.name,
+            self.pid,
+            kind,
+            text,
+            std::time::Instant::now(),
+        );
     }
 
     /// Logs a line written or read, stamped with the instant it also keeps as
     /// [`EngineProcess::last_line_at`] (so the clocks and the log agree exactly).
     fn log_line(&mut self, kind: TrafficKind, text: &str) {
         self.last_line_at = std::time::Instant::now();
-        record(&self.traffic, &self.name, self.pid, kind, text, self.last_line_at);
+        record(
+            &self.traffic,
+            &self.name,
+            self.pid,
+            kind,
+            text,
+            self.last_line_at,
+        );
     }
 
     fn note(&self, text: &str) {

@@ -198,7 +198,10 @@ impl Session {
             );
             return Ok(());
         }
-        if options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Ponder")) {
+        if options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("Ponder"))
+        {
             return Ok(());
         }
         self.send("setoption name Ponder value true").await
@@ -284,33 +287,28 @@ impl Session {
         go: &str,
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
-        self.go_timed(position, go, None, deadline).await
+        self.check_idle("before go").await?;
+        self.send(position).await?;
+        self.send(go).await?;
+        let started = self.process.last_line_at();
+        self.bestmove(started, deadline).await
     }
 
     /// [`Session::go`] for the turn that began with the `stop` ending a ponder
-    /// search ([`Session::stop_ponder`]): the time is measured from `stopped`.
+    /// search ([`Session::stop_ponder`]): the time is measured from `stopped`,
+    /// and the `go` line is made by `go` from the time since then, taken
+    /// right before it is written (its clock fields are the clocks then).
     pub async fn go_after_stop(
         &mut self,
         position: &str,
-        go: &str,
+        go: impl FnOnce(Duration) -> String,
         stopped: std::time::Instant,
-        deadline: Instant,
-    ) -> Result<BestMove, Fault> {
-        self.go_timed(position, go, Some(stopped), deadline).await
-    }
-
-    async fn go_timed(
-        &mut self,
-        position: &str,
-        go: &str,
-        since: Option<std::time::Instant>,
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
         self.send(position).await?;
-        self.send(go).await?;
-        let started = since.unwrap_or_else(|| self.process.last_line_at());
-        self.bestmove(started, deadline).await
+        self.send(&go(stopped.elapsed())).await?;
+        self.bestmove(stopped, deadline).await
     }
 
     /// Sends `position` and `go ponder …` and returns at once: the engine
@@ -383,7 +381,10 @@ impl Session {
                 Ok(Message::BestMove { best, ponder }) => {
                     // why the stamp of the line: the time charged is exactly
                     // the time between the two lines of the traffic log.
-                    let elapsed = self.process.last_line_at().saturating_duration_since(started);
+                    let elapsed = self
+                        .process
+                        .last_line_at()
+                        .saturating_duration_since(started);
                     // why not `check_idle`: an engine that exits right after its
                     // answer has still answered; its exit is for the next `go`.
                     self.stray_bestmove("right after the bestmove that answered the go")

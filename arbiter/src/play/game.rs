@@ -199,7 +199,11 @@ pub async fn play_started(
                     .await
                     .map(|r| r.answer)
             }
-            _ => session.go(&position, &go_line(params), Instant::now() + wait).await,
+            _ => {
+                session
+                    .go(&position, &go_line(params), Instant::now() + wait)
+                    .await
+            }
         };
         let bm = match answer {
             Ok(bm) => bm,
@@ -237,7 +241,12 @@ pub async fn play_started(
                 if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
                     break (v.result, v.termination, None);
                 }
-                let hint = bm.ponder.as_deref().filter(|_| plan.ponder[mover.index()]);
+                // why the ply limit: a game about to end needs no ponder search.
+                let goes_on = plan.max_plies.is_none_or(|m| (played.len() as u32) < m);
+                let hint = bm
+                    .ponder
+                    .as_deref()
+                    .filter(|_| plan.ponder[mover.index()] && goes_on);
                 if let Some(expected) = ponder::expected_reply(game.as_ref(), hint) {
                     let mut line = played.clone();
                     line.push(expected.clone());

@@ -85,9 +85,9 @@ pub async fn resume(
     }
     let stopped = session.stop_ponder(Instant::now() + wait).await?;
     let deadline = Instant::from_std(stopped) + wait;
-    let go = go_line(params.after(mover, stopped.elapsed()));
+    let go = |since_stop| go_line(params.after(mover, since_stop));
     let answer = session
-        .go_after_stop(position, &go, stopped, deadline)
+        .go_after_stop(position, go, stopped, deadline)
         .await?;
     Ok(Resumed { answer, hit: false })
 }
