@@ -995,10 +995,18 @@ fn ponder_bot_match(test: &str, mode: &str, tc: &str, extra: &[&str]) -> (Scratc
 fn bestmove_during_go_ponder_is_a_stray_bestmove() {
     let (s, games) = ponder_bot_match("ponder-early", "ponder-early", "tc=30+0.1", &[]);
     assert_every_game_lost(&games, "Bad", "stray_bestmove");
-    // It pondered in each game (its one move before the verdict).
+    // It pondered once in each game, after its first move. Its two lines come
+    // in one write: found before `ponderhit` (the usual case) they are a
+    // bestmove while pondering; read only after it (a slow start on a loaded
+    // machine), the second is a stray one behind the answer. Stray either way.
     assert_eq!(go_ponders_to(&s.traffic(), "Bad"), 2);
     for g in &games {
-        assert_eq!(moves_by(g, "Bad"), 1, "{g}");
+        assert!(matches!(moves_by(g, "Bad"), 1 | 2), "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("during go ponder") || detail.contains("right after the bestmove"),
+            "{detail}"
+        );
     }
 }
 
@@ -1028,4 +1036,19 @@ fn illegal_ponder_move_means_no_pondering_and_a_normal_game() {
     );
     assert_eq!(go_ponders_to(&traffic, "Bad"), 0);
     assert!(!traffic.contains("> ponderhit") && !traffic.contains("> stop"));
+}
+
+#[test]
+fn ponder_for_an_engine_without_the_ponder_option_is_a_warning_only() {
+    let s = Scratch::new("ponder-no-option");
+    let out = s.run_match(
+        &[s.random(), s.bot("Plain", "instant", &[], "tc=30+0.1")],
+        &["--games", "2", "-each", "ponder"],
+    );
+    assert_ok(&out);
+    assert_no_forfeits(&s.games());
+    let err = stderr_of(&out);
+    assert!(err.contains("declares no Ponder check option"), "{err}");
+    let traffic = s.traffic();
+    assert!(!traffic.contains("setoption name Ponder") && !traffic.contains("go ponder"));
 }
