@@ -160,7 +160,7 @@ fn assert_hand_computed(r: &Report) {
     assert!(close(s.upper_bound, (0.95f64 / 0.05).ln()));
 
     // The text is JSON with the documented field names.
-    let v: serde_json::Value = serde_json::from_str(&to_text(&r)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&to_text(r)).unwrap();
     assert_eq!(v["standings"][0]["name"], "A");
     assert_eq!(v["standings"][0]["verdicts"]["lost"]["time_forfeit"], 1);
     assert_eq!(v["match"]["pentanomial"][3], 1);
