@@ -195,9 +195,7 @@ pub async fn play_started(
         let session = &mut sessions[mover.index()];
         let answer = match (pondering[mover.index()].take(), played.last()) {
             (Some(p), Some(reply)) => {
-                ponder::resume(session, p, reply, mover, &position, params, wait)
-                    .await
-                    .map(|r| r.answer)
+                ponder::resume(session, p, reply, mover, &position, params, wait).await
             }
             _ => {
                 session
@@ -241,24 +239,12 @@ pub async fn play_started(
                 if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
                     break (v.result, v.termination, None);
                 }
-                // why the ply limit: a game about to end needs no ponder search.
-                let goes_on = plan.max_plies.is_none_or(|m| (played.len() as u32) < m);
-                let hint = bm
-                    .ponder
-                    .as_deref()
-                    .filter(|_| plan.ponder[mover.index()] && goes_on);
-                if let Some(expected) = ponder::expected_reply(game.as_ref(), hint) {
-                    let mut line = played.clone();
-                    line.push(expected.clone());
-                    let position = position_command(plan.game, &plan.start_position, &line);
-                    let params = go_params(&clocks[0], &clocks[1], mover);
-                    let session = &mut sessions[mover.index()];
-                    match ponder::start(session, &position, params, expected).await {
-                        Ok(p) => pondering[mover.index()] = Some(p),
-                        Err(fault) => {
-                            break (lost_by(mover), forfeit(mover, &fault, has_clock), None)
-                        }
-                    }
+                let session = &mut sessions[mover.index()];
+                let hint = bm.ponder.as_deref();
+                match ponder::after_move(session, plan, game.as_ref(), &played, &clocks, hint).await
+                {
+                    Ok(p) => pondering[mover.index()] = p,
+                    Err(fault) => break (lost_by(mover), forfeit(mover, &fault, has_clock), None),
                 }
             }
             Err(e) => {

@@ -18,8 +18,8 @@ use mancala_rules::{AnyGame, Side};
 use tokio::time::Instant;
 
 use crate::engine::session::{BestMove, Fault, Session};
-use crate::play::game::go_line;
-use crate::play::tc::GoParams;
+use crate::play::game::{go_line, position_command, GamePlan};
+use crate::play::tc::{go_params, Clock, GoParams};
 
 /// An engine pondering on the reply it expects (its canonical notation).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,28 +42,34 @@ pub fn expected_reply(game: &dyn AnyGame, hint: Option<&str>) -> Option<String> 
     next.outcome().is_none().then_some(reply)
 }
 
-/// Starts the ponder search: `position` (the game with the expected reply)
-/// and `go ponder` with `params` (the clocks now, the ponderer to move).
-pub async fn start(
+/// After a move (the last of `played`; its `bestmove` named `hint`): the
+/// engine that made it starts pondering, if `plan` lets it and
+/// [`expected_reply`] finds a reply, with `position` and that reply and
+/// `go ponder` with the clocks now.
+pub async fn after_move(
     session: &mut Session,
-    position: &str,
-    params: GoParams,
-    expected: String,
-) -> Result<Pondering, Fault> {
+    plan: &GamePlan,
+    game: &dyn AnyGame,
+    played: &[String],
+    clocks: &[Clock; 2],
+    hint: Option<&str>,
+) -> Result<Option<Pondering>, Fault> {
+    let ponderer = game.side_to_move().opponent();
+    // why the ply limit: a game about to end needs no ponder search.
+    let goes_on = plan.max_plies.is_none_or(|m| (played.len() as u32) < m);
+    let hint = hint.filter(|_| plan.ponder[ponderer.index()] && goes_on);
+    let Some(expected) = expected_reply(game, hint) else {
+        return Ok(None);
+    };
+    let mut line = played.to_vec();
+    line.push(expected.clone());
+    let position = position_command(plan.game, &plan.start_position, &line);
     let go = go_line(GoParams {
         ponder: true,
-        ..params
+        ..go_params(&clocks[0], &clocks[1], ponderer)
     });
-    session.go_ponder(position, &go).await?;
-    Ok(Pondering { expected })
-}
-
-/// How a pondering engine's turn went.
-#[derive(Debug)]
-pub struct Resumed {
-    pub answer: BestMove,
-    /// Whether the opponent played the expected reply (`ponderhit`).
-    pub hit: bool,
+    session.go_ponder(&position, &go).await?;
+    Ok(Some(Pondering { expected }))
 }
 
 /// The turn of the engine `pondering`, now that the opponent has played
@@ -78,18 +84,14 @@ pub async fn resume(
     position: &str,
     params: GoParams,
     wait: Duration,
-) -> Result<Resumed, Fault> {
+) -> Result<BestMove, Fault> {
     if reply == pondering.expected {
-        let answer = session.ponderhit(Instant::now() + wait).await?;
-        return Ok(Resumed { answer, hit: true });
+        return session.ponderhit(Instant::now() + wait).await;
     }
     let stopped = session.stop_ponder(Instant::now() + wait).await?;
     let deadline = Instant::from_std(stopped) + wait;
     let go = |since_stop| go_line(params.after(mover, since_stop));
-    let answer = session
-        .go_after_stop(position, go, stopped, deadline)
-        .await?;
-    Ok(Resumed { answer, hit: false })
+    session.go_after_stop(position, go, stopped, deadline).await
 }
 
 /// Ends a ponder search when the game is over (`stop`, its `bestmove`
