@@ -100,6 +100,8 @@ pub struct Session {
     /// Game ids from `games`.
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
+    /// Set by [`Session::enable_ponder`].
+    ponders: bool,
 }
 
 /// How long to wait for the engine to die after EOF, to read its status.
@@ -119,6 +121,7 @@ impl Session {
             id_name: None,
             games: Vec::new(),
             options: Vec::new(),
+            ponders: false,
         };
         match s.handshake(Instant::now() + timeout).await {
             Ok(()) => Ok(s),
@@ -183,9 +186,10 @@ impl Session {
     }
 
     /// For an engine configured with `ponder`: `setoption name Ponder value
-    /// true` (unless `options` set `Ponder` already), as cutechess does; an
-    /// engine without the option is told nothing and never ponders (a
-    /// warning says so).
+    /// true` (unless `options` set `Ponder` already), as cutechess does, and
+    /// [`Session::ponders`] from then on. An engine without the option is
+    /// told nothing and never ponders (a warning says so), nor does one whose
+    /// `options` set `Ponder` to `false`.
     pub async fn enable_ponder(
         &mut self,
         name: &str,
@@ -198,13 +202,22 @@ impl Session {
             );
             return Ok(());
         }
-        if options
+        match options
             .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case("Ponder"))
+            .find(|(n, _)| n.eq_ignore_ascii_case("Ponder"))
         {
-            return Ok(());
+            Some((_, value)) => self.ponders = !value.eq_ignore_ascii_case("false"),
+            None => {
+                self.send("setoption name Ponder value true").await?;
+                self.ponders = true;
+            }
         }
-        self.send("setoption name Ponder value true").await
+        Ok(())
+    }
+
+    /// Whether the engine is to ponder in games ([`Session::enable_ponder`]).
+    pub fn ponders(&self) -> bool {
+        self.ponders
     }
 
     /// `isready` … `readyok`, sent while no search runs: a `bestmove` before

@@ -417,10 +417,7 @@ impl Runner {
             };
             return (played, Vec::new());
         };
-        plan.ponder = [
-            self.engines[job.south].ponder && south.can_ponder(),
-            self.engines[job.north].ponder && north.can_ponder(),
-        ];
+        plan.ponder = [south.ponders(), north.ponders()];
         let played = game::play_started(&plan, [&mut south, &mut north], self.timeouts).await;
         // An engine that broke the protocol is not trusted with another game;
         // one with `restart=on` gets a fresh process for every game.
