@@ -1052,3 +1052,34 @@ fn ponder_for_an_engine_without_the_ponder_option_is_a_warning_only() {
     let traffic = s.traffic();
     assert!(!traffic.contains("setoption name Ponder") && !traffic.contains("go ponder"));
 }
+
+#[test]
+fn ponderer_deaf_to_stop_at_the_game_end_keeps_the_result_and_is_restarted() {
+    // Two plies: South (Bad, game 1) moves and ponders, North's move ends the
+    // game by the ply limit while Bad ponders: it is sent `stop`, ignores it,
+    // and is killed after the ready timeout. The draw stands.
+    let (s, games) = ponder_bot_match(
+        "ponder-deaf-end",
+        "ponder-deaf",
+        "tc=30+0.1",
+        &["--max-plies", "2", "--ready-timeout", "1"],
+    );
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "adjudication", "{g}");
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+    }
+    let traffic = s.traffic();
+    let bad: Vec<&str> = traffic.lines().filter(|l| l.contains(" Bad(")).collect();
+    let at = |what: &str| bad.iter().position(|l| l.contains(what));
+    let (ponder, stop, killed) = (at("> go ponder"), at("> stop"), at("# killed"));
+    assert!(
+        ponder < stop && stop < killed && ponder.is_some(),
+        "go ponder, stop, then the kill: {bad:#?}"
+    );
+    assert_eq!(
+        go_ponders_to(&traffic, "Bad"),
+        1,
+        "game 2 ends on Bad's move"
+    );
+    assert_eq!(pids_of(&traffic, "Bad").len(), 3, "restarted for game 2");
+}

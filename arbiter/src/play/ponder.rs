@@ -108,3 +108,47 @@ pub async fn finish(session: &mut Session, guard: Duration) {
         session.kill();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::{new_game, GameId};
+
+    #[test]
+    fn the_expected_reply_is_a_legal_move_that_keeps_the_game_going() {
+        // Bohnenspiel after South's 1: North moves from holes 7 to 12.
+        let mut game = new_game(GameId::Bohnenspiel);
+        game.play("1").unwrap();
+        assert_eq!(expected_reply(game.as_ref(), Some("7")), Some("7".into()));
+        // Illegal hints (spec 14.2: no error, no pondering), or none.
+        for hint in ["1", "99", "x"] {
+            assert_eq!(expected_reply(game.as_ref(), Some(hint)), None, "{hint}");
+        }
+        assert_eq!(expected_reply(game.as_ref(), None), None);
+    }
+
+    #[test]
+    fn no_pondering_on_a_reply_that_ends_the_game() {
+        // Bohnenspiel played by first legal moves until the side to move has
+        // a move that ends the game: that move is no ponder move.
+        let mut game = new_game(GameId::Bohnenspiel);
+        let mut ended = None;
+        'outer: for _ in 0..400 {
+            if game.outcome().is_some() {
+                break;
+            }
+            for reply in game.legal_moves() {
+                let mut next = game.clone_box();
+                next.play(&reply).unwrap();
+                if next.outcome().is_some() {
+                    ended = Some(reply);
+                    break 'outer;
+                }
+            }
+            let first = game.legal_moves()[0].clone();
+            game.play(&first).unwrap();
+        }
+        let reply = ended.expect("some game-ending reply on the way");
+        assert_eq!(expected_reply(game.as_ref(), Some(&reply)), None);
+    }
+}

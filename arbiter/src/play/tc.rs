@@ -774,4 +774,27 @@ mod tests {
             "p2time 60000 p2inc 500 nodes 1000"
         );
     }
+
+    #[test]
+    fn go_ponder_fields_and_the_clock_read_into_a_turn() {
+        let clock = Clock::new(tc("60+0.5"));
+        let go = go_params(&clock, &clock, Side::North);
+        let ponder = GoParams { ponder: true, ..go };
+        assert_eq!(
+            ponder.to_string(),
+            "ponder p1time 60000 p2time 60000 p1inc 500 p2inc 500"
+        );
+        // After a ponder miss North's clock runs from `stop`: only its time drops.
+        assert_eq!(
+            go.after(Side::North, ms(1_250)).to_string(),
+            "p1time 60000 p2time 58750 p1inc 500 p2inc 500"
+        );
+        assert_eq!(
+            go.after(Side::North, ms(70_000)).p2time,
+            Some(Duration::ZERO)
+        );
+        let st = Clock::new(tc("st=2"));
+        let go = go_params(&st, &st, Side::South).after(Side::South, ms(300));
+        assert_eq!(go.to_string(), "movetime 1700");
+    }
 }
