@@ -1027,7 +1027,29 @@ fn ponderer_that_ignores_stop_loses_on_time_without_a_hang() {
 
 #[test]
 fn illegal_ponder_move_means_no_pondering_and_a_normal_game() {
-    let (s, games) = ponder_bot_match("ponder-illegal", "ponder-illegal", "tc=30+0.1", &[]);
+    // Bad comes from an engines file, cutechess style, with "ponder": true.
+    let s = Scratch::new("ponder-illegal");
+    let file = serde_json::json!([{
+        "name": "Bad",
+        "command": testbot(),
+        "args": ["--mode", "ponder-illegal"],
+        "workingDirectory": s.path("").display().to_string(),
+        "tc": "30+0.1",
+        "ponder": true,
+    }]);
+    std::fs::write(s.path("engines.json"), file.to_string()).unwrap();
+    let engines_file = s.path("engines.json").display().to_string();
+    let out = s.run_match(
+        &[
+            vec!["conf=Bad".into()],
+            s.bot("Good", "instant", &[], "tc=30+0.1"),
+        ],
+        &["--games", "2", "--engines-file", &engines_file],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    s.assert_logs_verify(2);
     assert_no_forfeits(&games);
     let traffic = s.traffic();
     assert!(
