@@ -37,6 +37,7 @@ pub mod play {
     pub mod matches;
     pub mod openings;
     pub mod partie;
+    pub mod ponder;
     pub mod runner;
     pub mod tc;
 }

@@ -194,7 +194,7 @@ pub async fn run(
     let mut pair_points: BTreeMap<usize, u32> = BTreeMap::new();
     let mut io_error = None;
     let mut finished = 0;
-    let mut json_games: Vec<GameLog> = Vec::new();
+    let mut standings = crate::stats::json::Running::new(&summary.names);
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -260,11 +260,12 @@ pub async fn run(
             report(&line);
             if let Some(path) = &plan.standings_json {
                 use crate::stats::json;
-                // why only here: the match keeps no logs otherwise (its
-                // summary is incremental, for matches of any length).
-                json_games.extend(logs);
-                let names = summary.names.to_vec();
-                let r = json::report(&names, &json_games, plan.sprt.as_ref());
+                // why counts, not logs: memory stays constant however long
+                // the match (as the tournament's tally).
+                for g in &logs {
+                    standings.add(g);
+                }
+                let r = standings.report(plan.sprt.as_ref());
                 let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
                 json::write_or_warn(path, &r);
             }
