@@ -85,11 +85,12 @@ pub struct Elo {
 impl Elo {
     /// `None` unless every number is finite.
     fn of(e: EloEstimate) -> Option<Elo> {
+        // why `+ 0.0`: an even score gives −0, which JSON would spell "-0.0".
         let elo = Elo {
-            elo: e.elo,
-            lower: e.lower,
-            upper: e.upper,
-            margin: e.margin(),
+            elo: e.elo + 0.0,
+            lower: e.lower + 0.0,
+            upper: e.upper + 0.0,
+            margin: e.margin() + 0.0,
         };
         [elo.elo, elo.lower, elo.upper, elo.margin]
             .iter()

@@ -373,17 +373,27 @@ fn number(x: f64, decimals: usize) -> String {
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
-        format!("{x:.decimals$}")
+        let text = format!("{x:.decimals$}");
+        // why: a score of exactly 50 % gives an Elo of −0 (and a tiny
+        // negative value rounds to "-0.0"); a sign on zero says nothing.
+        match text.strip_prefix('-') {
+            Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => digits.to_owned(),
+            _ => text,
+        }
     }
 }
 
 /// `147.2 +/- 66.0`, or words where the logistic model has no finite answer
-/// (a score of 0 % or 100 %, or too few games for an interval).
+/// (a score of 0 % or 100 %, too few games for an interval, or results
+/// without any spread, such as one game pair or only draws, whose "± 0"
+/// would claim a certainty they do not carry).
 pub fn elo_text(e: EloEstimate) -> String {
-    if e.elo.is_finite() && e.margin().is_finite() {
-        format!("{:.1} +/- {:.1}", e.elo, e.margin())
+    if e.elo.is_finite() && e.margin() == 0.0 {
+        format!("{} (no interval: every result alike)", number(e.elo, 1))
+    } else if e.elo.is_finite() && e.margin().is_finite() {
+        format!("{} +/- {}", number(e.elo, 1), number(e.margin(), 1))
     } else if e.elo.is_finite() {
-        format!("{:.1} (interval unbounded: too few games)", e.elo)
+        format!("{} (interval unbounded: too few games)", number(e.elo, 1))
     } else if e.elo > 0.0 {
         "+inf (every point won; no interval)".to_owned()
     } else {
@@ -839,6 +849,19 @@ mod tests {
              Elo difference: +inf (every point won; no interval), LOS: 95.8 %, DrawRatio: 0.0 %\n\
              SPRT: llr 0.13 (4.5%), lbound -2.94, ubound 2.94\n"
         );
+        // One win each and one pair: Elo exactly 0 (not "-0.0"); the
+        // games' interval is unbounded, the single pair has no spread at all.
+        let even = Penta {
+            counts: [0, 0, 1, 0, 0],
+        };
+        assert_eq!(
+            match_report("A", "B", &Wdl::new(1, 0, 1), Some(&even), None),
+            "Score of A vs B: 1 - 1 - 0  [0.500] 2\n\
+             Elo difference: 0.0 (interval unbounded: too few games), LOS: 50.0 %, DrawRatio: 0.0 %\n\
+             Ptnml(0-2): [0, 0, 1, 0, 0], pair Elo: 0.0 (no interval: every result alike)\n"
+        );
+        assert_eq!(number(-0.04, 1), "0.0");
+        assert_eq!(number(-0.06, 1), "-0.1");
         assert_eq!(
             match_report("A", "B", &Wdl::default(), Some(&Penta::default()), None),
             "Score of A vs B: 0 - 0 - 0  [-] 0\n"
