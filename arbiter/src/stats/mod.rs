@@ -504,7 +504,8 @@ impl Standing {
     }
 }
 
-/// Standings ranked by points, then Sonneborn-Berger, then name; with the
+/// Standings ranked by score (points per game), then points, then
+/// Sonneborn-Berger, then name; with the
 /// crosstable in the same order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Standings {
@@ -566,10 +567,15 @@ impl Standings {
                 .sum();
         }
         let mut order: Vec<usize> = (0..size).collect();
+        // why score, not points: in a gauntlet the first engine plays every
+        // other one and so has more games; points would rank it by its game
+        // count. Where every engine has played as many games, the orders agree.
+        let score = |e: &Standing| e.wdl.score().unwrap_or(-1.0);
         order.sort_by(|&a, &b| {
             let (ea, eb) = (&engines[a], &engines[b]);
-            eb.points()
-                .total_cmp(&ea.points())
+            score(eb)
+                .total_cmp(&score(ea))
+                .then(eb.points().total_cmp(&ea.points()))
                 .then(eb.sonneborn_berger.total_cmp(&ea.sonneborn_berger))
                 .then(ea.name.cmp(&eb.name))
         });
@@ -875,6 +881,34 @@ mod tests {
             result: r,
             forfeit: forfeit.map(Into::into),
         }
+    }
+
+    #[test]
+    fn a_gauntlet_ranks_by_score_not_by_points() {
+        use GameResult::*;
+        // Gauntlet: G plays A and B twice each, scoring 2 of 4 (50 %); A
+        // beats G twice (100 %), B loses twice (0 %). By points G (2.0) and
+        // A (2.0) tie and G's more games would decide; by score A leads.
+        let games = [
+            game("A", "G", SouthWins, None),
+            game("G", "A", NorthWins, None),
+            game("B", "G", NorthWins, None),
+            game("G", "B", SouthWins, None),
+        ];
+        let names = ["G".to_owned(), "A".to_owned(), "B".to_owned()];
+        let order: Vec<(String, u32)> = Standings::build(&names, &games)
+            .engines
+            .iter()
+            .map(|e| (e.name.clone(), e.wdl.games()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("A".to_owned(), 2),
+                ("G".to_owned(), 4),
+                ("B".to_owned(), 2)
+            ]
+        );
     }
 
     #[test]
