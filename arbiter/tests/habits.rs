@@ -317,3 +317,48 @@ fn standings_json_merge_json_and_extending_rounds() {
     assert_eq!(merged["format"], 1);
     s.assert_no_leftovers();
 }
+
+#[test]
+fn bare_commands_resolve_in_the_current_directory_and_engine_names_the_reference_engine() {
+    let s = Scratch::new("habits", "bare-cmd");
+    // A bot in the directory the user runs the arbiter from, named bare.
+    std::fs::copy(engine(), s.path("my-bot")).expect("copy the engine");
+    // `engine` is in neither the scratch directory nor PATH: it is the
+    // reference engine beside the arbiter.
+    assert!(!s.path("engine").exists());
+    let out = run(
+        &s.0,
+        &strings(&[
+            "match",
+            "--engine",
+            "cmd=my-bot",
+            "--engine",
+            "cmd=engine",
+            "--each",
+            "depth=1",
+            "--games",
+            "2",
+            "--jsonout",
+            "games.jsonl",
+        ]),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Score of my-bot vs engine"), "{text}");
+    assert_eq!(lines(&s.path("games.jsonl")).len(), 2);
+    // Still a clear error for a name found nowhere.
+    let missing = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args([
+            "match",
+            "--engine",
+            "cmd=no-such-bot",
+            "--engine",
+            "cmd=engine",
+        ])
+        .output()
+        .expect("run arbiter");
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("no-such-bot"), "{err}");
+    s.assert_no_leftovers();
+}

@@ -32,7 +32,8 @@
 //!
 //! The program to run ([`EngineSpec::program`]) resolves like cutechess: a
 //! relative `cmd` containing a `/` is taken relative to `dir` when one is
-//! given; a bare name is looked up in `dir`, then on `PATH`.
+//! given; a bare name is looked up in `dir`, the current directory, `PATH`,
+//! then beside the arbiter's executable (`cmd=engine`: the reference engine).
 //! [`resolve_engines`] reports a missing or non-executable binary up front.
 
 use std::collections::BTreeMap;
@@ -700,7 +701,9 @@ pub fn resolve_engines(
 impl EngineSpec {
     /// The path of the program to start: a relative `cmd` with a `/` is
     /// taken relative to `dir` (if given); a bare name is looked up in `dir`,
-    /// then on `PATH`; otherwise `cmd` as given.
+    /// then in the current directory, then on `PATH`, then beside the
+    /// arbiter's own executable (where the build puts the reference engine,
+    /// so `cmd=engine` names it); otherwise `cmd` as given.
     pub fn program(&self) -> PathBuf {
         let has_separator = self.cmd.components().count() > 1;
         if self.cmd.is_absolute() {
@@ -712,16 +715,24 @@ impl EngineSpec {
                 return joined;
             }
         }
-        if !has_separator {
-            if let Some(found) = std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|p| p.join(&self.cmd))
-                    .find(|p| p.is_file())
-            }) {
-                return found;
-            }
+        if has_separator {
+            return self.cmd.clone();
         }
-        self.cmd.clone()
+        // why the current directory first: `cmd=greedy.py` run from the
+        // directory that holds greedy.py is what a user means (issue 12).
+        let here = std::env::current_dir().ok();
+        let path = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let beside_arbiter = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_path_buf));
+        here.into_iter()
+            .chain(path)
+            .chain(beside_arbiter)
+            .map(|d| d.join(&self.cmd))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| self.cmd.clone())
     }
 
     /// How to start this engine's process: its program, arguments and
