@@ -407,11 +407,15 @@ impl State {
         }
         match (file, plies) {
             (Some(f), None) => Self::push(out, "--openings", &[&format!("file={f}")]),
-            (Some(_), Some(p)) => {
-                return Err(CompatError(format!(
-                    "-openings plies={p}: the positions of a file are used whole; shorten its \
-                     move lines, or play random plies with --openings plies=N and no file"
-                )))
+            (Some(f), Some(p)) => {
+                // why a note, not a refusal: cutechess applies plies= to PGN
+                // move lines only, so with format=epd it has no effect there
+                // either, and pasted command lines commonly carry it.
+                out.notes.push(format!(
+                    "-openings plies={p}: no effect with an EPD-style file (as in cutechess): \
+                     its positions and move lines are played whole"
+                ));
+                Self::push(out, "--openings", &[&format!("file={f}")]);
             }
             (None, Some(p)) => Self::push(out, "--openings", &[&format!("plies={p}")]),
             (None, None) => {
