@@ -438,6 +438,11 @@ struct FileEntry {
     #[allow(dead_code)]
     #[serde(default, rename = "validateClaims")]
     validate_claims: Option<serde_json::Value>,
+    /// cutechess writes it into every entry (default 1); the arbiter's own
+    /// `--startup-timeout` and `--ready-timeout` apply instead.
+    #[allow(dead_code)]
+    #[serde(default, rename = "timeoutScaleFactor")]
+    timeout_scale_factor: Option<serde_json::Value>,
 }
 
 /// Options of an entry: ours (`{"Hash": 64}`) or cutechess's list.
@@ -496,10 +501,12 @@ impl FileEntry {
         layer.set(&origin, "name", &self.name)?;
         layer.set(&origin, "cmd", &self.cmd)?;
         layer.args.clone_from(&self.args);
-        if let Some(dir) = &self.dir {
+        // why skip empty ones: cutechess writes `"workingDirectory": ""` and
+        // `"stderrFile": ""` for an engine without them.
+        if let Some(dir) = self.dir.as_deref().filter(|d| !d.is_empty()) {
             layer.set(&origin, "dir", dir)?;
         }
-        if let Some(stderr) = &self.stderr {
+        if let Some(stderr) = self.stderr.as_deref().filter(|f| !f.is_empty()) {
             layer.set(&origin, "stderr", stderr)?;
         }
         for (name, value) in self.options.pairs() {
@@ -1021,6 +1028,23 @@ mod tests {
                      {"name": "Style", "type": "combo", "default": "solid"}]}
     ]"#;
 
+    /// cutechess's EngineConfiguration::toVariant for a plain engine.
+    const CUTECHESS_PLAIN: &str = r#"[
+        {
+            "command": "engine",
+            "name": "Plain",
+            "options": [
+                {"alias": "", "default": 10, "max": 20, "min": 1, "name": "Level",
+                 "type": "spin", "value": 3},
+                {"alias": "", "name": "Clear Hash", "type": "button"}
+            ],
+            "protocol": "umi",
+            "stderrFile": "",
+            "timeoutScaleFactor": 1,
+            "workingDirectory": ""
+        }
+    ]"#;
+
     #[test]
     fn cutechess_engines_json_loads() {
         let file = EnginesFile::parse(CUTECHESS_FILE, "engines.json").unwrap();
@@ -1032,6 +1056,13 @@ mod tests {
         assert_eq!(e.options, [("Hash".to_owned(), "64".to_owned())]);
         assert!(e.ponder);
         assert_eq!(e.restart, Restart::On);
+
+        // What cutechess 1.3 writes for an engine without a directory or
+        // stderr file: empty strings, and always a timeout scale factor.
+        let plain = EnginesFile::parse(CUTECHESS_PLAIN, "engines.json").unwrap();
+        let e = parse_engine(0, &toks("conf=Plain"), &[], Some(&plain)).unwrap();
+        assert_eq!((e.dir, e.stderr), (None, None));
+        assert_eq!(e.options, [("Level".to_owned(), "3".to_owned())]);
 
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)
