@@ -143,6 +143,9 @@ struct State {
     rounds: Option<u64>,
     repeat: bool,
     concurrency: Option<u64>,
+    /// Options from a fastchess `-config` file, emitted at the end unless the
+    /// command line gave the same option.
+    from_config: Vec<(String, Vec<String>)>,
 }
 
 fn number(option: &str, values: &[String]) -> Result<u64, CompatError> {
@@ -187,6 +190,7 @@ impl State {
             rounds: None,
             repeat: false,
             concurrency: None,
+            from_config: Vec::new(),
         }
     }
 
@@ -296,6 +300,7 @@ impl State {
                 self.rounds = self.rounds.or(config.rounds);
                 self.games = self.games.or(config.games);
                 self.concurrency = self.concurrency.or(config.concurrency);
+                self.from_config.extend(config.options);
                 if !config.ignored.is_empty() {
                     out.notes.push(format!(
                         "-config: not used here: {}",
@@ -427,6 +432,12 @@ impl State {
 
     /// Emits the game count from `-games`, `-rounds` and `-repeat`.
     fn finish(&self, out: &mut Translation) -> Result<(), CompatError> {
+        for (flag, values) in &self.from_config {
+            if !out.args.iter().any(|a| a == flag.as_str()) {
+                out.args.push(flag.into());
+                out.args.extend(values.iter().map(OsString::from));
+            }
+        }
         if let Some(n) = self.concurrency {
             Self::push(out, "--concurrency", &[&n.to_string()]);
         }
