@@ -362,3 +362,65 @@ fn bare_commands_resolve_in_the_current_directory_and_engine_names_the_reference
     assert!(err.contains("no-such-bot"), "{err}");
     s.assert_no_leftovers();
 }
+
+#[test]
+fn conf_names_come_from_engines_json_in_the_current_directory_as_in_cutechess() {
+    let s = Scratch::new("habits", "engines-json");
+    // As cutechess writes it (EngineConfiguration::toVariant).
+    let entry = |name: &str, level: u32| {
+        serde_json::json!({
+            "command": engine(),
+            "name": name,
+            "options": [{"alias": "", "default": 10, "max": 20, "min": 1,
+                         "name": "Level", "type": "spin", "value": level}],
+            "protocol": "umi",
+            "stderrFile": "",
+            "timeoutScaleFactor": 1,
+            "workingDirectory": ""
+        })
+    };
+    let file = serde_json::json!([entry("Weak", 1), entry("Strong", 5)]);
+    std::fs::write(s.path("engines.json"), file.to_string()).expect("engines.json");
+    let out = run(
+        &s.0,
+        &strings(&[
+            "-engine",
+            "conf=Weak",
+            "-engine",
+            "conf=Strong",
+            "-each",
+            "depth=1",
+            "-games",
+            "2",
+            "-rounds",
+            "1",
+            "-pgnout",
+            "g.pgn",
+        ]),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Score of Weak vs Strong"), "{text}");
+    let pgn = std::fs::read_to_string(s.path("g.pgn")).expect("pgn");
+    assert_eq!(pgn.matches("[Event ").count(), 2);
+    // Without the file, the error says where conf= names come from.
+    std::fs::remove_file(s.path("engines.json")).expect("remove");
+    let missing = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args([
+            "-engine",
+            "conf=Weak",
+            "-engine",
+            "conf=Strong",
+            "-each",
+            "depth=1",
+        ])
+        .output()
+        .expect("run arbiter");
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.contains("engines.json in the current directory"),
+        "{err}"
+    );
+    s.assert_no_leftovers();
+}

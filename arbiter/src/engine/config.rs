@@ -194,7 +194,11 @@ impl fmt::Display for ConfigError {
             } => write!(f, "{origin}: {key}: {message}"),
             ConfInEach => f.write_str("--each: conf= selects one engine; use it with --engine"),
             NoEnginesFile { name } => {
-                write!(f, "conf={name}: no engines file given")
+                write!(
+                    f,
+                    "conf={name}: no engines file given (--engines-file FILE, or an \
+                     engines.json in the current directory)"
+                )
             }
             ConfNotFound { name, known } => write!(
                 f,
