@@ -4,8 +4,10 @@
 //! engine or changes the event. See `docs/live.md`.
 //!
 //! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
+//! - [`feed`]: the producer of `--live` (tournament and match).
 //! - [`socket`]: one page's WebSocket, dropped when it falls behind.
 
+pub mod feed;
 pub mod hub;
 pub mod socket;
 
