@@ -279,7 +279,8 @@ pub async fn run_observed(
                     flow = Flow::Stop;
                 }
             }
-            report(&line);
+            // Published before the line is printed: whoever reads the line
+            // finds the page up to date.
             if let Some(events) = events.as_deref_mut() {
                 for g in &logs {
                     tally.add(g);
@@ -289,6 +290,7 @@ pub async fn run_observed(
                 let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
                 events.finished(&done.job, &logs, &r, finished as u64);
             }
+            report(&line);
             if let Some(path) = &plan.standings_json {
                 // why only here: the match keeps no logs otherwise (its
                 // summary is incremental, for matches of any length).

@@ -29,6 +29,10 @@ use crate::web::state::{AppState, ServeConfig};
 /// last messages before it exits.
 const FLUSH_LIMIT: Duration = Duration::from_secs(2);
 
+/// Each connection's kernel send buffer: with the page's queue
+/// ([`super::socket::QUEUED`]) what a page that stopped reading may hold up.
+const SEND_BUFFER: usize = 32 * 1024;
+
 /// A running live server and what feeds it.
 pub struct LiveEvent {
     pub hub: LiveHub,
@@ -59,7 +63,8 @@ pub async fn start(addr: SocketAddr, results_log: Option<PathBuf>) -> std::io::R
     let state = AppState::with_live(config, hub.clone());
     let server =
         crate::web::Server::bind_with(addr, &[], |allowed| crate::web::live_router(state, allowed))
-            .await?;
+            .await?
+            .with_send_buffer(SEND_BUFFER);
     let url = format!("{}live", server.url());
     tokio::spawn(async move {
         if let Err(e) = server.run().await {
