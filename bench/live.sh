@@ -11,7 +11,8 @@
 #   bench/live.sh [ROUNDS] [CLIENTS] [PAIRS]      # defaults: 40 10 3
 #
 # Prints one line per run (plies, wall, CPU µs per ply) and, for the live
-# runs, the messages the clients read and how many clients were dropped.
+# runs, the messages the clients read, how many clients were dropped and how
+# often a client slower than the event skipped ahead to a fresh snapshot.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,7 +57,7 @@ run() {
   read -r wall user sys < <(tail -n 1 "$out/$kind.time")
   awk -v k="$kind" -v p="$plies" -v w="$wall" -v u="$user" -v s="$sys" -v c="$watched" 'BEGIN {
     split(c, f, " ")
-    extra = c == "" ? "" : sprintf("; %d clients read %d messages (%.1f MB), %d dropped", f[1], f[2], f[3] / 1e6, f[4])
+    extra = c == "" ? "" : sprintf("; %d clients read %d messages (%.1f MB), %d dropped, %d snapshots to skip ahead", f[1], f[2], f[3] / 1e6, f[4], f[5])
     printf "%-5s %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply%s\n", k, p, w, u + s, w * 1e6 / p, (u + s) * 1e6 / p, extra
   }'
 }

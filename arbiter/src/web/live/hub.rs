@@ -3,7 +3,7 @@
 //! into its [`Snapshot`] and broadcasts it to every subscriber. Publishing
 //! never blocks and never awaits: the broadcast is bounded, and a receiver
 //! that falls behind loses messages (`RecvError::Lagged`; the WebSocket
-//! handler then drops that client) instead of holding up a game.
+//! handler then sends its page a fresh snapshot) instead of holding up a game.
 //!
 //! A new subscriber gets the snapshot and a receiver taken under one lock,
 //! so it sees every message after the snapshot exactly once.
@@ -19,7 +19,7 @@ use crate::stats::json::Report;
 use crate::web::board::BoardView;
 use crate::web::replay::GameSummary;
 
-/// Messages a subscriber may fall behind by before it is dropped.
+/// Messages a subscriber may fall behind by before it loses some.
 pub const CHANNEL_CAPACITY: usize = 1024;
 /// Finished games kept in the snapshot (the newest); older ones are in the
 /// results log.
