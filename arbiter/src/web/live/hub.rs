@@ -9,6 +9,7 @@
 //! so it sees every message after the snapshot exactly once.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -231,6 +232,20 @@ struct Inner {
     /// The same messages as JSON text, serialised once for every page
     /// ([`LiveHub::subscribe_text`]); nothing is serialised without one.
     text: broadcast::Sender<Arc<str>>,
+    /// Page writers still running ([`LiveHub::page_writer`]).
+    writers: AtomicUsize,
+}
+
+/// Held by a page's writer while it runs; [`LiveHub::flush`] waits for
+/// every one to be dropped.
+pub struct WriterGuard {
+    hub: LiveHub,
+}
+
+impl Drop for WriterGuard {
+    fn drop(&mut self) {
+        self.hub.inner.writers.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The hub; cheap to clone (every clone is the same hub).
@@ -267,6 +282,7 @@ impl LiveHub {
                 state: Mutex::new(State::default()),
                 tx,
                 text,
+                writers: AtomicUsize::new(0),
             }),
         }
     }
@@ -320,11 +336,23 @@ impl LiveHub {
         self.state().standings.clone()
     }
 
+    /// Counts a page writer until the guard is dropped.
+    pub fn page_writer(&self) -> WriterGuard {
+        self.inner.writers.fetch_add(1, Ordering::SeqCst);
+        WriterGuard { hub: self.clone() }
+    }
+
     /// Waits (at most `limit`) until every subscriber has received every
-    /// message published so far; for the end of an event, before the process exits.
+    /// message published so far and every page writer has finished (they
+    /// finish after [`LiveMsg::Ended`]); for the end of an event, before
+    /// the process exits.
     pub async fn flush(&self, limit: std::time::Duration) {
         let deadline = tokio::time::Instant::now() + limit;
-        let drained = || self.inner.tx.is_empty() && self.inner.text.is_empty();
+        let drained = || {
+            self.inner.tx.is_empty()
+                && self.inner.text.is_empty()
+                && self.inner.writers.load(Ordering::SeqCst) == 0
+        };
         while !drained() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }

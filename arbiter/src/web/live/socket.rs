@@ -110,9 +110,18 @@ async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<Text>) {
     let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::Close(None))).await;
 }
 
+/// Whether a message is the last one of an event.
+fn is_end(text: &str) -> bool {
+    text.starts_with(r#"{"type":"ended""#)
+}
+
 async fn feed(socket: WebSocket, hub: LiveHub) {
     let (queue, pending) = mpsc::channel(QUEUED);
-    let writer = tokio::spawn(write(socket, pending));
+    let guard = hub.page_writer();
+    let writer = tokio::spawn(async move {
+        let _guard = guard;
+        write(socket, pending).await;
+    });
     let (snapshot, mut rx) = hub.subscribe_text();
     if queue
         .try_send(Text::from(snapshot_text(&snapshot)))
@@ -121,15 +130,21 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
         writer.abort();
         return;
     }
+    let mut over = snapshot.ended.is_some();
     drop(snapshot);
-    loop {
+    // After the end the queue is closed: the writer sends what is in it and
+    // a close frame, then finishes (the arbiter waits for that, bounded).
+    while !over {
         let behind = match rx.recv().await {
-            Ok(text) => match queue.try_send(text) {
-                Ok(()) => false,
-                Err(TrySendError::Full(_)) => true,
-                // The writer ended: the page left, or was dropped as stuck.
-                Err(TrySendError::Closed(_)) => return,
-            },
+            Ok(text) => {
+                over = is_end(&text);
+                match queue.try_send(text) {
+                    Ok(()) => false,
+                    Err(TrySendError::Full(_)) => true,
+                    // The writer ended: the page left, or was dropped as stuck.
+                    Err(TrySendError::Closed(_)) => return,
+                }
+            }
             Err(RecvError::Lagged(_)) => true,
             // The hub is gone: the writer sends what is queued.
             Err(RecvError::Closed) => return,
@@ -146,6 +161,7 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
             };
             let (snapshot, fresh) = hub.subscribe_text();
             permit.send(Text::from(snapshot_text(&snapshot)));
+            over = snapshot.ended.is_some();
             rx = fresh;
             tracing::debug!("a live page fell behind; sent it the current snapshot");
         }
