@@ -1,9 +1,10 @@
 """Watching clients for bench/live.sh: N WebSockets on an event's /ws/live,
 each reading every message until the event ends (an `ended` message or the
-socket closing). Prints `clients messages bytes dropped resyncs`: messages
-and bytes summed over the clients, how many were closed by the server before
-the `ended` message (dropped), and the snapshots received after the first
-(a client slower than the event skips ahead to a fresh snapshot)."""
+socket closing). Prints `clients messages bytes unended resyncs`: messages
+and bytes summed over the clients, how many saw the socket close before an
+`ended` message (dropped by the server, or still reading when the arbiter
+exited), and the snapshots received after the first (a client slower than
+the event skips ahead to a fresh snapshot)."""
 
 import argparse
 import asyncio

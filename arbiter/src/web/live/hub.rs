@@ -24,7 +24,7 @@ use crate::web::replay::GameSummary;
 pub const CHANNEL_CAPACITY: usize = 1024;
 /// Finished games kept in the snapshot (the newest); older ones are in the
 /// results log.
-pub const FINISHED_KEPT: usize = 500;
+pub const FINISHED_KEPT: usize = 200;
 
 /// The event as a whole.
 #[derive(Clone, Debug, PartialEq, Serialize)]
