@@ -388,15 +388,6 @@ pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
 pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     let specs = engine_specs(args)?;
     for s in &specs {
-        if s.ponder {
-            // why a warning, not an error: cutechess command lines carry
-            // `ponder`; the games are still valid without it.
-            eprintln!(
-                "arbiter: warning: engine {}: ponder is accepted, but the arbiter does not let \
-                 engines ponder in games yet",
-                s.name
-            );
-        }
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
                 "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
