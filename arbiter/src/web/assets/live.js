@@ -110,12 +110,28 @@ function addGame(g) {
   countPlaying();
 }
 
+// The clocks as the server last gave them; the mover's counts down between
+// plies (display only: the next ply brings the server's figure).
+const clockBases = new Map();   // game id -> { ms: [south, north], at, running }
+
 function showClocks(card, clocks, toMove) {
+  clockBases.set(card.dataset.liveGame, { ms: clocks, at: performance.now(), running: toMove });
   SIDES.forEach((side, i) => {
     const c = $(`[data-clock=${side}]`, card);
     c.textContent = formatClock(clocks[i]);
     c.classList.toggle("running", side === toMove);
   });
+}
+
+function tickClocks() {
+  const now = performance.now();
+  for (const [id, base] of clockBases) {
+    const card = gameCard(id);
+    if (!card) { clockBases.delete(id); continue; }
+    const i = SIDES.indexOf(base.running);
+    if (base.ms[i] === null || base.ms[i] === undefined) continue;
+    $(`[data-clock=${base.running}]`, card).textContent = formatClock(base.ms[i] - (now - base.at));
+  }
 }
 
 function updateGame(p) {
@@ -198,6 +214,7 @@ function connectLive() {
   socket.onmessage = (e) => onLive(JSON.parse(e.data));
   socket.onclose = (e) => {
     document.body.dataset.connected = "false";
+    clockBases.clear();   // nothing is known to be running any more
     banner.hidden = false;
     banner.textContent = e.reason
       ? `Disconnected: ${e.reason}`
@@ -207,4 +224,5 @@ function connectLive() {
 }
 
 connectLive();
+setInterval(tickClocks, 200);
 document.body.dataset.ready = "true";
