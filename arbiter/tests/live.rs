@@ -368,3 +368,89 @@ fn a_resumed_event_starts_the_page_from_the_games_already_played() {
     assert_eq!(games(&s.path("live.jsonl")).len(), 24);
     s.assert_no_leftovers();
 }
+
+/// A ply message of game `id` (the start position each time: only the
+/// number of messages matters here).
+fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
+    use arbiter::web::live::hub::{EngineLine, PlyPlayed};
+    let start = mancala_rules::start_position(mancala_rules::GameId::Bohnenspiel);
+    let board = arbiter::web::board::view(&start).expect("the start lays out");
+    arbiter::web::live::LiveMsg::Ply(PlyPlayed {
+        id,
+        ply,
+        side: "south",
+        mv: "6".into(),
+        time_ms: 1,
+        board,
+        clocks_ms: [None, None],
+        engine: EngineLine::default(),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut live = arbiter::web::live::feed::start("127.0.0.1:0".parse().expect("addr"), &[], None)
+        .await
+        .expect("binds");
+    let addr: SocketAddr = live
+        .url
+        .strip_prefix("http://")
+        .and_then(|r| r.strip_suffix("/live"))
+        .and_then(|a| a.parse().ok())
+        .expect("an address in the url");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("small buffer");
+    let mut stream = socket.connect(addr).await.expect("connects");
+    let handshake = format!(
+        "GET /ws/live HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(handshake.as_bytes()).await.expect("sends");
+    // Wait until the page is subscribed (its first snapshot is on the way).
+    while live.hub.subscribers() == 0 {
+        tokio::task::yield_now().await;
+    }
+    // Far more than the page's queue and socket buffers hold while it does
+    // not read: it must fall behind.
+    for n in 1..=5000 {
+        live.hub.publish(ply_msg(1, n));
+    }
+    live.event(arbiter::web::live::hub::EventMeta {
+        event: "skip".into(),
+        games: vec!["bohnenspiel".into()],
+        engines: vec![],
+        total: None,
+        source: "test".into(),
+    });
+    let ending = {
+        let hub = live.hub.clone();
+        tokio::spawn(async move {
+            hub.publish(arbiter::web::live::LiveMsg::Ended {
+                message: "over".into(),
+            });
+            hub.flush(Duration::from_secs(60)).await;
+        })
+    };
+    // Now read everything, to the server's close (a hang guard only).
+    let mut bytes = Vec::new();
+    tokio::time::timeout(Duration::from_secs(120), stream.read_to_end(&mut bytes))
+        .await
+        .expect("the server closes the page after the end")
+        .expect("reads");
+    let text = String::from_utf8_lossy(&bytes);
+    let snapshots = text.matches(r#"{"type":"snapshot""#).count();
+    assert!(
+        snapshots >= 2,
+        "a fresh snapshot replaced the missed messages: {snapshots}"
+    );
+    let plies = text.matches(r#"{"type":"ply""#).count();
+    assert!(plies < 5000, "some plies were skipped: {plies}");
+    assert!(
+        text.contains(r#"{"type":"ended","message":"over"}"#) || text.contains(r#""ended":"over""#),
+        "the page learns that the event is over"
+    );
+    ending
+        .await
+        .expect("flush returns once the page has it all");
+}
