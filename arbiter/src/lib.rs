@@ -62,5 +62,6 @@ pub mod records {
     pub mod output;
     pub mod partie_check;
     pub mod pgn;
+    pub mod tail;
     pub mod verify;
 }
