@@ -49,6 +49,7 @@ pub mod event {
     pub mod schedule;
     pub mod slots;
     pub mod tournament;
+    pub mod watch;
 }
 
 pub mod stats;

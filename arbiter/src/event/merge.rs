@@ -288,6 +288,11 @@ impl Merger {
 }
 
 impl Merged {
+    /// The standings as JSON (`arbiter merge --json`, the watch page).
+    pub fn report(&self) -> crate::stats::json::Report {
+        crate::stats::json::report(&self.names, &self.games, None)
+    }
+
     /// A few lines on what was merged (before the report).
     pub fn summary(&self) -> String {
         let mut out = format!("Merged {} game(s)", self.games.len());

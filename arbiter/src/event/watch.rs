@@ -1,0 +1,131 @@
+//! The event behind `arbiter serve --watch`: results logs followed as they
+//! grow ([`crate::records::tail`]) and merged as they come in by the same
+//! [`Merger`] as `arbiter merge`, so the standings are what `arbiter merge`
+//! prints for those logs at that moment.
+
+use std::path::PathBuf;
+
+use crate::event::merge::{Added, MergeError, Merged, Merger, Origin};
+use crate::records::tail::{FileState, FileStatus, TailedGame, Tailer};
+
+/// The watched logs and their merge so far.
+#[derive(Debug)]
+pub struct Watch {
+    paths: Vec<PathBuf>,
+    tailer: Tailer,
+    merger: Merger,
+}
+
+/// What one look at the logs found.
+#[derive(Debug, Default)]
+pub struct Step {
+    /// Games that count from now on, in the order read.
+    pub counted: Vec<TailedGame>,
+    /// Files whose state changed (index, new state).
+    pub changed: Vec<(usize, FileState)>,
+    /// When any game was read: the merge of everything read so far, or why
+    /// those logs cannot be merged (as `arbiter merge` would refuse them).
+    pub merged: Option<Result<Merged, MergeError>>,
+}
+
+impl Watch {
+    pub fn new(paths: &[PathBuf]) -> Watch {
+        Watch {
+            paths: paths.to_vec(),
+            tailer: Tailer::new(paths),
+            merger: Merger::default(),
+        }
+    }
+
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
+
+    /// Reads what the logs gained and merges it in.
+    pub fn step(&mut self) -> Step {
+        let polled = self.tailer.poll();
+        let read_any = !polled.games.is_empty();
+        let mut counted = Vec::new();
+        for g in polled.games {
+            let origin = Origin {
+                file: g.file,
+                index: g.index,
+            };
+            // why a copy: the merger keeps the game, the page gets its summary.
+            if self.merger.add(origin, &self.paths[g.file], g.game.clone()) == Added::Counted {
+                counted.push(g);
+            }
+        }
+        Step {
+            counted,
+            changed: polled.changed,
+            // why every game read: a duplicate or an unfinished game changes
+            // the merge too (its duplicate count, the schedule it names).
+            merged: read_any.then(|| self.merger.clone().finish()),
+        }
+    }
+
+    pub fn statuses(&self) -> Vec<FileStatus> {
+        self.tailer.statuses()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::jsonl;
+    use crate::records::log::tests::rules_log;
+    use crate::records::log::GameLog;
+    use std::io::Write;
+
+    fn tagged(slot: usize) -> GameLog {
+        let mut g = rules_log();
+        g.tags.insert("Schedule".into(), "s1".into());
+        g.tags.insert("Slot".into(), format!("{slot}/3"));
+        g.tags.insert("Seats".into(), "0-1".into());
+        g
+    }
+
+    fn append(path: &std::path::Path, games: &[GameLog]) {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        for g in games {
+            f.write_all((jsonl::to_line(g) + "\n").as_bytes()).unwrap();
+        }
+    }
+
+    #[test]
+    fn growing_logs_merge_as_arbiter_merge_does_at_every_step() {
+        let d = std::env::temp_dir().join(format!("arbiter-watch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
+        let mut w = Watch::new(&[a.clone(), b.clone()]);
+        assert!(w.step().merged.is_none(), "nothing to merge yet");
+        append(&b, &[tagged(1), tagged(0)]);
+        let s = w.step();
+        assert_eq!(s.counted.len(), 2);
+        let m = s.merged.unwrap().unwrap();
+        assert_eq!(m.missing, [2]);
+        // The same slot again in the other log: a duplicate, not counted.
+        append(&a, &[tagged(0), tagged(2)]);
+        let s = w.step();
+        let counted: Vec<(usize, usize)> = s.counted.iter().map(|g| (g.file, g.index)).collect();
+        // why (0, 0) counts: the first log's copy wins, as in `arbiter merge a b`.
+        assert_eq!(counted, [(0, 0), (0, 1)]);
+        let m = s.merged.unwrap().unwrap();
+        let batch = crate::event::merge::merge(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(m.report(), batch.report());
+        assert_eq!((m.duplicates, m.missing.len()), (1, 0));
+        assert!(w.step().merged.is_none(), "nothing new");
+        // Another tournament's game: the merge is refused, as by `arbiter merge`.
+        let mut other = tagged(1);
+        other.tags.insert("Schedule".into(), "s2".into());
+        append(&b, &[other]);
+        let e = w.step().merged.unwrap().unwrap_err();
+        assert!(e.0.contains("different tournaments"), "{e}");
+    }
+}
