@@ -11,10 +11,12 @@
 //! - [`security`]: `Host` / `Origin` checks against DNS rebinding and
 //!   cross-site use.
 //! - [`state`]: what handlers share, passed explicitly.
+//! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
 
 pub mod analyse;
 pub mod board;
 pub mod kept;
+pub mod live;
 pub mod play;
 pub mod replay;
 pub mod security;
@@ -107,13 +109,11 @@ async fn not_found() -> (StatusCode, &'static str) {
     (StatusCode::NOT_FOUND, "no such page")
 }
 
-/// The whole application, every route behind the `Host`/`Origin` guard.
-pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
+/// What every page needs, read-only: the assets, the replay of the
+/// server's logs, the start positions and the live view.
+fn read_only() -> Router<AppState> {
     Router::new()
-        .route("/", get(index))
-        .route("/play", get(index))
         .route("/replay", get(index))
-        .route("/analyse", get(index))
         .route(
             "/assets/board.js",
             get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
@@ -127,6 +127,26 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .route("/api/start", get(start_view))
         .route("/api/logs", get(replay::list_files))
         .route("/api/logs/{file}", get(replay::from_file))
+        .merge(live::routes())
+}
+
+/// Every route behind the `Host`/`Origin` guard, then the state.
+fn guarded(routes: Router<AppState>, state: AppState, allowed: AllowedHosts) -> Router {
+    routes
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            allowed,
+            security::guard,
+        ))
+        .with_state(state)
+}
+
+/// The whole application, every route behind the `Host`/`Origin` guard.
+pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
+    let routes = read_only()
+        .route("/", get(index))
+        .route("/play", get(index))
+        .route("/analyse", get(index))
         .route(
             "/api/replay",
             post(replay::from_upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
@@ -134,13 +154,15 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .route("/ws/play", get(play::socket))
         .route("/ws/analyse", get(analyse::socket))
         .route("/api/position", get(analyse::position))
-        .route("/api/export", get(analyse::export))
-        .fallback(not_found)
-        .layer(axum::middleware::from_fn_with_state(
-            allowed,
-            security::guard,
-        ))
-        .with_state(state)
+        .route("/api/export", get(analyse::export));
+    guarded(routes, state, allowed)
+}
+
+/// The server of `--live`: the live page and the replay of the event's log,
+/// nothing that starts an engine (`/` is the live page).
+pub fn live_router(state: AppState, allowed: AllowedHosts) -> Router {
+    let routes = read_only().route("/", get(|| async { axum::response::Redirect::to("/live") }));
+    guarded(routes, state, allowed)
 }
 
 /// A bound server, not yet serving: its address is known (port 0 picks one).
@@ -158,13 +180,26 @@ impl Server {
         config: ServeConfig,
         extra_hosts: &[String],
     ) -> std::io::Result<Server> {
+        Server::bind_with(listen, extra_hosts, |allowed| {
+            router(AppState::new(config), allowed)
+        })
+        .await
+    }
+
+    /// Binds `listen` and serves the router `make` builds for the hosts the
+    /// page may be reached by (its address and `extra_hosts`).
+    pub async fn bind_with(
+        listen: SocketAddr,
+        extra_hosts: &[String],
+        make: impl FnOnce(AllowedHosts) -> Router,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(listen).await?;
         let addr = listener.local_addr()?;
         let mut allowed = AllowedHosts::for_address(addr);
         for h in extra_hosts {
             allowed.allow(h.clone());
         }
-        let router = router(AppState::new(config), allowed);
+        let router = make(allowed);
         Ok(Server {
             listener,
             router,

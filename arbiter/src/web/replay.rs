@@ -19,7 +19,7 @@ use crate::web::board::{view, BoardView};
 use crate::web::state::AppState;
 
 /// A game in the list: its tags.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameSummary {
     pub index: usize,
     pub event: String,
