@@ -693,10 +693,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         let n = watch.logs.len();
         crate::web::live::watch::spawn(hub, watch)
             .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
-        println!(
-            "arbiter: watching {n} results log(s): {}live",
-            server.url()
-        );
+        println!("arbiter: watching {n} results log(s): {}live", server.url());
     }
     server
         .run()

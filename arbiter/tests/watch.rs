@@ -88,7 +88,13 @@ impl Drop for Server {
 fn serve_watch(dir: &Path, logs: &[PathBuf]) -> Server {
     let mut cmd = Command::new(ARBITER);
     cmd.current_dir(dir)
-        .args(["serve", "--listen", "127.0.0.1:0", "--watch-interval", "0.05"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--watch-interval",
+            "0.05",
+        ])
         .arg("--watch")
         .args(logs);
     let mut child = cmd
@@ -199,7 +205,10 @@ fn watched_shard_logs_give_the_standings_of_arbiter_merge_as_they_grow() {
     // The rest, a few lines at a time into both.
     for (i, chunk) in one[1..].chunks(2).enumerate() {
         append(&logs[0], &chunk.concat());
-        append(&logs[1], &two[1 + i * 2..(3 + i * 2).min(two.len())].concat());
+        append(
+            &logs[1],
+            &two[1 + i * 2..(3 + i * 2).min(two.len())].concat(),
+        );
     }
     let v = wait_for(&server.addr, standings, "all 12 games", |v| games(v) == 12);
     assert_eq!(v, merge_json(dir, &logs), "the final standings");
@@ -209,9 +218,15 @@ fn watched_shard_logs_give_the_standings_of_arbiter_merge_as_they_grow() {
     let finished = snapshot["finished"].as_array().expect("finished list");
     assert_eq!(finished.len(), 12, "{snapshot}");
     let last = &finished[11];
-    let (log, game) = (last["log"].as_u64().unwrap(), last["summary"]["index"].as_u64().unwrap());
+    let (log, game) = (
+        last["log"].as_u64().unwrap(),
+        last["summary"]["index"].as_u64().unwrap(),
+    );
     let replay = get_json(&server.addr, &format!("/api/logs/{log}?game={game}"));
-    assert_eq!(replay["summary"], last["summary"], "the link replays that game");
+    assert_eq!(
+        replay["summary"], last["summary"],
+        "the link replays that game"
+    );
     assert_eq!(snapshot["progress"]["done"], 12);
     assert_eq!(snapshot["progress"]["total"], 12);
 }

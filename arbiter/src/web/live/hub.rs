@@ -120,6 +120,11 @@ pub enum LiveMsg {
     Ended {
         message: String,
     },
+    /// What is wrong now (replaces the previous list; empty: nothing), e.g.
+    /// a watched log that stopped being followed.
+    Problems {
+        problems: Vec<String>,
+    },
 }
 
 /// A game in progress: how it started and its latest ply.
@@ -143,6 +148,8 @@ pub struct Snapshot {
     pub finished_count: u64,
     /// Set once the event is over.
     pub ended: Option<String>,
+    /// The latest [`LiveMsg::Problems`].
+    pub problems: Vec<String>,
 }
 
 /// The snapshot as kept (games in progress by id for quick updates).
@@ -155,6 +162,7 @@ struct State {
     finished: VecDeque<GameFinished>,
     finished_count: u64,
     ended: Option<String>,
+    problems: Vec<String>,
     /// For the ETA: when and at how many games the first progress came.
     rate_base: Option<(Instant, u64)>,
 }
@@ -169,6 +177,7 @@ impl State {
             finished: self.finished.iter().cloned().collect(),
             finished_count: self.finished_count,
             ended: self.ended.clone(),
+            problems: self.problems.clone(),
         }
     }
 
@@ -211,6 +220,7 @@ impl State {
                 self.playing.clear();
                 self.ended = Some(message.clone());
             }
+            LiveMsg::Problems { problems } => self.problems = problems.clone(),
         }
     }
 

@@ -5,9 +5,12 @@
 //!
 //! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
 //! - [`socket`]: one page's WebSocket, dropped when it falls behind.
+//! - [`watch`]: `arbiter serve --watch`, results logs of other processes
+//!   fed into the hub.
 
 pub mod hub;
 pub mod socket;
+pub mod watch;
 
 use axum::extract::State;
 use axum::http::StatusCode;

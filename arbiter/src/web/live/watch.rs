@@ -181,7 +181,11 @@ mod tests {
             .iter()
             .map(|f| (f.log, f.summary.index))
             .collect();
-        assert_eq!(links, [(Some(4), 0), (Some(4), 1)], "b is the server's log 4");
+        assert_eq!(
+            links,
+            [(Some(4), 0), (Some(4), 1)],
+            "b is the server's log 4"
+        );
         let event = snap.event.expect("event");
         assert_eq!(event.engines, ["Alpha", "Beta 2.0", "Gamma"]);
         assert_eq!(event.source, "watch");
@@ -189,12 +193,17 @@ mod tests {
         // A bad line in a: the problem is on the page, b goes on.
         std::fs::write(&a, "not a game\n").unwrap();
         let mut f = std::fs::OpenOptions::new().append(true).open(&b).unwrap();
-        f.write_all(jsonl::to_line(&rules_log()).as_bytes()).unwrap();
+        f.write_all(jsonl::to_line(&rules_log()).as_bytes())
+            .unwrap();
         f.write_all(b"\n").unwrap();
         feed.step();
         let snap = hub.snapshot();
         assert_eq!(snap.problems.len(), 1, "{:?}", snap.problems);
-        assert!(snap.problems[0].contains("a.jsonl: line 1"), "{:?}", snap.problems);
+        assert!(
+            snap.problems[0].contains("a.jsonl: line 1"),
+            "{:?}",
+            snap.problems
+        );
         assert_eq!(snap.finished.len(), 2, "an exact copy is no new game");
         assert_eq!(
             snap.standings.map(|s| s.games),
