@@ -68,12 +68,16 @@ def test_a_watch_page_follows_logs_that_grow(browser, tmp_path):
         page.wait_for(lambda d: "a.jsonl: line 7" in page.text("[data-problems]"))
 
         # A finished game opens in the replay view.
-        link = page.d.find_element(By.CSS_SELECTOR, "[data-finished] tbody tr a[data-replay]")
+        row = page.d.find_element(By.CSS_SELECTOR, "[data-finished] tbody tr")
+        cells = [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+        link = row.find_element(By.CSS_SELECTOR, "a[data-replay]")
         href = link.get_attribute("href")
+        assert "log=" in href and "game=" in href, href
         link.click()
         page.wait_for(lambda d: "/replay" in d.current_url)
-        page.wait_for(lambda d: d.find_element(By.ID, "board").get_attribute("data-position"))
-        assert "log=" in href and "game=" in href, href
+        # That game: its round in the heading, its plies on the counter.
+        page.wait_for(lambda d: f"round {cells[1]} " in d.find_element(By.TAG_NAME, "main").text)
+        page.wait_for(lambda d: f"0/{cells[6]}" in d.find_element(By.TAG_NAME, "main").text)
     finally:
         proc.terminate()
         proc.wait(timeout=WAIT)
