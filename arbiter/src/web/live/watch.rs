@@ -173,7 +173,7 @@ mod tests {
         let text = jsonl::to_line(&rules_log()) + "\n" + &jsonl::to_line(&second) + "\n";
         std::fs::write(&b, &text).unwrap();
         feed.step();
-        let batch = crate::event::merge::merge(&[b.clone()]).unwrap();
+        let batch = crate::event::merge::merge(std::slice::from_ref(&b)).unwrap();
         assert_eq!(hub.standings(), Some(batch.report()));
         let snap = hub.snapshot();
         let links: Vec<(Option<usize>, usize)> = snap
