@@ -4,31 +4,15 @@
 //! `arbiter serve --watch` follows them; its standings JSON must end equal
 //! to `arbiter merge --json` of the same files.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
+use common::run_arbiter as run;
 
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 /// A hang guard only: the machine is loaded, nothing here depends on speed.
 const PATIENCE: Duration = Duration::from_secs(120);
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    let out = Command::new(ARBITER)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run arbiter");
-    assert!(
-        out.status.success(),
-        "arbiter {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 fn bot(name: &str, seed: u32) -> Vec<String> {
     [
@@ -72,72 +56,16 @@ fn shard_logs(dir: &Path) -> [Vec<String>; 2] {
     })
 }
 
-/// `arbiter serve --watch`, killed when the test ends.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve_watch(dir: &Path, logs: &[PathBuf]) -> Server {
-    let mut cmd = Command::new(ARBITER);
-    cmd.current_dir(dir)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--watch-interval",
-            "0.05",
-        ])
-        .arg("--watch")
-        .args(logs);
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("arbiter serve starts");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("a line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    Server { child, addr }
-}
-
-/// `GET path`: the status and the body.
-fn get(addr: &str, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("connects");
-    stream
-        .set_read_timeout(Some(PATIENCE))
-        .expect("read timeout");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("sends");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("reads");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, body.to_owned())
+fn serve_watch(logs: &[PathBuf]) -> common::Served {
+    let mut args: Vec<std::ffi::OsString> = ["--watch-interval", "0.05", "--watch"]
+        .map(Into::into)
+        .to_vec();
+    args.extend(logs.iter().map(|p| p.clone().into_os_string()));
+    common::serve(&args)
 }
 
 fn get_json(addr: &str, path: &str) -> serde_json::Value {
-    let (status, body) = get(addr, path);
+    let (status, body) = common::request(addr, path, &[]);
     assert_eq!(status, 200, "{path}: {body}");
     serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
 }
@@ -188,7 +116,7 @@ fn watched_shard_logs_give_the_standings_of_arbiter_merge_as_they_grow() {
     let logs = [dir.join("a.jsonl"), dir.join("b.jsonl")];
     // b.jsonl does not exist yet when the watch starts.
     std::fs::write(&logs[0], "").unwrap();
-    let server = serve_watch(dir, &logs);
+    let server = serve_watch(&logs);
     let standings = "/api/live/standings";
 
     // Half a line in a (a shard in the middle of its append), a whole one in b.
