@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use crate::event::resume;
@@ -121,6 +122,40 @@ fn keep_first<K: Ord, T>(map: &mut BTreeMap<K, First<T>>, key: K, origin: Origin
     }
 }
 
+/// A game as the merger keeps it: whole, or (lean) without its moves but
+/// with a fingerprint of them, so that copies can still be compared.
+#[derive(Clone, Debug)]
+struct Kept {
+    game: GameLog,
+    moves_print: Option<u64>,
+}
+
+impl Kept {
+    fn new(mut game: GameLog, lean: bool) -> Kept {
+        let moves_print = lean.then(|| {
+            let mut h = std::hash::DefaultHasher::new();
+            // why JSON: every field of every move counts, as in `==`.
+            serde_json::to_string(&game.moves)
+                .unwrap_or_default()
+                .hash(&mut h);
+            game.moves = Vec::new();
+            h.finish()
+        });
+        Kept { game, moves_print }
+    }
+
+    /// The same moves and result.
+    fn same_play(&self, other: &Kept) -> bool {
+        self.game.moves == other.game.moves
+            && self.moves_print == other.moves_print
+            && self.game.result == other.game.result
+    }
+
+    fn same_game(&self, other: &Kept) -> bool {
+        self.game == other.game && self.moves_print == other.moves_print
+    }
+}
+
 /// The merge fed one game at a time, in any order (`arbiter merge` feeds
 /// it the logs one after the other; `arbiter serve --watch` feeds it games
 /// as the logs grow). [`Merger::finish`] gives the same [`Merged`] for the
@@ -130,17 +165,29 @@ pub struct Merger {
     /// Where each schedule (or untagged event) was first seen, for messages.
     schedules: BTreeMap<String, First<(PathBuf, String, usize)>>,
     untagged_events: BTreeMap<String, First<PathBuf>>,
-    by_slot: BTreeMap<usize, First<GameLog>>,
+    by_slot: BTreeMap<usize, First<Kept>>,
     /// Untagged finished games, by origin.
-    untagged: BTreeMap<Origin, GameLog>,
+    untagged: BTreeMap<Origin, Kept>,
     seats: BTreeMap<usize, First<String>>,
     duplicates: usize,
     differing: usize,
     /// What was tolerated in the logs, for the user.
     pub warnings: Vec<String>,
+    lean: bool,
 }
 
 impl Merger {
+    /// A merger that keeps of each game all but its moves (compared by a
+    /// fingerprint): for a watch as long as the event, whose memory and
+    /// [`Merger::finish`] of a copy should not grow with every ply. The
+    /// [`Merged`] games then have no moves; the standings do not need them.
+    pub fn lean() -> Merger {
+        Merger {
+            lean: true,
+            ..Merger::default()
+        }
+    }
+
     /// Adds one game read at `origin` from the log at `path`.
     pub fn add(&mut self, origin: Origin, path: &Path, game: GameLog) -> Added {
         let Some(key) = SlotKey::of(&game) else {
@@ -153,7 +200,8 @@ impl Merger {
             if game.result.is_none() {
                 return Added::Unfinished;
             }
-            if self.untagged.values().any(|g| *g == game) {
+            let game = Kept::new(game, self.lean);
+            if self.untagged.values().any(|g| g.same_game(&game)) {
                 // why: an exact copy; which of the two is kept changes nothing.
                 self.duplicates += 1;
                 return Added::Duplicate;
@@ -174,10 +222,11 @@ impl Merger {
         if game.result.is_none() {
             return Added::Unfinished;
         }
+        let game = Kept::new(game, self.lean);
         match self.by_slot.get_mut(&key.index) {
             Some(kept) => {
                 self.duplicates += 1;
-                if kept.value.moves != game.moves || kept.value.result != game.result {
+                if !kept.value.same_play(&game) {
                     self.differing += 1;
                 }
                 if origin < kept.origin {
@@ -218,6 +267,7 @@ impl Merger {
             duplicates,
             differing,
             warnings,
+            lean: _,
         } = self;
         let mut merged = Merged {
             duplicates,
@@ -272,8 +322,8 @@ impl Merger {
         }
         merged.games = by_slot
             .into_values()
-            .map(|f| f.value)
-            .chain(untagged.into_values())
+            .map(|f| f.value.game)
+            .chain(untagged.into_values().map(|k| k.game))
             .collect();
         merged.names = seats.into_values().map(|f| f.value).collect();
         for g in &merged.games {
@@ -408,6 +458,33 @@ mod tests {
         let inc = m.finish().unwrap();
         assert_eq!(inc.names, batch.names);
         assert_eq!(inc.games, batch.games);
+    }
+
+    #[test]
+    fn a_lean_merger_drops_the_moves_but_tells_copies_apart_by_them() {
+        let mut differing = tagged("s1", 2, 4);
+        differing.moves.truncate(1);
+        let a_games = [tagged("s1", 0, 4), tagged("s1", 2, 4), differing];
+        let a = write("l.jsonl", &a_games);
+        let batch = merge(std::slice::from_ref(&a)).unwrap();
+        let mut m = Merger::lean();
+        for (index, g) in a_games.iter().enumerate() {
+            m.add(Origin { file: 0, index }, &a, g.clone());
+        }
+        let lean = m.finish().unwrap();
+        assert!(lean.games.iter().all(|g| g.moves.is_empty()));
+        assert_eq!(lean.report(), batch.report());
+        assert_eq!(lean.warnings, batch.warnings, "the differing copy is seen");
+        assert_eq!(lean.duplicates, 1);
+        // Untagged games that differ only in their moves are two games.
+        let mut other = rules_log();
+        other.moves.truncate(1);
+        let mut m = Merger::lean();
+        for (index, g) in [rules_log(), other, rules_log()].into_iter().enumerate() {
+            m.add(Origin { file: 0, index }, &a, g);
+        }
+        let lean = m.finish().unwrap();
+        assert_eq!((lean.games.len(), lean.duplicates), (2, 1));
     }
 
     #[test]

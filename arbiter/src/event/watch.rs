@@ -1,7 +1,9 @@
 //! The event behind `arbiter serve --watch`: results logs followed as they
 //! grow ([`crate::records::tail`]) and merged as they come in by the same
 //! [`Merger`] as `arbiter merge`, so the standings are what `arbiter merge`
-//! prints for those logs at that moment.
+//! prints for those logs at that moment. The merger is lean (no moves kept:
+//! they are in the logs, for the replay view), so a long event's watch does
+//! not hold every ply of it.
 
 use std::path::PathBuf;
 
@@ -33,7 +35,7 @@ impl Watch {
         Watch {
             paths: paths.to_vec(),
             tailer: Tailer::new(paths),
-            merger: Merger::default(),
+            merger: Merger::lean(),
         }
     }
 
