@@ -19,13 +19,13 @@ const ENGINES: usize = 8;
 
 /// A finished game of slot `slot` of a schedule of `size` slots.
 fn game(slot: usize, size: usize) -> Result<GameLog, serde_json::Error> {
-    let moves: Vec<String> = (0..80)
+    let moves: Vec<String> = (0..80i32)
         .map(|i| {
             format!(
                 r#"{{"move":"{}","time_ms":{},"score":{{"cp":{}}},"depth":{}}}"#,
                 1 + i % 6,
                 100 + i,
-                i as i32 - 40,
+                i - 40,
                 8 + i % 5
             )
         })
