@@ -173,6 +173,12 @@ pub struct RunArgs {
     /// (docs/tournaments.md lists the fields).
     #[arg(long, value_name = "FILE")]
     pub standings_json: Option<PathBuf>,
+    /// Serve a read-only live page of the event at this address (e.g.
+    /// `127.0.0.1:8080`; port 0 picks a free one): standings, games in
+    /// progress, finished games (see docs/live.md). It closes when the
+    /// arbiter exits.
+    #[arg(long, value_name = "ADDR")]
+    pub live: Option<std::net::SocketAddr>,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -509,6 +515,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
             &run.draw,
             run.adjudicate.is_some(),
         )?,
+        observer: None,
     })
 }
 
@@ -547,29 +554,78 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     }
     // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    let mut live = start_live(&args.run).await?;
+    if let Some(live) = live.as_mut() {
+        live.event(crate::web::live::hub::EventMeta {
+            event: event_name(&args.run, "mancala arena match"),
+            games: vec![game.to_string()],
+            engines: runner.engines.iter().map(|e| e.name.clone()).collect(),
+            total: Some(args.games as u64),
+            source: "match".into(),
+        });
+        runner.observer = Some(live.game_observer(&runner.engines));
+    }
     preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
         openings,
-        event: args
-            .run
-            .event
-            .clone()
-            .unwrap_or_else(|| "mancala arena match".to_owned()),
+        event: event_name(&args.run, "mancala arena match"),
         sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
         standings_json: args.run.standings_json.clone(),
     };
     let bar = progress_bar(args.games);
-    let summary = matches::run(&runner, &plan, &mut sink, |line| {
-        // why: `println` on a hidden bar (stderr not a terminal) prints nothing.
-        bar.suspend(|| println!("{line}"));
-        bar.inc(1);
-    })
-    .await?;
+    let events = live
+        .as_mut()
+        .map(|l| l as &mut dyn crate::play::observe::EventObserver);
+    let played = matches::run_observed(
+        &runner,
+        &plan,
+        &mut sink,
+        |line| {
+            // why: `println` on a hidden bar (stderr not a terminal) prints nothing.
+            bar.suspend(|| println!("{line}"));
+            bar.inc(1);
+        },
+        events,
+    )
+    .await;
     bar.finish_and_clear();
-    print!("{}", summary.render());
+    if let Some(live) = &live {
+        live.end(end_message(played.is_ok())).await;
+    }
+    print!("{}", played?.render());
     Ok(())
+}
+
+/// `--event`, or `default`.
+pub fn event_name(run: &RunArgs, default: &str) -> String {
+    run.event.clone().unwrap_or_else(|| default.to_owned())
+}
+
+/// `--live`: binds the page's address (a clear error before any game) and
+/// prints where to open it.
+pub async fn start_live(
+    run: &RunArgs,
+) -> Result<Option<crate::web::live::feed::LiveEvent>, UsageError> {
+    let Some(addr) = run.live else {
+        return Ok(None);
+    };
+    let live = crate::web::live::feed::start(addr, run.jsonout.clone())
+        .await
+        .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
+    println!("arbiter: live page at {}", live.url);
+    Ok(Some(live))
+}
+
+/// What the live page says when the event is over.
+pub fn end_message(completed: bool) -> String {
+    let how = if completed {
+        "The event is over"
+    } else {
+        "The event stopped on an error (see the arbiter's output)"
+    };
+    format!("{how}. The arbiter exits now: this page stops updating and its replay links close with it.")
 }
 
 /// A progress bar on stderr for long runs (hidden when stderr is not a terminal).

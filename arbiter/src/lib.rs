@@ -35,6 +35,7 @@ pub mod play {
     pub mod adjudicate;
     pub mod game;
     pub mod matches;
+    pub mod observe;
     pub mod openings;
     pub mod partie;
     pub mod runner;

@@ -34,6 +34,7 @@ fn runner(s: &common::Scratch) -> Runner {
         quit_grace: Duration::from_millis(500),
         partie: None,
         adjudication: Default::default(),
+        observer: None,
     }
 }
 

@@ -7,10 +7,13 @@ use std::fmt::Write;
 use mancala_rules::{GameId, Side};
 
 use crate::play::game::Played;
+use crate::play::observe::EventObserver;
 use crate::play::openings::Openings;
 use crate::play::runner::{Finished, Flow, Job, Runner};
 use crate::records::log::{GameLog, PartieInfo};
 use crate::records::output::{game_line, pgn_date, LogSink};
+use crate::stats::json;
+use crate::stats::report::Tally;
 use crate::stats::{match_report, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
@@ -178,7 +181,19 @@ pub async fn run(
     runner: &Runner,
     plan: &MatchPlan,
     sink: &mut LogSink,
+    report: impl FnMut(&str),
+) -> std::io::Result<MatchSummary> {
+    run_observed(runner, plan, sink, report, None).await
+}
+
+/// [`run`], telling `events` (`--live`) of each finished game with the
+/// standings after it.
+pub async fn run_observed(
+    runner: &Runner,
+    plan: &MatchPlan,
+    sink: &mut LogSink,
     mut report: impl FnMut(&str),
+    mut events: Option<&mut dyn EventObserver>,
 ) -> std::io::Result<MatchSummary> {
     let jobs = schedule(plan);
     let total = plan.games;
@@ -195,6 +210,13 @@ pub async fn run(
     let mut io_error = None;
     let mut finished = 0;
     let mut json_games: Vec<GameLog> = Vec::new();
+    // The standings as counts, for `events` (constant memory).
+    let names = [
+        runner.engines[0].name.clone(),
+        runner.engines[1].name.clone(),
+    ];
+    let mut tally = Tally::new(&names);
+    let mut counts = json::Live::default();
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -257,9 +279,19 @@ pub async fn run(
                     flow = Flow::Stop;
                 }
             }
+            // Published before the line is printed: whoever reads the line
+            // finds the page up to date.
+            if let Some(events) = events.as_deref_mut() {
+                for g in &logs {
+                    tally.add(g);
+                    counts.add(g);
+                }
+                let r = json::report_from(&names, &tally, &counts, plan.sprt.as_ref());
+                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
+                events.finished(&done.job, &logs, &r, finished as u64);
+            }
             report(&line);
             if let Some(path) = &plan.standings_json {
-                use crate::stats::json;
                 // why only here: the match keeps no logs otherwise (its
                 // summary is incremental, for matches of any length).
                 json_games.extend(logs);

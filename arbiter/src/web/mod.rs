@@ -41,6 +41,28 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
+/// `SO_SNDBUF` of one connection; a failure only leaves the default.
+fn set_send_buffer(stream: &tokio::net::TcpStream, bytes: usize) {
+    use std::os::fd::AsRawFd;
+    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+    // SAFETY: a valid socket descriptor, an int option of the right size.
+    let rc = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            std::ptr::from_ref(&value).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc != 0 {
+        tracing::debug!(
+            "cannot bound a connection's send buffer: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// Largest log the page may upload for replay.
 const MAX_UPLOAD: usize = 32 * 1024 * 1024;
 
@@ -170,6 +192,8 @@ pub struct Server {
     listener: TcpListener,
     router: Router,
     pub addr: SocketAddr,
+    /// The kernel send buffer of each connection, when bounded.
+    send_buffer: Option<usize>,
 }
 
 impl Server {
@@ -204,7 +228,16 @@ impl Server {
             listener,
             router,
             addr,
+            send_buffer: None,
         })
+    }
+
+    /// Bounds each connection's kernel send buffer to about `bytes` (the
+    /// kernel otherwise grows it to megabytes for a page that does not
+    /// read, and the server would not notice the page is stuck).
+    pub fn with_send_buffer(mut self, bytes: usize) -> Server {
+        self.send_buffer = Some(bytes);
+        self
     }
 
     /// The address to open in a browser.
@@ -222,6 +255,15 @@ impl Server {
 
     /// Serves until the process ends.
     pub async fn run(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).await
+        use axum::serve::ListenerExt;
+        match self.send_buffer {
+            None => axum::serve(self.listener, self.router).await,
+            Some(bytes) => {
+                let listener = self
+                    .listener
+                    .tap_io(move |stream| set_send_buffer(stream, bytes));
+                axum::serve(listener, self.router).await
+            }
+        }
     }
 }

@@ -72,7 +72,7 @@ pub struct GameStarted {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct EngineLine {
     pub depth: Option<u32>,
-    /// `+0.35`, `#-3`, as in the logs.
+    /// `+35` (centiseeds), `-M3`, as in the logs.
     pub score: Option<String>,
     pub pv: Vec<String>,
 }
@@ -310,6 +310,15 @@ impl LiveHub {
     /// The latest standings, if any were published.
     pub fn standings(&self) -> Option<Report> {
         self.state().standings.clone()
+    }
+
+    /// Waits (at most `limit`) until every subscriber has received every
+    /// message published so far; for the end of an event, before the process exits.
+    pub async fn flush(&self, limit: std::time::Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
+        while !self.inner.tx.is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// Pages connected now.

@@ -1,22 +1,30 @@
 //! One live page's WebSocket: the snapshot first, then each message of the
-//! hub as it comes. The page only listens (anything it sends is ignored). A
-//! page that falls [`super::hub::CHANNEL_CAPACITY`] messages behind, or
-//! whose socket does not take a message within [`SEND_TIMEOUT`], is dropped
-//! (closed with a reason): the event never waits for a browser.
+//! hub as it comes. The page only listens (what it sends is never read).
+//!
+//! Two tasks per page, so that nothing waits on a slow browser: the
+//! forwarder takes each message off the hub's broadcast and hands it to the
+//! writer through a queue of [`QUEUED`] messages without waiting; the
+//! writer sends them. A page is dropped (its socket closed) when that
+//! queue is full, when it fell behind the broadcast itself
+//! (`RecvError::Lagged`), or when one message takes over [`SEND_TIMEOUT`]
+//! to go out. The event never waits for a page.
 
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc::{self, error::TrySendError};
 
 use crate::web::live::hub::{LiveHub, Snapshot};
 use crate::web::state::AppState;
 
 /// The longest one message may take to go out before the page is dropped.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// Messages waiting for a page's socket before the page is dropped.
+pub const QUEUED: usize = 256;
 /// Largest message accepted from a page (it has nothing to say).
 const MAX_INCOMING: usize = 4096;
 
@@ -39,69 +47,67 @@ struct First<'a> {
     snapshot: &'a Snapshot,
 }
 
-/// Why a page was let go.
-enum Drop {
-    Left,
-    Lagged(u64),
-    Stuck,
-    Closed,
+fn snapshot_text(snapshot: &Snapshot) -> String {
+    // why `unwrap_or_default`: plain structs with string keys and no
+    // non-finite floats cannot fail to serialise.
+    serde_json::to_string(&First {
+        kind: "snapshot",
+        snapshot,
+    })
+    .unwrap_or_default()
 }
 
-async fn send_text(socket: &mut WebSocket, text: String) -> Result<(), Drop> {
-    match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(_)) => Err(Drop::Left),
-        Err(_) => Err(Drop::Stuck),
-    }
-}
-
-async fn feed(mut socket: WebSocket, hub: LiveHub) {
-    let (snapshot, mut rx) = hub.subscribe();
-    let outcome = async {
-        let first = serde_json::to_string(&First {
-            kind: "snapshot",
-            snapshot: &snapshot,
-        })
-        .map_err(|_| Drop::Closed)?;
-        send_text(&mut socket, first).await?;
-        drop(snapshot);
-        loop {
-            tokio::select! {
-                msg = rx.recv() => match msg {
-                    Ok(m) => {
-                        // why: plain structs with string keys; cannot fail.
-                        let text = serde_json::to_string(&m).map_err(|_| Drop::Closed)?;
-                        send_text(&mut socket, text).await?;
-                    }
-                    Err(RecvError::Lagged(n)) => return Err(Drop::Lagged(n)),
-                    Err(RecvError::Closed) => return Err(Drop::Closed),
-                },
-                incoming = socket.recv() => match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return Err(Drop::Left),
-                    Some(Ok(_)) => {}
-                },
+/// Sends what the forwarder queues; ends when the queue closes, the page
+/// leaves, or a message does not go out in time.
+async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<String>) {
+    while let Some(text) = queue.recv().await {
+        match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return,
+            Err(_) => {
+                tracing::warn!(
+                    "live page dropped: a message took over {}s to go out",
+                    SEND_TIMEOUT.as_secs()
+                );
+                return;
             }
         }
     }
-    .await;
-    let reason = match outcome {
-        Ok(()) | Err(Drop::Left) | Err(Drop::Closed) => return,
-        Err(Drop::Lagged(n)) => {
-            tracing::warn!("live page dropped: it fell {n} messages behind");
-            "too slow: fell behind the event; reload the page"
+    let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::Close(None))).await;
+}
+
+async fn feed(socket: WebSocket, hub: LiveHub) {
+    let (snapshot, mut rx) = hub.subscribe();
+    let (queue, pending) = mpsc::channel(QUEUED);
+    let writer = tokio::spawn(write(socket, pending));
+    if queue.try_send(snapshot_text(&snapshot)).is_err() {
+        writer.abort();
+        return;
+    }
+    drop(snapshot);
+    loop {
+        let text = match rx.recv().await {
+            Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
+            Err(RecvError::Lagged(n)) => {
+                tracing::warn!("live page dropped: it fell {n} messages behind the event");
+                break;
+            }
+            // The hub is gone: the event is over; the writer sends what is queued.
+            Err(RecvError::Closed) => return,
+        };
+        match queue.try_send(text) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => {
+                tracing::warn!(
+                    "live page dropped: {QUEUED} messages waiting for its socket (not reading)"
+                );
+                break;
+            }
+            // The writer ended: the page left, or was dropped as stuck.
+            Err(TrySendError::Closed(_)) => return,
         }
-        Err(Drop::Stuck) => {
-            tracing::warn!(
-                "live page dropped: a message took over {}s to go out",
-                SEND_TIMEOUT.as_secs()
-            );
-            "too slow: not reading; reload the page"
-        }
-    };
-    // A courtesy: a page that lagged may still read its close frame.
-    let close = Message::Close(Some(CloseFrame {
-        code: axum::extract::ws::close_code::POLICY,
-        reason: Utf8Bytes::from_static(reason),
-    }));
-    let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(close)).await;
+    }
+    // why abort: the writer may be blocked on the stuck socket; aborting
+    // drops the socket, which closes the connection.
+    writer.abort();
 }
