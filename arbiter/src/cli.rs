@@ -746,12 +746,19 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     })
     .await
     .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
-    println!("arbiter: serving the board at {}", server.url());
-    if let (Some(hub), Some(watch)) = (hub, watch) {
-        let n = watch.logs.len();
-        crate::web::live::watch::spawn(hub, watch)
-            .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
-        println!("arbiter: watching {n} results log(s): {}live", server.url());
+    // why one line: scripts read the address from the first line, and may
+    // close the pipe after it.
+    match (hub, watch) {
+        (Some(hub), Some(watch)) => {
+            let n = watch.logs.len();
+            crate::web::live::watch::spawn(hub, watch)
+                .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
+            println!(
+                "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
+                url = server.url()
+            );
+        }
+        _ => println!("arbiter: serving the board at {}", server.url()),
     }
     server
         .run()

@@ -79,6 +79,8 @@ pub fn run_arbiter(dir: &Path, args: &[String]) -> Output {
 /// `arbiter serve --listen 127.0.0.1:0 …`, killed when dropped.
 pub struct Served {
     child: Child,
+    // why kept: with the pipe closed, the server's next line would fail.
+    _stdout: BufReader<std::process::ChildStdout>,
     /// `127.0.0.1:port`, read from the line it prints first.
     pub addr: String,
 }
@@ -100,15 +102,19 @@ pub fn serve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Served {
         .spawn()
         .expect("arbiter serve starts");
     let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("a line");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut line).expect("a line");
     let addr = line
         .split("http://")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_owned();
-    Served { child, addr }
+    Served {
+        child,
+        _stdout: stdout,
+        addr,
+    }
 }
 
 /// One HTTP/1.1 GET; returns the status code and the body.
