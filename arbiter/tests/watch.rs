@@ -157,4 +157,20 @@ fn watched_shard_logs_give_the_standings_of_arbiter_merge_as_they_grow() {
     );
     assert_eq!(snapshot["progress"]["done"], 12);
     assert_eq!(snapshot["progress"]["total"], 12);
+    assert_eq!(snapshot["problems"], serde_json::json!([]));
+
+    // b rewritten through a rename (another file): named on the page, the
+    // games read before still count.
+    let tmp = dir.join("b.tmp");
+    std::fs::write(&tmp, two.concat()).unwrap();
+    std::fs::rename(&tmp, &logs[1]).unwrap();
+    let snapshot = wait_for(&server.addr, "/api/live/snapshot", "a problem", |v| {
+        v["problems"].as_array().is_some_and(|p| !p.is_empty())
+    });
+    let problem = snapshot["problems"][0].as_str().unwrap_or_default();
+    assert!(
+        problem.contains("b.jsonl: the file was replaced"),
+        "{problem}"
+    );
+    assert_eq!(snapshot["standings"], merge_json(dir, &logs));
 }
