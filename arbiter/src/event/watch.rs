@@ -21,8 +21,6 @@ pub struct Watch {
 /// What one look at the logs found.
 #[derive(Debug, Default)]
 pub struct Step {
-    /// Games that count from now on, in the order read.
-    pub counted: Vec<TailedGame>,
     /// Files whose state changed (index, new state).
     pub changed: Vec<(usize, FileState)>,
     /// When any game was read: the merge of everything read so far, or why
@@ -43,24 +41,24 @@ impl Watch {
         &self.paths
     }
 
-    /// Reads what the logs gained and merges it in.
-    pub fn step(&mut self) -> Step {
-        let polled = self.tailer.poll();
-        let read_any = !polled.games.is_empty();
-        let mut counted = Vec::new();
-        for g in polled.games {
+    /// Reads what the logs gained and merges it in; `counted` sees each
+    /// game that counts from now on, in the order read.
+    pub fn step(&mut self, mut counted: impl FnMut(&TailedGame)) -> Step {
+        let mut read_any = false;
+        let (merger, paths) = (&mut self.merger, &self.paths);
+        let changed = self.tailer.poll_each(|g| {
+            read_any = true;
             let origin = Origin {
                 file: g.file,
                 index: g.index,
             };
-            // why a copy: the merger keeps the game, the page gets its summary.
-            if self.merger.add(origin, &self.paths[g.file], g.game.clone()) == Added::Counted {
-                counted.push(g);
+            // why a copy: the merger keeps (part of) the game, `counted` sees it whole.
+            if merger.add(origin, &paths[g.file], g.game.clone()) == Added::Counted {
+                counted(&g);
             }
-        }
+        });
         Step {
-            counted,
-            changed: polled.changed,
+            changed,
             // why every game read: a duplicate or an unfinished game changes
             // the merge too (its duplicate count, the schedule it names).
             merged: read_any.then(|| self.merger.clone().finish()),
@@ -106,28 +104,29 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
         let mut w = Watch::new(&[a.clone(), b.clone()]);
-        assert!(w.step().merged.is_none(), "nothing to merge yet");
+        let mut counted = Vec::new();
+        assert!(w.step(|_| {}).merged.is_none(), "nothing to merge yet");
         append(&b, &[tagged(1), tagged(0)]);
-        let s = w.step();
-        assert_eq!(s.counted.len(), 2);
+        let s = w.step(|g| counted.push((g.file, g.index)));
+        assert_eq!(counted.len(), 2);
         let m = s.merged.unwrap().unwrap();
         assert_eq!(m.missing, [2]);
         // The same slot again in the other log: a duplicate, not counted.
         append(&a, &[tagged(0), tagged(2)]);
-        let s = w.step();
-        let counted: Vec<(usize, usize)> = s.counted.iter().map(|g| (g.file, g.index)).collect();
+        counted.clear();
+        let s = w.step(|g| counted.push((g.file, g.index)));
         // why (0, 0) counts: the first log's copy wins, as in `arbiter merge a b`.
         assert_eq!(counted, [(0, 0), (0, 1)]);
         let m = s.merged.unwrap().unwrap();
         let batch = crate::event::merge::merge(&[a.clone(), b.clone()]).unwrap();
         assert_eq!(m.report(), batch.report());
         assert_eq!((m.duplicates, m.missing.len()), (1, 0));
-        assert!(w.step().merged.is_none(), "nothing new");
+        assert!(w.step(|_| {}).merged.is_none(), "nothing new");
         // Another tournament's game: the merge is refused, as by `arbiter merge`.
         let mut other = tagged(1);
         other.tags.insert("Schedule".into(), "s2".into());
         append(&b, &[other]);
-        let e = w.step().merged.unwrap().unwrap_err();
+        let e = w.step(|_| {}).merged.unwrap().unwrap_err();
         assert!(e.0.contains("different tournaments"), "{e}");
     }
 }

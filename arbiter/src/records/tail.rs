@@ -25,7 +25,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use crate::records::jsonl;
@@ -217,25 +217,34 @@ impl Tailer {
 
     /// Reads what every file gained since the last poll.
     pub fn poll(&mut self) -> Polled {
-        let mut polled = Polled::default();
+        let mut games = Vec::new();
+        let changed = self.poll_each(|g| games.push(g));
+        Polled { games, changed }
+    }
+
+    /// [`Tailer::poll`] handing each game to `sink` as it is read (so that
+    /// a long log read at once is never held whole); returns the files whose
+    /// state changed.
+    pub fn poll_each(&mut self, mut sink: impl FnMut(TailedGame)) -> Vec<(usize, FileState)> {
+        let mut changed = Vec::new();
         for (i, f) in self.files.iter_mut().enumerate() {
             if matches!(f.state, FileState::Stopped(_)) {
                 continue;
             }
-            let state = f.poll(i, &mut polled.games);
+            let state = f.poll(i, &mut sink);
             if state != f.state {
                 tracing::debug!(path = %f.path.display(), ?state, "watched log");
                 f.state = state.clone();
-                polled.changed.push((i, state));
+                changed.push((i, state));
             }
         }
-        polled
+        changed
     }
 }
 
 impl Followed {
-    /// Reads the file's new complete lines into `out`; returns its new state.
-    fn poll(&mut self, file: usize, out: &mut Vec<TailedGame>) -> FileState {
+    /// Reads the file's new complete lines into `sink`; returns its new state.
+    fn poll(&mut self, file: usize, sink: &mut impl FnMut(TailedGame)) -> FileState {
         let path = self.path.clone();
         let io = |e: io::Error| {
             FileState::Trouble(TailError::Io {
@@ -276,56 +285,53 @@ impl Followed {
         if meta.len() == self.consumed {
             return FileState::Following;
         }
-        let mut bytes = Vec::new();
-        // why `take`: the writer may append while we read; what comes after
-        // the size seen is left for the next poll.
-        let read = f.seek(SeekFrom::Start(self.consumed)).and_then(|_| {
-            (&mut f)
-                .take(meta.len() - self.consumed)
-                .read_to_end(&mut bytes)
-        });
-        if let Err(e) = read {
+        if let Err(e) = f.seek(SeekFrom::Start(self.consumed)) {
             return io(e);
         }
-        self.take_lines(file, &bytes, out)
+        // why `take`: the writer may append while we read; what comes after
+        // the size seen is left for the next poll.
+        let mut reader = BufReader::new(f.take(meta.len() - self.consumed));
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match reader.read_until(b'\n', &mut line) {
+                Ok(_) if line.last() != Some(&b'\n') => return FileState::Following,
+                Ok(_) => {}
+                Err(e) => return io(e),
+            }
+            if let Err(message) = self.take_line(file, &line[..line.len() - 1], sink) {
+                return FileState::Stopped(TailError::BadLine {
+                    path: self.path.clone(),
+                    line: self.lines + 1,
+                    message,
+                });
+            }
+            self.lines += 1;
+            self.consumed += line.len() as u64;
+        }
     }
 
-    /// Consumes the complete lines at the start of `bytes` (read from
-    /// `consumed` on).
-    fn take_lines(&mut self, file: usize, bytes: &[u8], out: &mut Vec<TailedGame>) -> FileState {
-        let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
-            return FileState::Following;
-        };
-        for line in bytes[..end].split(|&b| b == b'\n') {
-            let number = self.lines + 1;
-            let parsed = match std::str::from_utf8(line) {
-                Ok(text) if text.trim().is_empty() => None,
-                Ok(text) => Some(jsonl::parse_line(text).map_err(|e| e.to_string())),
-                Err(e) => Some(Err(e.to_string())),
-            };
-            match parsed {
-                None => {}
-                Some(Ok(game)) => {
-                    out.push(TailedGame {
-                        file,
-                        index: self.games,
-                        line: number,
-                        game,
-                    });
-                    self.games += 1;
-                }
-                Some(Err(message)) => {
-                    return FileState::Stopped(TailError::BadLine {
-                        path: self.path.clone(),
-                        line: number,
-                        message,
-                    });
-                }
-            }
-            self.lines = number;
-            self.consumed += line.len() as u64 + 1;
+    /// One complete line (without its newline): a game for `sink`, or
+    /// nothing when blank.
+    fn take_line(
+        &mut self,
+        file: usize,
+        line: &[u8],
+        sink: &mut impl FnMut(TailedGame),
+    ) -> Result<(), String> {
+        let text = std::str::from_utf8(line).map_err(|e| e.to_string())?;
+        if text.trim().is_empty() {
+            return Ok(());
         }
-        FileState::Following
+        let game = jsonl::parse_line(text).map_err(|e| e.to_string())?;
+        sink(TailedGame {
+            file,
+            index: self.games,
+            line: self.lines + 1,
+            game,
+        });
+        self.games += 1;
+        Ok(())
     }
 }
 

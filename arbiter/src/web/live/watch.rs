@@ -10,6 +10,7 @@
 //! slots), and the problems (a log that stopped being followed, logs that
 //! cannot be merged). Publishing never waits for a page.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -18,6 +19,12 @@ use crate::event::watch::{Step, Watch};
 use crate::records::tail::FileState;
 use crate::web::live::hub::{EventMeta, GameFinished, LiveHub, LiveMsg, Progress};
 use crate::web::replay;
+
+/// Finished games listed after one look, the newest: a log read at once
+/// (the first look, a shard's log arriving late) must not send a page more
+/// messages at once than it may fall behind by ([`super::socket::QUEUED`]);
+/// the others are in the logs, and counted in the standings.
+pub const BURST: usize = 100;
 
 /// What to watch.
 #[derive(Clone, Debug)]
@@ -55,17 +62,20 @@ impl Feed {
 
     /// One look at the logs; publishes what changed.
     pub fn step(&mut self) {
-        let Step {
-            counted,
-            changed,
-            merged,
-        } = self.watch.step();
-        for g in &counted {
-            self.hub.publish(LiveMsg::GameFinished(GameFinished {
+        let mut finished = VecDeque::new();
+        let first_log = self.first_log;
+        let Step { changed, merged } = self.watch.step(|g| {
+            if finished.len() == BURST {
+                finished.pop_front();
+            }
+            finished.push_back(GameFinished {
                 id: None,
-                log: Some(self.first_log + g.file),
+                log: Some(first_log + g.file),
                 summary: replay::summary(g.index, &g.game),
-            }));
+            });
+        });
+        for f in finished {
+            self.hub.publish(LiveMsg::GameFinished(f));
         }
         match merged {
             Some(Ok(m)) => {
@@ -157,6 +167,35 @@ mod tests {
     use crate::records::jsonl;
     use crate::records::log::tests::rules_log;
     use std::io::Write;
+
+    #[test]
+    fn a_log_read_at_once_lists_only_its_newest_games() {
+        let d = std::env::temp_dir().join(format!("arbiter-live-burst-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let a = d.join("a.jsonl");
+        let text: String = (0..BURST + 50)
+            .map(|i| {
+                let mut g = rules_log();
+                g.round = format!("{}", i + 1);
+                jsonl::to_line(&g) + "\n"
+            })
+            .collect();
+        std::fs::write(&a, text).unwrap();
+        let hub = LiveHub::new();
+        let (_, mut rx) = hub.subscribe();
+        Feed::new(hub.clone(), std::slice::from_ref(&a), 0).step();
+        let snap = hub.snapshot();
+        assert_eq!(snap.finished.len(), BURST);
+        assert_eq!(snap.finished[BURST - 1].summary.index, BURST + 49);
+        assert_eq!(snap.standings.map(|s| s.games), Some(BURST as u32 + 50));
+        let mut sent = 0;
+        while rx.try_recv().is_ok() {
+            sent += 1;
+        }
+        // The listed games, the event, the standings and the progress.
+        assert_eq!(sent, BURST + 3);
+    }
 
     #[test]
     fn the_hub_gets_the_merge_the_finished_games_and_the_problems() {
