@@ -159,7 +159,10 @@ impl Kept {
 /// The merge fed one game at a time, in any order (`arbiter merge` feeds
 /// it the logs one after the other; `arbiter serve --watch` feeds it games
 /// as the logs grow). [`Merger::finish`] gives the same [`Merged`] for the
-/// same games whatever order they were added in.
+/// same games whatever order they were added in (but for the count of
+/// differing copies in a warning: a copy is compared with the one kept when
+/// it arrives, which with three or more copies of a slot out of order may
+/// not be the first).
 #[derive(Clone, Debug, Default)]
 pub struct Merger {
     /// Where each schedule (or untagged event) was first seen, for messages.
