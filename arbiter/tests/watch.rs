@@ -174,3 +174,18 @@ fn watched_shard_logs_give_the_standings_of_arbiter_merge_as_they_grow() {
     );
     assert_eq!(snapshot["standings"], merge_json(dir, &logs));
 }
+
+#[test]
+fn a_bad_watch_interval_is_refused_before_serving() {
+    let scratch = common::Scratch::new("watch", "interval");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(&scratch.0)
+        .args(["serve", "--listen", "127.0.0.1:0", "--watch", "a.jsonl"])
+        .args(["--watch-interval", "0"])
+        .output()
+        .expect("run arbiter");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--watch-interval: 0 is not"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing served");
+}
