@@ -320,3 +320,35 @@ fn a_live_address_in_use_is_a_usage_error_before_any_game() {
     assert!(logged.is_empty(), "no game was played: {logged}");
     s.assert_no_leftovers();
 }
+
+#[test]
+fn a_resumed_event_starts_the_page_from_the_games_already_played() {
+    let s = common::Scratch::new("live", "resume");
+    let first = tournament(&s.0, "live.jsonl", false)
+        .output()
+        .expect("runs");
+    assert!(first.status.success(), "{first:?}");
+    let mut cmd = tournament(&s.0, "live.jsonl", true);
+    cmd.args(["--resume", "--rounds", "2"]);
+    let mut event = Event::start(&mut cmd);
+    // Printed after the page has the resumed games.
+    event.until("Resuming: 12 game(s)");
+    let r = get_json(&event.addr, "/api/live/standings");
+    assert_eq!(r["games"], 12, "{r}");
+    let snap = get_json(&event.addr, "/api/live/snapshot");
+    assert_eq!(snap["finished_count"], 12, "{snap}");
+    assert_eq!(snap["progress"]["done"], 12, "{snap}");
+    assert_eq!(snap["progress"]["total"], 24, "{snap}");
+    let listed: Vec<u64> = snap["finished"]
+        .as_array()
+        .expect("finished")
+        .iter()
+        .map(|f| f["summary"]["index"].as_u64().expect("index"))
+        .collect();
+    assert_eq!(listed, (0..12).collect::<Vec<_>>());
+    event.until("Finished game 24/24");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(games(&s.path("live.jsonl")).len(), 24);
+    s.assert_no_leftovers();
+}

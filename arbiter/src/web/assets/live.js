@@ -5,9 +5,11 @@
 
 const FINISHED_SHOWN = 200;   // rows kept in the finished list (newest first)
 
-function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
-function num(x, digits = 1) { return x === null || x === undefined ? "" : x.toFixed(digits); }
-function signed(x) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + x.toFixed(1); }
+// A number the statistics cannot give yet (too few games) is null: "–".
+const NONE = "–";
+function pct(x) { return x === null || x === undefined ? NONE : (100 * x).toFixed(1) + "%"; }
+function num(x, digits = 1) { return x === null || x === undefined ? NONE : x.toFixed(digits); }
+function signed(x) { return x === null || x === undefined ? NONE : (x >= 0 ? "+" : "") + x.toFixed(1); }
 
 function duration(secs) {
   if (secs === null || secs === undefined) return "";

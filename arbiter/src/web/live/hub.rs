@@ -238,6 +238,9 @@ impl State {
 struct Inner {
     state: Mutex<State>,
     tx: broadcast::Sender<LiveMsg>,
+    /// The same messages as JSON text, serialised once for every page
+    /// ([`LiveHub::subscribe_text`]); nothing is serialised without one.
+    text: broadcast::Sender<Arc<str>>,
 }
 
 /// The hub; cheap to clone (every clone is the same hub).
@@ -255,7 +258,7 @@ impl Default for LiveHub {
 impl std::fmt::Debug for LiveHub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LiveHub")
-            .field("subscribers", &self.inner.tx.receiver_count())
+            .field("subscribers", &self.subscribers())
             .finish()
     }
 }
@@ -268,10 +271,12 @@ impl LiveHub {
     /// A hub whose subscribers may fall `capacity` messages behind.
     pub fn with_capacity(capacity: usize) -> LiveHub {
         let (tx, _) = broadcast::channel(capacity.max(1));
+        let (text, _) = broadcast::channel(capacity.max(1));
         LiveHub {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
                 tx,
+                text,
             }),
         }
     }
@@ -292,8 +297,21 @@ impl LiveHub {
         state.apply(&mut msg);
         // why under the lock: a subscriber taking the snapshot then sees
         // this message either in it or on its receiver, never both or none.
+        if self.inner.text.receiver_count() > 0 {
+            // why `unwrap_or_default`: plain structs with string keys and
+            // no non-finite floats cannot fail to serialise.
+            let text = serde_json::to_string(&msg).unwrap_or_default();
+            let _ = self.inner.text.send(Arc::from(text));
+        }
         // An error only means nobody is subscribed.
         let _ = self.inner.tx.send(msg);
+    }
+
+    /// [`LiveHub::subscribe`] with the messages as JSON text (each
+    /// serialised once, however many pages read it).
+    pub fn subscribe_text(&self) -> (Snapshot, broadcast::Receiver<Arc<str>>) {
+        let state = self.state();
+        (state.snapshot(), self.inner.text.subscribe())
     }
 
     /// The event as it is now, and every message after it.
@@ -316,14 +334,15 @@ impl LiveHub {
     /// message published so far; for the end of an event, before the process exits.
     pub async fn flush(&self, limit: std::time::Duration) {
         let deadline = tokio::time::Instant::now() + limit;
-        while !self.inner.tx.is_empty() && tokio::time::Instant::now() < deadline {
+        let drained = || self.inner.tx.is_empty() && self.inner.text.is_empty();
+        while !drained() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
     }
 
-    /// Pages connected now.
+    /// Subscribers now (pages and other consumers).
     pub fn subscribers(&self) -> usize {
-        self.inner.tx.receiver_count()
+        self.inner.tx.receiver_count() + self.inner.text.receiver_count()
     }
 }
 

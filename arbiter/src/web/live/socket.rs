@@ -6,20 +6,28 @@
 //! writer through a queue of [`QUEUED`] messages without waiting; the
 //! writer sends them. A page is dropped (its socket closed) when that
 //! queue is full, when it fell behind the broadcast itself
-//! (`RecvError::Lagged`), or when one message takes over [`SEND_TIMEOUT`]
-//! to go out. The event never waits for a page.
+//! (`RecvError::Lagged`), or when its messages take over [`SEND_TIMEOUT`]
+//! to go out. The event never waits for a page. Messages come serialised
+//! once for all pages, and the writer sends what has queued up with one
+//! flush.
 
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
+use futures_util::SinkExt as _;
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc::{self, error::TrySendError};
 
 use crate::web::live::hub::{LiveHub, Snapshot};
 use crate::web::state::AppState;
+
+/// A message as JSON text, shared by every page.
+type Text = Arc<str>;
 
 /// The longest one message may take to go out before the page is dropped.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
@@ -57,16 +65,41 @@ fn snapshot_text(snapshot: &Snapshot) -> String {
     .unwrap_or_default()
 }
 
+/// Messages written before one flush, when they queue up.
+const BATCH: usize = 64;
+
+/// Writes the messages waiting now (at most [`BATCH`], at least `first`)
+/// and flushes them together: one system call for many small messages.
+async fn write_batch(
+    socket: &mut WebSocket,
+    first: Text,
+    queue: &mut mpsc::Receiver<Text>,
+) -> Result<(), axum::Error> {
+    socket.feed(message(first)).await?;
+    for _ in 1..BATCH {
+        match queue.try_recv() {
+            Ok(text) => socket.feed(message(text)).await?,
+            Err(_) => break,
+        }
+    }
+    socket.flush().await
+}
+
+fn message(text: Text) -> Message {
+    Message::Text(Utf8Bytes::from(text.as_ref()))
+}
+
 /// Sends what the forwarder queues; ends when the queue closes, the page
-/// leaves, or a message does not go out in time.
-async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<String>) {
-    while let Some(text) = queue.recv().await {
-        match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
+/// leaves, or a batch does not go out in time.
+async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<Text>) {
+    while let Some(first) = queue.recv().await {
+        match tokio::time::timeout(SEND_TIMEOUT, write_batch(&mut socket, first, &mut queue)).await
+        {
             Ok(Ok(())) => {}
             Ok(Err(_)) => return,
             Err(_) => {
                 tracing::warn!(
-                    "live page dropped: a message took over {}s to go out",
+                    "live page dropped: its messages took over {}s to go out",
                     SEND_TIMEOUT.as_secs()
                 );
                 return;
@@ -77,17 +110,20 @@ async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<String>) {
 }
 
 async fn feed(socket: WebSocket, hub: LiveHub) {
-    let (snapshot, mut rx) = hub.subscribe();
+    let (snapshot, mut rx) = hub.subscribe_text();
     let (queue, pending) = mpsc::channel(QUEUED);
     let writer = tokio::spawn(write(socket, pending));
-    if queue.try_send(snapshot_text(&snapshot)).is_err() {
+    if queue
+        .try_send(Text::from(snapshot_text(&snapshot)))
+        .is_err()
+    {
         writer.abort();
         return;
     }
     drop(snapshot);
     loop {
         let text = match rx.recv().await {
-            Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
+            Ok(text) => text,
             Err(RecvError::Lagged(n)) => {
                 tracing::warn!("live page dropped: it fell {n} messages behind the event");
                 break;

@@ -130,3 +130,15 @@ fn messages_are_tagged_with_their_type() {
         r#"{"type":"ended","message":"done"}"#
     );
 }
+
+#[test]
+fn text_subscribers_get_each_message_as_its_json() {
+    let hub = LiveHub::new();
+    hub.publish(started(1));
+    let (snap, mut rx) = hub.subscribe_text();
+    assert_eq!(snap.playing.len(), 1);
+    hub.publish(ply(1, 1));
+    let text = rx.try_recv().expect("the ply");
+    assert_eq!(&*text, serde_json::to_string(&ply(1, 1)).expect("json"));
+    assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
+}
