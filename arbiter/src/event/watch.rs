@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::event::merge::{Added, MergeError, Merged, Merger, Origin};
-use crate::records::tail::{FileState, FileStatus, TailedGame, Tailer};
+use crate::records::tail::{FileStatus, TailedGame, Tailer};
 
 /// The watched logs and their merge so far.
 #[derive(Debug)]
@@ -16,16 +16,6 @@ pub struct Watch {
     paths: Vec<PathBuf>,
     tailer: Tailer,
     merger: Merger,
-}
-
-/// What one look at the logs found.
-#[derive(Debug, Default)]
-pub struct Step {
-    /// Files whose state changed (index, new state).
-    pub changed: Vec<(usize, FileState)>,
-    /// When any game was read: the merge of everything read so far, or why
-    /// those logs cannot be merged (as `arbiter merge` would refuse them).
-    pub merged: Option<Result<Merged, MergeError>>,
 }
 
 impl Watch {
@@ -42,11 +32,17 @@ impl Watch {
     }
 
     /// Reads what the logs gained and merges it in; `counted` sees each
-    /// game that counts from now on, in the order read.
-    pub fn step(&mut self, mut counted: impl FnMut(&TailedGame)) -> Step {
+    /// game that counts from now on, in the order read. When any game was
+    /// read: the merge of everything read so far, or why those logs cannot
+    /// be merged (as `arbiter merge` would refuse them). How each log
+    /// stands: [`Watch::statuses`].
+    pub fn step(
+        &mut self,
+        mut counted: impl FnMut(&TailedGame),
+    ) -> Option<Result<Merged, MergeError>> {
         let mut read_any = false;
         let (merger, paths) = (&mut self.merger, &self.paths);
-        let changed = self.tailer.poll_each(|g| {
+        self.tailer.poll_each(|g| {
             read_any = true;
             let origin = Origin {
                 file: g.file,
@@ -57,12 +53,9 @@ impl Watch {
                 counted(&g);
             }
         });
-        Step {
-            changed,
-            // why every game read: a duplicate or an unfinished game changes
-            // the merge too (its duplicate count, the schedule it names).
-            merged: read_any.then(|| self.merger.clone().finish()),
-        }
+        // why every game read: a duplicate or an unfinished game changes
+        // the merge too (its duplicate count, the schedule it names).
+        read_any.then(|| self.merger.clone().finish())
     }
 
     pub fn statuses(&self) -> Vec<FileStatus> {
@@ -105,28 +98,32 @@ mod tests {
         let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
         let mut w = Watch::new(&[a.clone(), b.clone()]);
         let mut counted = Vec::new();
-        assert!(w.step(|_| {}).merged.is_none(), "nothing to merge yet");
+        assert!(w.step(|_| {}).is_none(), "nothing to merge yet");
         append(&b, &[tagged(1), tagged(0)]);
-        let s = w.step(|g| counted.push((g.file, g.index)));
+        let m = w
+            .step(|g| counted.push((g.file, g.index)))
+            .unwrap()
+            .unwrap();
         assert_eq!(counted.len(), 2);
-        let m = s.merged.unwrap().unwrap();
         assert_eq!(m.missing, [2]);
         // The same slot again in the other log: a duplicate, not counted.
         append(&a, &[tagged(0), tagged(2)]);
         counted.clear();
-        let s = w.step(|g| counted.push((g.file, g.index)));
+        let m = w
+            .step(|g| counted.push((g.file, g.index)))
+            .unwrap()
+            .unwrap();
         // why (0, 0) counts: the first log's copy wins, as in `arbiter merge a b`.
         assert_eq!(counted, [(0, 0), (0, 1)]);
-        let m = s.merged.unwrap().unwrap();
         let batch = crate::event::merge::merge(&[a.clone(), b.clone()]).unwrap();
         assert_eq!(m.report(), batch.report());
         assert_eq!((m.duplicates, m.missing.len()), (1, 0));
-        assert!(w.step(|_| {}).merged.is_none(), "nothing new");
+        assert!(w.step(|_| {}).is_none(), "nothing new");
         // Another tournament's game: the merge is refused, as by `arbiter merge`.
         let mut other = tagged(1);
         other.tags.insert("Schedule".into(), "s2".into());
         append(&b, &[other]);
-        let e = w.step(|_| {}).merged.unwrap().unwrap_err();
+        let e = w.step(|_| {}).unwrap().unwrap_err();
         assert!(e.0.contains("different tournaments"), "{e}");
     }
 }

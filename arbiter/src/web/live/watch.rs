@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::event::merge::Merged;
-use crate::event::watch::{Step, Watch};
+use crate::event::watch::Watch;
 use crate::records::tail::FileState;
 use crate::web::live::hub::{EventMeta, GameFinished, LiveHub, LiveMsg, Progress};
 use crate::web::replay;
@@ -64,7 +64,7 @@ impl Feed {
     pub fn step(&mut self) {
         let mut finished = VecDeque::new();
         let first_log = self.first_log;
-        let Step { changed, merged } = self.watch.step(|g| {
+        let merged = self.watch.step(|g| {
             if finished.len() == BURST {
                 finished.pop_front();
             }
@@ -84,9 +84,6 @@ impl Feed {
             }
             Some(Err(e)) => self.merge_problem = Some(e.0),
             None => {}
-        }
-        if !changed.is_empty() {
-            tracing::debug!(?changed, "watched logs");
         }
         self.publish_problems();
     }
@@ -152,9 +149,21 @@ pub fn spawn(hub: LiveHub, config: WatchConfig) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("watch".to_owned())
         .spawn(move || {
-            let mut feed = Feed::new(hub, &config.logs, config.first_log);
+            let mut feed = Feed::new(hub.clone(), &config.logs, config.first_log);
             loop {
-                feed.step();
+                // why: a bug here must not pass silently as logs that stopped
+                // growing; the rest of the server goes on either way.
+                let looked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| feed.step()));
+                if looked.is_err() {
+                    let problem = "the watch of the logs stopped on an internal error (see the \
+                                   server's output); restart arbiter serve"
+                        .to_owned();
+                    tracing::error!("{problem}");
+                    hub.publish(LiveMsg::Problems {
+                        problems: vec![problem],
+                    });
+                    return;
+                }
                 std::thread::sleep(config.interval);
             }
         })
