@@ -9,9 +9,12 @@
 #
 #   tests/setup && cargo build --release -p arbiter -p testbots
 #   bench/live.sh [ROUNDS] [CLIENTS] [PAIRS]      # defaults: 40 10 3
+#   bench/live.sh 40 0 3                          # --live with no page open
 #
 # Prints one line per run (plies, wall, CPU µs per ply) and, for the live
-# runs, the messages the clients read and how many clients were dropped.
+# runs, the messages the clients read, how many clients saw their socket
+# close before the `ended` message, and how often a client slower than the
+# event skipped ahead to a fresh snapshot.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,19 +47,20 @@ run() {
     --each st=0.1 timemargin=1000 --rounds "$rounds" --jsonout "$log" \
     --stderr-dir "$out/stderr" "${extra[@]}" > "$out/$kind.out" &
   local timepid=$! watched=""
-  if [ "$kind" = live ]; then
+  if [ "$kind" = live ] && [ "$clients" -gt 0 ]; then
     for _ in $(seq 300); do grep -q 'live page at' "$out/$kind.out" 2>/dev/null && break; sleep 0.05; done
     local url
     url=$(grep -o 'http://[^ ]*' "$out/$kind.out")
-    watched=$("$venv/bin/python" bench/live_watch.py "$url" --clients "$clients")
+    watched=$("$venv/bin/python" bench/live_watch.py "$url" --clients "$clients" 2>"$out/watch.err") ||
+      { echo "the watching clients failed:" >&2; tail -n 5 "$out/watch.err" >&2; watched=""; }
   fi
-  wait "$timepid"
+  wait "$timepid" || { echo "the arbiter failed ($kind):" >&2; tail -n 5 "$out/$kind.out" >&2; exit 1; }
   local plies
   plies=$(grep -o '"move":' "$log" | wc -l)
   read -r wall user sys < <(tail -n 1 "$out/$kind.time")
   awk -v k="$kind" -v p="$plies" -v w="$wall" -v u="$user" -v s="$sys" -v c="$watched" 'BEGIN {
     split(c, f, " ")
-    extra = c == "" ? "" : sprintf("; %d clients read %d messages (%.1f MB), %d dropped", f[1], f[2], f[3] / 1e6, f[4])
+    extra = c == "" ? "" : sprintf("; %d clients read %d messages (%.1f MB), %d closed before the end message, %d snapshots to skip ahead", f[1], f[2], f[3] / 1e6, f[4], f[5])
     printf "%-5s %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply%s\n", k, p, w, u + s, w * 1e6 / p, (u + s) * 1e6 / p, extra
   }'
 }

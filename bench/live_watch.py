@@ -1,8 +1,10 @@
 """Watching clients for bench/live.sh: N WebSockets on an event's /ws/live,
 each reading every message until the event ends (an `ended` message or the
-socket closing). Prints `clients messages bytes dropped`: messages and bytes
-summed over the clients, and how many were closed by the server before the
-`ended` message (a client the server dropped as too slow)."""
+socket closing). Prints `clients messages bytes unended resyncs`: messages
+and bytes summed over the clients, how many saw the socket close before an
+`ended` message (dropped by the server, or still reading when the arbiter
+exited), and the snapshots received after the first (a client slower than
+the event skips ahead to a fresh snapshot)."""
 
 import argparse
 import asyncio
@@ -11,7 +13,7 @@ import json
 
 async def watch(url):
     import websockets
-    messages = nbytes = 0
+    messages = nbytes = snapshots = 0
     for _ in range(300):   # the server may not be listening yet: retry
         try:
             ws = await websockets.connect(url, max_size=None)
@@ -25,11 +27,13 @@ async def watch(url):
             async for text in ws:
                 messages += 1
                 nbytes += len(text)
-                if json.loads(text).get("type") == "ended":
-                    return messages, nbytes, False
+                kind = json.loads(text).get("type")
+                snapshots += kind == "snapshot"
+                if kind == "ended":
+                    return messages, nbytes, False, snapshots - 1
         except websockets.ConnectionClosed:
             pass
-    return messages, nbytes, True
+    return messages, nbytes, True, snapshots - 1
 
 
 async def main():
@@ -39,7 +43,7 @@ async def main():
     a = p.parse_args()
     ws = a.url.replace("http://", "ws://").removesuffix("/live") + "/ws/live"
     got = await asyncio.gather(*[watch(ws) for _ in range(a.clients)])
-    print(a.clients, sum(g[0] for g in got), sum(g[1] for g in got), sum(g[2] for g in got))
+    print(a.clients, *(sum(g[i] for g in got) for i in range(4)))
 
 
 asyncio.run(main())

@@ -3,12 +3,13 @@
 //! into its [`Snapshot`] and broadcasts it to every subscriber. Publishing
 //! never blocks and never awaits: the broadcast is bounded, and a receiver
 //! that falls behind loses messages (`RecvError::Lagged`; the WebSocket
-//! handler then drops that client) instead of holding up a game.
+//! handler then sends its page a fresh snapshot) instead of holding up a game.
 //!
 //! A new subscriber gets the snapshot and a receiver taken under one lock,
 //! so it sees every message after the snapshot exactly once.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -19,11 +20,11 @@ use crate::stats::json::Report;
 use crate::web::board::BoardView;
 use crate::web::replay::GameSummary;
 
-/// Messages a subscriber may fall behind by before it is dropped.
+/// Messages a subscriber may fall behind by before it loses some.
 pub const CHANNEL_CAPACITY: usize = 1024;
 /// Finished games kept in the snapshot (the newest); older ones are in the
 /// results log.
-pub const FINISHED_KEPT: usize = 500;
+pub const FINISHED_KEPT: usize = 200;
 
 /// The event as a whole.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -241,6 +242,20 @@ struct Inner {
     /// The same messages as JSON text, serialised once for every page
     /// ([`LiveHub::subscribe_text`]); nothing is serialised without one.
     text: broadcast::Sender<Arc<str>>,
+    /// Page writers still running ([`LiveHub::page_writer`]).
+    writers: AtomicUsize,
+}
+
+/// Held by a page's writer while it runs; [`LiveHub::flush`] waits for
+/// every one to be dropped.
+pub struct WriterGuard {
+    hub: LiveHub,
+}
+
+impl Drop for WriterGuard {
+    fn drop(&mut self) {
+        self.hub.inner.writers.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// The hub; cheap to clone (every clone is the same hub).
@@ -277,6 +292,7 @@ impl LiveHub {
                 state: Mutex::new(State::default()),
                 tx,
                 text,
+                writers: AtomicUsize::new(0),
             }),
         }
     }
@@ -330,11 +346,23 @@ impl LiveHub {
         self.state().standings.clone()
     }
 
+    /// Counts a page writer until the guard is dropped.
+    pub fn page_writer(&self) -> WriterGuard {
+        self.inner.writers.fetch_add(1, Ordering::SeqCst);
+        WriterGuard { hub: self.clone() }
+    }
+
     /// Waits (at most `limit`) until every subscriber has received every
-    /// message published so far; for the end of an event, before the process exits.
+    /// message published so far and every page writer has finished (they
+    /// finish after [`LiveMsg::Ended`]); for the end of an event, before
+    /// the process exits.
     pub async fn flush(&self, limit: std::time::Duration) {
         let deadline = tokio::time::Instant::now() + limit;
-        let drained = || self.inner.tx.is_empty() && self.inner.text.is_empty();
+        let drained = || {
+            self.inner.tx.is_empty()
+                && self.inner.text.is_empty()
+                && self.inner.writers.load(Ordering::SeqCst) == 0
+        };
         while !drained() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }

@@ -4,12 +4,13 @@
 //! Two tasks per page, so that nothing waits on a slow browser: the
 //! forwarder takes each message off the hub's broadcast and hands it to the
 //! writer through a queue of [`QUEUED`] messages without waiting; the
-//! writer sends them. A page is dropped (its socket closed) when that
-//! queue is full, when it fell behind the broadcast itself
-//! (`RecvError::Lagged`), or when its messages take over [`SEND_TIMEOUT`]
-//! to go out. The event never waits for a page. Messages come serialised
-//! once for all pages, and the writer sends what has queued up with one
-//! flush.
+//! writer sends them. A page slower than the event (its queue full, or
+//! fallen behind the broadcast itself) skips ahead: the messages it missed
+//! are replaced by a fresh snapshot once its writer has room. A page whose
+//! messages take over [`SEND_TIMEOUT`] to go out (it stopped reading) is
+//! dropped: its socket closed. The event never waits for a page. Messages
+//! come serialised once for all pages, and the writer sends what has
+//! queued up with one flush.
 
 use std::time::Duration;
 
@@ -31,7 +32,7 @@ type Text = Arc<str>;
 
 /// The longest one message may take to go out before the page is dropped.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
-/// Messages waiting for a page's socket before the page is dropped.
+/// Messages waiting for a page's socket before the page skips ahead.
 pub const QUEUED: usize = 256;
 /// Largest message accepted from a page (it has nothing to say).
 const MAX_INCOMING: usize = 4096;
@@ -109,10 +110,19 @@ async fn write(mut socket: WebSocket, mut queue: mpsc::Receiver<Text>) {
     let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::Close(None))).await;
 }
 
+/// Whether a message is the last one of an event.
+fn is_end(text: &str) -> bool {
+    text.starts_with(r#"{"type":"ended""#)
+}
+
 async fn feed(socket: WebSocket, hub: LiveHub) {
-    let (snapshot, mut rx) = hub.subscribe_text();
     let (queue, pending) = mpsc::channel(QUEUED);
-    let writer = tokio::spawn(write(socket, pending));
+    let guard = hub.page_writer();
+    let writer = tokio::spawn(async move {
+        let _guard = guard;
+        write(socket, pending).await;
+    });
+    let (snapshot, mut rx) = hub.subscribe_text();
     if queue
         .try_send(Text::from(snapshot_text(&snapshot)))
         .is_err()
@@ -120,30 +130,40 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
         writer.abort();
         return;
     }
+    let mut over = snapshot.ended.is_some();
     drop(snapshot);
-    loop {
-        let text = match rx.recv().await {
-            Ok(text) => text,
-            Err(RecvError::Lagged(n)) => {
-                tracing::warn!("live page dropped: it fell {n} messages behind the event");
-                break;
+    // After the end the queue is closed: the writer sends what is in it and
+    // a close frame, then finishes (the arbiter waits for that, bounded).
+    while !over {
+        let behind = match rx.recv().await {
+            Ok(text) => {
+                over = is_end(&text);
+                match queue.try_send(text) {
+                    Ok(()) => false,
+                    Err(TrySendError::Full(_)) => true,
+                    // The writer ended: the page left, or was dropped as stuck.
+                    Err(TrySendError::Closed(_)) => return,
+                }
             }
-            // The hub is gone: the event is over; the writer sends what is queued.
+            Err(RecvError::Lagged(_)) => true,
+            // The hub is gone: the writer sends what is queued.
             Err(RecvError::Closed) => return,
         };
-        match queue.try_send(text) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => {
-                tracing::warn!(
-                    "live page dropped: {QUEUED} messages waiting for its socket (not reading)"
-                );
-                break;
-            }
-            // The writer ended: the page left, or was dropped as stuck.
-            Err(TrySendError::Closed(_)) => return,
+        if behind {
+            // A page slower than the event (a fast event, a slow browser)
+            // skips ahead instead of being dropped: once its writer has
+            // room again, it gets the state as it is now. A page that does
+            // not read at all is dropped by its writer's timeout, which
+            // closes the queue and ends this wait.
+            drop(rx);
+            let Ok(permit) = queue.reserve().await else {
+                return;
+            };
+            let (snapshot, fresh) = hub.subscribe_text();
+            permit.send(Text::from(snapshot_text(&snapshot)));
+            over = snapshot.ended.is_some();
+            rx = fresh;
+            tracing::debug!("a live page fell behind; sent it the current snapshot");
         }
     }
-    // why abort: the writer may be blocked on the stuck socket; aborting
-    // drops the socket, which closes the connection.
-    writer.abort();
 }

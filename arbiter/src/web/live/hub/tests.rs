@@ -142,3 +142,21 @@ fn text_subscribers_get_each_message_as_its_json() {
     assert_eq!(&*text, serde_json::to_string(&ply(1, 1)).expect("json"));
     assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
 }
+
+#[tokio::test]
+async fn flush_waits_for_page_writers() {
+    let hub = LiveHub::new();
+    let guard = hub.page_writer();
+    let waiting = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.flush(std::time::Duration::from_secs(600)).await })
+    };
+    // With nothing queued, only the writer keeps flush waiting (it checks
+    // every 20 ms; a slow machine can only make this pass more easily).
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(!waiting.is_finished(), "a writer is still running");
+    drop(guard);
+    waiting
+        .await
+        .expect("flush returns once the writer is done");
+}
