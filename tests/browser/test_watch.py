@@ -47,6 +47,7 @@ def test_a_watch_page_follows_logs_that_grow(browser, tmp_path):
         page.wait_for(lambda d: games() == "1")
         first = standings_rows(page)
         assert len(first) == 2, first
+        assert not page.d.find_element(By.CSS_SELECTOR, "[data-playing-section]").is_displayed()
 
         # The other shard starts; half a line first (a write in progress).
         append(b, two[0][:40])

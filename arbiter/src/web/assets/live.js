@@ -24,6 +24,8 @@ function renderEvent(e) {
   const total = e.total === null ? "" : `, ${e.total} games`;
   $("[data-event-info]").textContent =
     `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`;
+  // A watched log holds finished games only.
+  $("[data-playing-section]").hidden = e.source === "watch";
 }
 
 function renderProgress(p) {

@@ -22,8 +22,9 @@ use crate::web::replay;
 
 /// Finished games listed after one look, the newest: a log read at once
 /// (the first look, a shard's log arriving late) must not send a page more
-/// messages at once than it may fall behind by ([`super::socket::QUEUED`]);
-/// the others are in the logs, and counted in the standings.
+/// messages at once than its queue holds ([`super::socket::QUEUED`]; a page
+/// that falls behind skips ahead to a fresh snapshot); the others are in
+/// the logs, and counted in the standings.
 pub const BURST: usize = 100;
 
 /// What to watch.
