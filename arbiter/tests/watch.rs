@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::run_arbiter as run;
+use common::{get_json, run_arbiter as run};
 
 /// A hang guard only: the machine is loaded, nothing here depends on speed.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -62,12 +62,6 @@ fn serve_watch(logs: &[PathBuf]) -> common::Served {
         .to_vec();
     args.extend(logs.iter().map(|p| p.clone().into_os_string()));
     common::serve(&args)
-}
-
-fn get_json(addr: &str, path: &str) -> serde_json::Value {
-    let (status, body) = common::request(addr, path, &[]);
-    assert_eq!(status, 200, "{path}: {body}");
-    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
 }
 
 /// Polls `path` until `done` holds for its JSON; returns that JSON.
