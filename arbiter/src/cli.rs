@@ -179,6 +179,10 @@ pub struct RunArgs {
     /// arbiter exits.
     #[arg(long, value_name = "ADDR")]
     pub live: Option<std::net::SocketAddr>,
+    /// A further `name:port` the live page may be reached by (with a
+    /// non-loopback --live, e.g. `0.0.0.0:8080` watched as `myhost:8080`).
+    #[arg(long, value_name = "HOST:PORT", requires = "live")]
+    pub live_allow_host: Vec<String>,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -393,15 +397,6 @@ pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
 pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     let specs = engine_specs(args)?;
     for s in &specs {
-        if s.ponder {
-            // why a warning, not an error: cutechess command lines carry
-            // `ponder`; the games are still valid without it.
-            eprintln!(
-                "arbiter: warning: engine {}: ponder is accepted, but the arbiter does not let \
-                 engines ponder in games yet",
-                s.name
-            );
-        }
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
                 "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
@@ -611,7 +606,7 @@ pub async fn start_live(
     let Some(addr) = run.live else {
         return Ok(None);
     };
-    let live = crate::web::live::feed::start(addr, run.jsonout.clone())
+    let live = crate::web::live::feed::start(addr, &run.live_allow_host, run.jsonout.clone())
         .await
         .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);

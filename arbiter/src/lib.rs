@@ -38,6 +38,7 @@ pub mod play {
     pub mod observe;
     pub mod openings;
     pub mod partie;
+    pub mod ponder;
     pub mod runner;
     pub mod tc;
 }

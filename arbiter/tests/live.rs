@@ -255,7 +255,15 @@ fn a_live_match_shows_the_head_to_head() {
             "--stderr-dir",
             "stderr",
         ])
-        .args(["--live", "127.0.0.1:0", "--sprt", "elo0=0", "elo1=10"]);
+        .args(["--sprt", "elo0=0", "elo1=10"]);
+    // A port known before the start, for --live-allow-host.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let watched_as = format!("watch.example:{port}");
+    cmd.args(["--live", &format!("127.0.0.1:{port}")])
+        .args(["--live-allow-host", &watched_as]);
     let mut event = Event::start(&mut cmd);
     event.until("Finished game 1/4");
     let r = get_json(&event.addr, "/api/live/standings");
@@ -265,6 +273,9 @@ fn a_live_match_shows_the_head_to_head() {
     assert_eq!(snap["event"]["source"], "match");
     // No results log: the finished games are listed, not linked.
     assert!(snap["finished"][0]["log"].is_null(), "{snap}");
+    let host = |h: &str| get(&event.addr, "/api/live/standings", &[("Host", h)]).0;
+    assert_eq!(host(&watched_as), 200);
+    assert_eq!(host(&format!("other.example:{port}")), 403);
     let (code, stderr) = event.finish();
     assert_eq!(code, 0, "{stderr}");
     s.assert_no_leftovers();

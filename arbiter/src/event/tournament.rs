@@ -332,14 +332,14 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
                 crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
             {
                 // The log is the record: it is replaced whole (a temporary
-                // file renamed over it) with the longer schedule's tags, then
-                // opened and locked again.
-                drop(std::mem::replace(&mut sink, LogSink::open(None, None)?));
-                resume::rewrite(path, &log.games, |g| {
-                    crate::records::jsonl::to_line(g) + "\n"
-                })
-                .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", path.display())))?;
-                sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+                // file renamed over it) with the longer schedule's tags,
+                // locked all the while.
+                let text: String = log
+                    .games
+                    .iter()
+                    .map(|g| crate::records::jsonl::to_line(g) + "\n")
+                    .collect();
+                sink.replace_jsonl(&text)?;
                 println!(
                     "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
                     spec.rounds

@@ -11,7 +11,8 @@ use umi::ScoreValue;
 
 use crate::engine::session::{Fault, Session};
 use crate::play::observe::{clocks_ms, PlyEvent, PlyHook};
-use crate::play::tc::{go_params, Clock, TimeControl};
+use crate::play::ponder::{self, Pondering};
+use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
 
 /// What to play.
@@ -26,6 +27,8 @@ pub struct GamePlan {
     pub max_plies: Option<u32>,
     /// Resign, draw and decided adjudication ([`crate::play::adjudicate`]).
     pub adjudication: crate::play::adjudicate::Rules,
+    /// Whether South's and North's engines ponder ([`crate::play::ponder`]).
+    pub ponder: [bool; 2],
 }
 
 /// Waiting limits outside the clocks.
@@ -79,7 +82,9 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         Fault::Gone { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
         Fault::NoMove => Termination::NoBestmove { side, detail },
-        Fault::StrayBestmove { .. } => Termination::StrayBestmove { side, detail },
+        Fault::StrayBestmove { .. } | Fault::BestmoveWhilePondering { .. } => {
+            Termination::StrayBestmove { side, detail }
+        }
     }
 }
 
@@ -178,6 +183,7 @@ pub async fn play_observed(
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
     let mut adjudicator = crate::play::adjudicate::Adjudicator::new(plan.adjudication);
+    let mut pondering: [Option<Pondering>; 2] = [None, None];
 
     let (result, termination, scores) = loop {
         if let Some(outcome) = game.outcome() {
@@ -193,12 +199,21 @@ pub async fn play_observed(
         }
         let mover = game.side_to_move();
         let clock = clocks[mover.index()];
-        let go = go_command(&clocks, mover);
+        let params = go_params(&clocks[0], &clocks[1], mover);
         let position = position_command(plan.game, &plan.start_position, &played);
         let has_clock = clock.deadline().is_some();
         let wait = clock.deadline().unwrap_or(timeouts.stall);
         let session = &mut sessions[mover.index()];
-        let answer = session.go(&position, &go, Instant::now() + wait).await;
+        let answer = match (pondering[mover.index()].take(), played.last()) {
+            (Some(p), Some(reply)) => {
+                ponder::resume(session, p, reply, mover, &position, params, wait).await
+            }
+            _ => {
+                session
+                    .go(&position, &go_line(params), Instant::now() + wait)
+                    .await
+            }
+        };
         let bm = match answer {
             Ok(bm) => bm,
             Err(fault) => {
@@ -249,6 +264,13 @@ pub async fn play_observed(
                 if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
                     break (v.result, v.termination, None);
                 }
+                let session = &mut sessions[mover.index()];
+                let hint = bm.ponder.as_deref();
+                match ponder::after_move(session, plan, game.as_ref(), &played, &clocks, hint).await
+                {
+                    Ok(p) => pondering[mover.index()] = p,
+                    Err(fault) => break (lost_by(mover), forfeit(mover, &fault, has_clock), None),
+                }
             }
             Err(e) => {
                 let termination = Termination::IllegalMove {
@@ -261,6 +283,11 @@ pub async fn play_observed(
         }
     };
 
+    for side in Side::BOTH {
+        if pondering[side.index()].take().is_some() {
+            ponder::finish(sessions[side.index()], timeouts.ready).await;
+        }
+    }
     let played = Played {
         result,
         termination,
@@ -288,7 +315,12 @@ pub fn position_command(game: GameId, start: &str, played: &[String]) -> String 
 
 /// The `go` line for `mover` under both sides' clocks.
 pub fn go_command(clocks: &[Clock; 2], mover: Side) -> String {
-    let params = go_params(&clocks[0], &clocks[1], mover).to_string();
+    go_line(go_params(&clocks[0], &clocks[1], mover))
+}
+
+/// The `go` line with `params`.
+pub fn go_line(params: GoParams) -> String {
+    let params = params.to_string();
     if params.is_empty() {
         "go".to_owned()
     } else {

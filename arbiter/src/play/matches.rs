@@ -13,7 +13,6 @@ use crate::play::runner::{Finished, Flow, Job, Runner};
 use crate::records::log::{GameLog, PartieInfo};
 use crate::records::output::{game_line, pgn_date, LogSink};
 use crate::stats::json;
-use crate::stats::report::Tally;
 use crate::stats::{match_report, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
@@ -209,14 +208,10 @@ pub async fn run_observed(
     let mut pair_points: BTreeMap<usize, u32> = BTreeMap::new();
     let mut io_error = None;
     let mut finished = 0;
-    let mut json_games: Vec<GameLog> = Vec::new();
-    // The standings as counts, for `events` (constant memory).
-    let names = [
-        runner.engines[0].name.clone(),
-        runner.engines[1].name.clone(),
-    ];
-    let mut tally = Tally::new(&names);
-    let mut counts = json::Live::default();
+    // The standings as counts (constant memory however long the match),
+    // for --standings-json and --live.
+    let mut standings = json::Running::new(&summary.names);
+    let counting = plan.standings_json.is_some() || events.is_some();
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -279,26 +274,21 @@ pub async fn run_observed(
                     flow = Flow::Stop;
                 }
             }
+            let report_now = counting.then(|| {
+                for g in &logs {
+                    standings.add(g);
+                }
+                let r = standings.report(plan.sprt.as_ref());
+                json::with_pairs(r, &summary.penta, plan.sprt.as_ref())
+            });
             // Published before the line is printed: whoever reads the line
             // finds the page up to date.
-            if let Some(events) = events.as_deref_mut() {
-                for g in &logs {
-                    tally.add(g);
-                    counts.add(g);
-                }
-                let r = json::report_from(&names, &tally, &counts, plan.sprt.as_ref());
-                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
-                events.finished(&done.job, &logs, &r, finished as u64);
+            if let (Some(events), Some(r)) = (events.as_deref_mut(), &report_now) {
+                events.finished(&done.job, &logs, r, finished as u64);
             }
             report(&line);
-            if let Some(path) = &plan.standings_json {
-                // why only here: the match keeps no logs otherwise (its
-                // summary is incremental, for matches of any length).
-                json_games.extend(logs);
-                let names = summary.names.to_vec();
-                let r = json::report(&names, &json_games, plan.sprt.as_ref());
-                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
-                json::write_or_warn(path, &r);
+            if let (Some(path), Some(r)) = (&plan.standings_json, &report_now) {
+                json::write_or_warn(path, r);
             }
             flow
         })

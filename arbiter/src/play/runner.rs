@@ -148,7 +148,11 @@ impl Runner {
                 problem: format!("engine does not play {game}"),
             });
         }
-        s.set_options(&self.engines[engine].options).await?;
+        let spec = &self.engines[engine];
+        s.set_options(&spec.options).await?;
+        if spec.ponder {
+            s.enable_ponder(&spec.name, &spec.options).await?;
+        }
         Ok(s)
     }
 
@@ -368,12 +372,13 @@ impl Runner {
         job: &Job,
         sessions: &mut [Option<Session>],
     ) -> (Played, Vec<Session>) {
-        let plan = GamePlan {
+        let mut plan = GamePlan {
             game: job.game,
             start_position: job.start_position.clone(),
             tc: [self.engines[job.south].tc, self.engines[job.north].tc],
             max_plies: self.max_plies,
             adjudication: self.adjudication,
+            ponder: [false; 2],
         };
         let sides = [job.south, job.north];
         let mut ready: Vec<Session> = Vec::with_capacity(2);
@@ -416,6 +421,7 @@ impl Runner {
             };
             return (played, Vec::new());
         };
+        plan.ponder = [south.ponders(), north.ponders()];
         let played = match &self.observer {
             None => game::play_started(&plan, [&mut south, &mut north], self.timeouts).await,
             Some(observer) => {

@@ -46,10 +46,14 @@ pub struct LiveEvent {
     total: Option<u64>,
 }
 
-/// Binds `addr` and serves the live page of `hub` in its own task; the
-/// finished games link into `results_log` (`--jsonout`). A bind error comes
-/// back at once (before any game).
-pub async fn start(addr: SocketAddr, results_log: Option<PathBuf>) -> std::io::Result<LiveEvent> {
+/// Binds `addr` and serves the live page in its own task, reachable by its
+/// address and `extra_hosts`; the finished games link into `results_log`
+/// (`--jsonout`). A bind error comes back at once (before any game).
+pub async fn start(
+    addr: SocketAddr,
+    extra_hosts: &[String],
+    results_log: Option<PathBuf>,
+) -> std::io::Result<LiveEvent> {
     let hub = LiveHub::new();
     let config = ServeConfig {
         engines: Vec::new(),
@@ -61,10 +65,11 @@ pub async fn start(addr: SocketAddr, results_log: Option<PathBuf>) -> std::io::R
         stderr_dir: None,
     };
     let state = AppState::with_live(config, hub.clone());
-    let server =
-        crate::web::Server::bind_with(addr, &[], |allowed| crate::web::live_router(state, allowed))
-            .await?
-            .with_send_buffer(SEND_BUFFER);
+    let server = crate::web::Server::bind_with(addr, extra_hosts, |allowed| {
+        crate::web::live_router(state, allowed)
+    })
+    .await?
+    .with_send_buffer(SEND_BUFFER);
     let url = format!("{}live", server.url());
     tokio::spawn(async move {
         if let Err(e) = server.run().await {
