@@ -92,6 +92,15 @@ pub struct ServeArgs {
     /// Directory for the engines' stderr logs (default: discarded).
     #[arg(long, value_name = "DIR")]
     pub stderr_dir: Option<PathBuf>,
+    /// Results logs (JSON lines) of an event run elsewhere, e.g. its shards,
+    /// followed as they grow: `/live` shows their merged standings (as
+    /// `arbiter merge` prints them) and finished games. A log may not
+    /// exist yet.
+    #[arg(long, num_args = 1.., value_name = "LOG")]
+    pub watch: Vec<PathBuf>,
+    /// Seconds between two looks at the --watch logs.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    pub watch_interval: f64,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -692,9 +701,27 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
             args.handshake_timeout
         ))
     })?;
+    let watch_interval = Duration::try_from_secs_f64(args.watch_interval)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--watch-interval: {} is not a duration in seconds above 0",
+                args.watch_interval
+            ))
+        })?;
+    // why after the --log files: the watched logs are replayed as the
+    // server's logs too, `/api/logs/<k>` with k counted on from them.
+    let watch = (!args.watch.is_empty()).then(|| crate::web::live::watch::WatchConfig {
+        logs: args.watch.clone(),
+        first_log: args.logs.len(),
+        interval: watch_interval,
+    });
+    let mut logs = args.logs;
+    logs.extend(args.watch);
     let config = crate::web::state::ServeConfig {
         engines,
-        logs: args.logs,
+        logs,
         timeouts: Timeouts {
             ready: handshake,
             ..Timeouts::default()
@@ -704,10 +731,30 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         max_plies: Some(DEFAULT_MAX_PLIES),
         stderr_dir: args.stderr_dir,
     };
-    let server = crate::web::Server::bind(args.listen, config, &args.allow_host)
-        .await
-        .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
-    println!("arbiter: serving the board at {}", server.url());
+    let hub = watch.as_ref().map(|_| crate::web::live::LiveHub::new());
+    let state = match &hub {
+        Some(hub) => crate::web::state::AppState::with_live(config, hub.clone()),
+        None => crate::web::state::AppState::new(config),
+    };
+    let server = crate::web::Server::bind_with(args.listen, &args.allow_host, |allowed| {
+        crate::web::router(state, allowed)
+    })
+    .await
+    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    // why one line: scripts read the address from the first line, and may
+    // close the pipe after it.
+    match (hub, watch) {
+        (Some(hub), Some(watch)) => {
+            let n = watch.logs.len();
+            crate::web::live::watch::spawn(hub, watch)
+                .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
+            println!(
+                "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
+                url = server.url()
+            );
+        }
+        _ => println!("arbiter: serving the board at {}", server.url()),
+    }
     server
         .run()
         .await

@@ -51,6 +51,7 @@ pub mod event {
     pub mod schedule;
     pub mod slots;
     pub mod tournament;
+    pub mod watch;
 }
 
 pub mod stats;
@@ -64,5 +65,6 @@ pub mod records {
     pub mod output;
     pub mod partie_check;
     pub mod pgn;
+    pub mod tail;
     pub mod verify;
 }

@@ -8,9 +8,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::Duration;
 
 mod common;
+use common::{get_json, request as get};
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -107,40 +107,6 @@ fn next_line(lines: &mut BufReader<ChildStdout>) -> String {
     let n = lines.read_line(&mut line).expect("reads stdout");
     assert!(n > 0, "the arbiter's output ended early");
     line.trim_end().to_owned()
-}
-
-/// One HTTP/1.1 GET; the status and the body.
-fn get(addr: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("timeout");
-    let mut text = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        text.push_str(&format!("Host: {addr}\r\n"));
-    }
-    for (k, v) in headers {
-        text.push_str(&format!("{k}: {v}\r\n"));
-    }
-    text.push_str("\r\n");
-    stream.write_all(text.as_bytes()).expect("sends");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("reads");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    // axum sends JSON with a length; a chunked body would need decoding.
-    assert!(!head.to_ascii_lowercase().contains("chunked"), "{head}");
-    (status, body.to_owned())
-}
-
-fn get_json(addr: &str, path: &str) -> serde_json::Value {
-    let (status, body) = get(addr, path, &[]);
-    assert_eq!(status, 200, "{path}: {body}");
-    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
 }
 
 /// Opens `/ws/live` with a tiny receive buffer and never reads past the

@@ -636,8 +636,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
     if args.json {
-        let r = crate::stats::json::report(&merged.names, &merged.games, None);
-        print!("{}", crate::stats::json::to_text(&r));
+        print!("{}", crate::stats::json::to_text(&merged.report()));
         return Ok(());
     }
     print!("{}", merged.summary());

@@ -24,6 +24,8 @@ function renderEvent(e) {
   const total = e.total === null ? "" : `, ${e.total} games`;
   $("[data-event-info]").textContent =
     `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`;
+  // A watched log holds finished games only.
+  $("[data-playing-section]").hidden = e.source === "watch";
 }
 
 function renderProgress(p) {
@@ -163,6 +165,12 @@ function addFinished(f) {
   while (body.children.length > FINISHED_SHOWN) body.lastElementChild.remove();
 }
 
+function showProblems(problems) {
+  const box = $("[data-problems]");
+  box.replaceChildren(...(problems || []).map((p) => el("li", {}, p)));
+  box.hidden = !box.children.length;
+}
+
 function showEnded(message) {
   const box = $("[data-ended]");
   box.textContent = message;
@@ -186,6 +194,7 @@ function onLive(m) {
       for (const f of m.finished) addFinished(f);
       finishedCount = m.finished_count;
       if (m.ended) showEnded(m.ended);
+      showProblems(m.problems);
       break;
     case "event": renderEvent(m); break;
     case "standings": renderStandings(m); break;
@@ -202,6 +211,7 @@ function onLive(m) {
       countPlaying();
       showEnded(m.message);
       break;
+    case "problems": showProblems(m.problems); break;
     default: break;
   }
   $("[data-finished-count]").textContent = `(${finishedCount})`;

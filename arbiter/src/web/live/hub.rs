@@ -121,6 +121,11 @@ pub enum LiveMsg {
     Ended {
         message: String,
     },
+    /// What is wrong now (replaces the previous list; empty: nothing), e.g.
+    /// a watched log that stopped being followed.
+    Problems {
+        problems: Vec<String>,
+    },
 }
 
 /// A game in progress: how it started and its latest ply.
@@ -144,6 +149,8 @@ pub struct Snapshot {
     pub finished_count: u64,
     /// Set once the event is over.
     pub ended: Option<String>,
+    /// The latest [`LiveMsg::Problems`].
+    pub problems: Vec<String>,
 }
 
 /// The snapshot as kept (games in progress by id for quick updates).
@@ -156,6 +163,7 @@ struct State {
     finished: VecDeque<GameFinished>,
     finished_count: u64,
     ended: Option<String>,
+    problems: Vec<String>,
     /// For the ETA: when and at how many games the first progress came.
     rate_base: Option<(Instant, u64)>,
 }
@@ -170,6 +178,7 @@ impl State {
             finished: self.finished.iter().cloned().collect(),
             finished_count: self.finished_count,
             ended: self.ended.clone(),
+            problems: self.problems.clone(),
         }
     }
 
@@ -212,6 +221,7 @@ impl State {
                 self.playing.clear();
                 self.ended = Some(message.clone());
             }
+            LiveMsg::Problems { problems } => self.problems = problems.clone(),
         }
     }
 

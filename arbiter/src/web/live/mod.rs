@@ -6,10 +6,13 @@
 //! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
 //! - [`feed`]: the producer of `--live` (tournament and match).
 //! - [`socket`]: one page's WebSocket, dropped when it falls behind.
+//! - [`watch`]: `arbiter serve --watch`, results logs of other processes
+//!   fed into the hub.
 
 pub mod feed;
 pub mod hub;
 pub mod socket;
+pub mod watch;
 
 use axum::extract::State;
 use axum::http::StatusCode;
