@@ -9,14 +9,15 @@ use mancala_rules::GameId;
 
 use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
 use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
-use crate::event::tournament::{MergeArgs, TournamentArgs};
 use crate::play::game::Timeouts;
 use crate::play::matches::{self, MatchPlan};
 use crate::play::openings::Openings;
 use crate::play::runner::Runner;
 use crate::records::output::LogSink;
+use tournament::{MergeArgs, TournamentArgs};
 
 pub mod check;
+pub mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -566,7 +567,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         games: args.games,
         openings,
         event: event_name(&args.run, "mancala arena match"),
-        sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
+        sprt: tournament::parse_sprt(&args.sprt)?,
         standings_json: args.run.standings_json.clone(),
     };
     let bar = progress_bar(args.games);
@@ -668,7 +669,7 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
 /// to the arbiter), then the server until interrupted.
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut engines = engine_specs(&args.engines)?;
-    if let Ok(path) = crate::event::tournament::reference_engine() {
+    if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [
                 format!("cmd={}", path.display()),
@@ -766,8 +767,8 @@ pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
-            Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
-            Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
+            Command::Tournament(args) => tournament::run(*args).await.map(|()| 0),
+            Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {

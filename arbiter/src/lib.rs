@@ -50,7 +50,6 @@ pub mod event {
     pub mod resume;
     pub mod schedule;
     pub mod slots;
-    pub mod tournament;
     pub mod watch;
 }
 
