@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod common;
+use common::run_arbiter as run;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -58,17 +59,6 @@ fn arbiter(dir: &Path, args: &[String]) -> Command {
     let mut cmd = Command::new(ARBITER);
     cmd.current_dir(dir).args(args);
     cmd
-}
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    let out = arbiter(dir, args).output().expect("run arbiter");
-    assert!(
-        out.status.success(),
-        "arbiter {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 fn stdout(out: &Output) -> String {

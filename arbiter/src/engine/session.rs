@@ -88,6 +88,9 @@ pub struct BestMove {
     /// From the last `info` line before `bestmove` that carried them.
     pub score: Option<ScoreValue>,
     pub depth: Option<u32>,
+    /// The last `pv` an `info` line gave (empty if none did); kept as parsed,
+    /// so a game nobody watches pays no copy.
+    pub pv: Vec<umi::Move>,
     /// From writing `go` to reading `bestmove`, on the arbiter's monotonic clock.
     pub elapsed: Duration,
 }
@@ -378,6 +381,7 @@ impl Session {
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
         let (mut score, mut depth) = (None, None);
+        let mut pv = Vec::new();
         let mut last_other: Option<String> = None;
         loop {
             let line = match self.read_until(deadline, "bestmove").await {
@@ -407,6 +411,7 @@ impl Session {
                         ponder: ponder.map(|p| p.as_str().to_owned()),
                         score,
                         depth,
+                        pv,
                         elapsed,
                     });
                 }
@@ -416,6 +421,9 @@ impl Session {
                         score = Some(s.value);
                     }
                     depth = info.depth.or(depth);
+                    if !info.pv.is_empty() {
+                        pv = info.pv;
+                    }
                 }
                 Err(e) if line.split_whitespace().next() == Some("bestmove") => {
                     return Err(Fault::Garbled {

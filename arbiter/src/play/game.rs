@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use umi::ScoreValue;
 
 use crate::engine::session::{Fault, Session};
+use crate::play::observe::{clocks_ms, PlyEvent, PlyHook};
 use crate::play::ponder::{self, Pondering};
 use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
@@ -152,6 +153,16 @@ pub async fn play_started(
     engines: [&mut Session; 2],
     timeouts: Timeouts,
 ) -> Played {
+    play_observed(plan, engines, timeouts, None).await
+}
+
+/// [`play_started`], calling `on_ply` after each checked ply (`--live`).
+pub async fn play_observed(
+    plan: &GamePlan,
+    engines: [&mut Session; 2],
+    timeouts: Timeouts,
+    on_ply: Option<PlyHook<'_>>,
+) -> Played {
     let [south, north] = engines;
     let mut sessions = [south, north];
     let mut moves = Vec::new();
@@ -236,6 +247,20 @@ pub async fn play_started(
                     depth: bm.depth,
                 });
                 played.push(mv);
+                if let Some(hook) = on_ply {
+                    let last = &moves[moves.len() - 1];
+                    hook(&PlyEvent {
+                        ply: played.len() as u32,
+                        mover,
+                        mv: &last.mv,
+                        position: &game.position_string(),
+                        time_ms: last.time_ms,
+                        clocks_ms: clocks_ms(&clocks),
+                        depth: bm.depth,
+                        score,
+                        pv: &bm.pv,
+                    });
+                }
                 if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
                     break (v.result, v.termination, None);
                 }

@@ -15,6 +15,7 @@ use crate::engine::config::EngineSpec;
 use crate::engine::process::{LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
+use crate::play::observe::{clocks_ms, GameObserver, GameStart, PlyEvent};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
@@ -110,6 +111,9 @@ pub struct Runner {
     pub partie: Option<u32>,
     /// Resign, draw and decided adjudication for every game.
     pub adjudication: crate::play::adjudicate::Rules,
+    /// Told when each game starts and after each ply (`--live`); `None`
+    /// costs nothing.
+    pub observer: Option<Arc<dyn GameObserver>>,
 }
 
 impl Runner {
@@ -418,7 +422,19 @@ impl Runner {
             return (played, Vec::new());
         };
         plan.ponder = [south.ponders(), north.ponders()];
-        let played = game::play_started(&plan, [&mut south, &mut north], self.timeouts).await;
+        let played = match &self.observer {
+            None => game::play_started(&plan, [&mut south, &mut north], self.timeouts).await,
+            Some(observer) => {
+                let clocks = plan.tc.map(crate::play::tc::Clock::new);
+                observer.game_started(&GameStart {
+                    job,
+                    clocks_ms: clocks_ms(&clocks),
+                });
+                let hook = |ply: &PlyEvent<'_>| observer.ply(job, ply);
+                let sessions = [&mut south, &mut north];
+                game::play_observed(&plan, sessions, self.timeouts, Some(&hook)).await
+            }
+        };
         // An engine that broke the protocol is not trusted with another game;
         // one with `restart=on` gets a fresh process for every game.
         let offender = played.offender();
