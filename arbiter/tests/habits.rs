@@ -7,6 +7,18 @@ use std::path::Path;
 mod common;
 use common::{engine, run_arbiter as run, testbot, Scratch};
 
+/// Runs the arbiter in `dir`, which must refuse with a usage error (status
+/// 2); returns what it printed on stderr.
+fn usage_error(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run arbiter");
+    assert_eq!(out.status.code(), Some(2), "arbiter {args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
@@ -328,19 +340,16 @@ fn bare_commands_resolve_in_the_current_directory_and_engine_names_the_reference
     assert!(text.contains("Score of my-bot vs engine"), "{text}");
     assert_eq!(lines(&s.path("games.jsonl")).len(), 2);
     // Still a clear error for a name found nowhere.
-    let missing = Command::new(ARBITER)
-        .current_dir(&s.0)
-        .args([
+    let err = usage_error(
+        &s.0,
+        &[
             "match",
             "--engine",
             "cmd=no-such-bot",
             "--engine",
             "cmd=engine",
-        ])
-        .output()
-        .expect("run arbiter");
-    assert_eq!(missing.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&missing.stderr);
+        ],
+    );
     assert!(err.contains("no-such-bot"), "{err}");
     s.assert_no_leftovers();
 }
@@ -386,20 +395,17 @@ fn conf_names_come_from_engines_json_in_the_current_directory_as_in_cutechess() 
     assert_eq!(pgn.matches("[Event ").count(), 2);
     // Without the file, the error says where conf= names come from.
     std::fs::remove_file(s.path("engines.json")).expect("remove");
-    let missing = Command::new(ARBITER)
-        .current_dir(&s.0)
-        .args([
+    let err = usage_error(
+        &s.0,
+        &[
             "-engine",
             "conf=Weak",
             "-engine",
             "conf=Strong",
             "-each",
             "depth=1",
-        ])
-        .output()
-        .expect("run arbiter");
-    assert_eq!(missing.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&missing.stderr);
+        ],
+    );
     assert!(
         err.contains("engines.json in the current directory"),
         "{err}"
