@@ -228,7 +228,7 @@ pub fn report_from(names: &[String], tally: &Tally, live: &Live, sprt: Option<&S
             draws: e.wdl.draws,
             losses: e.wdl.losses,
             sonneborn_berger: e.sonneborn_berger,
-            elo: fit.elo[i],
+            elo: fit.elo[i] + 0.0,
             elo_margin: finite(fit.margin(i)),
             los_next: (i + 1 < order.len()).then(|| fit.los(i, i + 1)).flatten(),
             verdicts: std::mem::take(&mut verdicts[i]),

@@ -222,7 +222,8 @@ impl Tally {
                 "{:>4} {:<name_w$} {:>+7.1} {:>7} {:>7}",
                 i + 1,
                 name,
-                fit.elo[i],
+                // why `+ 0.0`: an exact 0 may come out as −0, printed "-0.0".
+                fit.elo[i] + 0.0,
                 margin,
                 los
             );
