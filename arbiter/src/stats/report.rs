@@ -330,6 +330,16 @@ mod tests {
     }
 
     #[test]
+    fn an_even_event_shows_no_negative_zero() {
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let games = [game("A", "B", SouthWins, 0), game("B", "A", SouthWins, 0)];
+        let text = render(&names, &games, None);
+        assert!(!text.contains("-0.0"), "{text}");
+        assert!(text.contains("Elo difference: 0.0"), "{text}");
+    }
+
+    #[test]
     fn terminations_name_who_forfeited() {
         use crate::records::log::Termination;
         use GameResult::*;
