@@ -282,8 +282,7 @@ struct Analyst {
 
 /// `GET /ws/analyse`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    ws.max_message_size(64 * 1024)
-        .on_upgrade(move |socket| drive(socket, state))
+    crate::web::socket::configure(ws, 64 * 1024).on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {

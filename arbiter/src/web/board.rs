@@ -56,7 +56,13 @@ fn layout(game: GameId) -> Vec<Vec<u32>> {
 
 /// Lays out a position string (checked and made canonical by the rules first).
 pub fn view(position: &str) -> Result<BoardView, PositionError> {
-    let canonical = normalize_position(position)?;
+    lay_out(normalize_position(position)?)
+}
+
+/// Lays out a position string the rules library wrote itself (its
+/// `position_string`, canonical already): no second parse. A game sends one
+/// every ply, so this is on the server's hot path.
+pub fn lay_out(canonical: String) -> Result<BoardView, PositionError> {
     let fields: Vec<&str> = canonical.split_whitespace().collect();
     // A canonical string always has these fields (game, holes, side, …);
     // `get` keeps a surprise from the rules library a plain error, not a panic.

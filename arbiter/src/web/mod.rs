@@ -10,6 +10,7 @@
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
 //! - [`security`]: `Host` / `Origin` checks against DNS rebinding and
 //!   cross-site use.
+//! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
 
 pub mod analyse;
@@ -18,6 +19,7 @@ pub mod kept;
 pub mod play;
 pub mod replay;
 pub mod security;
+pub mod socket;
 pub mod state;
 pub mod table;
 

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::play::game::{go_command, position_command};
 use crate::play::tc::{Clock, TimeControl};
 use crate::records::log::{MoveRecord, Termination};
-use crate::web::board::{move_hole, view, BoardView};
+use crate::web::board::{lay_out, move_hole, BoardView};
 
 /// A finished game: result and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +46,11 @@ impl fmt::Display for PlayError {
 /// The game, its clocks and its end.
 pub struct Table {
     game: Box<dyn AnyGame>,
+    /// The game's start and current position strings, written once per
+    /// move (the `position` line, the page's board and the next move's
+    /// trace all need them; formatting them is a good part of a ply's cost).
+    start: String,
+    position: String,
     clocks: [Clock; 2],
     moves: Vec<MoveRecord>,
     /// The moves in notation, kept as they are played: the `position` line
@@ -128,6 +133,8 @@ impl Table {
     ) -> Result<Table, PositionError> {
         let game = game_from_position(start)?;
         let mut table = Table {
+            start: game.start_string(),
+            position: game.position_string(),
             game,
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
@@ -163,7 +170,7 @@ impl Table {
     /// The protocol lines that ask the side to move for its move.
     pub fn engine_request(&self, side: Side) -> (String, String) {
         (
-            position_command(self.game.game_id(), &self.game.start_string(), &self.played),
+            position_command(self.game.game_id(), &self.start, &self.played),
             go_command(&self.clocks, side),
         )
     }
@@ -189,8 +196,8 @@ impl Table {
             });
             return Ok(());
         }
-        let before = self.game.position_string();
         let (mv, steps) = self.game.play_traced(text).map_err(PlayError::Illegal)?;
+        let before = std::mem::replace(&mut self.position, self.game.position_string());
         self.last_trace = Some(LastTrace { before, steps });
         self.clocks[side.index()] = clock;
         let (score, depth) = engine_said.unwrap_or((None, None));
@@ -267,7 +274,7 @@ impl Table {
             None => Vec::new(),
         };
         Ok(TableView {
-            board: view(&self.game.position_string())?,
+            board: lay_out(self.position.clone())?,
             legal,
             ply: self.moves.len(),
             last: self.moves.last().cloned(),
