@@ -46,16 +46,14 @@ impl fmt::Display for PlayError {
 /// The game, its clocks and its end.
 pub struct Table {
     game: Box<dyn AnyGame>,
-    /// The game's start and current position strings, written once per
-    /// move (the `position` line, the page's board and the next move's
-    /// trace all need them; formatting them is a good part of a ply's cost).
-    start: String,
+    /// The current position string, written once per move (the page's
+    /// board and the next move's trace need it).
     position: String,
+    /// The `position` line for the side to move, grown by each move (not
+    /// rebuilt from every move so far, as a long game would have it).
+    position_line: String,
     clocks: [Clock; 2],
     moves: Vec<MoveRecord>,
-    /// The moves in notation, kept as they are played: the `position` line
-    /// of every engine request needs them all (as in `play::game`).
-    played: Vec<String>,
     /// The last move's steps, for the page to animate.
     last_trace: Option<LastTrace>,
     end: Option<Ended>,
@@ -133,12 +131,11 @@ impl Table {
     ) -> Result<Table, PositionError> {
         let game = game_from_position(start)?;
         let mut table = Table {
-            start: game.start_string(),
+            position_line: position_command(game.game_id(), &game.start_string(), &[]),
             position: game.position_string(),
             game,
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
-            played: Vec::new(),
             last_trace: None,
             end: None,
             max_plies,
@@ -169,10 +166,7 @@ impl Table {
 
     /// The protocol lines that ask the side to move for its move.
     pub fn engine_request(&self, side: Side) -> (String, String) {
-        (
-            position_command(self.game.game_id(), &self.start, &self.played),
-            go_command(&self.clocks, side),
-        )
+        (self.position_line.clone(), go_command(&self.clocks, side))
     }
 
     /// Plays `text` for `side`, which took `elapsed` to choose it. A move
@@ -201,7 +195,12 @@ impl Table {
         self.last_trace = Some(LastTrace { before, steps });
         self.clocks[side.index()] = clock;
         let (score, depth) = engine_said.unwrap_or((None, None));
-        self.played.push(mv.clone());
+        self.position_line.push_str(if self.moves.is_empty() {
+            " moves "
+        } else {
+            " "
+        });
+        self.position_line.push_str(&mv);
         self.moves.push(MoveRecord {
             mv,
             time_ms: elapsed.as_millis() as u64,
@@ -412,6 +411,12 @@ mod tests {
             .expect("legal");
         let (position, go) = t.engine_request(Side::North);
         assert_eq!(position, "position startpos moves 3");
+        t.play(Side::North, "8", Duration::ZERO, None)
+            .expect("legal");
+        assert_eq!(
+            t.engine_request(Side::South).0,
+            position_command(t.game_id(), &t.game.start_string(), &t.game.moves())
+        );
         assert_eq!(go, "go infinite");
         let t = table("bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2");
         assert_eq!(
