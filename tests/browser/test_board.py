@@ -335,3 +335,43 @@ def test_analysis_shows_the_k_best_lines_when_the_engine_offers_multipv(server, 
     firsts = [r.find_elements(By.TAG_NAME, "td")[5].text.split()[0]
               for r in browser.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")]
     assert len(set(firsts)) == 3, f"three different root moves: {firsts}"
+
+
+def test_the_board_says_connecting_until_the_first_position(browser):
+    import urllib.request
+    import conftest
+    bot = str(conftest.TESTBOT)
+    # An engine that never finishes its handshake (the server waits for it as
+    # long as we like) and one that dies at once.
+    proc, url = conftest.start_server(
+        "--handshake-timeout", "600",
+        "--engine", f"cmd={bot}", "name=mute", "arg=--mode", "arg=no-umiok",
+        "--engine", f"cmd={bot}", "name=dead", "arg=--mode", "arg=crash-start")
+    try:
+        # Before any script runs: the page itself says so, in the frame and the status line.
+        with urllib.request.urlopen(f"{url}/play", timeout=WAIT) as r:
+            html = r.read().decode()
+        assert re.search(r'id="board"[^>]*><p class="board-note" data-board-note>connecting…</p>', html), html
+        assert 'data-result>connecting…</p>' in html
+        # The socket is open and the server starts the engines: no board yet.
+        page = Page(browser, play_url(url, game="bohnenspiel", south="human", north="mute", tc="60+1"))
+        note = lambda: page.text("#board [data-board-note]")
+        page.wait_for(lambda d: note() == "starting the game…")
+        assert page.text("[data-result]") == "starting the game…"
+        assert page.board("data-position") == ""
+        assert not browser.find_elements(By.CSS_SELECTOR, "[data-hole]")
+        # A game that cannot start: the note says so, the error says why.
+        page = Page(browser, play_url(url, game="bohnenspiel", south="human", north="dead", tc="60+1"))
+        page.wait_for(lambda d: note() == "no game")
+        assert "dead" in page.error()
+        # Without a game to start, the start position is shown at once.
+        page = Page(browser, f"{url}/play")
+        page.wait_for(lambda d: page.board("data-position") == BOHNENSPIEL_START)
+        assert page.text("[data-result]") == "New game to start"
+    finally:
+        browser.get("about:blank")
+        proc.terminate()
+        try:
+            proc.wait(timeout=WAIT)
+        except Exception:
+            proc.kill()

@@ -34,6 +34,16 @@ function showError(text) {
   box.hidden = !text;
 }
 
+// The board frame before there is a position to draw: a note in it
+// (`connecting…` until the server's first answer), and the same in the
+// status line.
+function boardNote(text) {
+  const board = $("#board");
+  board.replaceChildren(el("p", { class: "board-note", "data-board-note": true }, text));
+  board.dataset.position = "";
+  $("#status").textContent = text;
+}
+
 function formatClock(ms) {
   if (ms === null || ms === undefined) return "";
   const t = Math.max(0, ms);
@@ -143,7 +153,10 @@ function connect() {
   return new Promise((resolve) => {
     if (socket && socket.readyState === WebSocket.OPEN) return resolve(socket);
     socket = new WebSocket(`ws://${location.host}/ws/play`);
-    socket.onopen = () => resolve(socket);
+    socket.onopen = () => {
+      if (!current) boardNote("starting the game…");
+      resolve(socket);
+    };
     socket.onmessage = (e) => onServer(JSON.parse(e.data));
     socket.onclose = () => { socket = null; };
     socket.onerror = () => showError("cannot reach the server (is `arbiter serve` still running?)");
@@ -156,7 +169,12 @@ async function send(message) {
 }
 
 function onServer(m) {
-  if (m.type === "error") { showError(m.message); return; }
+  if (m.type === "error") {
+    showError(m.message);
+    // A game that could not start leaves no board to show.
+    if (!current && $("[data-board-note]")) boardNote("no game");
+    return;
+  }
   if (m.type !== "state") return;
   current = m;
   animate(m.trace, () => renderPlay(m));
@@ -238,6 +256,7 @@ function seatOf(name, levelParam) {
 
 function startGame() {
   showError("");
+  if (!current) boardNote(socket ? "starting the game…" : "connecting…");
   const game = $("#game").value;
   const position = $("#position").value.trim();
   send({
@@ -294,7 +313,10 @@ function setupPlay() {
 // server knows it, as it knows every rule).
 async function previewStart() {
   const view = await fetchJson(`/api/start?game=${encodeURIComponent($("#game").value)}`);
-  if (view) drawBoard(view);
+  if (view && !current) {
+    drawBoard(view);
+    $("#status").textContent = "New game to start";
+  }
 }
 
 async function fetchJson(url, options) {
@@ -474,6 +496,7 @@ async function openGame(index) {
 }
 
 async function setupReplay() {
+  boardNote("open a log");
   $("#log-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
