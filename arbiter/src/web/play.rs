@@ -306,6 +306,9 @@ async fn sleep_until(at: Option<Instant>) {
 async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
+    // The size of the largest message so far: the next one's buffer starts
+    // that big instead of growing to it (a state is about 1 KB).
+    let mut message_size = 0;
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
@@ -377,7 +380,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             }
         }
         for m in out {
-            let Ok(text) = serde_json::to_string(&m) else {
+            let Some(text) = to_json(&m, &mut message_size) else {
                 continue;
             };
             if socket.send(Message::Text(text.into())).await.is_err() {
@@ -397,6 +400,14 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     for s in kept.drain() {
         s.shutdown(state.config.quit_grace).await;
     }
+}
+
+/// `m` as JSON text, written into a buffer of the largest size so far.
+fn to_json(m: &ServerMessage, largest: &mut usize) -> Option<String> {
+    let mut buf = Vec::with_capacity(*largest);
+    serde_json::to_writer(&mut buf, m).ok()?;
+    *largest = (*largest).max(buf.len());
+    String::from_utf8(buf).ok()
 }
 
 fn human_move(live: &mut Live, text: &str) -> Result<(), String> {
