@@ -18,7 +18,8 @@
 # Bohnenspiel game is 41 plies, a Bosh game 126 (it used to cycle to the
 # 5000-ply limit).
 # Prints wall and CPU (user+system of the arbiter and its reaped engines)
-# µs per ply for both, and the page-ready times in ms.
+# µs per ply for both (and the load client's CPU, which the serve figure
+# leaves out), and the page-ready times in ms.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,7 +67,10 @@ serve_stop() {
   wait "$timepid" || true
 }
 serve_start serve
-read -r sgames splies swall < <("$venv/bin/python" bench/serve_load.py "$url" --tables "$tables" --rounds "$rounds" --game "$game")
+/usr/bin/time -f '%U %S' -o "$out/client.time" "$venv/bin/python" bench/serve_load.py "$url" \
+  --tables "$tables" --rounds "$rounds" --game "$game" > "$out/client.out"
+read -r sgames splies swall < "$out/client.out"
+read -r cuser csys < <(tail -n 1 "$out/client.time")
 serve_stop
 # (time's last line; a first one says the server exited on the interrupt)
 read -r _ suser ssys < <(tail -n 1 "$out/serve.time")
@@ -76,9 +80,10 @@ ready=$(ARBITER_BIN_DIR=$bin "$venv/bin/python" bench/serve_load.py "$url" --pag
 serve_stop
 
 awk -v g="$games" -v t="$tables" -v mp="$match_plies" -v mw="$mwall" -v mu="$muser" -v ms="$msys" \
-    -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" 'BEGIN {
+    -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" -v cu="$cuser" -v cs="$csys" 'BEGIN {
   printf "match: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, mp, mw, mu+ms, mw*1e6/mp, (mu+ms)*1e6/mp
   printf "serve: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, sp, sw, su+ss, sw*1e6/sp, (su+ss)*1e6/sp
+  printf "       (the Python client, not counted above: CPU %.2f s, %.1f µs/ply)\n", cu+cs, (cu+cs)*1e6/sp
 }'
 echo "page ready (ms from navigation, $runs loads): $ready"
 rm -rf "$out"
