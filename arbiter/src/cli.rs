@@ -16,6 +16,8 @@ use crate::play::openings::Openings;
 use crate::play::runner::Runner;
 use crate::records::output::LogSink;
 
+pub mod check;
+
 #[derive(Parser)]
 #[command(
     name = "arbiter",
@@ -40,7 +42,7 @@ pub enum Command {
     // why override_usage: clap's error usage lists the options already given
     // as if they were required (`--each <KEY=VALUE>...`).
     #[command(override_usage = "arbiter check --engine KEY=VALUE... [OPTIONS]")]
-    Check(Box<crate::engine::check::CheckArgs>),
+    Check(Box<check::CheckArgs>),
     /// Replay a PGN or JSON-lines log with the rules and report the first problem.
     Verify {
         /// The log file.
@@ -668,7 +670,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
             Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
             Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
-            Command::Check(args) => crate::engine::check::main(*args).await,
+            Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
