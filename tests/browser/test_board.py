@@ -375,3 +375,29 @@ def test_the_board_says_connecting_until_the_first_position(browser):
             proc.wait(timeout=WAIT)
         except Exception:
             proc.kill()
+
+
+def test_analysis_numbers_the_best_line_on_the_board(server, browser):
+    start = BOHNENSPIEL_START
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    page.click('[data-action="analyse"]')
+    pv = lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text.split()
+    # A line of a few moves (the reference engine deepens quickly).
+    page.wait_for(lambda d: len(pv(d)) >= 3)
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))
+
+    def marks(d):
+        return sorted((int(m.get_attribute("data-pv-index")),
+                       m.find_element(By.XPATH, "ancestor::*[@data-hole]").get_attribute("data-hole"))
+                      for m in d.find_elements(By.CSS_SELECTOR, "#board [data-pv-index]"))
+
+    # Each of the first four moves is numbered on the hole it starts from (a
+    # Bohnenspiel move is its hole's number); the first hole is outlined.
+    line = page.wait_for(lambda d: pv(d) if marks(d) == [(k + 1, mv) for k, mv in enumerate(pv(d)[:4])] else None)
+    assert len(line) >= 3
+    # The line is legal by the rules, move by move (South, North, …).
+    assert rules_position(start, line[:4])[0]
+    first = browser.find_elements(By.CSS_SELECTOR, '#board [data-pv="true"]')
+    assert [e.get_attribute("data-hole") for e in first] == [line[0]]

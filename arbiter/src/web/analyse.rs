@@ -23,7 +23,7 @@ use umi::{Bound, Message, OptionDecl, OptionKind, ScoreValue};
 use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Termination};
-use crate::web::board::{view, BoardView};
+use crate::web::board::{move_hole, view, BoardView};
 use crate::web::state::AppState;
 use crate::web::table::LegalMove;
 
@@ -222,14 +222,28 @@ pub struct InfoView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<u64>,
     pub pv: Vec<String>,
+    /// The hole each move of the pv starts from (`null`: `pass`), for the
+    /// board to number them: as far as the rules find the line legal from
+    /// the searched position (an engine's pv is not trusted).
+    pub pv_holes: Vec<Option<u32>>,
 }
 
-/// The page's view of an engine's info line; `None` for lines without search
-/// results (`info string`, `currmove`).
-pub fn info_view(info: &umi::Info) -> Option<InfoView> {
+/// The start holes of the legal beginning of `pv` from `from`.
+pub fn pv_holes(from: &dyn AnyGame, pv: &[String]) -> Vec<Option<u32>> {
+    let mut game = from.clone_box();
+    pv.iter()
+        .map_while(|mv| game.play(mv).ok())
+        .map(|mv| move_hole(&mv))
+        .collect()
+}
+
+/// The page's view of an engine's info line from a search of `searched`;
+/// `None` for lines without search results (`info string`, `currmove`).
+pub fn info_view(info: &umi::Info, searched: Option<&dyn AnyGame>) -> Option<InfoView> {
     if info.depth.is_none() && info.pv.is_empty() && info.score.is_none() {
         return None;
     }
+    let pv: Vec<String> = info.pv.iter().map(|m| m.as_str().to_owned()).collect();
     let score = info.score.map(|s| {
         let value = match s.value {
             ScoreValue::Cp(cp) => format!("{cp:+}"),
@@ -250,7 +264,8 @@ pub fn info_view(info: &umi::Info) -> Option<InfoView> {
         nodes: info.nodes,
         nps: info.nps,
         time: info.time,
-        pv: info.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+        pv_holes: searched.map_or_else(Vec::new, |g| pv_holes(g, &pv)),
+        pv,
     })
 }
 
@@ -276,6 +291,8 @@ struct Analyst {
     name: String,
     session: Session,
     searching: bool,
+    /// The position of the current (or last) search, for its pv.
+    searched: Option<Box<dyn AnyGame>>,
     /// The game id the engine was last told with `newgame`.
     game: Option<String>,
 }
@@ -339,7 +356,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 })
             }
             Event::Line(Ok(line)) => match Message::parse(&line) {
-                Ok(Message::Info(info)) => info_view(&info).map(ServerMessage::Info),
+                Ok(Message::Info(info)) => {
+                    let searched = analyst.as_ref().and_then(|a| a.searched.as_deref());
+                    info_view(&info, searched).map(ServerMessage::Info)
+                }
                 Ok(Message::BestMove { best, .. }) => {
                     if let Some(a) = analyst.as_mut() {
                         a.searching = false;
@@ -422,6 +442,7 @@ async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
         name: name.to_owned(),
         session,
         searching: false,
+        searched: None,
         game: None,
     })
 }
@@ -473,6 +494,7 @@ async fn go(
     a.session.send(&position).await.map_err(fail)?;
     a.session.send("go infinite").await.map_err(fail)?;
     a.searching = true;
+    a.searched = Some(game);
     Ok(())
 }
 
@@ -519,14 +541,28 @@ mod tests {
         else {
             panic!("parses")
         };
-        let v = info_view(&info).expect("search info");
+        let v = info_view(&info, None).expect("search info");
         assert_eq!(v.multipv, 2);
         assert_eq!(v.score.as_deref(), Some("-12"));
         assert_eq!(v.pv, ["3", "9", "5"]);
+        // From the start, 3 9 5 is legal; each move starts at its hole.
+        let start = line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "")
+            .replay()
+            .expect("legal");
+        let v = info_view(&info, Some(start.as_ref())).expect("search info");
+        assert_eq!(v.pv_holes, [Some(3), Some(9), Some(5)]);
+        // A pv is drawn only as far as it is legal: North cannot play 4.
+        let bad = ["3", "4", "9"].map(str::to_owned);
+        assert_eq!(pv_holes(start.as_ref(), &bad), [Some(3)]);
+        // Kujifunza: the hole is the move's number, whatever its signs.
+        let kuji = line(&format!("kujifunza {} S", ["2"; 32].join(",")), "")
+            .replay()
+            .expect("legal");
+        assert_eq!(pv_holes(kuji.as_ref(), &["1-+-".to_owned()]), [Some(1)]);
         let Ok(Message::Info(text)) = Message::parse("info string hello") else {
             panic!("parses")
         };
-        assert!(info_view(&text).is_none());
+        assert!(info_view(&text, None).is_none());
     }
 
     #[test]

@@ -560,17 +560,28 @@ function onAnalyst(m) {
         ...[k, i.depth ?? "", i.score ?? "", i.nodes ?? "", i.nps ?? "", i.pv.join(" ")]
           .map((v) => el("td", {}, String(v))));
     }));
-    if (Number(m.multipv) === 1) markPv(m.pv[0]);
+    if (Number(m.multipv) === 1) markPv(m.pv_holes || []);
   }
 }
 
-// The best line drawn on the board: the hole its first move starts from
-// (the server's legal list names each move's hole; `pass` has none).
-function markPv(mv) {
+// How many moves of the best line are numbered on the board.
+const PV_MARKS = 4;
+
+// The best line drawn on the board: its first moves numbered 1, 2, … on the
+// holes they start from (the server names each hole, as far as the rules
+// find the line legal; `pass` has none). The first move's hole is also
+// outlined (`data-pv`).
+function markPv(holes) {
   $$('#board [data-pv]').forEach((h) => { delete h.dataset.pv; h.classList.remove("pv"); });
-  const legal = an.answer && an.answer.legal.find((l) => l.move === mv);
-  const hole = legal && legal.hole != null && $(`#board [data-hole="${legal.hole}"]`);
-  if (hole) { hole.dataset.pv = "true"; hole.classList.add("pv"); }
+  $$("#board .pv-marks").forEach((m) => m.remove());
+  holes.slice(0, PV_MARKS).forEach((n, i) => {
+    const hole = n !== null && $(`#board [data-hole="${n}"]`);
+    if (!hole) return;
+    if (i === 0) { hole.dataset.pv = "true"; hole.classList.add("pv"); }
+    let marks = $(".pv-marks", hole);
+    if (!marks) { marks = el("span", { class: "pv-marks", "aria-hidden": "true" }); hole.append(marks); }
+    marks.append(el("span", { class: "pv-mark", "data-pv-index": i + 1, title: `best line, move ${i + 1}` }, String(i + 1)));
+  });
 }
 
 async function anShow() {
