@@ -37,6 +37,13 @@ done
 "$venv/bin/python" -c 'import websockets' 2>/dev/null ||
   "$venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12,<16'
 out=$(mktemp -d "$root/target/bench-serve.XXXXXX")
+server=
+# A failed step must not leave a server (and its engines) running.
+cleanup() {
+  if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; fi
+  rm -rf "$out"
+}
+trap cleanup EXIT
 game=${GAME:-bohnenspiel}
 bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
       --engine "cmd=$bin/testbot" arg=--mode arg=instant name=B)
@@ -61,10 +68,12 @@ serve_start() { # $1: the name of this server's files
 }
 serve_stop() {
   # The server ends a closed page's engines (quit, then reaped) after the
-  # client is gone: wait for that, so that their CPU is counted too.
-  for _ in $(seq 300); do pgrep -P "$server" >/dev/null || break; sleep 0.1; done
+  # client is gone: wait for that, so that their CPU is counted too (its
+  # other child, the engine watchdog, lives as long as it does).
+  for _ in $(seq 300); do pgrep -x -P "$server" testbot >/dev/null || break; sleep 0.1; done
   kill -INT "$server"
   wait "$timepid" || true
+  server=
 }
 serve_start serve
 /usr/bin/time -f '%U %S' -o "$out/client.time" "$venv/bin/python" bench/serve_load.py "$url" \
@@ -86,4 +95,3 @@ awk -v g="$games" -v t="$tables" -v mp="$match_plies" -v mw="$mwall" -v mu="$mus
   printf "       (the Python client, not counted above: CPU %.2f s, %.1f µs/ply)\n", cu+cs, (cu+cs)*1e6/sp
 }'
 echo "page ready (ms from navigation, $runs loads): $ready"
-rm -rf "$out"
