@@ -409,3 +409,15 @@ def test_analysis_numbers_the_best_line_on_the_board(server, browser):
     assert rules_position(start, line[:4])[0]
     first = browser.find_elements(By.CSS_SELECTOR, '#board [data-pv="true"]')
     assert [e.get_attribute("data-hole") for e in first] == [line[0]]
+
+
+def test_an_analysis_deep_link_with_moves_shows_the_position_after_them(server, browser):
+    start = BOHNENSPIEL_START
+    after, _ = rules_position(start, ["3", "9"])
+    # The page asks for the position, then for the line: the board must end
+    # on the line, whichever answer comes back first.
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "moves": "3 9"}))
+    page.wait_for(lambda d: page.moves() == ["3", "9"] and page.text("[data-ply]") == "2/2")
+    page.wait_for(lambda d: page.board("data-position") == after)
+    assert page.board("data-to-move") == "south"
+    assert page.legal_holes() and all(1 <= h <= 6 for h in page.legal_holes())

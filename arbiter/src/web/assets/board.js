@@ -527,7 +527,7 @@ async function setupReplay() {
 
 // ---------------------------------------------------------------- analyse
 
-const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {} };
+const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {}, shown: 0 };
 let anSocket = null;
 
 function anConnect() {
@@ -586,8 +586,11 @@ function markPv(holes) {
 
 async function anShow() {
   const moves = an.moves.slice(0, an.cursor).join(" ");
+  // why: answers may come back out of order (a deep link sets the position,
+  // then its moves); only the newest request's answer is drawn.
+  const request = ++an.shown;
   const a = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves)}`);
-  if (!a) return;
+  if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
   drawBoard(a.board, {
