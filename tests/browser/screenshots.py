@@ -49,11 +49,7 @@ def main():
         page.wait_for(lambda d: page.moves() == ["3"])
         # Level 9: a 5-ply search that ends, so that its whole best line is
         # numbered on the board in the picture.
-        page.click('[data-action="options"]')
-        level = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="Level"]'))
-        level.clear()
-        level.send_keys("9")
-        driver.find_element(By.CSS_SELECTOR, '[data-action="options-ok"]').click()
+        page.set_option("Level", "9")
         page.click('[data-action="analyse"]')
         page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[1].text == "5")
         page.click('[data-action="stop"]')

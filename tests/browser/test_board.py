@@ -384,11 +384,7 @@ def test_analysis_numbers_the_best_line_on_the_board(server, browser):
     # Level 9 searches 5 plies at most: the search ends there and its last
     # line stays (at full strength the reference engine's pv, read from its
     # hash table, is sometimes a single move deep in a long search).
-    page.click('[data-action="options"]')
-    level = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="Level"]'))
-    level.clear()
-    level.send_keys("9")
-    browser.find_element(By.CSS_SELECTOR, '[data-action="options-ok"]').click()
+    page.set_option("Level", "9")
     page.click('[data-action="analyse"]')
     cell = lambda d, i: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[i].text
     pv = lambda d: cell(d, 5).split()
