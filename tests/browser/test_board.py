@@ -417,3 +417,29 @@ def test_an_analysis_deep_link_with_moves_shows_the_position_after_them(server, 
     page.wait_for(lambda d: page.board("data-position") == after)
     assert page.board("data-to-move") == "south"
     assert page.legal_holes() and all(1 <= h <= 6 for h in page.legal_holes())
+
+
+def test_an_analysis_move_is_animated_from_the_rules_trace(server, browser):
+    # As in play (above): Bosh 4 sows into 5 and captures 7's two stones.
+    start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "animate": "manual"}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    page.click("[data-anim-step]")                 # lap 1
+    page.click("[data-anim-step]")                 # pick 4
+    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
+    page.click("[data-anim-step]")                 # sow 5
+    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    assert page.board("data-position") == start, "the board is the old one until the animation ends"
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-animating") is None)
+    assert page.board("data-position") == rules_position(start, ["4"])[0]
+    # Stepping back shows the position at once; forward again animates.
+    page.click('[data-step="back"]')
+    page.wait_for(lambda d: page.board("data-position") == start and page.board("data-animating") is None)
+    page.click('[data-step="forward"]')
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-position") == rules_position(start, ["4"])[0])

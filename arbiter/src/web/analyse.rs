@@ -25,7 +25,7 @@ use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Termination};
 use crate::web::board::{move_hole, view, BoardView};
 use crate::web::state::AppState;
-use crate::web::table::LegalMove;
+use crate::web::table::{LastTrace, LegalMove};
 
 /// A start position and moves, as the page sends them.
 #[derive(Clone, Debug, Deserialize)]
@@ -43,13 +43,24 @@ impl Line {
 
     /// The game after the moves, every move checked by the rules.
     pub fn replay(&self) -> Result<Box<dyn AnyGame>, String> {
+        self.replay_traced().map(|(game, _)| game)
+    }
+
+    /// [`Line::replay`], and the steps of the last move (the page animates
+    /// it when it shows that move).
+    pub fn replay_traced(&self) -> Result<(Box<dyn AnyGame>, Option<LastTrace>), String> {
         let mut game =
             game_from_position(self.position.trim()).map_err(|e| format!("position: {e}"))?;
-        for (i, mv) in self.move_list().iter().enumerate() {
-            game.play(mv)
+        let moves = self.move_list();
+        let mut trace = None;
+        for (i, mv) in moves.iter().enumerate() {
+            let before = (i + 1 == moves.len()).then(|| game.position_string());
+            let (_, steps) = game
+                .play_traced(mv)
                 .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+            trace = before.map(|before| LastTrace { before, steps });
         }
-        Ok(game)
+        Ok((game, trace))
     }
 }
 
@@ -65,10 +76,13 @@ pub struct PositionAnswer {
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The last move's steps, from the rules library (none without moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<LastTrace>,
 }
 
 pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
-    let game = line.replay()?;
+    let (game, trace) = line.replay_traced()?;
     let outcome = game.outcome();
     Ok(PositionAnswer {
         board: view(&game.position_string()).map_err(|e| e.to_string())?,
@@ -77,6 +91,7 @@ pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
         legal: LegalMove::list(game.as_ref()),
         status: outcome.map_or_else(|| "ongoing".to_owned(), |o| o.result.as_pgn().to_owned()),
         reason: outcome.map(|o| o.reason.to_string()),
+        trace,
     })
 }
 
@@ -501,6 +516,7 @@ async fn go(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mancala_rules::trace::Step;
 
     fn line(position: &str, moves: &str) -> Line {
         Line {
@@ -516,6 +532,18 @@ mod tests {
         assert_eq!(a.board.to_move, "south");
         assert_eq!(a.status, "ongoing");
         assert!(!a.legal.is_empty());
+        // The last move's steps, from the position before it, for the page.
+        let trace = a.trace.expect("a trace");
+        assert_eq!(
+            trace.before,
+            answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3"))
+                .expect("legal")
+                .board
+                .position
+        );
+        assert!(trace.steps.contains(&Step::Pick { hole: 9, count: 7 }));
+        let start = answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "")).expect("legal");
+        assert!(start.trace.is_none());
         let e =
             answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 3")).expect_err("illegal");
         assert!(e.contains("move 2 (3)"), "{e}");

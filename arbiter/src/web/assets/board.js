@@ -593,16 +593,21 @@ async function anShow() {
   if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
-  drawBoard(a.board, {
-    legal: editing ? [] : a.legal,
-    editable: editing,
-    status: a.status,
-    onHole: editing ? editHole : anPick,
+  // A move made or stepped forward is animated from the rules' steps (the
+  // server's `trace` of the line's last move), as in play; `animate` shows
+  // any other change at once (the board is not the trace's `before`).
+  animate(editing ? null : a.trace, () => {
+    drawBoard(a.board, {
+      legal: editing ? [] : a.legal,
+      editable: editing,
+      status: a.status,
+      onHole: editing ? editHole : anPick,
+    });
+    drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
+    $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
+    $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
+    $("[data-pass]").hidden = true;
   });
-  drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
-  $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
-  $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
-  $("[data-pass]").hidden = true;
 }
 
 function anPlay(mv) {
