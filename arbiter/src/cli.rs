@@ -9,14 +9,15 @@ use mancala_rules::GameId;
 
 use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
 use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
-use crate::event::tournament::{MergeArgs, TournamentArgs};
 use crate::play::game::Timeouts;
 use crate::play::matches::{self, MatchPlan};
 use crate::play::openings::Openings;
 use crate::play::runner::Runner;
 use crate::records::output::LogSink;
+use tournament::{MergeArgs, TournamentArgs};
 
 pub mod check;
+pub mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -92,6 +93,15 @@ pub struct ServeArgs {
     /// Directory for the engines' stderr logs (default: discarded).
     #[arg(long, value_name = "DIR")]
     pub stderr_dir: Option<PathBuf>,
+    /// Results logs (JSON lines) of an event run elsewhere, e.g. its shards,
+    /// followed as they grow: `/live` shows their merged standings (as
+    /// `arbiter merge` prints them) and finished games. A log may not
+    /// exist yet.
+    #[arg(long, num_args = 1.., value_name = "LOG")]
+    pub watch: Vec<PathBuf>,
+    /// Seconds between two looks at the --watch logs.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    pub watch_interval: f64,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -164,6 +174,16 @@ pub struct RunArgs {
     /// (docs/tournaments.md lists the fields).
     #[arg(long, value_name = "FILE")]
     pub standings_json: Option<PathBuf>,
+    /// Serve a read-only live page of the event at this address (e.g.
+    /// `127.0.0.1:8080`; port 0 picks a free one): standings, games in
+    /// progress, finished games (see docs/live.md). It closes when the
+    /// arbiter exits.
+    #[arg(long, value_name = "ADDR")]
+    pub live: Option<std::net::SocketAddr>,
+    /// A further `name:port` the live page may be reached by (with a
+    /// non-loopback --live, e.g. `0.0.0.0:8080` watched as `myhost:8080`).
+    #[arg(long, value_name = "HOST:PORT", requires = "live")]
+    pub live_allow_host: Vec<String>,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -378,15 +398,6 @@ pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
 pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
     let specs = engine_specs(args)?;
     for s in &specs {
-        if s.ponder {
-            // why a warning, not an error: cutechess command lines carry
-            // `ponder`; the games are still valid without it.
-            eprintln!(
-                "arbiter: warning: engine {}: ponder is accepted, but the arbiter does not let \
-                 engines ponder in games yet",
-                s.name
-            );
-        }
         if s.tc.is_unlimited() {
             return Err(UsageError(format!(
                 "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
@@ -500,6 +511,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
             &run.draw,
             run.adjudicate.is_some(),
         )?,
+        observer: None,
     })
 }
 
@@ -538,29 +550,78 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     }
     // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    let mut live = start_live(&args.run).await?;
+    if let Some(live) = live.as_mut() {
+        live.event(crate::web::live::hub::EventMeta {
+            event: event_name(&args.run, "mancala arena match"),
+            games: vec![game.to_string()],
+            engines: runner.engines.iter().map(|e| e.name.clone()).collect(),
+            total: Some(args.games as u64),
+            source: "match".into(),
+        });
+        runner.observer = Some(live.game_observer(&runner.engines));
+    }
     preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
         openings,
-        event: args
-            .run
-            .event
-            .clone()
-            .unwrap_or_else(|| "mancala arena match".to_owned()),
-        sprt: crate::event::tournament::parse_sprt(&args.sprt)?,
+        event: event_name(&args.run, "mancala arena match"),
+        sprt: tournament::parse_sprt(&args.sprt)?,
         standings_json: args.run.standings_json.clone(),
     };
     let bar = progress_bar(args.games);
-    let summary = matches::run(&runner, &plan, &mut sink, |line| {
-        // why: `println` on a hidden bar (stderr not a terminal) prints nothing.
-        bar.suspend(|| println!("{line}"));
-        bar.inc(1);
-    })
-    .await?;
+    let events = live
+        .as_mut()
+        .map(|l| l as &mut dyn crate::play::observe::EventObserver);
+    let played = matches::run_observed(
+        &runner,
+        &plan,
+        &mut sink,
+        |line| {
+            // why: `println` on a hidden bar (stderr not a terminal) prints nothing.
+            bar.suspend(|| println!("{line}"));
+            bar.inc(1);
+        },
+        events,
+    )
+    .await;
     bar.finish_and_clear();
-    print!("{}", summary.render());
+    if let Some(live) = &live {
+        live.end(end_message(played.is_ok())).await;
+    }
+    print!("{}", played?.render());
     Ok(())
+}
+
+/// `--event`, or `default`.
+pub fn event_name(run: &RunArgs, default: &str) -> String {
+    run.event.clone().unwrap_or_else(|| default.to_owned())
+}
+
+/// `--live`: binds the page's address (a clear error before any game) and
+/// prints where to open it.
+pub async fn start_live(
+    run: &RunArgs,
+) -> Result<Option<crate::web::live::feed::LiveEvent>, UsageError> {
+    let Some(addr) = run.live else {
+        return Ok(None);
+    };
+    let live = crate::web::live::feed::start(addr, &run.live_allow_host, run.jsonout.clone())
+        .await
+        .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
+    println!("arbiter: live page at {}", live.url);
+    Ok(Some(live))
+}
+
+/// What the live page says when the event is over.
+pub fn end_message(completed: bool) -> String {
+    let how = if completed {
+        "The event is over"
+    } else {
+        "The event stopped on an error (see the arbiter's output)"
+    };
+    format!("{how}. The arbiter exits now: this page stops updating and its replay links close with it.")
 }
 
 /// A progress bar on stderr for long runs (hidden when stderr is not a terminal).
@@ -608,7 +669,7 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
 /// to the arbiter), then the server until interrupted.
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut engines = engine_specs(&args.engines)?;
-    if let Ok(path) = crate::event::tournament::reference_engine() {
+    if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [
                 format!("cmd={}", path.display()),
@@ -641,9 +702,27 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
             args.handshake_timeout
         ))
     })?;
+    let watch_interval = Duration::try_from_secs_f64(args.watch_interval)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--watch-interval: {} is not a duration in seconds above 0",
+                args.watch_interval
+            ))
+        })?;
+    // why after the --log files: the watched logs are replayed as the
+    // server's logs too, `/api/logs/<k>` with k counted on from them.
+    let watch = (!args.watch.is_empty()).then(|| crate::web::live::watch::WatchConfig {
+        logs: args.watch.clone(),
+        first_log: args.logs.len(),
+        interval: watch_interval,
+    });
+    let mut logs = args.logs;
+    logs.extend(args.watch);
     let config = crate::web::state::ServeConfig {
         engines,
-        logs: args.logs,
+        logs,
         timeouts: Timeouts {
             ready: handshake,
             ..Timeouts::default()
@@ -653,10 +732,30 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         max_plies: Some(DEFAULT_MAX_PLIES),
         stderr_dir: args.stderr_dir,
     };
-    let server = crate::web::Server::bind(args.listen, config, &args.allow_host)
-        .await
-        .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
-    println!("arbiter: serving the board at {}", server.url());
+    let hub = watch.as_ref().map(|_| crate::web::live::LiveHub::new());
+    let state = match &hub {
+        Some(hub) => crate::web::state::AppState::with_live(config, hub.clone()),
+        None => crate::web::state::AppState::new(config),
+    };
+    let server = crate::web::Server::bind_with(args.listen, &args.allow_host, |allowed| {
+        crate::web::router(state, allowed)
+    })
+    .await
+    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    // why one line: scripts read the address from the first line, and may
+    // close the pipe after it.
+    match (hub, watch) {
+        (Some(hub), Some(watch)) => {
+            let n = watch.logs.len();
+            crate::web::live::watch::spawn(hub, watch)
+                .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
+            println!(
+                "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
+                url = server.url()
+            );
+        }
+        _ => println!("arbiter: serving the board at {}", server.url()),
+    }
     server
         .run()
         .await
@@ -668,8 +767,8 @@ pub async fn main(cli: Cli) -> i32 {
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
-            Command::Tournament(args) => crate::event::tournament::run(*args).await.map(|()| 0),
-            Command::Merge(args) => crate::event::tournament::merge(&args).map(|()| 0),
+            Command::Tournament(args) => tournament::run(*args).await.map(|()| 0),
+            Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {

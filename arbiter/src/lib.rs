@@ -7,14 +7,18 @@
 //!   the conformance check ([`engine::check`]).
 //! - [`play`]: games under clocks — time controls ([`play::tc`]), one game
 //!   ([`play::game`]), openings, Partie, the concurrent runner and matches.
-//! - [`event`]: tournaments — the deterministic schedule, resume, shards and
-//!   merge.
+//! - [`event`]: tournaments — the deterministic schedule, slots, resume,
+//!   extending rounds, shards, merge, and watching other processes' logs.
 //! - [`stats`]: Elo, LOS, SPRT, pentanomial statistics, standings and
 //!   crosstables ([`stats::rating`], [`stats::report`]); pure functions.
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
-//!   writers/readers, the output files and [`records::verify`].
-//! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay).
-//! - [`cli`]: the command line; the binary is a thin shell over it.
+//!   writers/readers, the output files, [`records::tail`] (following growing
+//!   logs) and [`records::verify`].
+//! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay), and
+//!   the live event view ([`web::live`]: hub, page, `--watch`).
+//! - [`cli`]: the command line (flags, defaults, printing: [`cli::check`],
+//!   [`cli::tournament`]); library modules never depend on it, the binary is
+//!   a thin shell over it.
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 
 pub mod cli;
@@ -35,8 +39,10 @@ pub mod play {
     pub mod adjudicate;
     pub mod game;
     pub mod matches;
+    pub mod observe;
     pub mod openings;
     pub mod partie;
+    pub mod ponder;
     pub mod runner;
     pub mod tc;
 }
@@ -48,7 +54,7 @@ pub mod event {
     pub mod resume;
     pub mod schedule;
     pub mod slots;
-    pub mod tournament;
+    pub mod watch;
 }
 
 pub mod stats;
@@ -62,5 +68,6 @@ pub mod records {
     pub mod output;
     pub mod partie_check;
     pub mod pgn;
+    pub mod tail;
     pub mod verify;
 }

@@ -3,27 +3,9 @@
 //! and extending a finished tournament's rounds.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 mod common;
-use common::{engine, testbot, Scratch};
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    let out = Command::new(ARBITER)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run arbiter");
-    assert!(
-        out.status.success(),
-        "arbiter {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use common::{engine, run_arbiter as run, testbot, Scratch};
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()

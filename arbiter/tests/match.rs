@@ -923,3 +923,185 @@ fn stderr_log_is_capped_at_stderr_max() {
     );
     assert_eq!(log.windows(note.len()).filter(|w| w == note).count(), 1);
 }
+
+// --- Pondering (`ponder` on an engine or `--each`) ---
+
+#[path = "match_ponder/traffic.rs"]
+mod ponder_traffic;
+
+/// The `go ponder` lines the traffic log shows for `name`.
+fn go_ponders_to(traffic: &str, name: &str) -> usize {
+    let to = format!(" {name}(");
+    traffic
+        .lines()
+        .filter(|l| l.contains(&to) && l.contains(") > go ponder"))
+        .count()
+}
+
+#[test]
+fn ponder_match_against_the_reference_engine_keeps_the_clock_rules() {
+    let s = Scratch::new("ponder-reference");
+    // why the wide margin: a flag on a loaded machine is not what this tests.
+    let engine = |name: &str| {
+        let mut e = s.engine(name, "tc=3+0.1");
+        e.push("timemargin=2000".into());
+        e
+    };
+    let out = s.run_match(
+        &[engine("A"), engine("B")],
+        &["--games", "2", "--each", "ponder=true"],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    assert_no_forfeits(&games);
+    s.assert_logs_verify(2);
+    let traffic = s.traffic();
+    for name in ["A", "B"] {
+        let set = format!(" {name}(");
+        assert!(
+            traffic
+                .lines()
+                .any(|l| l.contains(&set) && l.ends_with("> setoption name Ponder value true")),
+            "{name} is told it may ponder"
+        );
+    }
+    let seen = ponder_traffic::check(&traffic, &games, &["A", "B"], 3_000_000, 100_000);
+    // Both ways a ponder search ends: any two games of some 60 plies have both.
+    assert!(seen.hits > 0 && seen.misses > 0, "{seen:?}");
+    assert_eq!(
+        seen.go_ponders,
+        seen.hits + seen.misses + seen.stopped_at_end,
+        "every ponder search ends once: {seen:?}"
+    );
+}
+
+/// A testbot pondering in `mode` (with `ponder` on its spec) against the
+/// instant mover; `games` games with the logs checked.
+fn ponder_bot_match(test: &str, mode: &str, tc: &str, extra: &[&str]) -> (Scratch, Vec<Value>) {
+    let s = Scratch::new(test);
+    let mut bad = s.bot("Bad", mode, &[], tc);
+    bad.push("ponder".into());
+    let good = s.bot("Good", "instant", &[], "tc=30+0.1");
+    let out = s.run_match(&[bad, good], &[&["--games", "2"], extra].concat());
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2, "every game is played");
+    s.assert_logs_verify(2);
+    (s, games)
+}
+
+#[test]
+fn bestmove_during_go_ponder_is_a_stray_bestmove() {
+    let (s, games) = ponder_bot_match("ponder-early", "ponder-early", "tc=30+0.1", &[]);
+    assert_every_game_lost(&games, "Bad", "stray_bestmove");
+    // It pondered once in each game, after its first move. Its two lines come
+    // in one write: found before `ponderhit` (the usual case) they are a
+    // bestmove while pondering; read only after it (a slow start on a loaded
+    // machine), the second is a stray one behind the answer. Stray either way.
+    assert_eq!(go_ponders_to(&s.traffic(), "Bad"), 2);
+    for g in &games {
+        assert!(matches!(moves_by(g, "Bad"), 1 | 2), "{g}");
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("during go ponder") || detail.contains("right after the bestmove"),
+            "{detail}"
+        );
+    }
+}
+
+#[test]
+fn ponderer_that_ignores_stop_loses_on_time_without_a_hang() {
+    let (s, games) = ponder_bot_match("ponder-deaf", "ponder-deaf", "tc=1+0.1", &[]);
+    assert_every_game_lost(&games, "Bad", "time_forfeit");
+    for g in &games {
+        let detail = g["termination"]["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("bestmove after stop"), "{detail}");
+    }
+    let traffic = s.traffic();
+    assert!(go_ponders_to(&traffic, "Bad") >= 2, "{traffic}");
+    // The offender is restarted for game 2 (preflight, game 1, game 2), and
+    // `run_match` saw no process left behind.
+    assert_eq!(pids_of(&traffic, "Bad").len(), 3);
+}
+
+#[test]
+fn illegal_ponder_move_means_no_pondering_and_a_normal_game() {
+    // Bad comes from an engines file, cutechess style, with "ponder": true.
+    let s = Scratch::new("ponder-illegal");
+    let file = serde_json::json!([{
+        "name": "Bad",
+        "command": testbot(),
+        "args": ["--mode", "ponder-illegal"],
+        "workingDirectory": s.path("").display().to_string(),
+        "tc": "30+0.1",
+        "ponder": true,
+    }]);
+    std::fs::write(s.path("engines.json"), file.to_string()).unwrap();
+    let engines_file = s.path("engines.json").display().to_string();
+    let out = s.run_match(
+        &[
+            vec!["conf=Bad".into()],
+            s.bot("Good", "instant", &[], "tc=30+0.1"),
+        ],
+        &["--games", "2", "--engines-file", &engines_file],
+    );
+    assert_ok(&out);
+    let games = s.games();
+    assert_eq!(games.len(), 2);
+    s.assert_logs_verify(2);
+    assert_no_forfeits(&games);
+    let traffic = s.traffic();
+    assert!(
+        traffic.contains("> setoption name Ponder value true") && traffic.contains(" ponder 99"),
+        "Bad may ponder and names 99: {traffic}"
+    );
+    assert_eq!(go_ponders_to(&traffic, "Bad"), 0);
+    assert!(!traffic.contains("> ponderhit") && !traffic.contains("> stop"));
+}
+
+#[test]
+fn ponder_for_an_engine_without_the_ponder_option_is_a_warning_only() {
+    let s = Scratch::new("ponder-no-option");
+    let out = s.run_match(
+        &[s.random(), s.bot("Plain", "instant", &[], "tc=30+0.1")],
+        &["--games", "2", "-each", "ponder"],
+    );
+    assert_ok(&out);
+    assert_no_forfeits(&s.games());
+    let err = stderr_of(&out);
+    assert!(err.contains("declares no Ponder check option"), "{err}");
+    let traffic = s.traffic();
+    assert!(!traffic.contains("setoption name Ponder") && !traffic.contains("go ponder"));
+}
+
+#[test]
+fn ponderer_deaf_to_stop_at_the_game_end_keeps_the_result_and_is_restarted() {
+    // Two plies: South (Bad, game 1) moves and ponders, North's move ends the
+    // game by the ply limit while Bad ponders: it is sent `stop`, ignores it,
+    // and is killed after the ready timeout. The draw stands.
+    let (s, games) = ponder_bot_match(
+        "ponder-deaf-end",
+        "ponder-deaf",
+        "tc=30+0.1",
+        &["--max-plies", "2", "--ready-timeout", "1"],
+    );
+    for g in &games {
+        assert_eq!(g["termination"]["kind"], "adjudication", "{g}");
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+    }
+    let traffic = s.traffic();
+    let bad: Vec<&str> = traffic.lines().filter(|l| l.contains(" Bad(")).collect();
+    let at = |what: &str| bad.iter().position(|l| l.contains(what));
+    let (ponder, stop, killed) = (at("> go ponder"), at("> stop"), at("# killed"));
+    assert!(
+        ponder < stop && stop < killed && ponder.is_some(),
+        "go ponder, stop, then the kill: {bad:#?}"
+    );
+    assert_eq!(
+        go_ponders_to(&traffic, "Bad"),
+        1,
+        "game 2 ends on Bad's move"
+    );
+    assert_eq!(pids_of(&traffic, "Bad").len(), 3, "restarted for game 2");
+}

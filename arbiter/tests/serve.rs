@@ -2,72 +2,11 @@
 //! browser tests in tests/browser/ drive the page itself): the guard
 //! against other origins and hosts, and clear errors for bad requests.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+mod common;
+use common::request;
 
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-/// The server, killed when the test ends.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve() -> Server {
-    let mut child = Command::new(ARBITER)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("arbiter serve starts");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("a line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    Server { child, addr }
-}
-
-/// One HTTP/1.1 request; returns the status code and the body.
-fn request(addr: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("timeout");
-    let mut text = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        text.push_str(&format!("Host: {addr}\r\n"));
-    }
-    for (k, v) in headers {
-        text.push_str(&format!("{k}: {v}\r\n"));
-    }
-    text.push_str("\r\n");
-    stream.write_all(text.as_bytes()).expect("sends");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("reads");
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {answer:?}"));
-    let body = answer
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_owned();
-    (status, body)
+fn serve() -> common::Served {
+    common::serve::<&str>(&[])
 }
 
 #[test]

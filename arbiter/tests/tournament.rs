@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod common;
+use common::run_arbiter as run;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -58,17 +59,6 @@ fn arbiter(dir: &Path, args: &[String]) -> Command {
     let mut cmd = Command::new(ARBITER);
     cmd.current_dir(dir).args(args);
     cmd
-}
-
-fn run(dir: &Path, args: &[String]) -> Output {
-    let out = arbiter(dir, args).output().expect("run arbiter");
-    assert!(
-        out.status.success(),
-        "arbiter {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 fn stdout(out: &Output) -> String {
@@ -645,4 +635,37 @@ fn a_failed_write_stops_the_run_and_the_log_stays_resumable() {
         String::from_utf8_lossy(&verify.stdout).trim(),
         "OK (40 games)"
     );
+}
+
+#[test]
+fn engines_ponder_in_a_tournament_too() {
+    let dir = workdir("ponder");
+    let log = dir.join("games.jsonl");
+    let traffic = dir.join("traffic.txt");
+    let mut args: Vec<String> = ["tournament", "--rounds", "1", "--concurrency", "2"]
+        .map(String::from)
+        .to_vec();
+    args.extend(engine("d1", 1));
+    args.extend(engine("d2", 2));
+    args.extend(engine("d3", 3));
+    let args = with(
+        args,
+        &[
+            "--each",
+            "ponder",
+            "--jsonout",
+            &path_arg(&log),
+            "--debug",
+            &path_arg(&traffic),
+        ],
+    );
+    run(&dir, &args);
+    assert_eq!(slots(&log).len(), 6, "every game of the round robin");
+    let text = std::fs::read_to_string(&traffic).expect("traffic log");
+    // Depth-limited pondering: searched, then answered on ponderhit.
+    assert!(text.contains("> go ponder depth "), "{text}");
+    assert!(text.contains("> ponderhit"), "{text}");
+    let out = run(&dir, &["verify".to_owned(), path_arg(&log)]);
+    assert!(stdout(&out).starts_with("OK (6 games)"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -59,6 +59,8 @@ struct Running {
     control: Arc<SearchControl>,
     /// The budget to start on `ponderhit`.
     ponder_budget: Option<Budget>,
+    /// `go … infinite`: the search waits for `stop`, also after `ponderhit`.
+    infinite: bool,
     handle: JoinHandle<()>,
 }
 
@@ -258,15 +260,20 @@ impl Engine {
         self.running = Some(Running {
             control,
             ponder_budget,
+            infinite: go.infinite,
             handle,
         });
     }
 
     fn ponderhit(&mut self) {
         if let Some(r) = &self.running {
-            // Pondering without a clock keeps searching until `stop`.
             if let Some(b) = r.ponder_budget {
                 r.control.set_budget(Instant::now(), b.soft, b.hard);
+            }
+            // why also without a clock: after `ponderhit` the search ends by
+            // its own limits (`go ponder depth 4` answers at depth 4, spec
+            // section 6); only `go ponder infinite` waits for `stop`.
+            if !r.infinite {
                 r.control.set_unlimited(false);
             }
         }

@@ -161,6 +161,29 @@ fn ponder_then_ponderhit_answers_once() {
 }
 
 #[test]
+fn ponder_without_a_clock_answers_after_ponderhit_at_its_depth() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name Ponder value true");
+    e.send("newgame bohnenspiel");
+    e.send("position startpos moves 1 7");
+    e.send("go ponder depth 3");
+    // No bestmove before ponderhit (readyok comes at once, search or not).
+    e.send("isready");
+    let early = e.until(PROMPT, |l| l == "readyok");
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let lines = e.until(PROMPT, |l| l.starts_with("bestmove"));
+    let bestmove = lines.last().unwrap();
+    assert!(bestmove.starts_with("bestmove "), "{lines:?}");
+    // At depth 3 the pv has the expected reply: the engine names it.
+    assert!(bestmove.contains(" ponder "), "{bestmove}");
+}
+
+#[test]
 fn perft_and_board_debug_commands() {
     let mut e = Engine::start();
     e.handshake();

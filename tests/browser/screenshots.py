@@ -1,8 +1,10 @@
 """Takes the screenshots in docs/img/ (one board per game, plus the replay
-page) with the same headless Chromium as the browser tests:
+page, the live page) with the same headless Chromium as the browser tests:
 
     tests/setup && cargo build -p arbiter -p engine -p testbots
-    target/browser-venv/bin/python tests/browser/screenshots.py
+    target/browser-venv/bin/python tests/browser/screenshots.py [live]
+
+(`live`: only the live page's.)
 """
 
 import sys
@@ -59,7 +61,32 @@ def main():
     finally:
         driver.quit()
         proc.terminate()
+    live_shot(out)
+
+
+def live_shot(out):
+    """The live page of a running round robin, once games have finished."""
+    import tempfile
+    from test_live import live_tournament
+    proc, url = live_tournament(Path(tempfile.mkdtemp(prefix="live-shot-")))
+    driver = next(conftest.browser.__wrapped__())
+    try:
+        driver.set_window_size(1200, 1400)
+        page = Page(driver, url)
+        page.wait_for(lambda d: int(d.find_element(By.CSS_SELECTOR, "[data-standings]")
+                                    .get_attribute("data-games")) >= 3)
+        page.wait_for(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-live-game]")) == 2
+                      and all(int(e.get_attribute("data-ply")) >= 6
+                              for e in d.find_elements(By.CSS_SELECTOR, "[data-live-game]")))
+        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "live.png"))
+        print(out / "live.png")
+    finally:
+        driver.quit()
+        proc.terminate()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["live"]:
+        live_shot(ROOT / "docs" / "img")
+    else:
+        main()

@@ -29,7 +29,7 @@ fn error(line: &str) -> String {
 }
 
 /// Translates and parses a tournament command line.
-fn tournament(line: &str) -> Box<crate::event::tournament::TournamentArgs> {
+fn tournament(line: &str) -> Box<crate::cli::tournament::TournamentArgs> {
     let t = translated(line);
     match Cli::try_parse_grouped(t.args).unwrap_or_else(|e| panic!("{line}: {e}")) {
         Cli {

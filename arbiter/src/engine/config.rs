@@ -14,7 +14,7 @@
 //! | `stderr_max=<bytes>` | cap on that file (`16M` by default; `K`, `M`, `G` suffixes; `0`: no cap) |
 //! | `conf=<name>` | start from the engines-file entry with that name |
 //! | `proto=umi` | accepted for cutechess habits; any other protocol is refused |
-//! | `ponder` (or `ponder=true`) | pondering wanted (accepted; games do not use it yet) |
+//! | `ponder` (or `ponder=true`) | the engine ponders (`go ponder` on the opponent's time, see `play::ponder`) |
 //! | `restart=on\|off` | `on`: a fresh process for every game; `off` (default): one process for many games, restarted only after a fault |
 //!
 //! `--each` takes the same keys (except `conf`) and applies them to every

@@ -702,6 +702,9 @@ pub struct EngineProcess {
     group_live: bool,
     /// The task copying a capped stderr into its log file, if any.
     stderr_copy: Option<tokio::task::JoinHandle<()>>,
+    /// When the last line was written or read (the instant the traffic log
+    /// shows for it): what the arbiter's clocks measure turns with.
+    last_line_at: std::time::Instant,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -816,6 +819,7 @@ impl EngineProcess {
             exit: None,
             group_live: true,
             stderr_copy,
+            last_line_at: std::time::Instant::now(),
         })
     }
 
@@ -868,7 +872,7 @@ impl EngineProcess {
             Err(_) => Err(WriteError::Timeout),
         };
         match &result {
-            Ok(()) => self.log(TrafficKind::ToEngine, line),
+            Ok(()) => self.log_line(TrafficKind::ToEngine, line),
             Err(e) => {
                 // why: after a failed or half-done write the stream is unusable.
                 self.stdin = None;
@@ -912,7 +916,7 @@ impl EngineProcess {
             }
         };
         match &result {
-            Ok(line) => self.log(TrafficKind::FromEngine, line),
+            Ok(line) => self.log_line(TrafficKind::FromEngine, line),
             Err(ReadError::Timeout) => {}
             Err(e) => self.note(&e.to_string()),
         }
@@ -927,7 +931,7 @@ impl EngineProcess {
     pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
         let result = self.next_available().await;
         match &result {
-            Ok(Some(line)) => self.log(TrafficKind::FromEngine, line),
+            Ok(Some(line)) => self.log_line(TrafficKind::FromEngine, line),
             Ok(None) => {}
             Err(e) => self.note(&e.to_string()),
         }
@@ -1051,7 +1055,7 @@ impl EngineProcess {
                     Err(ReadError::Eof | ReadError::Io(_)) => break,
                     Err(e) => (TrafficKind::Event, e.to_string()),
                 };
-                record(traffic, name, *pid, kind, &text);
+                record(traffic, name, *pid, kind, &text, std::time::Instant::now());
             }
             std::future::pending::<()>().await;
         };
@@ -1098,8 +1102,34 @@ impl EngineProcess {
         }
     }
 
+    /// When the last line was written to the engine or read from it.
+    pub fn last_line_at(&self) -> std::time::Instant {
+        self.last_line_at
+    }
+
     fn log(&self, kind: TrafficKind, text: &str) {
-        record(&self.traffic, &self.name, self.pid, kind, text);
+        record(
+            &self.traffic,
+            &self.name,
+            self.pid,
+            kind,
+            text,
+            std::time::Instant::now(),
+        );
+    }
+
+    /// Logs a line written or read, stamped with the instant it also keeps as
+    /// [`EngineProcess::last_line_at`] (so the clocks and the log agree exactly).
+    fn log_line(&mut self, kind: TrafficKind, text: &str) {
+        self.last_line_at = std::time::Instant::now();
+        record(
+            &self.traffic,
+            &self.name,
+            self.pid,
+            kind,
+            text,
+            self.last_line_at,
+        );
     }
 
     fn note(&self, text: &str) {
@@ -1113,10 +1143,11 @@ fn record(
     pid: u32,
     kind: TrafficKind,
     text: &str,
+    at: std::time::Instant,
 ) {
     if let Some(log) = log {
         log.record(&TrafficRecord {
-            at: std::time::Instant::now(),
+            at,
             engine,
             pid,
             kind,

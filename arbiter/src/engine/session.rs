@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
-use umi::{Message, OptionDecl, ScoreValue};
+use umi::{Message, OptionDecl, OptionKind, ScoreValue};
 
 use crate::engine::process::{
     EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
@@ -39,6 +39,9 @@ pub enum Fault {
     /// A `bestmove` that answers no `go` (a second one for the same `go`, or
     /// one sent while no search runs); `when` says where it was found.
     StrayBestmove { line: String, when: &'static str },
+    /// A `bestmove` during `go ponder`, before `ponderhit` or `stop` (spec
+    /// section 6): it answers nothing.
+    BestmoveWhilePondering { line: String },
 }
 
 impl Fault {
@@ -68,6 +71,9 @@ impl fmt::Display for Fault {
             Fault::StrayBestmove { line, when } => {
                 write!(f, "{line:?} {when}, when no search was running")
             }
+            Fault::BestmoveWhilePondering { line } => {
+                write!(f, "{line:?} during go ponder, before ponderhit or stop")
+            }
         }
     }
 }
@@ -82,6 +88,9 @@ pub struct BestMove {
     /// From the last `info` line before `bestmove` that carried them.
     pub score: Option<ScoreValue>,
     pub depth: Option<u32>,
+    /// The last `pv` an `info` line gave (empty if none did); kept as parsed,
+    /// so a game nobody watches pays no copy.
+    pub pv: Vec<umi::Move>,
     /// From writing `go` to reading `bestmove`, on the arbiter's monotonic clock.
     pub elapsed: Duration,
 }
@@ -94,6 +103,8 @@ pub struct Session {
     /// Game ids from `games`.
     pub games: Vec<String>,
     pub options: Vec<OptionDecl>,
+    /// Set by [`Session::enable_ponder`].
+    ponders: bool,
 }
 
 /// How long to wait for the engine to die after EOF, to read its status.
@@ -113,6 +124,7 @@ impl Session {
             id_name: None,
             games: Vec::new(),
             options: Vec::new(),
+            ponders: false,
         };
         match s.handshake(Instant::now() + timeout).await {
             Ok(()) => Ok(s),
@@ -166,6 +178,49 @@ impl Session {
             self.send(&line).await?;
         }
         Ok(())
+    }
+
+    /// Whether the engine declares the check option `Ponder`: as in
+    /// cutechess, only such an engine is sent `go ponder`.
+    pub fn can_ponder(&self) -> bool {
+        self.options
+            .iter()
+            .any(|o| o.name().matches("Ponder") && matches!(o.kind(), OptionKind::Check { .. }))
+    }
+
+    /// For an engine configured with `ponder`: `setoption name Ponder value
+    /// true` (unless `options` set `Ponder` already), as cutechess does, and
+    /// [`Session::ponders`] from then on. An engine without the option is
+    /// told nothing and never ponders (a warning says so), nor does one whose
+    /// `options` set `Ponder` to `false`.
+    pub async fn enable_ponder(
+        &mut self,
+        name: &str,
+        options: &[(String, String)],
+    ) -> Result<(), Fault> {
+        if !self.can_ponder() {
+            tracing::warn!(
+                engine = name,
+                "ponder is set, but the engine declares no Ponder check option: it does not ponder"
+            );
+            return Ok(());
+        }
+        match options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("Ponder"))
+        {
+            Some((_, value)) => self.ponders = !value.eq_ignore_ascii_case("false"),
+            None => {
+                self.send("setoption name Ponder value true").await?;
+                self.ponders = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the engine is to ponder in games ([`Session::enable_ponder`]).
+    pub fn ponders(&self) -> bool {
+        self.ponders
     }
 
     /// `isready` … `readyok`, sent while no search runs: a `bestmove` before
@@ -251,8 +306,82 @@ impl Session {
         self.check_idle("before go").await?;
         self.send(position).await?;
         self.send(go).await?;
-        let started = Instant::now();
+        let started = self.process.last_line_at();
+        self.bestmove(started, deadline).await
+    }
+
+    /// [`Session::go`] for the turn that began with the `stop` ending a ponder
+    /// search ([`Session::stop_ponder`]): the time is measured from `stopped`,
+    /// and the `go` line is made by `go` from the time since then, taken
+    /// right before it is written (its clock fields are the clocks then).
+    pub async fn go_after_stop(
+        &mut self,
+        position: &str,
+        go: impl FnOnce(Duration) -> String,
+        stopped: std::time::Instant,
+        deadline: Instant,
+    ) -> Result<BestMove, Fault> {
+        self.check_idle("before go").await?;
+        self.send(position).await?;
+        self.send(&go(stopped.elapsed())).await?;
+        self.bestmove(stopped, deadline).await
+    }
+
+    /// Sends `position` and `go ponder …` and returns at once: the engine
+    /// ponders until [`Session::ponderhit`] or [`Session::stop_ponder`].
+    pub async fn go_ponder(&mut self, position: &str, go: &str) -> Result<(), Fault> {
+        self.check_idle("before go ponder").await?;
+        self.send(position).await?;
+        self.send(go).await
+    }
+
+    /// `ponderhit` to a pondering engine: its turn starts with that line, and
+    /// its `bestmove` is the move (timed from `ponderhit`). A `bestmove` it
+    /// sent before (while pondering) is a [`Fault::BestmoveWhilePondering`].
+    pub async fn ponderhit(&mut self, deadline: Instant) -> Result<BestMove, Fault> {
+        self.check_pondering().await?;
+        self.send("ponderhit").await?;
+        let started = self.process.last_line_at();
+        self.bestmove(started, deadline).await
+    }
+
+    /// `stop` to a pondering engine, then its `bestmove` (whatever it says,
+    /// discarded: it answers the ponder search, not a turn) until
+    /// `deadline`. Returns when `stop` was written (the turn of an engine
+    /// whose ponder move was not played starts there, spec section 7). A
+    /// `bestmove` sent before `stop` is a [`Fault::BestmoveWhilePondering`].
+    pub async fn stop_ponder(&mut self, deadline: Instant) -> Result<std::time::Instant, Fault> {
+        self.check_pondering().await?;
+        self.send("stop").await?;
+        let stopped = self.process.last_line_at();
+        loop {
+            let line = self.read_until(deadline, "bestmove after stop").await?;
+            if is_bestmove(&line) {
+                return Ok(stopped);
+            }
+        }
+    }
+
+    /// What a pondering engine has sent so far, without waiting: a
+    /// `bestmove` breaks the spec (none before `ponderhit` or `stop`).
+    async fn check_pondering(&mut self) -> Result<(), Fault> {
+        match self.stray_bestmove("").await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self.gone().await),
+            Err(Fault::StrayBestmove { line, .. }) => Err(Fault::BestmoveWhilePondering { line }),
+            Err(fault) => Err(fault),
+        }
+    }
+
+    /// Reads until `bestmove` (or `deadline`): the answer to the search that
+    /// began at `started`, with the last score and depth reported.
+    async fn bestmove(
+        &mut self,
+        started: std::time::Instant,
+        deadline: Instant,
+    ) -> Result<BestMove, Fault> {
         let (mut score, mut depth) = (None, None);
+        let mut pv = Vec::new();
         let mut last_other: Option<String> = None;
         loop {
             let line = match self.read_until(deadline, "bestmove").await {
@@ -267,7 +396,12 @@ impl Session {
             };
             match Message::parse(&line) {
                 Ok(Message::BestMove { best, ponder }) => {
-                    let elapsed = started.elapsed();
+                    // why the stamp of the line: the time charged is exactly
+                    // the time between the two lines of the traffic log.
+                    let elapsed = self
+                        .process
+                        .last_line_at()
+                        .saturating_duration_since(started);
                     // why not `check_idle`: an engine that exits right after its
                     // answer has still answered; its exit is for the next `go`.
                     self.stray_bestmove("right after the bestmove that answered the go")
@@ -277,6 +411,7 @@ impl Session {
                         ponder: ponder.map(|p| p.as_str().to_owned()),
                         score,
                         depth,
+                        pv,
                         elapsed,
                     });
                 }
@@ -286,6 +421,9 @@ impl Session {
                         score = Some(s.value);
                     }
                     depth = info.depth.or(depth);
+                    if !info.pv.is_empty() {
+                        pv = info.pv;
+                    }
                 }
                 Err(e) if line.split_whitespace().next() == Some("bestmove") => {
                     return Err(Fault::Garbled {

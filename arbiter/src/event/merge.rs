@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use crate::event::resume;
@@ -72,114 +73,279 @@ fn read_log(path: &Path) -> Result<(Vec<GameLog>, Vec<String>), MergeError> {
 
 /// Merges the logs at `paths`.
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
-    let mut merged = Merged::default();
-    // Where each schedule (or untagged event) was first seen, for messages.
-    let mut schedules: BTreeMap<String, (PathBuf, String, usize)> = BTreeMap::new();
-    let mut untagged_events: BTreeMap<String, PathBuf> = BTreeMap::new();
-    let mut by_slot: BTreeMap<usize, GameLog> = BTreeMap::new();
-    let mut untagged: Vec<GameLog> = Vec::new();
-    let mut seats: BTreeMap<usize, String> = BTreeMap::new();
-    let mut differing = 0;
-    for path in paths {
+    let mut merger = Merger::default();
+    for (file, path) in paths.iter().enumerate() {
         let (games, warnings) = read_log(path)?;
-        merged.warnings.extend(warnings);
-        for game in games {
-            match SlotKey::of(&game) {
-                Some(key) => {
-                    schedules
-                        .entry(key.schedule.clone())
-                        .or_insert_with(|| (path.clone(), game.event.clone(), key.size));
-                    if let Some((s, n)) = key.seats {
-                        seats.entry(s).or_insert_with(|| game.south.clone());
-                        seats.entry(n).or_insert_with(|| game.north.clone());
-                    }
-                    if game.result.is_none() {
-                        continue;
-                    }
-                    match by_slot.get(&key.index) {
-                        Some(kept) => {
-                            merged.duplicates += 1;
-                            if kept.moves != game.moves || kept.result != game.result {
-                                differing += 1;
-                            }
-                        }
-                        None => {
-                            by_slot.insert(key.index, game);
-                        }
-                    }
+        merger.warnings.extend(warnings);
+        for (index, game) in games.into_iter().enumerate() {
+            merger.add(Origin { file, index }, path, game);
+        }
+    }
+    merger.finish()
+}
+
+/// Where a game was read: the place of its log in the list of logs, and its
+/// place among that log's games. The merge keeps, of several copies, the
+/// one first in this order, whatever order the copies arrive in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Origin {
+    pub file: usize,
+    pub index: usize,
+}
+
+/// What [`Merger::add`] did with a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// It counts (it may take the place of a copy from later in the order).
+    Counted,
+    /// Another copy of it counts.
+    Duplicate,
+    /// Unfinished (`*`): it does not count.
+    Unfinished,
+}
+
+/// A value kept with the origin it was first seen at: a copy from earlier
+/// in the order replaces it.
+#[derive(Clone, Debug)]
+struct First<T> {
+    origin: Origin,
+    value: T,
+}
+
+fn keep_first<K: Ord, T>(map: &mut BTreeMap<K, First<T>>, key: K, origin: Origin, value: T) {
+    match map.get_mut(&key) {
+        Some(kept) if kept.origin <= origin => {}
+        Some(kept) => *kept = First { origin, value },
+        None => {
+            map.insert(key, First { origin, value });
+        }
+    }
+}
+
+/// A game as the merger keeps it: whole, or (lean) without its moves but
+/// with a fingerprint of them, so that copies can still be compared.
+#[derive(Clone, Debug)]
+struct Kept {
+    game: GameLog,
+    moves_print: Option<u64>,
+}
+
+impl Kept {
+    fn new(mut game: GameLog, lean: bool) -> Kept {
+        let moves_print = lean.then(|| {
+            let mut h = std::hash::DefaultHasher::new();
+            // why JSON: every field of every move counts, as in `==`.
+            serde_json::to_string(&game.moves)
+                .unwrap_or_default()
+                .hash(&mut h);
+            game.moves = Vec::new();
+            h.finish()
+        });
+        Kept { game, moves_print }
+    }
+
+    /// The same moves and result.
+    fn same_play(&self, other: &Kept) -> bool {
+        self.game.moves == other.game.moves
+            && self.moves_print == other.moves_print
+            && self.game.result == other.game.result
+    }
+
+    fn same_game(&self, other: &Kept) -> bool {
+        self.game == other.game && self.moves_print == other.moves_print
+    }
+}
+
+/// The merge fed one game at a time, in any order (`arbiter merge` feeds
+/// it the logs one after the other; `arbiter serve --watch` feeds it games
+/// as the logs grow). [`Merger::finish`] gives the same [`Merged`] for the
+/// same games whatever order they were added in (but for the count of
+/// differing copies in a warning: a copy is compared with the one kept when
+/// it arrives, which with three or more copies of a slot out of order may
+/// not be the first).
+#[derive(Clone, Debug, Default)]
+pub struct Merger {
+    /// Where each schedule (or untagged event) was first seen, for messages.
+    schedules: BTreeMap<String, First<(PathBuf, String, usize)>>,
+    untagged_events: BTreeMap<String, First<PathBuf>>,
+    by_slot: BTreeMap<usize, First<Kept>>,
+    /// Untagged finished games, by origin.
+    untagged: BTreeMap<Origin, Kept>,
+    seats: BTreeMap<usize, First<String>>,
+    duplicates: usize,
+    differing: usize,
+    /// What was tolerated in the logs, for the user.
+    pub warnings: Vec<String>,
+    lean: bool,
+}
+
+impl Merger {
+    /// A merger that keeps of each game all but its moves (compared by a
+    /// fingerprint): for a watch as long as the event, whose memory and
+    /// [`Merger::finish`] of a copy should not grow with every ply. The
+    /// [`Merged`] games then have no moves; the standings do not need them.
+    pub fn lean() -> Merger {
+        Merger {
+            lean: true,
+            ..Merger::default()
+        }
+    }
+
+    /// Adds one game read at `origin` from the log at `path`.
+    pub fn add(&mut self, origin: Origin, path: &Path, game: GameLog) -> Added {
+        let Some(key) = SlotKey::of(&game) else {
+            keep_first(
+                &mut self.untagged_events,
+                game.event.clone(),
+                origin,
+                path.to_path_buf(),
+            );
+            if game.result.is_none() {
+                return Added::Unfinished;
+            }
+            let game = Kept::new(game, self.lean);
+            if self.untagged.values().any(|g| g.same_game(&game)) {
+                // why: an exact copy; which of the two is kept changes nothing.
+                self.duplicates += 1;
+                return Added::Duplicate;
+            }
+            self.untagged.insert(origin, game);
+            return Added::Counted;
+        };
+        keep_first(
+            &mut self.schedules,
+            key.schedule.clone(),
+            origin,
+            (path.to_path_buf(), game.event.clone(), key.size),
+        );
+        if let Some((s, n)) = key.seats {
+            keep_first(&mut self.seats, s, origin, game.south.clone());
+            keep_first(&mut self.seats, n, origin, game.north.clone());
+        }
+        if game.result.is_none() {
+            return Added::Unfinished;
+        }
+        let game = Kept::new(game, self.lean);
+        match self.by_slot.get_mut(&key.index) {
+            Some(kept) => {
+                self.duplicates += 1;
+                if !kept.value.same_play(&game) {
+                    self.differing += 1;
                 }
-                None => {
-                    untagged_events
-                        .entry(game.event.clone())
-                        .or_insert_with(|| path.clone());
-                    if game.result.is_none() {
-                        continue;
-                    }
-                    if untagged.contains(&game) {
-                        merged.duplicates += 1;
-                    } else {
-                        untagged.push(game);
-                    }
+                if origin < kept.origin {
+                    *kept = First {
+                        origin,
+                        value: game,
+                    };
+                    return Added::Counted;
                 }
+                Added::Duplicate
+            }
+            None => {
+                self.by_slot.insert(
+                    key.index,
+                    First {
+                        origin,
+                        value: game,
+                    },
+                );
+                Added::Counted
             }
         }
     }
-    if schedules.len() > 1 {
-        let list: Vec<String> = schedules
-            .iter()
-            .map(|(id, (path, event, _))| {
-                format!("{} holds event {event:?} (schedule {id})", path.display())
-            })
+
+    /// The games counted so far.
+    pub fn counted(&self) -> usize {
+        self.by_slot.len() + self.untagged.len()
+    }
+
+    /// The merged event, or why these logs cannot be merged.
+    pub fn finish(self) -> Result<Merged, MergeError> {
+        let Merger {
+            schedules,
+            untagged_events,
+            by_slot,
+            untagged,
+            seats,
+            duplicates,
+            differing,
+            warnings,
+            lean: _,
+        } = self;
+        let mut merged = Merged {
+            duplicates,
+            warnings,
+            ..Merged::default()
+        };
+        if schedules.len() > 1 {
+            let list: Vec<String> = schedules
+                .iter()
+                .map(|(id, first)| {
+                    let (path, event, _) = &first.value;
+                    format!("{} holds event {event:?} (schedule {id})", path.display())
+                })
+                .collect();
+            return Err(MergeError(format!(
+                "the logs come from different tournaments: {}; merge only the logs of one \
+                 tournament (same arguments and --seed)",
+                list.join("; ")
+            )));
+        }
+        if let (Some((id, first)), Some((other_event, other_path))) =
+            (schedules.iter().next(), untagged_events.iter().next())
+        {
+            let (path, event, _) = &first.value;
+            return Err(MergeError(format!(
+                "{} holds tournament games (event {event:?}, schedule {id}) but {} holds games \
+                 of event {other_event:?} without a schedule slot; they cannot be from the same event",
+                path.display(),
+                other_path.value.display()
+            )));
+        }
+        if untagged_events.len() > 1 {
+            let list: Vec<String> = untagged_events
+                .iter()
+                .map(|(e, p)| format!("{} holds event {e:?}", p.value.display()))
+                .collect();
+            return Err(MergeError(format!(
+                "the logs come from different events: {}",
+                list.join("; ")
+            )));
+        }
+        if differing > 0 {
+            merged.warnings.push(format!(
+                "{differing} slot(s) were played more than once with different games; the first \
+                 copy (in the order the logs were given) is counted"
+            ));
+        }
+        if let Some((id, first)) = schedules.into_iter().next() {
+            let size = first.value.2;
+            merged.missing = (0..size).filter(|i| !by_slot.contains_key(i)).collect();
+            merged.schedule = Some((id, size));
+        }
+        merged.games = by_slot
+            .into_values()
+            .map(|f| f.value.game)
+            .chain(untagged.into_values().map(|k| k.game))
             .collect();
-        return Err(MergeError(format!(
-            "the logs come from different tournaments: {}; merge only the logs of one \
-             tournament (same arguments and --seed)",
-            list.join("; ")
-        )));
-    }
-    if let (Some((id, (path, event, _))), Some((other_event, other_path))) =
-        (schedules.iter().next(), untagged_events.iter().next())
-    {
-        return Err(MergeError(format!(
-            "{} holds tournament games (event {event:?}, schedule {id}) but {} holds games \
-             of event {other_event:?} without a schedule slot; they cannot be from the same event",
-            path.display(),
-            other_path.display()
-        )));
-    }
-    if untagged_events.len() > 1 {
-        let list: Vec<String> = untagged_events
-            .iter()
-            .map(|(e, p)| format!("{} holds event {e:?}", p.display()))
-            .collect();
-        return Err(MergeError(format!(
-            "the logs come from different events: {}",
-            list.join("; ")
-        )));
-    }
-    if differing > 0 {
-        merged.warnings.push(format!(
-            "{differing} slot(s) were played more than once with different games; the first \
-             copy (in the order the logs were given) is counted"
-        ));
-    }
-    if let Some((id, (_, _, size))) = schedules.into_iter().next() {
-        merged.missing = (0..size).filter(|i| !by_slot.contains_key(i)).collect();
-        merged.schedule = Some((id, size));
-    }
-    merged.games = by_slot.into_values().chain(untagged).collect();
-    merged.names = seats.into_values().collect();
-    for g in &merged.games {
-        for n in [&g.south, &g.north] {
-            if !merged.names.contains(n) {
-                merged.names.push(n.clone());
+        merged.names = seats.into_values().map(|f| f.value).collect();
+        for g in &merged.games {
+            for n in [&g.south, &g.north] {
+                if !merged.names.contains(n) {
+                    merged.names.push(n.clone());
+                }
             }
         }
+        Ok(merged)
     }
-    Ok(merged)
 }
 
 impl Merged {
+    /// The standings as JSON (`arbiter merge --json`, the watch page).
+    pub fn report(&self) -> crate::stats::json::Report {
+        crate::stats::json::report(&self.names, &self.games, None)
+    }
+
     /// A few lines on what was merged (before the report).
     pub fn summary(&self) -> String {
         let mut out = format!("Merged {} game(s)", self.games.len());
@@ -246,6 +412,82 @@ mod tests {
             "{}",
             m.summary()
         );
+    }
+
+    #[test]
+    fn games_added_in_any_order_merge_as_the_logs_in_order() {
+        let mut differing = tagged("s1", 2, 4);
+        differing.moves.truncate(1);
+        let mut untagged_a = rules_log();
+        untagged_a.south = "Gamma".into();
+        let a_games = [tagged("s1", 0, 4), tagged("s1", 2, 4)];
+        let b_games = [differing, tagged("s1", 1, 4)];
+        let (a, b) = (write("h.jsonl", &a_games), write("i.jsonl", &b_games));
+        let batch = merge(&[a.clone(), b.clone()]).unwrap();
+        let mut m = Merger::default();
+        // The second log first, each log's games last first.
+        for (file, path, games) in [(1, &b, &b_games), (0, &a, &a_games)] {
+            for (index, g) in games.iter().enumerate().rev() {
+                m.add(Origin { file, index }, path, g.clone());
+            }
+        }
+        assert_eq!(m.counted(), 3);
+        let inc = m.finish().unwrap();
+        assert_eq!(inc.games, batch.games);
+        assert_eq!(inc.games[2].moves.len(), 2, "the first log's copy counts");
+        assert_eq!(inc.names, batch.names);
+        assert_eq!(inc.missing, batch.missing);
+        assert_eq!(inc.schedule, batch.schedule);
+        assert_eq!(inc.duplicates, batch.duplicates);
+        assert_eq!(inc.warnings, batch.warnings);
+        assert_eq!(batch.warnings.len(), 1, "{:?}", batch.warnings);
+        // Untagged games: names in the order of the logs, not of arrival.
+        let (c_games, d_games) = ([rules_log()], [untagged_a]);
+        let (c, d) = (write("j.jsonl", &c_games), write("k.jsonl", &d_games));
+        let batch = merge(&[c.clone(), d.clone()]).unwrap();
+        let mut m = Merger::default();
+        assert_eq!(
+            m.add(Origin { file: 1, index: 0 }, &d, d_games[0].clone()),
+            Added::Counted
+        );
+        assert_eq!(
+            m.add(Origin { file: 0, index: 0 }, &c, c_games[0].clone()),
+            Added::Counted
+        );
+        assert_eq!(
+            m.add(Origin { file: 2, index: 0 }, &c, c_games[0].clone()),
+            Added::Duplicate
+        );
+        let inc = m.finish().unwrap();
+        assert_eq!(inc.names, batch.names);
+        assert_eq!(inc.games, batch.games);
+    }
+
+    #[test]
+    fn a_lean_merger_drops_the_moves_but_tells_copies_apart_by_them() {
+        let mut differing = tagged("s1", 2, 4);
+        differing.moves.truncate(1);
+        let a_games = [tagged("s1", 0, 4), tagged("s1", 2, 4), differing];
+        let a = write("l.jsonl", &a_games);
+        let batch = merge(std::slice::from_ref(&a)).unwrap();
+        let mut m = Merger::lean();
+        for (index, g) in a_games.iter().enumerate() {
+            m.add(Origin { file: 0, index }, &a, g.clone());
+        }
+        let lean = m.finish().unwrap();
+        assert!(lean.games.iter().all(|g| g.moves.is_empty()));
+        assert_eq!(lean.report(), batch.report());
+        assert_eq!(lean.warnings, batch.warnings, "the differing copy is seen");
+        assert_eq!(lean.duplicates, 1);
+        // Untagged games that differ only in their moves are two games.
+        let mut other = rules_log();
+        other.moves.truncate(1);
+        let mut m = Merger::lean();
+        for (index, g) in [rules_log(), other, rules_log()].into_iter().enumerate() {
+            m.add(Origin { file: 0, index }, &a, g);
+        }
+        let lean = m.finish().unwrap();
+        assert_eq!((lean.games.len(), lean.duplicates), (2, 1));
     }
 
     #[test]

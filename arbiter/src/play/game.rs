@@ -10,7 +10,9 @@ use tokio::time::Instant;
 use umi::ScoreValue;
 
 use crate::engine::session::{Fault, Session};
-use crate::play::tc::{go_params, Clock, TimeControl};
+use crate::play::observe::{clocks_ms, PlyEvent, PlyHook};
+use crate::play::ponder::{self, Pondering};
+use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
 
 /// What to play.
@@ -25,6 +27,8 @@ pub struct GamePlan {
     pub max_plies: Option<u32>,
     /// Resign, draw and decided adjudication ([`crate::play::adjudicate`]).
     pub adjudication: crate::play::adjudicate::Rules,
+    /// Whether South's and North's engines ponder ([`crate::play::ponder`]).
+    pub ponder: [bool; 2],
 }
 
 /// Waiting limits outside the clocks.
@@ -78,7 +82,9 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         Fault::Gone { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
         Fault::NoMove => Termination::NoBestmove { side, detail },
-        Fault::StrayBestmove { .. } => Termination::StrayBestmove { side, detail },
+        Fault::StrayBestmove { .. } | Fault::BestmoveWhilePondering { .. } => {
+            Termination::StrayBestmove { side, detail }
+        }
     }
 }
 
@@ -147,6 +153,16 @@ pub async fn play_started(
     engines: [&mut Session; 2],
     timeouts: Timeouts,
 ) -> Played {
+    play_observed(plan, engines, timeouts, None).await
+}
+
+/// [`play_started`], calling `on_ply` after each checked ply (`--live`).
+pub async fn play_observed(
+    plan: &GamePlan,
+    engines: [&mut Session; 2],
+    timeouts: Timeouts,
+    on_ply: Option<PlyHook<'_>>,
+) -> Played {
     let [south, north] = engines;
     let mut sessions = [south, north];
     let mut moves = Vec::new();
@@ -167,6 +183,7 @@ pub async fn play_started(
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
     let mut adjudicator = crate::play::adjudicate::Adjudicator::new(plan.adjudication);
+    let mut pondering: [Option<Pondering>; 2] = [None, None];
 
     let (result, termination, scores) = loop {
         if let Some(outcome) = game.outcome() {
@@ -182,12 +199,21 @@ pub async fn play_started(
         }
         let mover = game.side_to_move();
         let clock = clocks[mover.index()];
-        let go = go_command(&clocks, mover);
+        let params = go_params(&clocks[0], &clocks[1], mover);
         let position = position_command(plan.game, &plan.start_position, &played);
         let has_clock = clock.deadline().is_some();
         let wait = clock.deadline().unwrap_or(timeouts.stall);
         let session = &mut sessions[mover.index()];
-        let answer = session.go(&position, &go, Instant::now() + wait).await;
+        let answer = match (pondering[mover.index()].take(), played.last()) {
+            (Some(p), Some(reply)) => {
+                ponder::resume(session, p, reply, mover, &position, params, wait).await
+            }
+            _ => {
+                session
+                    .go(&position, &go_line(params), Instant::now() + wait)
+                    .await
+            }
+        };
         let bm = match answer {
             Ok(bm) => bm,
             Err(fault) => {
@@ -221,8 +247,29 @@ pub async fn play_started(
                     depth: bm.depth,
                 });
                 played.push(mv);
+                if let Some(hook) = on_ply {
+                    let last = &moves[moves.len() - 1];
+                    hook(&PlyEvent {
+                        ply: played.len() as u32,
+                        mover,
+                        mv: &last.mv,
+                        position: &game.position_string(),
+                        time_ms: last.time_ms,
+                        clocks_ms: clocks_ms(&clocks),
+                        depth: bm.depth,
+                        score,
+                        pv: &bm.pv,
+                    });
+                }
                 if let Some(v) = adjudicator.after_move(mover, score, game.as_ref(), played.len()) {
                     break (v.result, v.termination, None);
+                }
+                let session = &mut sessions[mover.index()];
+                let hint = bm.ponder.as_deref();
+                match ponder::after_move(session, plan, game.as_ref(), &played, &clocks, hint).await
+                {
+                    Ok(p) => pondering[mover.index()] = p,
+                    Err(fault) => break (lost_by(mover), forfeit(mover, &fault, has_clock), None),
                 }
             }
             Err(e) => {
@@ -236,6 +283,11 @@ pub async fn play_started(
         }
     };
 
+    for side in Side::BOTH {
+        if pondering[side.index()].take().is_some() {
+            ponder::finish(sessions[side.index()], timeouts.ready).await;
+        }
+    }
     let played = Played {
         result,
         termination,
@@ -263,7 +315,12 @@ pub fn position_command(game: GameId, start: &str, played: &[String]) -> String 
 
 /// The `go` line for `mover` under both sides' clocks.
 pub fn go_command(clocks: &[Clock; 2], mover: Side) -> String {
-    let params = go_params(&clocks[0], &clocks[1], mover).to_string();
+    go_line(go_params(&clocks[0], &clocks[1], mover))
+}
+
+/// The `go` line with `params`.
+pub fn go_line(params: GoParams) -> String {
+    let params = params.to_string();
     if params.is_empty() {
         "go".to_owned()
     } else {

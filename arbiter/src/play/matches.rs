@@ -7,10 +7,12 @@ use std::fmt::Write;
 use mancala_rules::{GameId, Side};
 
 use crate::play::game::Played;
+use crate::play::observe::EventObserver;
 use crate::play::openings::Openings;
 use crate::play::runner::{Finished, Flow, Job, Runner};
 use crate::records::log::{GameLog, PartieInfo};
 use crate::records::output::{game_line, pgn_date, LogSink};
+use crate::stats::json;
 use crate::stats::{match_report, Penta, Sprt, SprtState, Wdl};
 
 /// A match to play.
@@ -178,7 +180,19 @@ pub async fn run(
     runner: &Runner,
     plan: &MatchPlan,
     sink: &mut LogSink,
+    report: impl FnMut(&str),
+) -> std::io::Result<MatchSummary> {
+    run_observed(runner, plan, sink, report, None).await
+}
+
+/// [`run`], telling `events` (`--live`) of each finished game with the
+/// standings after it.
+pub async fn run_observed(
+    runner: &Runner,
+    plan: &MatchPlan,
+    sink: &mut LogSink,
     mut report: impl FnMut(&str),
+    mut events: Option<&mut dyn EventObserver>,
 ) -> std::io::Result<MatchSummary> {
     let jobs = schedule(plan);
     let total = plan.games;
@@ -194,7 +208,10 @@ pub async fn run(
     let mut pair_points: BTreeMap<usize, u32> = BTreeMap::new();
     let mut io_error = None;
     let mut finished = 0;
-    let mut json_games: Vec<GameLog> = Vec::new();
+    // The standings as counts (constant memory however long the match),
+    // for --standings-json and --live.
+    let mut standings = json::Running::new(&summary.names);
+    let counting = plan.standings_json.is_some() || events.is_some();
     runner
         .run(jobs, |done| {
             finished += 1;
@@ -257,16 +274,21 @@ pub async fn run(
                     flow = Flow::Stop;
                 }
             }
+            let report_now = counting.then(|| {
+                for g in &logs {
+                    standings.add(g);
+                }
+                let r = standings.report(plan.sprt.as_ref());
+                json::with_pairs(r, &summary.penta, plan.sprt.as_ref())
+            });
+            // Published before the line is printed: whoever reads the line
+            // finds the page up to date.
+            if let (Some(events), Some(r)) = (events.as_deref_mut(), &report_now) {
+                events.finished(&done.job, &logs, r, finished as u64);
+            }
             report(&line);
-            if let Some(path) = &plan.standings_json {
-                use crate::stats::json;
-                // why only here: the match keeps no logs otherwise (its
-                // summary is incremental, for matches of any length).
-                json_games.extend(logs);
-                let names = summary.names.to_vec();
-                let r = json::report(&names, &json_games, plan.sprt.as_ref());
-                let r = json::with_pairs(r, &summary.penta, plan.sprt.as_ref());
-                json::write_or_warn(path, &r);
+            if let (Some(path), Some(r)) = (&plan.standings_json, &report_now) {
+                json::write_or_warn(path, r);
             }
             flow
         })

@@ -15,6 +15,7 @@ use crate::engine::config::EngineSpec;
 use crate::engine::process::{LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
+use crate::play::observe::{clocks_ms, GameObserver, GameStart, PlyEvent};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
@@ -110,6 +111,9 @@ pub struct Runner {
     pub partie: Option<u32>,
     /// Resign, draw and decided adjudication for every game.
     pub adjudication: crate::play::adjudicate::Rules,
+    /// Told when each game starts and after each ply (`--live`); `None`
+    /// costs nothing.
+    pub observer: Option<Arc<dyn GameObserver>>,
 }
 
 impl Runner {
@@ -144,7 +148,11 @@ impl Runner {
                 problem: format!("engine does not play {game}"),
             });
         }
-        s.set_options(&self.engines[engine].options).await?;
+        let spec = &self.engines[engine];
+        s.set_options(&spec.options).await?;
+        if spec.ponder {
+            s.enable_ponder(&spec.name, &spec.options).await?;
+        }
         Ok(s)
     }
 
@@ -364,12 +372,13 @@ impl Runner {
         job: &Job,
         sessions: &mut [Option<Session>],
     ) -> (Played, Vec<Session>) {
-        let plan = GamePlan {
+        let mut plan = GamePlan {
             game: job.game,
             start_position: job.start_position.clone(),
             tc: [self.engines[job.south].tc, self.engines[job.north].tc],
             max_plies: self.max_plies,
             adjudication: self.adjudication,
+            ponder: [false; 2],
         };
         let sides = [job.south, job.north];
         let mut ready: Vec<Session> = Vec::with_capacity(2);
@@ -412,7 +421,20 @@ impl Runner {
             };
             return (played, Vec::new());
         };
-        let played = game::play_started(&plan, [&mut south, &mut north], self.timeouts).await;
+        plan.ponder = [south.ponders(), north.ponders()];
+        let played = match &self.observer {
+            None => game::play_started(&plan, [&mut south, &mut north], self.timeouts).await,
+            Some(observer) => {
+                let clocks = plan.tc.map(crate::play::tc::Clock::new);
+                observer.game_started(&GameStart {
+                    job,
+                    clocks_ms: clocks_ms(&clocks),
+                });
+                let hook = |ply: &PlyEvent<'_>| observer.ply(job, ply);
+                let sessions = [&mut south, &mut north];
+                game::play_observed(&plan, sessions, self.timeouts, Some(&hook)).await
+            }
+        };
         // An engine that broke the protocol is not trusted with another game;
         // one with `restart=on` gets a fresh process for every game.
         let offender = played.offender();

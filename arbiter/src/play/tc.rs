@@ -501,6 +501,8 @@ impl Clock {
 /// `p1` is South and `p2` North, as in the protocol.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
+    /// `go ponder`: search the position after the expected reply.
+    pub ponder: bool,
     pub p1time: Option<Duration>,
     pub p2time: Option<Duration>,
     pub p1inc: Option<Duration>,
@@ -524,6 +526,7 @@ pub fn go_params(south: &Clock, north: &Clock, mover: Side) -> GoParams {
     };
     let inc = |c: &Clock| c.remaining().map(|_| c.increment());
     GoParams {
+        ponder: false,
         p1time: south.remaining(),
         p2time: north.remaining(),
         p1inc: inc(south),
@@ -539,11 +542,30 @@ pub fn go_params(south: &Clock, north: &Clock, mover: Side) -> GoParams {
     }
 }
 
+impl GoParams {
+    /// The fields as they read `elapsed` into `mover`'s turn: its clock time
+    /// (or move time) less what has run since the turn began (after a ponder
+    /// miss, the turn begins with `stop`, before the `go` is written).
+    pub fn after(mut self, mover: Side, elapsed: Duration) -> GoParams {
+        let own = match mover {
+            Side::South => &mut self.p1time,
+            Side::North => &mut self.p2time,
+        };
+        for t in [own, &mut self.movetime] {
+            *t = t.map(|t| t.saturating_sub(elapsed));
+        }
+        self
+    }
+}
+
 impl fmt::Display for GoParams {
     /// The arguments of `go` in protocol order, milliseconds for times:
-    /// `p1time 60000 p2time 60000 p1inc 500 p2inc 500 movestogo 40`.
+    /// `ponder p1time 60000 p2time 60000 p1inc 500 p2inc 500 movestogo 40`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
+        if self.ponder {
+            parts.push("ponder".to_owned());
+        }
         let ms = |name: &str, d: Option<Duration>| d.map(|d| format!("{name} {}", d.as_millis()));
         parts.extend(ms("p1time", self.p1time));
         parts.extend(ms("p2time", self.p2time));
@@ -751,5 +773,28 @@ mod tests {
             go_params(&nodes, &south, Side::South).to_string(),
             "p2time 60000 p2inc 500 nodes 1000"
         );
+    }
+
+    #[test]
+    fn go_ponder_fields_and_the_clock_read_into_a_turn() {
+        let clock = Clock::new(tc("60+0.5"));
+        let go = go_params(&clock, &clock, Side::North);
+        let ponder = GoParams { ponder: true, ..go };
+        assert_eq!(
+            ponder.to_string(),
+            "ponder p1time 60000 p2time 60000 p1inc 500 p2inc 500"
+        );
+        // After a ponder miss North's clock runs from `stop`: only its time drops.
+        assert_eq!(
+            go.after(Side::North, ms(1_250)).to_string(),
+            "p1time 60000 p2time 58750 p1inc 500 p2inc 500"
+        );
+        assert_eq!(
+            go.after(Side::North, ms(70_000)).p2time,
+            Some(Duration::ZERO)
+        );
+        let st = Clock::new(tc("st=2"));
+        let go = go_params(&st, &st, Side::South).after(Side::South, ms(300));
+        assert_eq!(go.to_string(), "movetime 1700");
     }
 }

@@ -33,16 +33,40 @@ fn open_append(path: &Path) -> io::Result<File> {
         std::fs::create_dir_all(dir)?;
     }
     let file = OpenOptions::new().create(true).append(true).open(path)?;
+    lock(&file)?;
+    // why: a log replaced by its owner ([`LogSink::replace_jsonl`]) between
+    // our open and our lock leaves us holding the lock of a file that is no
+    // longer the log; its owner holds the one that is.
+    if !is_at(&file, path) {
+        return Err(locked_by_another());
+    }
+    Ok(file)
+}
+
+fn lock(file: &File) -> io::Result<()> {
     match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::WouldBlock,
-            "another arbiter is writing to it (the file is locked); wait for that run to \
-             end, or choose another file",
-        )),
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(locked_by_another()),
         Err(std::fs::TryLockError::Error(e)) => {
             Err(io::Error::new(e.kind(), format!("cannot lock it: {e}")))
         }
+    }
+}
+
+fn locked_by_another() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::WouldBlock,
+        "another arbiter is writing to it (the file is locked); wait for that run to end, \
+         or choose another file",
+    )
+}
+
+/// Whether `file` is the file `path` names now (same device and inode).
+fn is_at(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
     }
 }
 
@@ -77,6 +101,35 @@ impl LogSink {
             f.write_all(text.as_bytes()).map_err(context)?;
             f.sync_data().map_err(context)?;
         }
+        Ok(())
+    }
+
+    /// Replaces the JSON-lines log's contents with `text` atomically (a
+    /// temporary file beside it, locked, written, synced, then renamed over
+    /// it), for extending a tournament's rounds. The lock is held throughout:
+    /// the old file stays locked until the new one, already locked, has
+    /// taken its name, so no second arbiter can take the log in between.
+    pub fn replace_jsonl(&mut self, text: &str) -> io::Result<()> {
+        let Some((path, old)) = &mut self.jsonl else {
+            return Ok(());
+        };
+        let context =
+            |e: io::Error| io::Error::new(e.kind(), format!("rewriting {}: {e}", path.display()));
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&tmp)
+            .map_err(context)?;
+        lock(&file).map_err(context)?;
+        file.set_len(0).map_err(context)?;
+        file.write_all(text.as_bytes()).map_err(context)?;
+        file.sync_all().map_err(context)?;
+        std::fs::rename(&tmp, &*path).map_err(context)?;
+        // The old file (no longer named) and its lock go only now.
+        *old = file;
         Ok(())
     }
 
@@ -143,4 +196,41 @@ pub fn game_line(n: usize, total: usize, log: &GameLog) -> String {
         log.result.map_or("*", |r| r.as_pgn()),
         log.termination
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::log::tests::rules_log;
+
+    fn refused(path: &Path) -> bool {
+        matches!(LogSink::open(None, Some(path)), Err(e) if e.kind() == io::ErrorKind::WouldBlock)
+    }
+
+    #[test]
+    fn the_log_stays_locked_while_it_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("arbiter-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        std::fs::write(&path, "old\n").unwrap();
+        let mut sink = LogSink::open(None, Some(&path)).unwrap();
+        assert!(refused(&path));
+        // A second arbiter that opened the file just before the replacement
+        // and takes its lock just after.
+        let early = OpenOptions::new().append(true).open(&path).unwrap();
+        sink.replace_jsonl("new\n").unwrap();
+        assert!(refused(&path), "the new file is locked from the start");
+        assert!(lock(&early).is_ok() && !is_at(&early, &path));
+        // Appends go to the new file.
+        sink.append(&rules_log()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("new\n{") && text.lines().count() == 2,
+            "{text}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file is left behind");
+        drop(sink);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

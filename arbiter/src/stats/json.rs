@@ -167,12 +167,41 @@ impl Live {
 pub fn report(names: &[String], games: &[GameLog], sprt: Option<&Sprt>) -> Report {
     let mut games = games.to_vec();
     report::sort_games(&mut games);
-    let tally = Tally::of(names, &games);
-    let mut live = Live::default();
+    let mut running = Running::new(names);
     for g in &games {
-        live.add(g);
+        running.add(g);
     }
-    report_from(names, &tally, &live, sprt)
+    running.report(sprt)
+}
+
+/// The report kept game by game in constant memory (a [`Tally`] and a
+/// [`Live`]): what `arbiter match --standings-json` rewrites after each game.
+#[derive(Clone, Debug)]
+pub struct Running {
+    names: Vec<String>,
+    tally: Tally,
+    live: Live,
+}
+
+impl Running {
+    pub fn new(names: &[String]) -> Running {
+        Running {
+            names: names.to_vec(),
+            tally: Tally::new(names),
+            live: Live::default(),
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, g: &GameLog) {
+        self.tally.add(g);
+        self.live.add(g);
+    }
+
+    /// The report of the games counted so far.
+    pub fn report(&self, sprt: Option<&Sprt>) -> Report {
+        report_from(&self.names, &self.tally, &self.live, sprt)
+    }
 }
 
 /// The report from running counts (what a long event keeps).

@@ -12,10 +12,12 @@
 //!   cross-site use.
 //! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
+//! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
 
 pub mod analyse;
 pub mod board;
 pub mod kept;
+pub mod live;
 pub mod play;
 pub mod replay;
 pub mod security;
@@ -40,6 +42,28 @@ use crate::web::state::{AppState, EngineInfo, ServeConfig};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// `SO_SNDBUF` of one connection; a failure only leaves the default.
+fn set_send_buffer(stream: &tokio::net::TcpStream, bytes: usize) {
+    use std::os::fd::AsRawFd;
+    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+    // SAFETY: a valid socket descriptor, an int option of the right size.
+    let rc = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            std::ptr::from_ref(&value).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc != 0 {
+        tracing::debug!(
+            "cannot bound a connection's send buffer: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
 
 /// Largest log the page may upload for replay.
 const MAX_UPLOAD: usize = 32 * 1024 * 1024;
@@ -109,13 +133,11 @@ async fn not_found() -> (StatusCode, &'static str) {
     (StatusCode::NOT_FOUND, "no such page")
 }
 
-/// The whole application, every route behind the `Host`/`Origin` guard.
-pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
+/// What every page needs, read-only: the assets, the replay of the
+/// server's logs, the start positions and the live view.
+fn read_only() -> Router<AppState> {
     Router::new()
-        .route("/", get(index))
-        .route("/play", get(index))
         .route("/replay", get(index))
-        .route("/analyse", get(index))
         .route(
             "/assets/board.js",
             get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
@@ -129,14 +151,12 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .route("/api/start", get(start_view))
         .route("/api/logs", get(replay::list_files))
         .route("/api/logs/{file}", get(replay::from_file))
-        .route(
-            "/api/replay",
-            post(replay::from_upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
-        )
-        .route("/ws/play", get(play::socket))
-        .route("/ws/analyse", get(analyse::socket))
-        .route("/api/position", get(analyse::position))
-        .route("/api/export", get(analyse::export))
+        .merge(live::routes())
+}
+
+/// Every route behind the `Host`/`Origin` guard, then the state.
+fn guarded(routes: Router<AppState>, state: AppState, allowed: AllowedHosts) -> Router {
+    routes
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             allowed,
@@ -145,11 +165,37 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .with_state(state)
 }
 
+/// The whole application, every route behind the `Host`/`Origin` guard.
+pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
+    let routes = read_only()
+        .route("/", get(index))
+        .route("/play", get(index))
+        .route("/analyse", get(index))
+        .route(
+            "/api/replay",
+            post(replay::from_upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+        )
+        .route("/ws/play", get(play::socket))
+        .route("/ws/analyse", get(analyse::socket))
+        .route("/api/position", get(analyse::position))
+        .route("/api/export", get(analyse::export));
+    guarded(routes, state, allowed)
+}
+
+/// The server of `--live`: the live page and the replay of the event's log,
+/// nothing that starts an engine (`/` is the live page).
+pub fn live_router(state: AppState, allowed: AllowedHosts) -> Router {
+    let routes = read_only().route("/", get(|| async { axum::response::Redirect::to("/live") }));
+    guarded(routes, state, allowed)
+}
+
 /// A bound server, not yet serving: its address is known (port 0 picks one).
 pub struct Server {
     listener: TcpListener,
     router: Router,
     pub addr: SocketAddr,
+    /// The kernel send buffer of each connection, when bounded.
+    send_buffer: Option<usize>,
 }
 
 impl Server {
@@ -160,18 +206,40 @@ impl Server {
         config: ServeConfig,
         extra_hosts: &[String],
     ) -> std::io::Result<Server> {
+        Server::bind_with(listen, extra_hosts, |allowed| {
+            router(AppState::new(config), allowed)
+        })
+        .await
+    }
+
+    /// Binds `listen` and serves the router `make` builds for the hosts the
+    /// page may be reached by (its address and `extra_hosts`).
+    pub async fn bind_with(
+        listen: SocketAddr,
+        extra_hosts: &[String],
+        make: impl FnOnce(AllowedHosts) -> Router,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(listen).await?;
         let addr = listener.local_addr()?;
         let mut allowed = AllowedHosts::for_address(addr);
         for h in extra_hosts {
             allowed.allow(h.clone());
         }
-        let router = router(AppState::new(config), allowed);
+        let router = make(allowed);
         Ok(Server {
             listener,
             router,
             addr,
+            send_buffer: None,
         })
+    }
+
+    /// Bounds each connection's kernel send buffer to about `bytes` (the
+    /// kernel otherwise grows it to megabytes for a page that does not
+    /// read, and the server would not notice the page is stuck).
+    pub fn with_send_buffer(mut self, bytes: usize) -> Server {
+        self.send_buffer = Some(bytes);
+        self
     }
 
     /// The address to open in a browser.
@@ -189,6 +257,15 @@ impl Server {
 
     /// Serves until the process ends.
     pub async fn run(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).await
+        use axum::serve::ListenerExt;
+        match self.send_buffer {
+            None => axum::serve(self.listener, self.router).await,
+            Some(bytes) => {
+                let listener = self
+                    .listener
+                    .tap_io(move |stream| set_send_buffer(stream, bytes));
+                axum::serve(listener, self.router).await
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ use crate::web::board::{view, BoardView};
 use crate::web::state::AppState;
 
 /// A game in the list: its tags.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameSummary {
     pub index: usize,
     pub event: String,
@@ -160,12 +160,27 @@ fn read_file(state: &AppState, file: usize) -> Result<Vec<GameLog>, ApiError> {
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
-    parse_log(&text, Some(path)).map_err(|e| {
+    parse_log(complete_lines(&text, path), Some(path)).map_err(|e| {
         (
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("{}: {e}", path.display()),
         )
     })
+}
+
+/// A JSON-lines log without an incomplete last line: a log still being
+/// written (`arbiter serve --watch`) may end in half a game.
+fn complete_lines<'t>(text: &'t str, path: &Path) -> &'t str {
+    if detect_format(text, Some(path)) != Some(LogFormat::Jsonl) {
+        return text;
+    }
+    let end = text.rfind('\n').map_or(0, |i| i + 1);
+    let tail = &text[end..];
+    if tail.trim().is_empty() || jsonl::parse_line(tail).is_ok() {
+        text
+    } else {
+        &text[..end]
+    }
 }
 
 fn pick(logs: &[GameLog], game: Option<usize>) -> Result<serde_json::Value, ApiError> {
@@ -250,6 +265,19 @@ mod tests {
             assert_eq!(sown, [&Step::Sow { hole: 7 }]);
             assert!(r.error.is_none());
         }
+    }
+
+    #[test]
+    fn a_log_being_written_replays_without_its_half_last_line() {
+        let line = jsonl::to_line(&log(&["6"]));
+        let path = Path::new("results.jsonl");
+        let writing = format!("{line}\n{}", &line[..line.len() / 2]);
+        assert_eq!(complete_lines(&writing, path), format!("{line}\n"));
+        // A whole last game without its newline is a game.
+        let whole = format!("{line}\n{line}");
+        assert_eq!(complete_lines(&whole, path), whole);
+        let pgn_text = pgn::write_games(&[log(&["6"])]);
+        assert_eq!(complete_lines(&pgn_text, Path::new("g.pgn")), pgn_text);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::engine::config::EngineSpec;
 use crate::engine::process::LaunchSpec;
 use crate::play::game::Timeouts;
+use crate::web::live::LiveHub;
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -34,6 +35,8 @@ pub struct ServeConfig {
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<ServeConfig>,
+    /// The live event shown on `/live`, if any.
+    pub live: Option<LiveHub>,
 }
 
 /// One engine as the page sees it.
@@ -46,6 +49,15 @@ impl AppState {
     pub fn new(config: ServeConfig) -> AppState {
         AppState {
             config: Arc::new(config),
+            live: None,
+        }
+    }
+
+    /// The state of a server that also shows `hub` on `/live`.
+    pub fn with_live(config: ServeConfig, hub: LiveHub) -> AppState {
+        AppState {
+            config: Arc::new(config),
+            live: Some(hub),
         }
     }
 

@@ -1,11 +1,14 @@
-//! Shared by the end-to-end tests (`match.rs`, `check.rs`): the engine
-//! binaries, and finding processes left behind.
+//! Shared by the end-to-end tests (`match.rs`, `check.rs`, …): the engine
+//! binaries, running the arbiter and `arbiter serve`, plain HTTP requests,
+//! and finding processes left behind.
 
 // why: each test crate compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -53,6 +56,101 @@ pub fn testbot() -> String {
 
 pub fn engine() -> String {
     bin_dir().join("engine").display().to_string()
+}
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// Runs the arbiter in `dir`; the test fails unless it succeeds.
+pub fn run_arbiter(dir: &Path, args: &[String]) -> Output {
+    let out = Command::new(ARBITER)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run arbiter");
+    assert!(
+        out.status.success(),
+        "arbiter {args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `arbiter serve --listen 127.0.0.1:0 …`, killed when dropped.
+pub struct Served {
+    child: Child,
+    // why kept: with the pipe closed, the server's next line would fail.
+    _stdout: BufReader<std::process::ChildStdout>,
+    /// `127.0.0.1:port`, read from the line it prints first.
+    pub addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `arbiter serve` on a free port with `args`.
+pub fn serve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Served {
+    let mut child = Command::new(ARBITER)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arbiter serve starts");
+    let mut line = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut line).expect("a line");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    Served {
+        child,
+        _stdout: stdout,
+        addr,
+    }
+}
+
+/// One HTTP/1.1 GET; returns the status code and the body.
+pub fn request(addr: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    // A hang guard only.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let mut text = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        text.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (k, v) in headers {
+        text.push_str(&format!("{k}: {v}\r\n"));
+    }
+    text.push_str("\r\n");
+    stream.write_all(text.as_bytes()).expect("sends");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("reads");
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"));
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    // axum sends JSON with a length; a chunked body would need decoding.
+    assert!(!head.to_ascii_lowercase().contains("chunked"), "{head}");
+    (status, body.to_owned())
+}
+
+/// `GET path`, which must answer 200 with JSON.
+pub fn get_json(addr: &str, path: &str) -> serde_json::Value {
+    let (status, body) = request(addr, path, &[]);
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"))
 }
 
 /// A scratch directory for one test, removed when dropped.

@@ -47,6 +47,9 @@
 //! | `stubborn`    | starts a `sleep 1000` grandchild in its group, plays legal moves, ignores `quit`, end of input, SIGTERM and SIGHUP |
 //! | `setsid-child`| starts a `sleep 1000` grandchild in a new session (out of its group) and prints `info string child <pid>`, then plays legal moves |
 //! | `crash-behind-child` | starts a `sleep 1000` grandchild that shares its stdout, then plays like `crash-mid` |
+//! | `ponder-early` | declares `Ponder`; answers `bestmove <first> ponder <first reply>`, and `go ponder` at once with two `bestmove` lines (one write) |
+//! | `ponder-deaf` | declares `Ponder`; answers `bestmove <first> ponder <last reply>`; a `go ponder` is answered on `ponderhit` only: `stop` is ignored |
+//! | `ponder-illegal` | declares `Ponder`; answers `bestmove <first> ponder 99` (a move that is never legal) |
 //!
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
@@ -85,9 +88,21 @@ enum Mode {
     NoReadyok,
     Stubborn,
     SetsidChild,
+    PonderEarly,
+    PonderDeaf,
+    PonderIllegal,
 }
 
-const MODES: [(&str, Mode); 24] = [
+impl Mode {
+    fn ponders(self) -> bool {
+        matches!(
+            self,
+            Mode::PonderEarly | Mode::PonderDeaf | Mode::PonderIllegal
+        )
+    }
+}
+
+const MODES: [(&str, Mode); 27] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -112,6 +127,9 @@ const MODES: [(&str, Mode); 24] = [
     ("no-readyok", Mode::NoReadyok),
     ("stubborn", Mode::Stubborn),
     ("setsid-child", Mode::SetsidChild),
+    ("ponder-early", Mode::PonderEarly),
+    ("ponder-deaf", Mode::PonderDeaf),
+    ("ponder-illegal", Mode::PonderIllegal),
 ];
 
 struct Options {
@@ -247,6 +265,8 @@ struct Bot {
     answered: u32,
     /// A reply scheduled for later (`slow`, `ignore-stop`), and when to send it.
     pending: Option<(Instant, String)>,
+    /// The answer of a `go ponder`, kept for `ponderhit` (`ponder-deaf`).
+    pondering: Option<String>,
 }
 
 impl Bot {
@@ -265,6 +285,9 @@ impl Bot {
                 say(&format!("id name testbot-{}", self.opts.mode_name));
                 say("id author tests");
                 say(&format!("games {}", self.opts.games));
+                if self.opts.mode.ponders() {
+                    say("option name Ponder type check default false");
+                }
                 self.reply("umiok");
             }
             "isready" if self.opts.mode == Mode::BestmoveAfterReadyok => {
@@ -282,7 +305,14 @@ impl Bot {
                 }
             }
             "position" => self.set_position(rest),
+            "go" if self.opts.mode.ponders() => self.go_ponderer(rest),
             "go" => self.go(rest),
+            "ponderhit" => {
+                if let Some(answer) = self.pondering.take() {
+                    self.finish_go(&answer);
+                }
+            }
+            "stop" if self.opts.mode == Mode::PonderDeaf => {}
             "stop" if self.opts.mode != Mode::IgnoreStop => {
                 if let Some((_, answer)) = self.pending.take() {
                     self.finish_go(&answer);
@@ -386,6 +416,40 @@ impl Bot {
                 let answer = self.chosen_move();
                 self.finish_go(&answer);
             }
+        }
+    }
+
+    /// `go` in the `ponder-*` modes.
+    fn go_ponderer(&mut self, params: &str) {
+        let answer = self.chosen_move();
+        if params.split_whitespace().any(|w| w == "ponder") {
+            match self.opts.mode {
+                Mode::PonderEarly => {
+                    say_at_once(format!("bestmove {answer}\nbestmove {answer}\n").as_bytes())
+                }
+                _ => self.pondering = Some(answer),
+            }
+            return;
+        }
+        let replies = self
+            .game
+            .as_ref()
+            .map(|g| {
+                let mut next = g.clone_box();
+                match next.play(&answer) {
+                    Ok(_) => next.legal_moves(),
+                    Err(_) => Vec::new(),
+                }
+            })
+            .unwrap_or_default();
+        let hint = match self.opts.mode {
+            Mode::PonderIllegal => Some("99".to_string()),
+            Mode::PonderEarly => replies.first().cloned(),
+            _ => replies.last().cloned(),
+        };
+        match hint {
+            Some(p) => self.finish_go(&format!("{answer} ponder {p}")),
+            None => self.finish_go(&answer),
         }
     }
 
@@ -542,6 +606,7 @@ fn main() {
         game: None,
         answered: 0,
         pending: None,
+        pondering: None,
     };
     loop {
         let received = match bot.pending.as_ref() {

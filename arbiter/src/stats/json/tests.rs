@@ -75,7 +75,31 @@ fn close(a: f64, b: f64) -> bool {
 fn hand_computed_two_engine_event() {
     let names = ["A".to_owned(), "B".to_owned()];
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-    let r = report(&names, &event(), Some(&sprt));
+    assert_hand_computed(&report(&names, &event(), Some(&sprt)));
+}
+
+/// What `arbiter match --standings-json` does: the games counted one by
+/// one as they finish, the report rebuilt from the counts after each.
+#[test]
+fn games_counted_one_by_one_give_the_hand_computed_report() {
+    let names = ["A".to_owned(), "B".to_owned()];
+    let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+    let games = event();
+    let mut running = Running::new(&names);
+    for (n, g) in games.iter().enumerate() {
+        running.add(g);
+        assert_eq!(
+            running.report(Some(&sprt)),
+            report(&names, &games[..=n], Some(&sprt)),
+            "after {} games",
+            n + 1
+        );
+    }
+    assert_hand_computed(&running.report(Some(&sprt)));
+}
+
+/// The report of [`event`] with the SPRT elo0 0, elo1 10, α = β = 0.05.
+fn assert_hand_computed(r: &Report) {
     assert_eq!((r.format, r.games, r.interrupted), (1, 4, 1));
     let a = &r.standings[0];
     let b = &r.standings[1];
@@ -136,7 +160,7 @@ fn hand_computed_two_engine_event() {
     assert!(close(s.upper_bound, (0.95f64 / 0.05).ln()));
 
     // The text is JSON with the documented field names.
-    let v: serde_json::Value = serde_json::from_str(&to_text(&r)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&to_text(r)).unwrap();
     assert_eq!(v["standings"][0]["name"], "A");
     assert_eq!(v["standings"][0]["verdicts"]["lost"]["time_forfeit"], 1);
     assert_eq!(v["match"]["pentanomial"][3], 1);

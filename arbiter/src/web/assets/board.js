@@ -59,8 +59,8 @@ const SIDES = ["south", "north"];
 
 // Draws a laid-out position (see board.rs). `legal`: moves the user may
 // enter now; `onHole(hole)`: what a click does.
-function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editable = false } = {}) {
-  const board = $("#board");
+function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editable = false, target = null } = {}) {
+  const board = target || $("#board");
   board.replaceChildren();
   board.dataset.position = view.position;
   board.dataset.status = status;
@@ -473,7 +473,7 @@ function replayRender(ply) {
   if (r.error) showError(`the log has an illegal move: ${r.error}`);
 }
 
-function listGames(games) {
+function listGames(games, open = 0) {
   const body = $("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {
     "data-game-index": g.index, tabindex: 0,
@@ -482,7 +482,7 @@ function listGames(games) {
   }, ...[g.index + 1, g.round, g.south, g.north, g.result, g.termination, g.plies]
         .map((v) => el("td", {}, String(v))))));
   $("#games").hidden = false;
-  if (games.length) openGame(0);
+  if (games.length) openGame(open);
 }
 
 async function openGame(index) {
@@ -521,7 +521,13 @@ async function setupReplay() {
     if (e.key === "ArrowLeft") replayShow(replay.ply - 1);
     if (e.key === "ArrowRight") replayShow(replay.ply + 1);
   });
-  if (files && files.length === 1 && params.has("game") === false) $("[data-log-index]").click();
+  // `/replay?log=K&game=N` (the live page's links): game N of log K.
+  const wanted = params.get("log");
+  if (wanted !== null && (files || []).some((f) => String(f.index) === wanted)) {
+    replaySource = (i) => [`/api/logs/${wanted}?game=${i}`];
+    const games = await fetchJson(`/api/logs/${wanted}`);
+    if (games) listGames(games, Number(params.get("game")) || 0);
+  } else if (files && files.length === 1 && params.has("game") === false) $("[data-log-index]").click();
   if (!files || !files.length) previewStart();
 }
 
@@ -739,4 +745,5 @@ window.addEventListener("pagehide", () => {
   if (anSocket) anSocket.close();
 });
 
-main();
+// The live page (live.js) uses the drawing above and drives itself.
+if (document.body.dataset.page !== "live") main();

@@ -18,11 +18,14 @@ use crate::engine::config::EngineSpec;
 use crate::event::resume;
 use crate::event::schedule::{EventSpec, Format, Schedule, Shard};
 use crate::play::matches::log_of;
+use crate::play::observe::EventObserver;
 use crate::play::runner::{Flow, Job};
 use crate::records::log::GameLog;
 use crate::records::output::{game_line, LogSink};
 use crate::stats::report;
 use crate::stats::{Sprt, SprtState};
+use crate::web::live::feed::LiveEvent;
+use crate::web::live::hub::EventMeta;
 
 /// Arguments of `arbiter tournament`.
 #[derive(Args)]
@@ -303,6 +306,16 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     // The logs are locked before they are read: a second arbiter on the same
     // results log refuses here, before it reads or repairs anything.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+    let mut feed = cli::start_live(&args.run).await?;
+    if let Some(feed) = feed.as_mut() {
+        feed.event(EventMeta {
+            event: spec.event.clone(),
+            games: spec.games.iter().map(|g| g.to_string()).collect(),
+            engines: names.clone(),
+            total: Some(in_shard as u64),
+            source: "tournament".into(),
+        });
+    }
     // The standings so far, as counts (constant memory however long the
     // event), and the finished slots of an earlier run of the tournament.
     let mut tally = report::Tally::new(&names);
@@ -319,14 +332,14 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
                 crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
             {
                 // The log is the record: it is replaced whole (a temporary
-                // file renamed over it) with the longer schedule's tags, then
-                // opened and locked again.
-                drop(std::mem::replace(&mut sink, LogSink::open(None, None)?));
-                resume::rewrite(path, &log.games, |g| {
-                    crate::records::jsonl::to_line(g) + "\n"
-                })
-                .map_err(|e| UsageError(format!("cannot rewrite {}: {e}", path.display())))?;
-                sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
+                // file renamed over it) with the longer schedule's tags,
+                // locked all the while.
+                let text: String = log
+                    .games
+                    .iter()
+                    .map(|g| crate::records::jsonl::to_line(g) + "\n")
+                    .collect();
+                sink.replace_jsonl(&text)?;
                 println!(
                     "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
                     spec.rounds
@@ -350,6 +363,9 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             live.add(g);
         }
         done.extend(finished_slots_of(&finished));
+        if let Some(feed) = feed.as_mut() {
+            feed.logged(&log.games);
+        }
         if args.resume {
             // why: a kill between the PGN and the JSON append leaves a game
             // in one log only; the JSON log is the record, the PGN follows it.
@@ -401,6 +417,11 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             String::new()
         }
     );
+    if let Some(feed) = &feed {
+        // The page's first standings: the games of an earlier run, if any.
+        let report = crate::stats::json::report_from(&names, &tally, &live, sprt.as_ref());
+        feed.standings(&report, done_in_shard as u64);
+    }
     if done_in_shard > 0 {
         println!(
             "Resuming: {} game(s) already in the results log, {} to play",
@@ -415,8 +436,24 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
             schedule: &schedule,
             sprt,
             names: &names,
+            done_before: done_in_shard,
         };
-        play(&what, pending, &mut tally, &mut live, &mut sink).await?;
+        let played = play(
+            &what,
+            pending,
+            &mut tally,
+            &mut live,
+            &mut sink,
+            feed.as_mut(),
+        )
+        .await;
+        if let (Some(feed), Err(_)) = (&feed, &played) {
+            feed.end(cli::end_message(false)).await;
+        }
+        played?;
+    }
+    if let Some(feed) = &feed {
+        feed.end(cli::end_message(true)).await;
     }
 
     if let Some(path) = &args.run.standings_json {
@@ -489,6 +526,8 @@ struct Planned<'a> {
     schedule: &'a Schedule,
     sprt: Option<Sprt>,
     names: &'a [String],
+    /// Games of the shard finished by an earlier run.
+    done_before: usize,
 }
 
 /// Plays the pending jobs, appending each game to the logs as it ends.
@@ -498,6 +537,7 @@ async fn play(
     tally: &mut report::Tally,
     live: &mut crate::stats::json::Live,
     sink: &mut LogSink,
+    mut feed: Option<&mut LiveEvent>,
 ) -> Result<(), UsageError> {
     let Planned {
         args,
@@ -505,14 +545,20 @@ async fn play(
         schedule,
         sprt,
         names,
+        done_before,
     } = *planned;
-    let runner = cli::runner(spec.engines.clone(), &args.run)?;
+    let mut runner = cli::runner(spec.engines.clone(), &args.run)?;
+    if let Some(feed) = feed.as_deref() {
+        runner.observer = Some(feed.game_observer(&runner.engines));
+    }
     for &game in &spec.games {
         cli::preflight(&runner, game).await?;
     }
     let total = schedule.len();
     let per_round = (total / spec.rounds.max(1)).max(1);
     let bar = cli::progress_bar(pending.left);
+    // For the live page's progress: finished games of the shard.
+    let mut played_here = 0;
     let say = |line: &str| bar.suspend(|| println!("{line}"));
     let mut io_error = None;
     // Brief standings once per round's worth of games.
@@ -532,6 +578,12 @@ async fn play(
             if let Some(path) = &args.run.standings_json {
                 use crate::stats::json;
                 json::write_or_warn(path, &json::report_from(names, tally, live, sprt.as_ref()));
+            }
+            if let Some(feed) = feed.as_deref_mut() {
+                let report = crate::stats::json::report_from(names, tally, live, sprt.as_ref());
+                played_here += 1;
+                let done_so_far = (done_before + played_here) as u64;
+                feed.finished(&done.job, std::slice::from_ref(&log), &report, done_so_far);
             }
             bar.inc(1);
             let mut flow = Flow::Continue;
@@ -584,8 +636,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     }
     if args.json {
-        let r = crate::stats::json::report(&merged.names, &merged.games, None);
-        print!("{}", crate::stats::json::to_text(&r));
+        print!("{}", crate::stats::json::to_text(&merged.report()));
         return Ok(());
     }
     print!("{}", merged.summary());

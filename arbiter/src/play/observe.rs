@@ -1,0 +1,61 @@
+//! Watching games as they are played (`--live`): the runner tells an
+//! optional [`GameObserver`] when a game starts and after each ply. The
+//! observer must return at once (it only records and hands on); the game
+//! loop never waits for a consumer. Without an observer nothing is built.
+
+use mancala_rules::Side;
+
+use crate::play::runner::Job;
+use crate::play::tc::Clock;
+use crate::records::log::{GameLog, Score};
+use crate::stats::json::Report;
+
+/// Remaining clock time of South and North in milliseconds; `None` for a
+/// side without a chess clock (`st=`, depth or node limits).
+pub fn clocks_ms(clocks: &[Clock; 2]) -> [Option<u64>; 2] {
+    clocks.map(|c| c.remaining().map(|d| d.as_millis() as u64))
+}
+
+/// A game about to be played (both engines ready).
+#[derive(Clone, Copy, Debug)]
+pub struct GameStart<'a> {
+    /// The game's seats and start position (for a Partie: this game's).
+    pub job: &'a Job,
+    pub clocks_ms: [Option<u64>; 2],
+}
+
+/// One ply just played and checked.
+#[derive(Clone, Copy, Debug)]
+pub struct PlyEvent<'a> {
+    /// Plies played so far, this one included.
+    pub ply: u32,
+    pub mover: Side,
+    pub mv: &'a str,
+    /// The position string after the move.
+    pub position: &'a str,
+    pub time_ms: u64,
+    /// Clocks after the move.
+    pub clocks_ms: [Option<u64>; 2],
+    /// The mover's last `info` before its `bestmove`.
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    pub pv: &'a [umi::Move],
+}
+
+/// Told about every game of a run. Called from the game tasks: quick and
+/// non-blocking, never awaiting.
+pub trait GameObserver: Send + Sync {
+    fn game_started(&self, start: &GameStart<'_>);
+    fn ply(&self, job: &Job, ply: &PlyEvent<'_>);
+}
+
+/// What the game loop calls after each ply.
+pub type PlyHook<'a> = &'a (dyn Fn(&PlyEvent<'_>) + Send + Sync);
+
+/// Told about an event's finished games, with the standings after each
+/// (`--live`). Called from the results loop, after the game is logged.
+pub trait EventObserver: Send {
+    /// A finished job: its games as logged (a Partie has several), the
+    /// standings after them, and the finished games of the event so far.
+    fn finished(&mut self, job: &Job, logs: &[GameLog], standings: &Report, done: u64);
+}

@@ -1,0 +1,238 @@
+// The live page of an event (docs/live.md). It draws what /ws/live sends:
+// a snapshot, then each update; boards are drawn by board.js's drawBoard
+// from the server's board views (no rule here). Read-only.
+"use strict";
+
+const FINISHED_SHOWN = 200;   // rows kept in the finished list (newest first)
+
+// A number the statistics cannot give yet (too few games) is null: "–".
+const NONE = "–";
+function pct(x) { return x === null || x === undefined ? NONE : (100 * x).toFixed(1) + "%"; }
+function num(x, digits = 1) { return x === null || x === undefined ? NONE : x.toFixed(digits); }
+function signed(x) { return x === null || x === undefined ? NONE : (x >= 0 ? "+" : "") + x.toFixed(1); }
+
+function duration(secs) {
+  if (secs === null || secs === undefined) return "";
+  const s = Math.round(secs);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+  return h ? `${h}h${String(m).padStart(2, "0")}m` : `${m}m${String(s % 60).padStart(2, "0")}s`;
+}
+
+function renderEvent(e) {
+  if (!e) return;
+  $("[data-event-name]").textContent = e.event;
+  const total = e.total === null ? "" : `, ${e.total} games`;
+  $("[data-event-info]").textContent =
+    `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`;
+  // A watched log holds finished games only.
+  $("[data-playing-section]").hidden = e.source === "watch";
+}
+
+function renderProgress(p) {
+  if (!p) return;
+  const bar = $("[data-progress-bar]");
+  bar.max = p.total || Math.max(1, p.done);
+  bar.value = p.done;
+  const eta = p.eta_secs === null || p.eta_secs === undefined ? "" : `, about ${duration(p.eta_secs)} left`;
+  $("[data-progress]").textContent = `${p.done}${p.total === null ? "" : "/" + p.total} games${eta}`;
+  $("[data-progress]").dataset.done = p.done;
+}
+
+function renderStandings(r) {
+  if (!r) return;
+  const table = $("[data-standings]");
+  table.dataset.games = r.games;
+  $("tbody", table).replaceChildren(...r.standings.map((e) => el("tr", { "data-engine": e.name },
+    ...[e.rank, e.name, e.games, num(e.points), pct(e.score), e.wins, e.draws, e.losses,
+        signed(e.elo), num(e.elo_margin), pct(e.los_next)]
+      .map((v, i) => el("td", { class: i === 1 ? "name" : null }, String(v))))));
+  const names = r.standings.map((e) => e.name);
+  const cross = $("[data-crosstable]");
+  $("thead", cross).replaceChildren(el("tr", {}, el("th", { class: "name" }, ""),
+    ...names.map((n, i) => el("th", { title: n }, String(i + 1)))));
+  $("tbody", cross).replaceChildren(...r.standings.map((e, i) => el("tr", {},
+    el("th", { class: "name" }, `${i + 1} ${e.name}`),
+    ...names.map((n) => {
+      const c = e.crosstable[n];
+      return el("td", {}, n === e.name ? "—" : c ? `${num(c.points)}/${c.games}` : "");
+    }))));
+  const m = r.match;
+  const matchBox = $("[data-match]"), sprtBox = $("[data-sprt]");
+  matchBox.hidden = !m;
+  sprtBox.hidden = !(m && m.sprt);
+  if (m) {
+    const elo = m.elo ? `Elo ${signed(m.elo.elo)} [${signed(m.elo.lower)}, ${signed(m.elo.upper)}]` : "Elo —";
+    const pairs = m.pair_elo ? `, from pairs ${signed(m.pair_elo.elo)} ± ${num(m.pair_elo.margin)}` : "";
+    matchBox.textContent = `${m.first} vs ${m.second}: +${m.wins} =${m.draws} -${m.losses}, ${elo}${pairs}` +
+      (m.los === null ? "" : `, LOS ${pct(m.los)}`) + `, pentanomial [${m.pentanomial.join(", ")}]`;
+  }
+  if (m && m.sprt) {
+    const s = m.sprt;
+    sprtBox.dataset.state = s.state;
+    sprtBox.textContent = `SPRT elo0=${s.elo0} elo1=${s.elo1}: LLR ${num(s.llr, 2)} (${num(s.lower_bound, 2)}, ${num(s.upper_bound, 2)}) — ` +
+      (s.state === "continue" ? "continuing" : `${s.state} accepted`);
+  }
+}
+
+// ------------------------------------------------------------ games in progress
+
+function gameCard(id) { return $(`[data-live-game="${id}"]`); }
+
+function thinkText(line) {
+  if (!line) return "";
+  const parts = [];
+  if (line.depth) parts.push(`d${line.depth}`);
+  if (line.score) parts.push(line.score);
+  if (line.pv && line.pv.length) parts.push("pv " + line.pv.join(" "));
+  return parts.join("  ");
+}
+
+function seat(side) {
+  return el("div", { class: `seat ${side}` },
+    el("span", { class: "name", "data-seat": side }),
+    el("span", { class: "clock", "data-clock": side }));
+}
+
+function addGame(g) {
+  const old = gameCard(g.id);
+  if (old) old.remove();
+  const card = el("article", { class: `live-game game-${g.game}`, "data-live-game": g.id, "data-ply": 0 },
+    el("div", { class: "meta" }, `${g.game}, round ${g.round}`),
+    seat("north"),
+    el("p", { class: "think", "data-think": "north" }),
+    el("div", { class: "board", "data-board": g.id }),
+    el("p", { class: "think", "data-think": "south" }),
+    seat("south"),
+    el("div", { class: "meta", "data-last-move": "" }));
+  $("[data-seat=north]", card).textContent = g.north;
+  $("[data-seat=south]", card).textContent = g.south;
+  $("[data-playing]").append(card);
+  drawBoard(g.board, { target: $("[data-board]", card) });
+  showClocks(card, g.clocks_ms, g.board.to_move);
+  countPlaying();
+}
+
+// The clocks as the server last gave them; the mover's counts down between
+// plies (display only: the next ply brings the server's figure).
+const clockBases = new Map();   // game id -> { ms: [south, north], at, running }
+
+function showClocks(card, clocks, toMove) {
+  clockBases.set(card.dataset.liveGame, { ms: clocks, at: performance.now(), running: toMove });
+  SIDES.forEach((side, i) => {
+    const c = $(`[data-clock=${side}]`, card);
+    c.textContent = formatClock(clocks[i]);
+    c.classList.toggle("running", side === toMove);
+  });
+}
+
+function tickClocks() {
+  const now = performance.now();
+  for (const [id, base] of clockBases) {
+    const card = gameCard(id);
+    if (!card) { clockBases.delete(id); continue; }
+    const i = SIDES.indexOf(base.running);
+    if (base.ms[i] === null || base.ms[i] === undefined) continue;
+    $(`[data-clock=${base.running}]`, card).textContent = formatClock(base.ms[i] - (now - base.at));
+  }
+}
+
+function updateGame(p) {
+  const card = gameCard(p.id);
+  if (!card) return;
+  card.dataset.ply = p.ply;
+  drawBoard(p.board, { target: $("[data-board]", card) });
+  showClocks(card, p.clocks_ms, p.board.to_move);
+  $(`[data-think=${p.side}]`, card).textContent = thinkText(p.engine);
+  $("[data-last-move]", card).textContent = `ply ${p.ply}: ${p.side} played ${p.move} (${(p.time_ms / 1000).toFixed(2)}s)`;
+}
+
+function countPlaying() {
+  $("[data-playing-count]").textContent = `(${$$("[data-live-game]").length})`;
+}
+
+// ------------------------------------------------------------ finished games
+
+function addFinished(f) {
+  const s = f.summary;
+  const href = f.log === null ? null : `/replay?log=${f.log}&game=${s.index}`;
+  const first = href ? el("a", { href, "data-replay": "" }, String(s.index + 1)) : String(s.index + 1);
+  const row = el("tr", { "data-finished-game": s.index },
+    el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
+    el("td", { class: "name" }, s.north), el("td", {}, s.result),
+    el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)));
+  const body = $("[data-finished] tbody");
+  body.prepend(row);
+  while (body.children.length > FINISHED_SHOWN) body.lastElementChild.remove();
+}
+
+function showProblems(problems) {
+  const box = $("[data-problems]");
+  box.replaceChildren(...(problems || []).map((p) => el("li", {}, p)));
+  box.hidden = !box.children.length;
+}
+
+function showEnded(message) {
+  const box = $("[data-ended]");
+  box.textContent = message;
+  box.hidden = false;
+  document.body.dataset.ended = "true";
+}
+
+// ------------------------------------------------------------ the socket
+
+let finishedCount = 0;
+
+function onLive(m) {
+  switch (m.type) {
+    case "snapshot":
+      renderEvent(m.event);
+      renderStandings(m.standings);
+      renderProgress(m.progress);
+      $("[data-playing]").replaceChildren();
+      for (const g of m.playing) { addGame(g.start); if (g.last) updateGame(g.last); }
+      $("[data-finished] tbody").replaceChildren();
+      for (const f of m.finished) addFinished(f);
+      finishedCount = m.finished_count;
+      if (m.ended) showEnded(m.ended);
+      showProblems(m.problems);
+      break;
+    case "event": renderEvent(m); break;
+    case "standings": renderStandings(m); break;
+    case "progress": renderProgress(m); break;
+    case "game_started": addGame(m); break;
+    case "ply": updateGame(m); break;
+    case "game_finished":
+      if (m.id !== null) { const c = gameCard(m.id); if (c) c.remove(); countPlaying(); }
+      addFinished(m);
+      finishedCount += 1;
+      break;
+    case "ended":
+      $("[data-playing]").replaceChildren();
+      countPlaying();
+      showEnded(m.message);
+      break;
+    case "problems": showProblems(m.problems); break;
+    default: break;
+  }
+  $("[data-finished-count]").textContent = `(${finishedCount})`;
+}
+
+function connectLive() {
+  const socket = new WebSocket(`ws://${location.host}/ws/live`);
+  const banner = $("[data-connection]");
+  socket.onopen = () => { document.body.dataset.connected = "true"; banner.hidden = true; };
+  socket.onmessage = (e) => onLive(JSON.parse(e.data));
+  socket.onclose = (e) => {
+    document.body.dataset.connected = "false";
+    clockBases.clear();   // nothing is known to be running any more
+    banner.hidden = false;
+    banner.textContent = e.reason
+      ? `Disconnected: ${e.reason}`
+      : "The arbiter has closed the live page (the event is over or was stopped); this is the last state it sent.";
+  };
+  window.addEventListener("pagehide", () => socket.close());
+}
+
+connectLive();
+setInterval(tickClocks, 200);
+document.body.dataset.ready = "true";

@@ -1,0 +1,211 @@
+//! The producer of `--live` (`arbiter tournament` and `arbiter match`): it
+//! binds the live server before any game starts, then turns the runner's
+//! game events and the results loop's finished games into [`LiveMsg`]s.
+//! Everything here only publishes into the hub (never waits); the server
+//! runs in its own task, so a failure there never touches the event.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mancala_rules::Side;
+
+use crate::engine::config::EngineSpec;
+use crate::play::game::Timeouts;
+use crate::play::observe::{EventObserver, GameObserver, GameStart, PlyEvent};
+use crate::play::runner::Job;
+use crate::records::log::GameLog;
+use crate::stats::json::Report;
+use crate::web::board;
+use crate::web::live::hub::{
+    EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyPlayed, Progress,
+    FINISHED_KEPT,
+};
+use crate::web::replay::summary;
+use crate::web::state::{AppState, ServeConfig};
+
+/// The longest the arbiter waits, at the end, for the pages to be sent the
+/// last messages before it exits.
+const FLUSH_LIMIT: Duration = Duration::from_secs(2);
+
+/// Each connection's kernel send buffer: with the page's queue
+/// ([`super::socket::QUEUED`]) what a page that stopped reading may hold up.
+const SEND_BUFFER: usize = 32 * 1024;
+
+/// A running live server and what feeds it.
+pub struct LiveEvent {
+    pub hub: LiveHub,
+    /// The page's address.
+    pub url: String,
+    /// The results log the replay links point into (index 0 of the
+    /// server's logs), if the event writes one.
+    log: Option<PathBuf>,
+    /// Index in that log of the next game appended.
+    next_index: usize,
+    total: Option<u64>,
+}
+
+/// Binds `addr` and serves the live page in its own task, reachable by its
+/// address and `extra_hosts`; the finished games link into `results_log`
+/// (`--jsonout`). A bind error comes back at once (before any game).
+pub async fn start(
+    addr: SocketAddr,
+    extra_hosts: &[String],
+    results_log: Option<PathBuf>,
+) -> std::io::Result<LiveEvent> {
+    let hub = LiveHub::new();
+    let config = ServeConfig {
+        engines: Vec::new(),
+        logs: results_log.iter().cloned().collect(),
+        timeouts: Timeouts::default(),
+        handshake_timeout: Duration::from_secs(10),
+        quit_grace: Duration::from_millis(500),
+        max_plies: None,
+        stderr_dir: None,
+    };
+    let state = AppState::with_live(config, hub.clone());
+    let server = crate::web::Server::bind_with(addr, extra_hosts, |allowed| {
+        crate::web::live_router(state, allowed)
+    })
+    .await?
+    .with_send_buffer(SEND_BUFFER);
+    let url = format!("{}live", server.url());
+    tokio::spawn(async move {
+        if let Err(e) = server.run().await {
+            // The event goes on; only the page is gone.
+            tracing::error!("the live page stopped: {e}");
+        }
+    });
+    Ok(LiveEvent {
+        hub,
+        url,
+        log: results_log,
+        next_index: 0,
+        total: None,
+    })
+}
+
+impl LiveEvent {
+    /// Announces the event.
+    pub fn event(&mut self, meta: EventMeta) {
+        self.total = meta.total;
+        self.hub.publish(LiveMsg::Event(meta));
+    }
+
+    /// The games already in the results log (`--resume`): the newest are
+    /// listed, and new games are numbered after them.
+    pub fn logged(&mut self, games: &[GameLog]) {
+        let skip = games.len().saturating_sub(FINISHED_KEPT);
+        for (i, g) in games.iter().enumerate().skip(skip) {
+            self.publish_finished(None, i, g);
+        }
+        self.next_index = games.len();
+    }
+
+    /// The standings and how far the event is.
+    pub fn standings(&self, report: &Report, done: u64) {
+        self.hub.publish(LiveMsg::Standings(report.clone()));
+        self.hub.publish(LiveMsg::Progress(Progress {
+            done,
+            total: self.total,
+            eta_secs: None,
+        }));
+    }
+
+    fn publish_finished(&self, id: Option<u64>, index: usize, log: &GameLog) {
+        self.hub.publish(LiveMsg::GameFinished(GameFinished {
+            id,
+            log: self.log.as_ref().map(|_| 0),
+            summary: summary(index, log),
+        }));
+    }
+
+    /// What the runner tells about games in progress.
+    pub fn game_observer(&self, engines: &[EngineSpec]) -> Arc<dyn GameObserver> {
+        Arc::new(GameFeed {
+            hub: self.hub.clone(),
+            names: engines.iter().map(|e| e.name.clone()).collect(),
+        })
+    }
+
+    /// The event is over: says so to the pages and gives them a moment to
+    /// be sent the last messages.
+    pub async fn end(&self, message: String) {
+        self.hub.publish(LiveMsg::Ended { message });
+        self.hub.flush(FLUSH_LIMIT).await;
+    }
+}
+
+impl EventObserver for LiveEvent {
+    fn finished(&mut self, job: &Job, logs: &[GameLog], standings: &Report, done: u64) {
+        for (k, log) in logs.iter().enumerate() {
+            // The last game of a job is the one on the page's board.
+            let id = (k + 1 == logs.len()).then_some(job.index as u64);
+            self.publish_finished(id, self.next_index, log);
+            self.next_index += 1;
+        }
+        self.standings(standings, done);
+    }
+}
+
+/// Games in progress, from the game tasks.
+struct GameFeed {
+    hub: LiveHub,
+    names: Vec<String>,
+}
+
+impl GameFeed {
+    fn name(&self, engine: usize) -> String {
+        self.names.get(engine).cloned().unwrap_or_default()
+    }
+}
+
+impl GameObserver for GameFeed {
+    fn game_started(&self, start: &GameStart<'_>) {
+        let job = start.job;
+        let board = match board::view(&job.start_position) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::debug!("live: start position not shown: {e}");
+                return;
+            }
+        };
+        self.hub.publish(LiveMsg::GameStarted(GameStarted {
+            id: job.index as u64,
+            round: job.round.clone(),
+            game: job.game.to_string(),
+            south: self.name(job.south),
+            north: self.name(job.north),
+            board,
+            clocks_ms: start.clocks_ms,
+        }));
+    }
+
+    fn ply(&self, job: &Job, ply: &PlyEvent<'_>) {
+        let board = match board::view(ply.position) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::debug!("live: position not shown: {e}");
+                return;
+            }
+        };
+        self.hub.publish(LiveMsg::Ply(PlyPlayed {
+            id: job.index as u64,
+            ply: ply.ply,
+            side: match ply.mover {
+                Side::South => "south",
+                Side::North => "north",
+            },
+            mv: ply.mv.to_owned(),
+            time_ms: ply.time_ms,
+            board,
+            clocks_ms: ply.clocks_ms,
+            engine: EngineLine {
+                depth: ply.depth,
+                score: ply.score.map(|s| s.to_string()),
+                pv: ply.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+            },
+        }));
+    }
+}

@@ -1,0 +1,378 @@
+//! The live event hub: what a running event (or a log watcher) tells the
+//! live page. Producers [`LiveHub::publish`] a [`LiveMsg`]: the hub folds it
+//! into its [`Snapshot`] and broadcasts it to every subscriber. Publishing
+//! never blocks and never awaits: the broadcast is bounded, and a receiver
+//! that falls behind loses messages (`RecvError::Lagged`; the WebSocket
+//! handler then sends its page a fresh snapshot) instead of holding up a game.
+//!
+//! A new subscriber gets the snapshot and a receiver taken under one lock,
+//! so it sees every message after the snapshot exactly once.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::stats::json::Report;
+use crate::web::board::BoardView;
+use crate::web::replay::GameSummary;
+
+/// Messages a subscriber may fall behind by before it loses some.
+pub const CHANNEL_CAPACITY: usize = 1024;
+/// Finished games kept in the snapshot (the newest); older ones are in the
+/// results log.
+pub const FINISHED_KEPT: usize = 200;
+
+/// The event as a whole.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EventMeta {
+    pub event: String,
+    /// Game ids played (`bohnenspiel`, …).
+    pub games: Vec<String>,
+    /// Engine names, in the event's order.
+    pub engines: Vec<String>,
+    /// Games of the event (of this shard), when known.
+    pub total: Option<u64>,
+    /// What feeds the page: `tournament`, `match` or `watch`.
+    pub source: String,
+}
+
+/// How far the event is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Progress {
+    /// Finished games (resumed ones included).
+    pub done: u64,
+    pub total: Option<u64>,
+    /// Seconds left at the rate of the games finished since the hub started;
+    /// producers leave it `None` and the hub fills it in.
+    pub eta_secs: Option<f64>,
+}
+
+/// Remaining clock time of South and North in milliseconds (`None`: no
+/// chess clock, e.g. `st=` or depth limits).
+pub type ClocksMs = [Option<u64>; 2];
+
+/// A game that has started.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameStarted {
+    /// The game's key while it is in progress (a schedule slot).
+    pub id: u64,
+    pub round: String,
+    pub game: String,
+    pub south: String,
+    pub north: String,
+    /// The start position, laid out.
+    pub board: BoardView,
+    pub clocks_ms: ClocksMs,
+}
+
+/// What an engine said about its move (its last `info` before `bestmove`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EngineLine {
+    pub depth: Option<u32>,
+    /// `+35` (centiseeds), `-M3`, as in the logs.
+    pub score: Option<String>,
+    pub pv: Vec<String>,
+}
+
+/// One ply of a game in progress.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlyPlayed {
+    pub id: u64,
+    /// Plies played so far (1 after the first move).
+    pub ply: u32,
+    /// `south` or `north`: who moved.
+    pub side: &'static str,
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub time_ms: u64,
+    /// The board after the move.
+    pub board: BoardView,
+    pub clocks_ms: ClocksMs,
+    pub engine: EngineLine,
+}
+
+/// A finished game: its summary and where to replay it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameFinished {
+    /// The in-progress key it had (`None` for a game read from a log).
+    pub id: Option<u64>,
+    /// The results log it is in: `/replay?log=<log>&game=<summary.index>`
+    /// (`None`: the event writes no log the page can read).
+    pub log: Option<usize>,
+    pub summary: GameSummary,
+}
+
+/// One update of the live page, as sent on `/ws/live` (`{"type": …}`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LiveMsg {
+    Event(EventMeta),
+    /// The standings, same JSON as `--standings-json`.
+    Standings(Report),
+    Progress(Progress),
+    GameStarted(GameStarted),
+    Ply(PlyPlayed),
+    GameFinished(GameFinished),
+    /// The event is over (the message says why, and what happens next).
+    Ended {
+        message: String,
+    },
+    /// What is wrong now (replaces the previous list; empty: nothing), e.g.
+    /// a watched log that stopped being followed.
+    Problems {
+        problems: Vec<String>,
+    },
+}
+
+/// A game in progress: how it started and its latest ply.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveGame {
+    pub start: GameStarted,
+    pub last: Option<PlyPlayed>,
+}
+
+/// Everything a new page needs to draw the event as it is now.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub event: Option<EventMeta>,
+    pub standings: Option<Report>,
+    pub progress: Option<Progress>,
+    /// Games in progress, by id.
+    pub playing: Vec<LiveGame>,
+    /// The newest finished games, oldest first (at most [`FINISHED_KEPT`]).
+    pub finished: Vec<GameFinished>,
+    /// Finished games seen in all (the list above may be shorter).
+    pub finished_count: u64,
+    /// Set once the event is over.
+    pub ended: Option<String>,
+    /// The latest [`LiveMsg::Problems`].
+    pub problems: Vec<String>,
+}
+
+/// The snapshot as kept (games in progress by id for quick updates).
+#[derive(Default)]
+struct State {
+    event: Option<EventMeta>,
+    standings: Option<Report>,
+    progress: Option<Progress>,
+    playing: BTreeMap<u64, LiveGame>,
+    finished: VecDeque<GameFinished>,
+    finished_count: u64,
+    ended: Option<String>,
+    problems: Vec<String>,
+    /// For the ETA: when and at how many games the first progress came.
+    rate_base: Option<(Instant, u64)>,
+}
+
+impl State {
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            event: self.event.clone(),
+            standings: self.standings.clone(),
+            progress: self.progress.clone(),
+            playing: self.playing.values().cloned().collect(),
+            finished: self.finished.iter().cloned().collect(),
+            finished_count: self.finished_count,
+            ended: self.ended.clone(),
+            problems: self.problems.clone(),
+        }
+    }
+
+    /// Folds `msg` in; fills the ETA of a progress message.
+    fn apply(&mut self, msg: &mut LiveMsg) {
+        match msg {
+            LiveMsg::Event(e) => self.event = Some(e.clone()),
+            LiveMsg::Standings(r) => self.standings = Some(r.clone()),
+            LiveMsg::Progress(p) => {
+                if p.eta_secs.is_none() {
+                    p.eta_secs = self.eta(p);
+                }
+                self.progress = Some(p.clone());
+            }
+            LiveMsg::GameStarted(g) => {
+                self.playing.insert(
+                    g.id,
+                    LiveGame {
+                        start: g.clone(),
+                        last: None,
+                    },
+                );
+            }
+            LiveMsg::Ply(p) => {
+                if let Some(g) = self.playing.get_mut(&p.id) {
+                    g.last = Some(p.clone());
+                }
+            }
+            LiveMsg::GameFinished(f) => {
+                if let Some(id) = f.id {
+                    self.playing.remove(&id);
+                }
+                self.finished.push_back(f.clone());
+                while self.finished.len() > FINISHED_KEPT {
+                    self.finished.pop_front();
+                }
+                self.finished_count += 1;
+            }
+            LiveMsg::Ended { message } => {
+                self.playing.clear();
+                self.ended = Some(message.clone());
+            }
+            LiveMsg::Problems { problems } => self.problems = problems.clone(),
+        }
+    }
+
+    /// Seconds left at the rate since the first progress message.
+    fn eta(&mut self, p: &Progress) -> Option<f64> {
+        let now = Instant::now();
+        let (since, base) = *self.rate_base.get_or_insert((now, p.done));
+        let total = p.total?;
+        let played = p.done.checked_sub(base).filter(|&n| n > 0)?;
+        let per_game = now.duration_since(since).as_secs_f64() / played as f64;
+        Some(per_game * total.saturating_sub(p.done) as f64)
+    }
+}
+
+struct Inner {
+    state: Mutex<State>,
+    tx: broadcast::Sender<LiveMsg>,
+    /// The same messages as JSON text, serialised once for every page
+    /// ([`LiveHub::subscribe_text`]); nothing is serialised without one.
+    text: broadcast::Sender<Arc<str>>,
+    /// Page writers still running ([`LiveHub::page_writer`]).
+    writers: AtomicUsize,
+}
+
+/// Held by a page's writer while it runs; [`LiveHub::flush`] waits for
+/// every one to be dropped.
+pub struct WriterGuard {
+    hub: LiveHub,
+}
+
+impl Drop for WriterGuard {
+    fn drop(&mut self) {
+        self.hub.inner.writers.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The hub; cheap to clone (every clone is the same hub).
+#[derive(Clone)]
+pub struct LiveHub {
+    inner: Arc<Inner>,
+}
+
+impl Default for LiveHub {
+    fn default() -> LiveHub {
+        LiveHub::new()
+    }
+}
+
+impl std::fmt::Debug for LiveHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveHub")
+            .field("subscribers", &self.subscribers())
+            .finish()
+    }
+}
+
+impl LiveHub {
+    pub fn new() -> LiveHub {
+        LiveHub::with_capacity(CHANNEL_CAPACITY)
+    }
+
+    /// A hub whose subscribers may fall `capacity` messages behind.
+    pub fn with_capacity(capacity: usize) -> LiveHub {
+        let (tx, _) = broadcast::channel(capacity.max(1));
+        let (text, _) = broadcast::channel(capacity.max(1));
+        LiveHub {
+            inner: Arc::new(Inner {
+                state: Mutex::new(State::default()),
+                tx,
+                text,
+                writers: AtomicUsize::new(0),
+            }),
+        }
+    }
+
+    // why not `lock().unwrap()`: a panic elsewhere while the lock was held
+    // must not make every later publish panic (that would stop the event).
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Folds `msg` into the snapshot and sends it to every subscriber.
+    /// Never blocks on a subscriber; with none, only the snapshot changes.
+    pub fn publish(&self, mut msg: LiveMsg) {
+        let mut state = self.state();
+        state.apply(&mut msg);
+        // why under the lock: a subscriber taking the snapshot then sees
+        // this message either in it or on its receiver, never both or none.
+        if self.inner.text.receiver_count() > 0 {
+            // why `unwrap_or_default`: plain structs with string keys and
+            // no non-finite floats cannot fail to serialise.
+            let text = serde_json::to_string(&msg).unwrap_or_default();
+            let _ = self.inner.text.send(Arc::from(text));
+        }
+        // An error only means nobody is subscribed.
+        let _ = self.inner.tx.send(msg);
+    }
+
+    /// [`LiveHub::subscribe`] with the messages as JSON text (each
+    /// serialised once, however many pages read it).
+    pub fn subscribe_text(&self) -> (Snapshot, broadcast::Receiver<Arc<str>>) {
+        let state = self.state();
+        (state.snapshot(), self.inner.text.subscribe())
+    }
+
+    /// The event as it is now, and every message after it.
+    pub fn subscribe(&self) -> (Snapshot, broadcast::Receiver<LiveMsg>) {
+        let state = self.state();
+        (state.snapshot(), self.inner.tx.subscribe())
+    }
+
+    /// The event as it is now.
+    pub fn snapshot(&self) -> Snapshot {
+        self.state().snapshot()
+    }
+
+    /// The latest standings, if any were published.
+    pub fn standings(&self) -> Option<Report> {
+        self.state().standings.clone()
+    }
+
+    /// Counts a page writer until the guard is dropped.
+    pub fn page_writer(&self) -> WriterGuard {
+        self.inner.writers.fetch_add(1, Ordering::SeqCst);
+        WriterGuard { hub: self.clone() }
+    }
+
+    /// Waits (at most `limit`) until every subscriber has received every
+    /// message published so far and every page writer has finished (they
+    /// finish after [`LiveMsg::Ended`]); for the end of an event, before
+    /// the process exits.
+    pub async fn flush(&self, limit: std::time::Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
+        let drained = || {
+            self.inner.tx.is_empty()
+                && self.inner.text.is_empty()
+                && self.inner.writers.load(Ordering::SeqCst) == 0
+        };
+        while !drained() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Subscribers now (pages and other consumers).
+    pub fn subscribers(&self) -> usize {
+        self.inner.tx.receiver_count() + self.inner.text.receiver_count()
+    }
+}
+
+#[cfg(test)]
+mod tests;

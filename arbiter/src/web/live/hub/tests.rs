@@ -1,0 +1,162 @@
+use super::*;
+use crate::web::board::view;
+use mancala_rules::{start_position, GameId};
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+
+fn started(id: u64) -> LiveMsg {
+    LiveMsg::GameStarted(GameStarted {
+        id,
+        round: "1".into(),
+        game: "bohnenspiel".into(),
+        south: "a".into(),
+        north: "b".into(),
+        board: view(&start_position(GameId::Bohnenspiel)).expect("start lays out"),
+        clocks_ms: [Some(1000), Some(1000)],
+    })
+}
+
+fn ply(id: u64, n: u32) -> LiveMsg {
+    LiveMsg::Ply(PlyPlayed {
+        id,
+        ply: n,
+        side: "south",
+        mv: "6".into(),
+        time_ms: 3,
+        board: view("bohnenspiel 6,6,6,6,6,0,7,7,7,7,7,7 N 0/0").expect("valid"),
+        clocks_ms: [Some(997), Some(1000)],
+        engine: EngineLine {
+            depth: Some(4),
+            score: Some("+0.12".into()),
+            pv: vec!["6".into(), "7".into()],
+        },
+    })
+}
+
+fn finished(id: u64, index: usize) -> LiveMsg {
+    let log = crate::records::log::tests::rules_log();
+    LiveMsg::GameFinished(GameFinished {
+        id: Some(id),
+        log: Some(0),
+        summary: crate::web::replay::summary(index, &log),
+    })
+}
+
+#[test]
+fn the_snapshot_follows_a_game_from_start_to_finish() {
+    let hub = LiveHub::new();
+    hub.publish(started(3));
+    assert_eq!(hub.snapshot().playing.len(), 1);
+    hub.publish(ply(3, 1));
+    let snap = hub.snapshot();
+    let last = snap.playing[0].last.as_ref().expect("a ply");
+    assert_eq!(last.engine.pv, ["6", "7"]);
+    // A ply of a game the hub never saw start is ignored, not an error.
+    hub.publish(ply(9, 1));
+    assert_eq!(hub.snapshot().playing.len(), 1);
+    hub.publish(finished(3, 0));
+    let snap = hub.snapshot();
+    assert!(snap.playing.is_empty());
+    assert_eq!(snap.finished.len(), 1);
+    assert_eq!(snap.finished_count, 1);
+}
+
+#[test]
+fn a_subscriber_sees_each_message_after_its_snapshot_once() {
+    let hub = LiveHub::new();
+    hub.publish(started(1));
+    let (snap, mut rx) = hub.subscribe();
+    assert_eq!(snap.playing.len(), 1);
+    assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
+    hub.publish(ply(1, 1));
+    assert_eq!(rx.try_recv().expect("the ply"), ply(1, 1));
+    assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
+}
+
+#[tokio::test]
+async fn a_lagging_subscriber_loses_messages_and_publish_never_waits() {
+    let hub = LiveHub::with_capacity(4);
+    let (_, mut rx) = hub.subscribe();
+    hub.publish(started(1));
+    for n in 1..=100 {
+        hub.publish(ply(1, n));
+    }
+    let first = rx.recv().await;
+    assert!(matches!(first, Err(RecvError::Lagged(_))), "{first:?}");
+    // The snapshot has the latest ply regardless.
+    let snap = hub.snapshot();
+    assert_eq!(snap.playing[0].last.as_ref().map(|p| p.ply), Some(100));
+}
+
+#[test]
+fn the_finished_list_is_bounded_but_counted() {
+    let hub = LiveHub::new();
+    for i in 0..(FINISHED_KEPT + 10) {
+        hub.publish(finished(i as u64, i));
+    }
+    let snap = hub.snapshot();
+    assert_eq!(snap.finished.len(), FINISHED_KEPT);
+    assert_eq!(snap.finished_count, (FINISHED_KEPT + 10) as u64);
+    assert_eq!(snap.finished[0].summary.index, 10);
+}
+
+#[test]
+fn progress_gets_an_eta_once_games_finish() {
+    let hub = LiveHub::new();
+    let progress = |done| {
+        LiveMsg::Progress(Progress {
+            done,
+            total: Some(10),
+            eta_secs: None,
+        })
+    };
+    hub.publish(progress(2));
+    assert_eq!(hub.snapshot().progress.and_then(|p| p.eta_secs), None);
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    hub.publish(progress(4));
+    let eta = hub.snapshot().progress.and_then(|p| p.eta_secs);
+    assert!(eta.is_some_and(|s| s > 0.0), "{eta:?}");
+}
+
+#[test]
+fn messages_are_tagged_with_their_type() {
+    let text = serde_json::to_string(&ply(1, 1)).expect("serialises");
+    assert!(text.starts_with(r#"{"type":"ply","id":1"#), "{text}");
+    assert!(text.contains(r#""move":"6""#), "{text}");
+    let ended = LiveMsg::Ended {
+        message: "done".into(),
+    };
+    assert_eq!(
+        serde_json::to_string(&ended).expect("serialises"),
+        r#"{"type":"ended","message":"done"}"#
+    );
+}
+
+#[test]
+fn text_subscribers_get_each_message_as_its_json() {
+    let hub = LiveHub::new();
+    hub.publish(started(1));
+    let (snap, mut rx) = hub.subscribe_text();
+    assert_eq!(snap.playing.len(), 1);
+    hub.publish(ply(1, 1));
+    let text = rx.try_recv().expect("the ply");
+    assert_eq!(&*text, serde_json::to_string(&ply(1, 1)).expect("json"));
+    assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
+}
+
+#[tokio::test]
+async fn flush_waits_for_page_writers() {
+    let hub = LiveHub::new();
+    let guard = hub.page_writer();
+    let waiting = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.flush(std::time::Duration::from_secs(600)).await })
+    };
+    // With nothing queued, only the writer keeps flush waiting (it checks
+    // every 20 ms; a slow machine can only make this pass more easily).
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(!waiting.is_finished(), "a writer is still running");
+    drop(guard);
+    waiting
+        .await
+        .expect("flush returns once the writer is done");
+}

@@ -1,0 +1,65 @@
+//! The live view of an event: `/live` (the page), `/ws/live` (a snapshot,
+//! then every update as it happens) and `/api/live/standings` (the
+//! standings JSON of `--standings-json`). Read-only: nothing here starts an
+//! engine or changes the event. See `docs/live.md`.
+//!
+//! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
+//! - [`feed`]: the producer of `--live` (tournament and match).
+//! - [`socket`]: one page's WebSocket, dropped when it falls behind.
+//! - [`watch`]: `arbiter serve --watch`, results logs of other processes
+//!   fed into the hub.
+
+pub mod feed;
+pub mod hub;
+pub mod socket;
+pub mod watch;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+
+pub use hub::{LiveHub, LiveMsg, Snapshot};
+
+use crate::web::state::AppState;
+
+const LIVE_HTML: &str = include_str!("../assets/live.html");
+const LIVE_JS: &str = include_str!("../assets/live.js");
+
+fn no_event() -> Response {
+    (StatusCode::NOT_FOUND, "no live event on this server").into_response()
+}
+
+/// `GET /api/live/standings`: the latest standings, the same JSON as
+/// `--standings-json` (`null` before the first one).
+async fn standings(State(state): State<AppState>) -> Response {
+    match &state.live {
+        Some(hub) => Json(hub.standings()).into_response(),
+        None => no_event(),
+    }
+}
+
+/// `GET /api/live/snapshot`: the event as it is now (what `/ws/live` sends first).
+async fn snapshot(State(state): State<AppState>) -> Response {
+    match &state.live {
+        Some(hub) => Json(hub.snapshot()).into_response(),
+        None => no_event(),
+    }
+}
+
+/// The live routes (the page, its script, the socket and the JSON).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/live",
+            get(|| async { super::asset("text/html; charset=utf-8", LIVE_HTML) }),
+        )
+        .route(
+            "/assets/live.js",
+            get(|| async { super::asset("text/javascript; charset=utf-8", LIVE_JS) }),
+        )
+        .route("/ws/live", get(socket::socket))
+        .route("/api/live/standings", get(standings))
+        .route("/api/live/snapshot", get(snapshot))
+}

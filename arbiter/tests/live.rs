@@ -1,0 +1,423 @@
+//! `--live` on `arbiter tournament` and `arbiter match`, against real
+//! processes: the page's JSON while the event runs, the replay links of
+//! finished games, a WebSocket client that never reads (the event
+//! completes with the same results as without `--live`, and the page is
+//! dropped), the read-only guard, and a bind error before any game.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+mod common;
+use common::{get_json, request as get};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn bot(name: &str, mode: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "--engine".to_owned(),
+        format!("cmd={}", common::testbot()),
+        format!("name={name}"),
+    ];
+    args.extend(mode.iter().map(|m| format!("arg={m}")));
+    args
+}
+
+/// Four engines; `C` waits 30 ms a move, so its games keep the event going
+/// while the test looks at the page (a hang guard, not a timing assertion).
+fn four_engines() -> Vec<String> {
+    let mut args = Vec::new();
+    args.extend(bot("A", &["--mode", "random", "--seed", "1"]));
+    args.extend(bot("B", &["--mode", "random", "--seed", "2"]));
+    args.extend(bot("C", &["--mode", "slow", "--delay-ms", "30"]));
+    args.extend(bot("D", &["--mode", "instant"]));
+    args.extend(["--each", "tc=60+1"].map(String::from));
+    args
+}
+
+fn tournament(dir: &Path, log: &str, live: bool) -> Command {
+    let mut cmd = Command::new(ARBITER);
+    cmd.current_dir(dir)
+        .arg("tournament")
+        .args(four_engines())
+        .args(["--jsonout", log, "--stderr-dir", "stderr"]);
+    if live {
+        cmd.args(["--live", "127.0.0.1:0"]);
+    }
+    cmd
+}
+
+/// A running event, killed if the test fails early.
+struct Event {
+    child: Child,
+    lines: BufReader<ChildStdout>,
+    addr: String,
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Event {
+    fn start(cmd: &mut Command) -> Event {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the arbiter starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
+        let first = next_line(&mut lines);
+        let addr = first
+            .strip_prefix("arbiter: live page at http://")
+            .and_then(|rest| rest.strip_suffix("/live"))
+            .unwrap_or_else(|| panic!("no live address in {first:?}"))
+            .to_owned();
+        Event { child, lines, addr }
+    }
+
+    /// Reads stdout up to the line starting with `prefix`.
+    fn until(&mut self, prefix: &str) -> String {
+        loop {
+            let line = next_line(&mut self.lines);
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    /// Waits for the end: exit status and stderr.
+    fn finish(mut self) -> (i32, String) {
+        let mut rest = String::new();
+        let _ = self.lines.read_to_string(&mut rest);
+        let mut stderr = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut stderr);
+        }
+        let status = self.child.wait().expect("waits");
+        (status.code().unwrap_or(-1), stderr)
+    }
+}
+
+fn next_line(lines: &mut BufReader<ChildStdout>) -> String {
+    let mut line = String::new();
+    let n = lines.read_line(&mut line).expect("reads stdout");
+    assert!(n > 0, "the arbiter's output ended early");
+    line.trim_end().to_owned()
+}
+
+/// Opens `/ws/live` with a tiny receive buffer and never reads past the
+/// handshake: a stuck browser.
+fn stuck_client(addr: &str) -> TcpStream {
+    let addr: SocketAddr = addr.parse().expect("address");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(4096).expect("small buffer");
+        socket.connect(addr).await.expect("connects")
+    });
+    let mut stream = stream.into_std().expect("std stream");
+    stream.set_nonblocking(false).expect("blocking");
+    let handshake = format!(
+        "GET /ws/live HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(handshake.as_bytes()).expect("sends");
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).expect("answer");
+    assert_eq!(&head, b"HTTP/1.1 101", "the upgrade is accepted");
+    stream
+}
+
+/// What must not depend on `--live`: each game's seats, result and moves.
+fn games(path: &Path) -> Vec<(String, String, String, String, Vec<String>)> {
+    let text = std::fs::read_to_string(path).expect("the results log");
+    text.lines()
+        .map(|l| {
+            let g: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            let s = |k: &str| g[k].as_str().unwrap_or_default().to_owned();
+            let moves = g["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .map(|m| m["move"].as_str().unwrap_or_default().to_owned())
+                .collect();
+            (s("round"), s("south"), s("north"), s("result"), moves)
+        })
+        .collect()
+}
+
+#[test]
+fn a_live_round_robin_serves_standings_and_replays_while_it_runs() {
+    let s = common::Scratch::new("live", "standings");
+    let mut event = Event::start(&mut tournament(&s.0, "live.jsonl", true));
+    let addr = event.addr.clone();
+    let first = event.until("Finished game");
+    assert!(first.contains("/12"), "{first}");
+
+    let r = get_json(&addr, "/api/live/standings");
+    assert_eq!(r["format"], 1, "{r}");
+    let n = r["games"].as_u64().expect("games");
+    assert!(n >= 1, "{r}");
+    let table = r["standings"].as_array().expect("standings");
+    assert_eq!(table.len(), 4, "{r}");
+    let points: f64 = table
+        .iter()
+        .map(|e| e["points"].as_f64().unwrap_or(-1.0))
+        .sum();
+    assert_eq!(points, n as f64, "each game shares one point: {r}");
+
+    let snap = get_json(&addr, "/api/live/snapshot");
+    assert_eq!(snap["event"]["source"], "tournament");
+    assert_eq!(snap["event"]["total"], 12);
+    assert!(
+        snap["progress"]["done"].as_u64().unwrap_or(0) >= n,
+        "{snap}"
+    );
+    let finished = snap["finished"].as_array().expect("finished");
+    assert!(finished.len() as u64 >= n, "{snap}");
+    // The first finished game links into the results log: its replay has
+    // the moves the log has.
+    let link = &finished[0];
+    assert_eq!(link["log"], 0, "{link}");
+    let index = link["summary"]["index"].as_u64().expect("index");
+    let replay = get_json(&addr, &format!("/api/logs/0?game={index}"));
+    let logged = games(&s.path("live.jsonl"));
+    let moves: Vec<&str> = replay["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["move"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(moves, logged[index as usize].4, "replay of game {index}");
+    assert_eq!(replay["summary"]["south"], link["summary"]["south"]);
+
+    // Read-only, behind the same guard as `arbiter serve`.
+    assert_eq!(get(&addr, "/ws/play", &[]).0, 404);
+    assert_eq!(
+        get(&addr, "/api/logs/0", &[("Origin", "http://evil.example")]).0,
+        403
+    );
+    let (status, page) = get(&addr, "/live", &[]);
+    assert_eq!(status, 200);
+    assert!(page.contains("data-standings"), "the live page");
+
+    event.until("Finished game 12/12");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_client_that_never_reads_is_dropped_and_changes_no_result() {
+    let s = common::Scratch::new("live", "stuck");
+    // why 4 rounds: the page is dropped once a write has waited 10 s; C's
+    // games keep the event going well past that (no timing is asserted).
+    let mut event = Event::start(tournament(&s.0, "live.jsonl", true).args(["--rounds", "4"]));
+    let _stuck = stuck_client(&event.addr);
+    event.until("Finished game 48/48");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("live page dropped"), "{stderr}");
+
+    let plain = tournament(&s.0, "plain.jsonl", false)
+        .args(["--rounds", "4"])
+        .output()
+        .expect("runs");
+    assert!(plain.status.success(), "{plain:?}");
+    assert_eq!(
+        games(&s.path("live.jsonl")),
+        games(&s.path("plain.jsonl")),
+        "the same games with and without --live"
+    );
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_live_match_shows_the_head_to_head() {
+    let s = common::Scratch::new("live", "match");
+    let mut cmd = Command::new(ARBITER);
+    cmd.current_dir(&s.0)
+        .arg("match")
+        .args(bot("A", &["--mode", "slow", "--delay-ms", "30"]))
+        .args(bot("B", &["--mode", "random"]))
+        .args([
+            "--each",
+            "tc=60+1",
+            "--games",
+            "4",
+            "--stderr-dir",
+            "stderr",
+        ])
+        .args(["--sprt", "elo0=0", "elo1=10"]);
+    // A port known before the start, for --live-allow-host.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let watched_as = format!("watch.example:{port}");
+    cmd.args(["--live", &format!("127.0.0.1:{port}")])
+        .args(["--live-allow-host", &watched_as]);
+    let mut event = Event::start(&mut cmd);
+    event.until("Finished game 1/4");
+    let r = get_json(&event.addr, "/api/live/standings");
+    assert_eq!(r["match"]["first"], "A", "{r}");
+    assert_eq!(r["match"]["sprt"]["elo1"], 10.0, "{r}");
+    let snap = get_json(&event.addr, "/api/live/snapshot");
+    assert_eq!(snap["event"]["source"], "match");
+    // No results log: the finished games are listed, not linked.
+    assert!(snap["finished"][0]["log"].is_null(), "{snap}");
+    let host = |h: &str| get(&event.addr, "/api/live/standings", &[("Host", h)]).0;
+    assert_eq!(host(&watched_as), 200);
+    assert_eq!(host(&format!("other.example:{port}")), 403);
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_live_address_in_use_is_a_usage_error_before_any_game() {
+    let s = common::Scratch::new("live", "bind");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("address").to_string();
+    let out = tournament(&s.0, "live.jsonl", false)
+        .args(["--live", &addr])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--live {addr}: cannot listen")),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("Finished game"), "{stdout}");
+    let logged = std::fs::read_to_string(s.path("live.jsonl")).unwrap_or_default();
+    assert!(logged.is_empty(), "no game was played: {logged}");
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_resumed_event_starts_the_page_from_the_games_already_played() {
+    let s = common::Scratch::new("live", "resume");
+    let first = tournament(&s.0, "live.jsonl", false)
+        .output()
+        .expect("runs");
+    assert!(first.status.success(), "{first:?}");
+    let mut cmd = tournament(&s.0, "live.jsonl", true);
+    cmd.args(["--resume", "--rounds", "2"]);
+    let mut event = Event::start(&mut cmd);
+    // Printed after the page has the resumed games.
+    event.until("Resuming: 12 game(s)");
+    let r = get_json(&event.addr, "/api/live/standings");
+    assert_eq!(r["games"], 12, "{r}");
+    let snap = get_json(&event.addr, "/api/live/snapshot");
+    assert_eq!(snap["finished_count"], 12, "{snap}");
+    assert_eq!(snap["progress"]["done"], 12, "{snap}");
+    assert_eq!(snap["progress"]["total"], 24, "{snap}");
+    let listed: Vec<u64> = snap["finished"]
+        .as_array()
+        .expect("finished")
+        .iter()
+        .map(|f| f["summary"]["index"].as_u64().expect("index"))
+        .collect();
+    assert_eq!(listed, (0..12).collect::<Vec<_>>());
+    event.until("Finished game 24/24");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(games(&s.path("live.jsonl")).len(), 24);
+    s.assert_no_leftovers();
+}
+
+/// A ply message of game `id` (the start position each time: only the
+/// number of messages matters here).
+fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
+    use arbiter::web::live::hub::{EngineLine, PlyPlayed};
+    let start = mancala_rules::start_position(mancala_rules::GameId::Bohnenspiel);
+    let board = arbiter::web::board::view(&start).expect("the start lays out");
+    arbiter::web::live::LiveMsg::Ply(PlyPlayed {
+        id,
+        ply,
+        side: "south",
+        mv: "6".into(),
+        time_ms: 1,
+        board,
+        clocks_ms: [None, None],
+        engine: EngineLine::default(),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut live = arbiter::web::live::feed::start("127.0.0.1:0".parse().expect("addr"), &[], None)
+        .await
+        .expect("binds");
+    let addr: SocketAddr = live
+        .url
+        .strip_prefix("http://")
+        .and_then(|r| r.strip_suffix("/live"))
+        .and_then(|a| a.parse().ok())
+        .expect("an address in the url");
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("small buffer");
+    let mut stream = socket.connect(addr).await.expect("connects");
+    let handshake = format!(
+        "GET /ws/live HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(handshake.as_bytes()).await.expect("sends");
+    // Wait until the page is subscribed (its first snapshot is on the way).
+    while live.hub.subscribers() == 0 {
+        tokio::task::yield_now().await;
+    }
+    // Far more than the page's queue and socket buffers hold while it does
+    // not read: it must fall behind.
+    for n in 1..=5000 {
+        live.hub.publish(ply_msg(1, n));
+    }
+    live.event(arbiter::web::live::hub::EventMeta {
+        event: "skip".into(),
+        games: vec!["bohnenspiel".into()],
+        engines: vec![],
+        total: None,
+        source: "test".into(),
+    });
+    let ending = {
+        let hub = live.hub.clone();
+        tokio::spawn(async move {
+            hub.publish(arbiter::web::live::LiveMsg::Ended {
+                message: "over".into(),
+            });
+            hub.flush(Duration::from_secs(60)).await;
+        })
+    };
+    // Now read everything, to the server's close (a hang guard only).
+    let mut bytes = Vec::new();
+    tokio::time::timeout(Duration::from_secs(120), stream.read_to_end(&mut bytes))
+        .await
+        .expect("the server closes the page after the end")
+        .expect("reads");
+    let text = String::from_utf8_lossy(&bytes);
+    let snapshots = text.matches(r#"{"type":"snapshot""#).count();
+    assert!(
+        snapshots >= 2,
+        "a fresh snapshot replaced the missed messages: {snapshots}"
+    );
+    let plies = text.matches(r#"{"type":"ply""#).count();
+    assert!(plies < 5000, "some plies were skipped: {plies}");
+    assert!(
+        text.contains(r#"{"type":"ended","message":"over"}"#) || text.contains(r#""ended":"over""#),
+        "the page learns that the event is over"
+    );
+    ending
+        .await
+        .expect("flush returns once the page has it all");
+}

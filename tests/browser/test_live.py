@@ -1,0 +1,80 @@
+"""The live page of a running tournament (`arbiter tournament --live`) in a
+real headless Chromium: boards of games in progress move, the standings
+follow finished games, and a finished game opens in the replay view.
+Engines: the reference engine with a short move time (slow
+enough to watch, with real depth/score/pv lines)."""
+
+import re
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import BIN, Page, WAIT
+
+# Levels that search until the move time is up (lower ones stop at their
+# depth limit at once, and the whole event is over in a second).
+LEVELS = (17, 18, 19, 20)
+
+
+def live_tournament(tmp_path, *extra):
+    engine = str(BIN / "engine")
+    args = [str(BIN / "arbiter"), "tournament", "--concurrency", "2",
+            "--jsonout", str(tmp_path / "results.jsonl"), "--stderr-dir", str(tmp_path / "stderr"),
+            "--live", "127.0.0.1:0", "--each", "st=0.1", "timemargin=500", *extra]
+    for level in LEVELS:
+        args += ["--engine", f"cmd={engine}", f"name=level-{level}", f"option.Level={level}"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"live page at (http://\S+)", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"no live address: {line!r} {proc.stderr.read()}")
+    return proc, match.group(1)
+
+
+@pytest.fixture
+def live(tmp_path):
+    proc, url = live_tournament(tmp_path)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def positions(driver):
+    return {e.get_attribute("data-board"): e.get_attribute("data-position")
+            for e in driver.find_elements(By.CSS_SELECTOR, "[data-live-game] [data-board]")}
+
+
+def test_boards_move_and_standings_follow_finished_games(live, browser):
+    page = Page(browser, live)
+    page.wait_for(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connected") == "true")
+    page.wait_for(lambda d: f"level-{LEVELS[0]}" in page.text("[data-event-info]"))
+    # A game in progress, drawn; then its board changes (a move was played).
+    first = page.wait_for(lambda d: {k: v for k, v in positions(d).items() if v})
+    game, position = next(iter(first.items()))
+    page.wait_for(lambda d: positions(d).get(game) not in (None, position))
+    card = browser.find_element(By.CSS_SELECTOR, f'[data-live-game="{game}"]')
+    assert int(card.get_attribute("data-ply")) >= 1
+    # The engines' lines: the reference engine reports depth and pv.
+    page.wait_for(lambda d: any(re.search(r"\bd\d+\b.*pv \S+", e.text)
+                                for e in d.find_elements(By.CSS_SELECTOR, "[data-think]")))
+    # The standings count one more game once one finishes.
+    def counted(d):
+        return int(d.find_element(By.CSS_SELECTOR, "[data-standings]").get_attribute("data-games"))
+    before = counted(browser)
+    page.wait_for(lambda d: counted(d) > before)
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-standings] tbody tr")
+    assert sorted(r.get_attribute("data-engine") for r in rows) == [f"level-{n}" for n in LEVELS]
+    page.wait_for(lambda d: int(d.find_element(By.CSS_SELECTOR, "[data-progress]")
+                                .get_attribute("data-done")) >= 1)
+    # The finished game opens in the replay view at its last position.
+    link = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-finished] [data-replay]"))
+    plies = int(link.find_element(By.XPATH, "./ancestor::tr/td[7]").text)
+    link.click()
+    replay = Page(browser, browser.current_url)
+    replay.wait_for(lambda d: len(replay.moves()) == plies)
+    assert "/replay?log=0&game=" in browser.current_url
