@@ -273,6 +273,21 @@ def test_a_closed_tab_ends_its_engines(server, browser):
     page.wait_for(lambda d: not conftest.engine_children(pid))
 
 
+def step_bosh_4_to_its_sowing(page, browser):
+    """Plays 4 in `bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1` with the animation step
+    by step, through the lap, the pick of 4 and the sowing into 5; returns a
+    hole's shown count."""
+    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    page.click("[data-anim-step]")                 # lap 1
+    page.click("[data-anim-step]")                 # pick 4
+    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
+    page.click("[data-anim-step]")                 # sow 5
+    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    return seeds
+
+
 def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     # Bosh 4: one stone into 5; 6 is empty, 7 holds 2: South takes them (22).
     # North is then stuck: the round ends, the board is swept, round 2 is
@@ -280,15 +295,8 @@ def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
     page = Page(browser, play_url(server, position=start, south="human", north="human",
                                   tc="inf", animate="manual"))
-    page.click_hole(4)
-    page.wait_for(lambda d: page.board("data-animating") == "true")
-    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    seeds = step_bosh_4_to_its_sowing(page, browser)
     reserve = lambda side: browser.find_element(By.CSS_SELECTOR, f'[data-store="{side}"]').get_attribute("data-seeds")
-    page.click("[data-anim-step]")                 # lap 1
-    page.click("[data-anim-step]")                 # pick 4
-    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
-    page.click("[data-anim-step]")                 # sow 5
-    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
     page.click("[data-anim-step]")                 # capture 7
     page.wait_for(lambda d: seeds(7) == "0" and reserve("south") == "22")
     assert page.board("data-position") == start, "the board is the old one until the animation ends"
@@ -424,14 +432,7 @@ def test_an_analysis_move_is_animated_from_the_rules_trace(server, browser):
     start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
     page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "animate": "manual"}))
     page.wait_for(lambda d: page.board("data-position") == start)
-    page.click_hole(4)
-    page.wait_for(lambda d: page.board("data-animating") == "true")
-    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
-    page.click("[data-anim-step]")                 # lap 1
-    page.click("[data-anim-step]")                 # pick 4
-    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
-    page.click("[data-anim-step]")                 # sow 5
-    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    step_bosh_4_to_its_sowing(page, browser)
     assert page.board("data-position") == start, "the board is the old one until the animation ends"
     page.click("[data-anim-skip]")
     page.wait_for(lambda d: page.board("data-animating") is None)
