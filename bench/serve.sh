@@ -18,7 +18,8 @@
 # Bohnenspiel game is 41 plies, a Bosh game 126 (it used to cycle to the
 # 5000-ply limit).
 # Prints wall and CPU (user+system of the arbiter and its reaped engines)
-# µs per ply for both, and the page-ready times in ms.
+# µs per ply for both (and the load client's CPU, which the serve figure
+# leaves out), and the page-ready times in ms.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +37,13 @@ done
 "$venv/bin/python" -c 'import websockets' 2>/dev/null ||
   "$venv/bin/pip" install -q --disable-pip-version-check 'websockets>=12,<16'
 out=$(mktemp -d "$root/target/bench-serve.XXXXXX")
+server=
+# A failed step must not leave a server (and its engines) running.
+cleanup() {
+  if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; fi
+  rm -rf "$out"
+}
+trap cleanup EXIT
 game=${GAME:-bohnenspiel}
 bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
       --engine "cmd=$bin/testbot" arg=--mode arg=instant name=B)
@@ -47,24 +55,43 @@ bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
 match_plies=$(grep -o '"move":' "$out/match.jsonl" | wc -l)
 read -r mwall muser msys < <(tail -n 1 "$out/match.time")
 
-# arbiter serve
-/usr/bin/time -f '%e %U %S' -o "$out/serve.time" "$bin/arbiter" serve --listen 127.0.0.1:0 \
-  "${bots[@]}" > "$out/serve.out" 2>"$out/serve.err" &
-timepid=$!
-for _ in $(seq 100); do grep -q http "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
-url=$(grep -o 'http://[^ ]*' "$out/serve.out" | sed 's:/$::')
-server=$(pgrep -P "$timepid")
-read -r sgames splies swall < <("$venv/bin/python" bench/serve_load.py "$url" --tables "$tables" --rounds "$rounds" --game "$game")
-ready=$(ARBITER_BIN_DIR=$bin "$venv/bin/python" bench/serve_load.py "$url" --page-ready "$runs")
-kill -INT "$server"
-wait "$timepid" || true
+# arbiter serve: one server for the games only (the page loads below get
+# their own), so that both CPU figures are a whole arbiter run, start-up and
+# reaped engines included, and the Python client's CPU is not.
+serve_start() { # $1: the name of this server's files
+  /usr/bin/time -f '%e %U %S' -o "$out/$1.time" "$bin/arbiter" serve --listen 127.0.0.1:0 \
+    "${bots[@]}" > "$out/$1.out" 2>"$out/$1.err" &
+  timepid=$!
+  for _ in $(seq 100); do grep -q http "$out/$1.out" 2>/dev/null && break; sleep 0.1; done
+  url=$(grep -o 'http://[^ ]*' "$out/$1.out" | sed 's:/$::')
+  server=$(pgrep -P "$timepid")
+}
+serve_stop() {
+  # The server ends a closed page's engines (quit, then reaped) after the
+  # client is gone: wait for that, so that their CPU is counted too (its
+  # other child, the engine watchdog, lives as long as it does).
+  for _ in $(seq 300); do pgrep -x -P "$server" testbot >/dev/null || break; sleep 0.1; done
+  kill -INT "$server"
+  wait "$timepid" || true
+  server=
+}
+serve_start serve
+/usr/bin/time -f '%U %S' -o "$out/client.time" "$venv/bin/python" bench/serve_load.py "$url" \
+  --tables "$tables" --rounds "$rounds" --game "$game" > "$out/client.out"
+read -r sgames splies swall < "$out/client.out"
+read -r cuser csys < <(tail -n 1 "$out/client.time")
+serve_stop
 # (time's last line; a first one says the server exited on the interrupt)
 read -r _ suser ssys < <(tail -n 1 "$out/serve.time")
 
+serve_start page
+ready=$(ARBITER_BIN_DIR=$bin "$venv/bin/python" bench/serve_load.py "$url" --page-ready "$runs")
+serve_stop
+
 awk -v g="$games" -v t="$tables" -v mp="$match_plies" -v mw="$mwall" -v mu="$muser" -v ms="$msys" \
-    -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" 'BEGIN {
+    -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" -v cu="$cuser" -v cs="$csys" 'BEGIN {
   printf "match: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, mp, mw, mu+ms, mw*1e6/mp, (mu+ms)*1e6/mp
-  printf "serve: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s (whole server run): %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, sp, sw, su+ss, sw*1e6/sp, (su+ss)*1e6/sp
+  printf "serve: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, sp, sw, su+ss, sw*1e6/sp, (su+ss)*1e6/sp
+  printf "       (the Python client, not counted above: CPU %.2f s, %.1f µs/ply)\n", cu+cs, (cu+cs)*1e6/sp
 }'
 echo "page ready (ms from navigation, $runs loads): $ready"
-rm -rf "$out"

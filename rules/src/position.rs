@@ -4,6 +4,8 @@
 //! Each game parses its own fields with these helpers, so that every game
 //! reports the same mistakes in the same words.
 
+use std::fmt::Write as _;
+
 use crate::error::{Field, PositionError};
 use crate::{GameId, Side};
 
@@ -192,7 +194,11 @@ where
             out.push(',');
         }
         match h {
-            Some(n) => out.push_str(&n.to_string()),
+            // why: `write!`, not `to_string`: no allocation per hole (the
+            // arbiter's board server writes a position string every move).
+            Some(n) => {
+                let _ = write!(out, "{n}");
+            }
             None => out.push('x'),
         }
     }

@@ -152,6 +152,14 @@ class Page:
             return True
         self.wait_for(click)
 
+    def set_option(self, name, value):
+        """Sets an engine option through the analysis page's options dialog."""
+        self.click('[data-action="options"]')
+        field = self.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, f'[data-option="{name}"]'))
+        field.clear()
+        field.send_keys(value)
+        self.click('[data-action="options-ok"]')
+
     def moves(self):
         return [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#moves li .mv")]
 

@@ -8,7 +8,6 @@ page, the live page) with the same headless Chromium as the browser tests:
 """
 
 import sys
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -50,9 +49,11 @@ def main():
         # The analysis board with the reference engine's live lines.
         page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0") + "&moves=3")
         page.wait_for(lambda d: page.moves() == ["3"])
+        # Level 9: a 5-ply search that ends, so that its whole best line is
+        # numbered on the board in the picture.
+        page.set_option("Level", "9")
         page.click('[data-action="analyse"]')
-        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[0].text)
-        time.sleep(2)   # let the search deepen a little for the picture
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[1].text == "5")
         page.click('[data-action="stop"]')
         page.wait_for(lambda d: page.text("[data-bestmove]"))
         driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse.png"))

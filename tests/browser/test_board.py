@@ -273,6 +273,21 @@ def test_a_closed_tab_ends_its_engines(server, browser):
     page.wait_for(lambda d: not conftest.engine_children(pid))
 
 
+def step_bosh_4_to_its_sowing(page, browser):
+    """Plays 4 in `bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1` with the animation step
+    by step, through the lap, the pick of 4 and the sowing into 5; returns a
+    hole's shown count."""
+    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    page.click_hole(4)
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    page.click("[data-anim-step]")                 # lap 1
+    page.click("[data-anim-step]")                 # pick 4
+    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
+    page.click("[data-anim-step]")                 # sow 5
+    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
+    return seeds
+
+
 def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     # Bosh 4: one stone into 5; 6 is empty, 7 holds 2: South takes them (22).
     # North is then stuck: the round ends, the board is swept, round 2 is
@@ -280,15 +295,8 @@ def test_a_move_is_animated_step_by_step_from_the_rules_trace(server, browser):
     start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
     page = Page(browser, play_url(server, position=start, south="human", north="human",
                                   tc="inf", animate="manual"))
-    page.click_hole(4)
-    page.wait_for(lambda d: page.board("data-animating") == "true")
-    seeds = lambda hole: browser.find_element(By.CSS_SELECTOR, f'[data-hole="{hole}"]').get_attribute("data-seeds")
+    seeds = step_bosh_4_to_its_sowing(page, browser)
     reserve = lambda side: browser.find_element(By.CSS_SELECTOR, f'[data-store="{side}"]').get_attribute("data-seeds")
-    page.click("[data-anim-step]")                 # lap 1
-    page.click("[data-anim-step]")                 # pick 4
-    page.wait_for(lambda d: seeds(4) == "0" and page.board("data-hand") == "1")
-    page.click("[data-anim-step]")                 # sow 5
-    page.wait_for(lambda d: seeds(5) == "1" and page.board("data-hand") == "0")
     page.click("[data-anim-step]")                 # capture 7
     page.wait_for(lambda d: seeds(7) == "0" and reserve("south") == "22")
     assert page.board("data-position") == start, "the board is the old one until the animation ends"
@@ -335,3 +343,104 @@ def test_analysis_shows_the_k_best_lines_when_the_engine_offers_multipv(server, 
     firsts = [r.find_elements(By.TAG_NAME, "td")[5].text.split()[0]
               for r in browser.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")]
     assert len(set(firsts)) == 3, f"three different root moves: {firsts}"
+
+
+def test_the_board_says_connecting_until_the_first_position(browser):
+    import urllib.request
+    import conftest
+    bot = str(conftest.TESTBOT)
+    # An engine that never finishes its handshake (the server waits for it as
+    # long as we like) and one that dies at once.
+    proc, url = conftest.start_server(
+        "--handshake-timeout", "600",
+        "--engine", f"cmd={bot}", "name=mute", "arg=--mode", "arg=no-umiok",
+        "--engine", f"cmd={bot}", "name=dead", "arg=--mode", "arg=crash-start")
+    try:
+        # Before any script runs: the page itself says so, in the frame and the status line.
+        with urllib.request.urlopen(f"{url}/play", timeout=WAIT) as r:
+            html = r.read().decode()
+        assert re.search(r'id="board"[^>]*><p class="board-note" data-board-note>connecting…</p>', html), html
+        assert 'data-result>connecting…</p>' in html
+        # The socket is open and the server starts the engines: no board yet.
+        page = Page(browser, play_url(url, game="bohnenspiel", south="human", north="mute", tc="60+1"))
+        note = lambda: page.text("#board [data-board-note]")
+        page.wait_for(lambda d: note() == "starting the game…")
+        assert page.text("[data-result]") == "starting the game…"
+        assert page.board("data-position") == ""
+        assert not browser.find_elements(By.CSS_SELECTOR, "[data-hole]")
+        # A game that cannot start: the note says so, the error says why.
+        page = Page(browser, play_url(url, game="bohnenspiel", south="human", north="dead", tc="60+1"))
+        page.wait_for(lambda d: note() == "no game")
+        assert "dead" in page.error()
+        # Without a game to start, the start position is shown at once.
+        page = Page(browser, f"{url}/play")
+        page.wait_for(lambda d: page.board("data-position") == BOHNENSPIEL_START)
+        assert page.text("[data-result]") == "New game to start"
+    finally:
+        browser.get("about:blank")
+        proc.terminate()
+        try:
+            proc.wait(timeout=WAIT)
+        except Exception:
+            proc.kill()
+
+
+def test_analysis_numbers_the_best_line_on_the_board(server, browser):
+    start = BOHNENSPIEL_START
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    # Level 9 searches 5 plies at most: the search ends there and its last
+    # line stays (at full strength the reference engine's pv, read from its
+    # hash table, is sometimes a single move deep in a long search).
+    page.set_option("Level", "9")
+    page.click('[data-action="analyse"]')
+    cell = lambda d, i: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[i].text
+    pv = lambda d: cell(d, 5).split()
+    page.wait_for(lambda d: cell(d, 1) == "5")
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))
+
+    def marks(d):
+        return sorted((int(m.get_attribute("data-pv-index")),
+                       m.find_element(By.XPATH, "ancestor::*[@data-hole]").get_attribute("data-hole"))
+                      for m in d.find_elements(By.CSS_SELECTOR, "#board [data-pv-index]"))
+
+    # Each of the first four moves is numbered on the hole it starts from (a
+    # Bohnenspiel move is its hole's number); the first hole is outlined.
+    line = page.wait_for(lambda d: pv(d) if marks(d) == [(k + 1, mv) for k, mv in enumerate(pv(d)[:4])] else None)
+    assert len(line) >= 3
+    # The line is legal by the rules, move by move (South, North, …).
+    assert rules_position(start, line[:4])[0]
+    first = browser.find_elements(By.CSS_SELECTOR, '#board [data-pv="true"]')
+    assert [e.get_attribute("data-hole") for e in first] == [line[0]]
+
+
+def test_an_analysis_deep_link_with_moves_shows_the_position_after_them(server, browser):
+    start = BOHNENSPIEL_START
+    after, _ = rules_position(start, ["3", "9"])
+    # The page asks for the position, then for the line: the board must end
+    # on the line, whichever answer comes back first.
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "moves": "3 9"}))
+    page.wait_for(lambda d: page.moves() == ["3", "9"] and page.text("[data-ply]") == "2/2")
+    page.wait_for(lambda d: page.board("data-position") == after)
+    assert page.board("data-to-move") == "south"
+    assert page.legal_holes() and all(1 <= h <= 6 for h in page.legal_holes())
+
+
+def test_an_analysis_move_is_animated_from_the_rules_trace(server, browser):
+    # As in play (above): Bosh 4 sows into 5 and captures 7's two stones.
+    start = "bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1"
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "animate": "manual"}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    step_bosh_4_to_its_sowing(page, browser)
+    assert page.board("data-position") == start, "the board is the old one until the animation ends"
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-animating") is None)
+    assert page.board("data-position") == rules_position(start, ["4"])[0]
+    # Stepping back shows the position at once; forward again animates.
+    page.click('[data-step="back"]')
+    page.wait_for(lambda d: page.board("data-position") == start and page.board("data-animating") is None)
+    page.click('[data-step="forward"]')
+    page.wait_for(lambda d: page.board("data-animating") == "true")
+    page.click("[data-anim-skip]")
+    page.wait_for(lambda d: page.board("data-position") == rules_position(start, ["4"])[0])

@@ -23,9 +23,9 @@ use umi::{Bound, Message, OptionDecl, OptionKind, ScoreValue};
 use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Termination};
-use crate::web::board::{view, BoardView};
+use crate::web::board::{move_hole, view, BoardView};
 use crate::web::state::AppState;
-use crate::web::table::LegalMove;
+use crate::web::table::{LastTrace, LegalMove};
 
 /// A start position and moves, as the page sends them.
 #[derive(Clone, Debug, Deserialize)]
@@ -43,13 +43,24 @@ impl Line {
 
     /// The game after the moves, every move checked by the rules.
     pub fn replay(&self) -> Result<Box<dyn AnyGame>, String> {
+        self.replay_traced().map(|(game, _)| game)
+    }
+
+    /// [`Line::replay`], and the steps of the last move (the page animates
+    /// it when it shows that move).
+    pub fn replay_traced(&self) -> Result<(Box<dyn AnyGame>, Option<LastTrace>), String> {
         let mut game =
             game_from_position(self.position.trim()).map_err(|e| format!("position: {e}"))?;
-        for (i, mv) in self.move_list().iter().enumerate() {
-            game.play(mv)
+        let moves = self.move_list();
+        let mut trace = None;
+        for (i, mv) in moves.iter().enumerate() {
+            let before = (i + 1 == moves.len()).then(|| game.position_string());
+            let (_, steps) = game
+                .play_traced(mv)
                 .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+            trace = before.map(|before| LastTrace { before, steps });
         }
-        Ok(game)
+        Ok((game, trace))
     }
 }
 
@@ -65,10 +76,13 @@ pub struct PositionAnswer {
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The last move's steps, from the rules library (none without moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<LastTrace>,
 }
 
 pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
-    let game = line.replay()?;
+    let (game, trace) = line.replay_traced()?;
     let outcome = game.outcome();
     Ok(PositionAnswer {
         board: view(&game.position_string()).map_err(|e| e.to_string())?,
@@ -77,6 +91,7 @@ pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
         legal: LegalMove::list(game.as_ref()),
         status: outcome.map_or_else(|| "ongoing".to_owned(), |o| o.result.as_pgn().to_owned()),
         reason: outcome.map(|o| o.reason.to_string()),
+        trace,
     })
 }
 
@@ -222,14 +237,28 @@ pub struct InfoView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<u64>,
     pub pv: Vec<String>,
+    /// The hole each move of the pv starts from (`null`: `pass`), for the
+    /// board to number them: as far as the rules find the line legal from
+    /// the searched position (an engine's pv is not trusted).
+    pub pv_holes: Vec<Option<u32>>,
 }
 
-/// The page's view of an engine's info line; `None` for lines without search
-/// results (`info string`, `currmove`).
-pub fn info_view(info: &umi::Info) -> Option<InfoView> {
+/// The start holes of the legal beginning of `pv` from `from`.
+pub fn pv_holes(from: &dyn AnyGame, pv: &[String]) -> Vec<Option<u32>> {
+    let mut game = from.clone_box();
+    pv.iter()
+        .map_while(|mv| game.play(mv).ok())
+        .map(|mv| move_hole(&mv))
+        .collect()
+}
+
+/// The page's view of an engine's info line from a search of `searched`;
+/// `None` for lines without search results (`info string`, `currmove`).
+pub fn info_view(info: &umi::Info, searched: Option<&dyn AnyGame>) -> Option<InfoView> {
     if info.depth.is_none() && info.pv.is_empty() && info.score.is_none() {
         return None;
     }
+    let pv: Vec<String> = info.pv.iter().map(|m| m.as_str().to_owned()).collect();
     let score = info.score.map(|s| {
         let value = match s.value {
             ScoreValue::Cp(cp) => format!("{cp:+}"),
@@ -250,7 +279,8 @@ pub fn info_view(info: &umi::Info) -> Option<InfoView> {
         nodes: info.nodes,
         nps: info.nps,
         time: info.time,
-        pv: info.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+        pv_holes: searched.map_or_else(Vec::new, |g| pv_holes(g, &pv)),
+        pv,
     })
 }
 
@@ -276,14 +306,15 @@ struct Analyst {
     name: String,
     session: Session,
     searching: bool,
+    /// The position of the current (or last) search, for its pv.
+    searched: Option<Box<dyn AnyGame>>,
     /// The game id the engine was last told with `newgame`.
     game: Option<String>,
 }
 
 /// `GET /ws/analyse`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    ws.max_message_size(64 * 1024)
-        .on_upgrade(move |socket| drive(socket, state))
+    crate::web::socket::configure(ws, 64 * 1024).on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {
@@ -340,7 +371,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 })
             }
             Event::Line(Ok(line)) => match Message::parse(&line) {
-                Ok(Message::Info(info)) => info_view(&info).map(ServerMessage::Info),
+                Ok(Message::Info(info)) => {
+                    let searched = analyst.as_ref().and_then(|a| a.searched.as_deref());
+                    info_view(&info, searched).map(ServerMessage::Info)
+                }
                 Ok(Message::BestMove { best, .. }) => {
                     if let Some(a) = analyst.as_mut() {
                         a.searching = false;
@@ -423,6 +457,7 @@ async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
         name: name.to_owned(),
         session,
         searching: false,
+        searched: None,
         game: None,
     })
 }
@@ -474,12 +509,14 @@ async fn go(
     a.session.send(&position).await.map_err(fail)?;
     a.session.send("go infinite").await.map_err(fail)?;
     a.searching = true;
+    a.searched = Some(game);
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mancala_rules::trace::Step;
 
     fn line(position: &str, moves: &str) -> Line {
         Line {
@@ -495,6 +532,18 @@ mod tests {
         assert_eq!(a.board.to_move, "south");
         assert_eq!(a.status, "ongoing");
         assert!(!a.legal.is_empty());
+        // The last move's steps, from the position before it, for the page.
+        let trace = a.trace.expect("a trace");
+        assert_eq!(
+            trace.before,
+            answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3"))
+                .expect("legal")
+                .board
+                .position
+        );
+        assert!(trace.steps.contains(&Step::Pick { hole: 9, count: 7 }));
+        let start = answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "")).expect("legal");
+        assert!(start.trace.is_none());
         let e =
             answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 3")).expect_err("illegal");
         assert!(e.contains("move 2 (3)"), "{e}");
@@ -520,14 +569,28 @@ mod tests {
         else {
             panic!("parses")
         };
-        let v = info_view(&info).expect("search info");
+        let v = info_view(&info, None).expect("search info");
         assert_eq!(v.multipv, 2);
         assert_eq!(v.score.as_deref(), Some("-12"));
         assert_eq!(v.pv, ["3", "9", "5"]);
+        // From the start, 3 9 5 is legal; each move starts at its hole.
+        let start = line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "")
+            .replay()
+            .expect("legal");
+        let v = info_view(&info, Some(start.as_ref())).expect("search info");
+        assert_eq!(v.pv_holes, [Some(3), Some(9), Some(5)]);
+        // A pv is drawn only as far as it is legal: North cannot play 4.
+        let bad = ["3", "4", "9"].map(str::to_owned);
+        assert_eq!(pv_holes(start.as_ref(), &bad), [Some(3)]);
+        // Kujifunza: the hole is the move's number, whatever its signs.
+        let kuji = line(&format!("kujifunza {} S", ["2"; 32].join(",")), "")
+            .replay()
+            .expect("legal");
+        assert_eq!(pv_holes(kuji.as_ref(), &["1-+-".to_owned()]), [Some(1)]);
         let Ok(Message::Info(text)) = Message::parse("info string hello") else {
             panic!("parses")
         };
-        assert!(info_view(&text).is_none());
+        assert!(info_view(&text, None).is_none());
     }
 
     #[test]

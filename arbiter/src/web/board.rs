@@ -4,7 +4,7 @@
 //! only: which moves are legal and what a move does is always the rules
 //! library's answer, never worked out here or in the page.
 
-use mancala_rules::{normalize_position, GameId, PositionError};
+use mancala_rules::{normalize_position, Field, GameId, PositionError};
 use serde::Serialize;
 
 /// One hole on screen.
@@ -12,8 +12,34 @@ use serde::Serialize;
 pub struct Hole {
     /// The hole's number in the game's notation.
     pub hole: u32,
-    /// The seed count, or `x` for a closed Bosh hole.
-    pub seeds: String,
+    pub seeds: Seeds,
+}
+
+/// What a hole holds, sent as the position string writes it: the count
+/// (`"4"`) or `"x"` for a closed Bosh hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    Count(u32),
+    Closed,
+}
+
+impl Seeds {
+    fn parse(text: &str) -> Option<Seeds> {
+        match text {
+            "x" => Some(Seeds::Closed),
+            n => n.parse().ok().map(Seeds::Count),
+        }
+    }
+}
+
+impl Serialize for Seeds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            // why: a string, as in the position string (and `data-seeds`).
+            Seeds::Count(n) => s.collect_str(n),
+            Seeds::Closed => s.serialize_str("x"),
+        }
+    }
 }
 
 /// A position laid out for the page.
@@ -37,55 +63,70 @@ pub struct BoardView {
     pub round: Option<u32>,
 }
 
-/// The hole numbers of each row, top to bottom, as South sees the board.
-fn layout(game: GameId) -> Vec<Vec<u32>> {
-    let run = |from: u32, to: u32| -> Vec<u32> {
-        if from <= to {
-            (from..=to).collect()
-        } else {
-            (to..=from).rev().collect()
-        }
-    };
+/// The rows top to bottom as South sees the board, each a run of hole
+/// numbers from its left end to its right end.
+fn layout(game: GameId) -> &'static [(u32, u32)] {
     match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => vec![run(12, 7), run(1, 6)],
-        GameId::Bosh => vec![run(10, 6), run(1, 5)],
-        GameId::Kimasai => vec![run(36, 25), run(37, 48), run(24, 13), run(1, 12)],
-        GameId::Kujifunza => vec![run(24, 17), run(25, 32), run(16, 9), run(1, 8)],
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich => &[(12, 7), (1, 6)],
+        GameId::Bosh => &[(10, 6), (1, 5)],
+        GameId::Kimasai => &[(36, 25), (37, 48), (24, 13), (1, 12)],
+        GameId::Kujifunza => &[(24, 17), (25, 32), (16, 9), (1, 8)],
+    }
+}
+
+/// The holes `from` to `to` in that order.
+fn run(from: u32, to: u32) -> Box<dyn Iterator<Item = u32>> {
+    if from <= to {
+        Box::new(from..=to)
+    } else {
+        Box::new((to..=from).rev())
     }
 }
 
 /// Lays out a position string (checked and made canonical by the rules first).
 pub fn view(position: &str) -> Result<BoardView, PositionError> {
-    let canonical = normalize_position(position)?;
-    let fields: Vec<&str> = canonical.split_whitespace().collect();
+    lay_out(normalize_position(position)?)
+}
+
+/// Lays out a position string the rules library wrote itself (its
+/// `position_string`, canonical already): no second parse. A game sends one
+/// every ply, so this is on the server's hot path.
+pub fn lay_out(canonical: String) -> Result<BoardView, PositionError> {
+    let mut fields = canonical.split_whitespace();
     // A canonical string always has these fields (game, holes, side, …);
-    // `get` keeps a surprise from the rules library a plain error, not a panic.
-    let field = |i: usize| fields.get(i).copied().unwrap_or_default();
-    let game: GameId = field(0).parse()?;
-    let seeds: Vec<&str> = field(1).split(',').collect();
+    // a missing one is a plain error, not a panic.
+    let mut field = || fields.next().unwrap_or_default();
+    let game: GameId = field().parse()?;
+    let holes = field();
+    let side = field();
+    let (stores, round) = (field(), field());
+    let seeds = holes
+        .split(',')
+        .map(|h| {
+            Seeds::parse(h).ok_or_else(|| PositionError::new(Field::Holes, format!("hole {h:?}")))
+        })
+        .collect::<Result<Vec<Seeds>, _>>()?;
     let rows = layout(game)
-        .into_iter()
-        .map(|row| {
-            row.into_iter()
-                .map(|hole| Hole {
-                    hole,
-                    seeds: seeds
-                        .get(hole as usize - 1)
-                        .copied()
-                        .unwrap_or("?")
-                        .to_owned(),
+        .iter()
+        .map(|&(from, to)| {
+            run(from, to)
+                .map(|hole| {
+                    let seeds = seeds.get(hole as usize - 1).copied().ok_or_else(|| {
+                        PositionError::new(Field::Holes, format!("no hole {hole}"))
+                    })?;
+                    Ok(Hole { hole, seeds })
                 })
                 .collect()
         })
-        .collect();
-    let to_move = if field(2) == "N" { "north" } else { "south" };
+        .collect::<Result<_, PositionError>>()?;
+    let to_move = if side == "N" { "north" } else { "south" };
     let pair = |s: &str| -> Option<[u32; 2]> {
         let (a, b) = s.split_once('/')?;
         Some([a.parse().ok()?, b.parse().ok()?])
     };
     let (stores, stores_label, round) = match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => (pair(field(3)), Some("store"), None),
-        GameId::Bosh => (pair(field(3)), Some("reserve"), field(4).parse().ok()),
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich => (pair(stores), Some("store"), None),
+        GameId::Bosh => (pair(stores), Some("reserve"), round.parse().ok()),
         GameId::Kimasai | GameId::Kujifunza => (None, None, None),
     };
     Ok(BoardView {
@@ -130,14 +171,14 @@ mod tests {
             v.rows[0][0],
             Hole {
                 hole: 12,
-                seeds: "1".into()
+                seeds: Seeds::Count(1)
             }
         );
         assert_eq!(
             v.rows[1][5],
             Hole {
                 hole: 6,
-                seeds: "6".into()
+                seeds: Seeds::Count(6)
             }
         );
         assert_eq!(v.stores, Some([3, 2]));
@@ -151,11 +192,15 @@ mod tests {
             v.rows[1][4],
             Hole {
                 hole: 5,
-                seeds: "x".into()
+                seeds: Seeds::Closed
             }
         );
         assert_eq!(v.stores, Some([3, 1]));
         assert_eq!(v.round, Some(2));
+        // The page gets each hole as the position string writes it.
+        let json = serde_json::to_value(&v).expect("serializes");
+        assert_eq!(json["rows"][1][4]["seeds"], "x");
+        assert_eq!(json["rows"][1][0]["seeds"], "4");
     }
 
     #[test]

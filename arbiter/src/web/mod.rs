@@ -10,6 +10,7 @@
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
 //! - [`security`]: `Host` / `Origin` checks against DNS rebinding and
 //!   cross-site use.
+//! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
 //! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
 
@@ -20,6 +21,7 @@ pub mod live;
 pub mod play;
 pub mod replay;
 pub mod security;
+pub mod socket;
 pub mod state;
 pub mod table;
 

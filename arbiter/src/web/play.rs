@@ -1,12 +1,15 @@
 //! A game over one WebSocket: the page sends `start` and `move` messages, the
 //! server answers with the whole state after every change. The server is the
 //! authority ([`Table`]); engines run through the same process and session
-//! code as `arbiter match`, each `go` on its own task so that the socket
-//! stays answered while an engine thinks. As in a match slot, a page keeps
+//! code as `arbiter match`; an engine's `go` is a future the socket's own
+//! task polls next to the socket, so that the socket stays answered while an
+//! engine thinks (no task, and no thread hand-over, per move). As in a match slot, a page keeps
 //! its engines between games ([`Kept`]): `gameover` at a game's end,
 //! `newgame` for the next one with the same choice, a new process only for a
 //! new choice or after a crash. When the socket closes, its engines are ended.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -14,7 +17,6 @@ use axum::extract::State;
 use axum::response::Response;
 use mancala_rules::{start_position, GameId, Side};
 use serde::{Deserialize, Serialize};
-use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use umi::ScoreValue;
 
@@ -109,12 +111,16 @@ struct Thought {
     has_clock: bool,
 }
 
+/// An engine's `go` in progress: it owns the session until it answers, and
+/// dropping it drops the session, which kills the engine's process group.
+type Thinking = Pin<Box<dyn Future<Output = Box<Thought>> + Send>>;
+
 /// A game in progress on this socket.
 struct Live {
     table: Table,
     seats: [Seat; 2],
     turn_started: Instant,
-    thinking: Option<JoinHandle<Box<Thought>>>,
+    thinking: Option<Thinking>,
 }
 
 impl Live {
@@ -162,7 +168,7 @@ impl Live {
         let has_clock = self.table.deadline().is_some();
         let wait = self.table.deadline().unwrap_or(state.config.timeouts.stall);
         self.turn_started = Instant::now();
-        self.thinking = Some(tokio::spawn(async move {
+        self.thinking = Some(Box::pin(async move {
             let answer = session.go(&position, &go, Instant::now() + wait).await;
             if matches!(answer, Err(Fault::Timeout { .. })) {
                 session.stop().await;
@@ -243,26 +249,20 @@ impl Live {
 
     /// Ends this game for a new one on the same page: an unfinished game
     /// ends as interrupted and its engines are kept, except one that is
-    /// thinking (its session is on the thinking task; aborting the task
-    /// drops the session, which kills the engine).
+    /// thinking (its session is in the [`Thinking`] future; dropping that
+    /// kills the engine).
     async fn retire(mut self, kept: &mut Kept<Box<Session>>) {
-        if let Some(task) = self.thinking.take() {
-            task.abort();
-            let _ = task.await;
-        }
+        drop(self.thinking.take());
         self.table.forfeit(Termination::Interrupted {
             detail: "the page started a new game".into(),
         });
         self.keep_engines(kept).await;
     }
 
-    /// Ends every engine of this game (a running search is aborted: dropping
-    /// its session kills the engine's process group).
+    /// Ends every engine of this game (a running search is dropped, and with
+    /// it its session, which kills the engine's process group).
     async fn close(mut self, grace: Duration) {
-        if let Some(task) = self.thinking.take() {
-            task.abort();
-            let _ = task.await;
-        }
+        drop(self.thinking.take());
         for seat in self.seats {
             if let Seat::Engine {
                 session: Some(s), ..
@@ -276,23 +276,22 @@ impl Live {
 
 /// `GET /ws/play`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    ws.max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| drive(socket, state))
+    crate::web::socket::configure(ws, MAX_MESSAGE).on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {
     Closed,
     Text(String),
-    Thought(Result<Box<Thought>, String>),
+    Thought(Box<Thought>),
     Flag,
     Other,
 }
 
-async fn next_thought(live: &mut Option<Live>) -> Result<Box<Thought>, String> {
+async fn next_thought(live: &mut Option<Live>) -> Box<Thought> {
     match live.as_mut().and_then(|l| l.thinking.as_mut()) {
-        Some(task) => task
-            .await
-            .map_err(|e| format!("internal: engine task failed: {e}")),
+        // why: polled by `&mut`, so that a socket message arriving first
+        // leaves the search running for the next turn of the loop.
+        Some(thinking) => thinking.await,
         None => std::future::pending().await,
     }
 }
@@ -307,6 +306,9 @@ async fn sleep_until(at: Option<Instant>) {
 async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
+    // The size of the largest message so far: the next one's buffer starts
+    // that big instead of growing to it (a state is about 1 KB).
+    let mut message_size = 0;
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
@@ -341,14 +343,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             Event::Thought(thought) => {
                 if let Some(l) = live.as_mut() {
                     l.thinking = None;
-                    match thought {
-                        Ok(t) => l.take_thought(t, &state).await,
-                        Err(e) => {
-                            l.table
-                                .forfeit(Termination::Interrupted { detail: e.clone() });
-                            error = Some(e);
-                        }
-                    }
+                    l.take_thought(thought, &state).await;
                 }
             }
             Event::Flag => {
@@ -385,7 +380,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             }
         }
         for m in out {
-            let Ok(text) = serde_json::to_string(&m) else {
+            let Some(text) = to_json(&m, &mut message_size) else {
                 continue;
             };
             if socket.send(Message::Text(text.into())).await.is_err() {
@@ -405,6 +400,14 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     for s in kept.drain() {
         s.shutdown(state.config.quit_grace).await;
     }
+}
+
+/// `m` as JSON text, written into a buffer of the largest size so far.
+fn to_json(m: &ServerMessage, largest: &mut usize) -> Option<String> {
+    let mut buf = Vec::with_capacity(*largest);
+    serde_json::to_writer(&mut buf, m).ok()?;
+    *largest = (*largest).max(buf.len());
+    String::from_utf8(buf).ok()
 }
 
 fn human_move(live: &mut Live, text: &str) -> Result<(), String> {

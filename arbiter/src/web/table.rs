@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::play::game::{go_command, position_command};
 use crate::play::tc::{Clock, TimeControl};
 use crate::records::log::{MoveRecord, Termination};
-use crate::web::board::{move_hole, view, BoardView};
+use crate::web::board::{lay_out, move_hole, BoardView};
 
 /// A finished game: result and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,11 +46,14 @@ impl fmt::Display for PlayError {
 /// The game, its clocks and its end.
 pub struct Table {
     game: Box<dyn AnyGame>,
+    /// The current position string, written once per move (the page's
+    /// board and the next move's trace need it).
+    position: String,
+    /// The `position` line for the side to move, grown by each move (not
+    /// rebuilt from every move so far, as a long game would have it).
+    position_line: String,
     clocks: [Clock; 2],
     moves: Vec<MoveRecord>,
-    /// The moves in notation, kept as they are played: the `position` line
-    /// of every engine request needs them all (as in `play::game`).
-    played: Vec<String>,
     /// The last move's steps, for the page to animate.
     last_trace: Option<LastTrace>,
     end: Option<Ended>,
@@ -128,10 +131,11 @@ impl Table {
     ) -> Result<Table, PositionError> {
         let game = game_from_position(start)?;
         let mut table = Table {
+            position_line: position_command(game.game_id(), &game.start_string(), &[]),
+            position: game.position_string(),
             game,
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
-            played: Vec::new(),
             last_trace: None,
             end: None,
             max_plies,
@@ -162,10 +166,7 @@ impl Table {
 
     /// The protocol lines that ask the side to move for its move.
     pub fn engine_request(&self, side: Side) -> (String, String) {
-        (
-            position_command(self.game.game_id(), &self.game.start_string(), &self.played),
-            go_command(&self.clocks, side),
-        )
+        (self.position_line.clone(), go_command(&self.clocks, side))
     }
 
     /// Plays `text` for `side`, which took `elapsed` to choose it. A move
@@ -189,12 +190,17 @@ impl Table {
             });
             return Ok(());
         }
-        let before = self.game.position_string();
         let (mv, steps) = self.game.play_traced(text).map_err(PlayError::Illegal)?;
+        let before = std::mem::replace(&mut self.position, self.game.position_string());
         self.last_trace = Some(LastTrace { before, steps });
         self.clocks[side.index()] = clock;
         let (score, depth) = engine_said.unwrap_or((None, None));
-        self.played.push(mv.clone());
+        self.position_line.push_str(if self.moves.is_empty() {
+            " moves "
+        } else {
+            " "
+        });
+        self.position_line.push_str(&mv);
         self.moves.push(MoveRecord {
             mv,
             time_ms: elapsed.as_millis() as u64,
@@ -267,7 +273,7 @@ impl Table {
             None => Vec::new(),
         };
         Ok(TableView {
-            board: view(&self.game.position_string())?,
+            board: lay_out(self.position.clone())?,
             legal,
             ply: self.moves.len(),
             last: self.moves.last().cloned(),
@@ -405,6 +411,12 @@ mod tests {
             .expect("legal");
         let (position, go) = t.engine_request(Side::North);
         assert_eq!(position, "position startpos moves 3");
+        t.play(Side::North, "8", Duration::ZERO, None)
+            .expect("legal");
+        assert_eq!(
+            t.engine_request(Side::South).0,
+            position_command(t.game_id(), &t.game.start_string(), &t.game.moves())
+        );
         assert_eq!(go, "go infinite");
         let t = table("bosh 4,4,4,4,x,4,4,4,4,4 S 3/1 2");
         assert_eq!(

@@ -34,6 +34,16 @@ function showError(text) {
   box.hidden = !text;
 }
 
+// The board frame before there is a position to draw: a note in it
+// (`connecting…` until the server's first answer), and the same in the
+// status line.
+function boardNote(text) {
+  const board = $("#board");
+  board.replaceChildren(el("p", { class: "board-note", "data-board-note": true }, text));
+  board.dataset.position = "";
+  $("#status").textContent = text;
+}
+
 function formatClock(ms) {
   if (ms === null || ms === undefined) return "";
   const t = Math.max(0, ms);
@@ -143,7 +153,10 @@ function connect() {
   return new Promise((resolve) => {
     if (socket && socket.readyState === WebSocket.OPEN) return resolve(socket);
     socket = new WebSocket(`ws://${location.host}/ws/play`);
-    socket.onopen = () => resolve(socket);
+    socket.onopen = () => {
+      if (!current) boardNote("starting the game…");
+      resolve(socket);
+    };
     socket.onmessage = (e) => onServer(JSON.parse(e.data));
     socket.onclose = () => { socket = null; };
     socket.onerror = () => showError("cannot reach the server (is `arbiter serve` still running?)");
@@ -156,7 +169,12 @@ async function send(message) {
 }
 
 function onServer(m) {
-  if (m.type === "error") { showError(m.message); return; }
+  if (m.type === "error") {
+    showError(m.message);
+    // A game that could not start leaves no board to show.
+    if (!current && $("[data-board-note]")) boardNote("no game");
+    return;
+  }
   if (m.type !== "state") return;
   current = m;
   animate(m.trace, () => renderPlay(m));
@@ -238,6 +256,7 @@ function seatOf(name, levelParam) {
 
 function startGame() {
   showError("");
+  if (!current) boardNote(socket ? "starting the game…" : "connecting…");
   const game = $("#game").value;
   const position = $("#position").value.trim();
   send({
@@ -294,7 +313,10 @@ function setupPlay() {
 // server knows it, as it knows every rule).
 async function previewStart() {
   const view = await fetchJson(`/api/start?game=${encodeURIComponent($("#game").value)}`);
-  if (view) drawBoard(view);
+  if (view && !current) {
+    drawBoard(view);
+    $("#status").textContent = "New game to start";
+  }
 }
 
 async function fetchJson(url, options) {
@@ -474,6 +496,7 @@ async function openGame(index) {
 }
 
 async function setupReplay() {
+  boardNote("open a log");
   $("#log-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
@@ -510,7 +533,7 @@ async function setupReplay() {
 
 // ---------------------------------------------------------------- analyse
 
-const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {} };
+const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {}, shown: 0 };
 let anSocket = null;
 
 function anConnect() {
@@ -543,35 +566,54 @@ function onAnalyst(m) {
         ...[k, i.depth ?? "", i.score ?? "", i.nodes ?? "", i.nps ?? "", i.pv.join(" ")]
           .map((v) => el("td", {}, String(v))));
     }));
-    if (Number(m.multipv) === 1) markPv(m.pv[0]);
+    if (Number(m.multipv) === 1) markPv(m.pv_holes || []);
   }
 }
 
-// The best line drawn on the board: the hole its first move starts from
-// (the server's legal list names each move's hole; `pass` has none).
-function markPv(mv) {
+// How many moves of the best line are numbered on the board.
+const PV_MARKS = 4;
+
+// The best line drawn on the board: its first moves numbered 1, 2, … on the
+// holes they start from (the server names each hole, as far as the rules
+// find the line legal; `pass` has none). The first move's hole is also
+// outlined (`data-pv`).
+function markPv(holes) {
   $$('#board [data-pv]').forEach((h) => { delete h.dataset.pv; h.classList.remove("pv"); });
-  const legal = an.answer && an.answer.legal.find((l) => l.move === mv);
-  const hole = legal && legal.hole != null && $(`#board [data-hole="${legal.hole}"]`);
-  if (hole) { hole.dataset.pv = "true"; hole.classList.add("pv"); }
+  $$("#board .pv-marks").forEach((m) => m.remove());
+  holes.slice(0, PV_MARKS).forEach((n, i) => {
+    const hole = n !== null && $(`#board [data-hole="${n}"]`);
+    if (!hole) return;
+    if (i === 0) { hole.dataset.pv = "true"; hole.classList.add("pv"); }
+    let marks = $(".pv-marks", hole);
+    if (!marks) { marks = el("span", { class: "pv-marks", "aria-hidden": "true" }); hole.append(marks); }
+    marks.append(el("span", { class: "pv-mark", "data-pv-index": i + 1, title: `best line, move ${i + 1}` }, String(i + 1)));
+  });
 }
 
 async function anShow() {
   const moves = an.moves.slice(0, an.cursor).join(" ");
+  // why: answers may come back out of order (a deep link sets the position,
+  // then its moves); only the newest request's answer is drawn.
+  const request = ++an.shown;
   const a = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves)}`);
-  if (!a) return;
+  if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
-  drawBoard(a.board, {
-    legal: editing ? [] : a.legal,
-    editable: editing,
-    status: a.status,
-    onHole: editing ? editHole : anPick,
+  // A move made or stepped forward is animated from the rules' steps (the
+  // server's `trace` of the line's last move), as in play; `animate` shows
+  // any other change at once (the board is not the trace's `before`).
+  animate(editing ? null : a.trace, () => {
+    drawBoard(a.board, {
+      legal: editing ? [] : a.legal,
+      editable: editing,
+      status: a.status,
+      onHole: editing ? editHole : anPick,
+    });
+    drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
+    $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
+    $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
+    $("[data-pass]").hidden = true;
   });
-  drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
-  $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
-  $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
-  $("[data-pass]").hidden = true;
 }
 
 function anPlay(mv) {
