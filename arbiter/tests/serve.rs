@@ -83,12 +83,7 @@ fn ctrl_c_ends_the_server_without_promising_logs() {
     assert!(line.contains("http://127.0.0.1:"), "{line}");
     // why a request first: one answered means the command's first poll,
     // which also installs the signal handler, is over.
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
+    let addr = common::address_in(&line);
     assert_eq!(request(&addr, "/api/config", &[]).0, 200);
     // SAFETY: kill(2) on our own child's pid; no memory involved.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
