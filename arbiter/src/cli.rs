@@ -779,6 +779,9 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
 
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
+    // why: only the commands that play events keep finished games in logs;
+    // the interrupt message must not promise logs that `serve` never writes.
+    let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
@@ -812,7 +815,8 @@ pub async fn main(cli: Cli) -> i32 {
         },
         signal = termination_signal() => {
             let n = kill_all_engines();
-            eprintln!("arbiter: {signal}; killed {n} engine process group(s); finished games are in the logs");
+            let kept = if keeps_logs { "; finished games are in the logs" } else { "" };
+            eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
             // The shell's convention: 128 + the signal's number.
             128 + signal.number()
         }

@@ -669,6 +669,7 @@ fn stops_cleanly_on(test: &str, signal: i32, code: i32, says: &str) {
     let (status, err) = signal_and_wait(&mut child, signal);
     assert_eq!(status.code(), Some(code), "{err}");
     assert!(err.contains(says), "{err}");
+    assert!(err.contains("finished games are in the logs"), "{err}");
     let games = s.games().len();
     assert!((1..1000).contains(&games));
     s.assert_logs_verify(games);

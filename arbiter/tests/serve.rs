@@ -64,3 +64,38 @@ fn bad_requests_get_clear_errors() {
     assert_eq!(status, 404);
     assert_eq!(request(&s.addr, "/etc/passwd", &[]).0, 404);
 }
+
+/// Ctrl-C ends the server with the shell's status for it, and its message
+/// does not promise logs: serve keeps none (only match and tournament do).
+#[test]
+fn ctrl_c_ends_the_server_without_promising_logs() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter serve starts");
+    let mut line = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut line).expect("the address line");
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
+    // why a request first: one answered means the command's first poll,
+    // which also installs the signal handler, is over.
+    let addr = common::address_in(&line);
+    assert_eq!(request(&addr, "/api/config", &[]).0, 200);
+    // SAFETY: kill(2) on our own child's pid; no memory involved.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().expect("the server ends");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("stderr is text");
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!err.contains("logs"), "{err}");
+}

@@ -65,11 +65,13 @@ pub struct RootLine<M> {
 }
 
 /// The outcome of one iteration over the root moves.
-struct RootScores {
+struct RootScores<M> {
     /// Per root move: its score, exact or an upper bound.
     scores: Vec<i32>,
     /// Per root move: whether its score is exact.
     exact: Vec<bool>,
+    /// Per root move with an exact score: the line below it.
+    lines: Vec<Vec<M>>,
     best: usize,
 }
 
@@ -118,6 +120,12 @@ pub struct Searcher<'a, G: Evaluate> {
     /// without rounds.
     round_starts: Vec<u128>,
     moves: Vec<Vec<G::Move>>,
+    /// The principal variation found below each ply (a triangular PV table):
+    /// `pv[ply]` is the line from the node being searched at `ply`.
+    // why not only the transposition table: its entries are replaced as it
+    // fills, and a line read back from it broke off after one move in long
+    // searches (depth 14 of Bohnenspiel at 40% hashfull).
+    pv: Vec<Vec<G::Move>>,
     aborted: bool,
     /// Depth of the iteration under way: depth 1 always completes, so there is
     /// always a move to play.
@@ -162,6 +170,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             path: history.to_vec(),
             round_starts: Vec::new(),
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             aborted: false,
             iteration: 0,
             multipv: 1,
@@ -246,7 +255,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             };
             let line = |i: usize| {
                 let mut pv = vec![root_moves[i]];
-                pv.extend(self.pv_from_tt(&root.after(root_moves[i]), depth as usize));
+                pv.extend_from_slice(&ranked.lines[i]);
                 pv
             };
             let pv = line(idx);
@@ -305,7 +314,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         depth: u32,
         window: usize,
         exact: bool,
-    ) -> RootScores {
+    ) -> RootScores<G::Move> {
         let mut order: Vec<usize> = (0..moves.len()).collect();
         let key = root.zobrist();
         if let Some(e) = self.tt.get(key) {
@@ -316,6 +325,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let mut ranked = RootScores {
             scores: vec![-INF; moves.len()],
             exact: vec![false; moves.len()],
+            lines: vec![Vec::new(); moves.len()],
             best: order[0],
         };
         let mut alpha = -INF;
@@ -325,6 +335,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             // A move matters only if it beats the `multipv`-th best so far:
             // search it against that score (with MultiPV 1, the best so far).
             let floor = (!exact && top.len() == self.multipv).then(|| top[self.multipv - 1]);
+            self.pv[1].clear();
             let (score, is_exact) = match self.enter(root, root.after(moves[i]), window, 1) {
                 Child::Terminal(s) => (-s, true),
                 Child::Search(child, entered) => {
@@ -349,6 +360,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             ranked.scores[i] = score;
             ranked.exact[i] = is_exact;
+            if is_exact {
+                ranked.lines[i].clone_from(&self.pv[1]);
+            }
             if is_exact {
                 let at = top.partition_point(|&t| t >= score);
                 top.insert(at, score);
@@ -447,6 +461,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
+        self.pv[ply].clear();
         self.check_abort();
         if self.aborted {
             return 0;
@@ -456,9 +471,12 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         }
         let key = pos.zobrist();
         let mut tt_best = None;
+        // why no cutoff in a PV node (open window): its line would end here,
+        // and the table may no longer hold the rest of it.
+        let pv_node = beta > alpha + 1;
         if let Some(e) = self.tt.get(key) {
             tt_best = Some(e.best as usize);
-            if u32::from(e.depth) >= depth {
+            if u32::from(e.depth) >= depth && !pv_node {
                 let s = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return s,
@@ -492,6 +510,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let mut best = -INF;
         let mut best_idx = children.first().map_or(0, |c| c.0);
         for (n, (i, _, child)) in children.into_iter().enumerate() {
+            // why: a child that ends the game is not searched, so nothing
+            // would clear the line left below by its elder sibling.
+            self.pv[ply + 1].clear();
             let score = match self.enter(pos, child, window, ply + 1) {
                 Child::Terminal(s) => -s,
                 Child::Search(child, entered) => {
@@ -519,6 +540,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             if score > alpha {
                 alpha = score;
+                if pv_node {
+                    let (here, below) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut here[ply];
+                    line.clear();
+                    line.push(moves[i]);
+                    line.extend_from_slice(&below[0]);
+                }
             }
             if alpha >= beta {
                 break;
@@ -543,28 +571,6 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             best: best_idx as u8,
         });
         best
-    }
-
-    /// The principal variation below `pos`, read from the table.
-    fn pv_from_tt(&self, pos: &G, max: usize) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        let mut pos = pos.clone();
-        let mut seen = Vec::new();
-        while pv.len() < max {
-            let key = pos.zobrist();
-            if seen.contains(&key) {
-                break;
-            }
-            seen.push(key);
-            let Some(e) = self.tt.get(key) else { break };
-            let moves = pos.legal_move_list();
-            let Some(&mv) = moves.get(e.best as usize) else {
-                break;
-            };
-            pv.push(mv);
-            pos.play(mv);
-        }
-        pv
     }
 }
 

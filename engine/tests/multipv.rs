@@ -182,3 +182,48 @@ fn multipv_out_of_range_is_refused_by_name() {
     }
     assert!(e.is_alive());
 }
+
+/// Every reported line (the best and the MultiPV alternatives) runs as deep
+/// as its iteration, legal move by move, even with a 1 MiB table whose
+/// entries are replaced many times over (a line read back from the table
+/// broke off after one move once it filled).
+#[test]
+fn every_line_is_as_long_as_its_depth_with_a_small_table() {
+    let cases = [
+        ("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", 11),
+        (
+            "kujifunza 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2 S",
+            2,
+        ),
+    ];
+    for (position, depth) in cases {
+        let mut e = engine_with(
+            &[
+                "setoption name Hash value 1",
+                "setoption name MultiPV value 2",
+            ],
+            position,
+        );
+        let (infos, best) = search(&mut e, &format!("go depth {depth}"));
+        assert!(best.starts_with("bestmove "), "{best}");
+        assert!(
+            infos.len() >= 2 * depth,
+            "{position}: {} lines",
+            infos.len()
+        );
+        for info in &infos {
+            let d = info.depth.expect("a depth") as usize;
+            let mut game = game_from_position(position).expect("a position");
+            for mv in &info.pv {
+                game.play(mv.as_str())
+                    .unwrap_or_else(|e| panic!("{position}: pv {:?}: {e}", info.pv));
+            }
+            assert!(
+                info.pv.len() == d || game.outcome().is_some(),
+                "{position}: depth {d} but a pv of {} moves that does not end the game: {:?}",
+                info.pv.len(),
+                info.pv
+            );
+        }
+    }
+}

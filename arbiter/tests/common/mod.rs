@@ -104,17 +104,21 @@ pub fn serve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Served {
     let mut line = String::new();
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     stdout.read_line(&mut line).expect("a line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
+    let addr = address_in(&line);
     Served {
         child,
         _stdout: stdout,
         addr,
     }
+}
+
+/// The `host:port` of the first `http://…` URL in a line the arbiter printed.
+pub fn address_in(line: &str) -> String {
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned()
 }
 
 /// One HTTP/1.1 GET; returns the status code and the body.
