@@ -118,7 +118,8 @@ pub struct EngineArgs {
     /// Settings for every engine (an engine's own settings win).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
-    /// A JSON file of engine definitions, picked with `--engine conf=<name>`.
+    /// A JSON file of engine definitions, picked with `--engine conf=<name>`
+    /// [default: engines.json in the current directory, if there is one].
     #[arg(long, value_name = "FILE")]
     pub engines_file: Option<PathBuf>,
 }
@@ -381,15 +382,29 @@ impl RunArgs {
     }
 }
 
+/// The engines file `conf=` names are read from when `--engines-file` is not
+/// given (if it exists in the current directory), as in cutechess-cli.
+pub const DEFAULT_ENGINES_FILE: &str = "engines.json";
+
 /// The engine specs of `--engine`/`--each` (and `--engines-file`), as given:
 /// no check that they suit a game under clocks (`check` and `serve` set
 /// their own limits).
 pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
-    let file = args
-        .engines_file
-        .as_deref()
-        .map(EnginesFile::load)
-        .transpose()?;
+    // why: cutechess-cli reads `conf=NAME` from an engines.json in the current
+    // directory when no other file is named; pasted command lines rely on it.
+    let uses_conf = args
+        .engines
+        .iter()
+        .flatten()
+        .chain(&args.each)
+        .any(|t| t.starts_with("conf="));
+    let default_file = Path::new(DEFAULT_ENGINES_FILE);
+    let path = match &args.engines_file {
+        Some(p) => Some(p.as_path()),
+        None if uses_conf && default_file.is_file() => Some(default_file),
+        None => None,
+    };
+    let file = path.map(EnginesFile::load).transpose()?;
     Ok(resolve_engines(&args.engines, &args.each, file.as_ref())?)
 }
 

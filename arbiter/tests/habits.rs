@@ -7,6 +7,18 @@ use std::path::Path;
 mod common;
 use common::{engine, run_arbiter as run, testbot, Scratch};
 
+/// Runs the arbiter in `dir`, which must refuse with a usage error (status
+/// 2); returns what it printed on stderr.
+fn usage_error(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run arbiter");
+    assert_eq!(out.status.code(), Some(2), "arbiter {args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
@@ -297,5 +309,106 @@ fn standings_json_merge_json_and_extending_rounds() {
     let merged: serde_json::Value = serde_json::from_slice(&out.stdout).expect("merge --json");
     assert_eq!(merged["games"], 18);
     assert_eq!(merged["format"], 1);
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn bare_commands_resolve_in_the_current_directory_and_engine_names_the_reference_engine() {
+    let s = Scratch::new("habits", "bare-cmd");
+    // A bot in the directory the user runs the arbiter from, named bare.
+    std::fs::copy(engine(), s.path("my-bot")).expect("copy the engine");
+    // `engine` is in neither the scratch directory nor PATH: it is the
+    // reference engine beside the arbiter.
+    assert!(!s.path("engine").exists());
+    let out = run(
+        &s.0,
+        &strings(&[
+            "match",
+            "--engine",
+            "cmd=my-bot",
+            "--engine",
+            "cmd=engine",
+            "--each",
+            "depth=1",
+            "--games",
+            "2",
+            "--jsonout",
+            "games.jsonl",
+        ]),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Score of my-bot vs engine"), "{text}");
+    assert_eq!(lines(&s.path("games.jsonl")).len(), 2);
+    // Still a clear error for a name found nowhere.
+    let err = usage_error(
+        &s.0,
+        &[
+            "match",
+            "--engine",
+            "cmd=no-such-bot",
+            "--engine",
+            "cmd=engine",
+        ],
+    );
+    assert!(err.contains("no-such-bot"), "{err}");
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn conf_names_come_from_engines_json_in_the_current_directory_as_in_cutechess() {
+    let s = Scratch::new("habits", "engines-json");
+    // As cutechess writes it (EngineConfiguration::toVariant).
+    let entry = |name: &str, level: u32| {
+        serde_json::json!({
+            "command": engine(),
+            "name": name,
+            "options": [{"alias": "", "default": 10, "max": 20, "min": 1,
+                         "name": "Level", "type": "spin", "value": level}],
+            "protocol": "umi",
+            "stderrFile": "",
+            "timeoutScaleFactor": 1,
+            "workingDirectory": ""
+        })
+    };
+    let file = serde_json::json!([entry("Weak", 1), entry("Strong", 5)]);
+    std::fs::write(s.path("engines.json"), file.to_string()).expect("engines.json");
+    let out = run(
+        &s.0,
+        &strings(&[
+            "-engine",
+            "conf=Weak",
+            "-engine",
+            "conf=Strong",
+            "-each",
+            "depth=1",
+            "-games",
+            "2",
+            "-rounds",
+            "1",
+            "-pgnout",
+            "g.pgn",
+        ]),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Score of Weak vs Strong"), "{text}");
+    let pgn = std::fs::read_to_string(s.path("g.pgn")).expect("pgn");
+    assert_eq!(pgn.matches("[Event ").count(), 2);
+    // Without the file, the error says where conf= names come from.
+    std::fs::remove_file(s.path("engines.json")).expect("remove");
+    let err = usage_error(
+        &s.0,
+        &[
+            "-engine",
+            "conf=Weak",
+            "-engine",
+            "conf=Strong",
+            "-each",
+            "depth=1",
+        ],
+    );
+    assert!(
+        err.contains("engines.json in the current directory"),
+        "{err}"
+    );
     s.assert_no_leftovers();
 }

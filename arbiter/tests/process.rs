@@ -316,6 +316,34 @@ async fn stderr_flood_goes_to_the_log_without_blocking() {
 }
 
 #[tokio::test]
+async fn a_stderr_log_left_empty_is_removed_and_one_written_to_is_kept() {
+    let _guard = ENGINES.read().await;
+    let dir = std::env::temp_dir().join(format!("arbiter-empty-log-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let quiet = dir.join("quiet.stderr.log");
+    let loud = dir.join("loud.stderr.log");
+    let kept = dir.join("kept.stderr.log");
+    std::fs::write(&kept, "").expect("an existing empty log");
+    for (log, mode) in [
+        (&quiet, "silent"),
+        (&loud, "stderr-flood"),
+        (&kept, "silent"),
+    ] {
+        let mut engine = EngineProcess::spawn(&bot(mode).stderr_log(log)).expect("spawn");
+        assert!(log.exists(), "{} is created at start", log.display());
+        exchange(&mut engine, "isready", "readyok").await;
+        engine.shutdown(Duration::from_secs(5)).await;
+    }
+    assert!(
+        !quiet.exists(),
+        "an engine that wrote nothing leaves no log"
+    );
+    assert!(std::fs::metadata(&loud).expect("loud log").len() > 0);
+    assert!(kept.exists(), "a log that was there before is not removed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
 async fn kill_all_engines_kills_every_group() {
     let _guard = ENGINES.write().await;
     let mut first = EngineProcess::spawn(&bot("fork-child")).expect("spawn");

@@ -669,3 +669,35 @@ fn engines_ponder_in_a_tournament_too() {
     assert!(stdout(&out).starts_with("OK (6 games)"), "{}", stdout(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `k/N` of every "Finished game k/N" line, in printing order.
+fn finished_counts(text: &str) -> Vec<(usize, usize)> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|rest| {
+            let count = rest.split(' ').next().expect("k/N");
+            let (k, n) = count.split_once('/').expect("k/N");
+            (k.parse().expect("k"), n.parse().expect("N"))
+        })
+        .collect()
+}
+
+#[test]
+fn progress_lines_count_games_in_the_order_they_finish() {
+    let dir = workdir("progress-order");
+    let log = dir.join("results.jsonl");
+    let mut args = ["tournament", "--max-plies", "20", "--concurrency", "2"]
+        .map(String::from)
+        .to_vec();
+    args.extend(testbot("a", "random"));
+    args.extend(testbot("b", "instant"));
+    args.extend(testbot("c", "random"));
+    args.extend(["--jsonout".into(), path_arg(&log), "--resume".into()]);
+    // 3 pairings × 2 games × 3 rounds = 18 games, two at a time.
+    let first = finished_counts(&stdout(&run(&dir, &with(args.clone(), &["--rounds", "3"]))));
+    assert_eq!(first, (1..=18).map(|k| (k, 18)).collect::<Vec<_>>());
+    // Extended to 5 rounds: the count goes on from the 18 games logged.
+    let more = finished_counts(&stdout(&run(&dir, &with(args, &["--rounds", "5"]))));
+    assert_eq!(more, (19..=30).map(|k| (k, 30)).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -563,6 +563,11 @@ async fn play(
     let mut io_error = None;
     // Brief standings once per round's worth of games.
     let mut since_standings = tally.finished() as usize % per_round;
+    // why count here rather than show the slot: with several games at once
+    // they end out of schedule order, and "2/72" before "1/72" reads wrong;
+    // the lines count games in the order they finish (the log's Slot tag
+    // keeps each game's place in the schedule).
+    let mut ended = total.saturating_sub(pending.left);
     let finished = runner
         .run(pending, |done| {
             let mut log = log_of(&runner, &spec.event, &done);
@@ -572,7 +577,8 @@ async fn play(
                 io_error.get_or_insert(e);
                 return Flow::Stop;
             }
-            let mut line = game_line(done.job.index + 1, total, &log);
+            ended += 1;
+            let mut line = game_line(ended, total, &log);
             tally.add(&log);
             live.add(&log);
             if let Some(path) = &args.run.standings_json {

@@ -2,9 +2,11 @@
 //! back) with its engines and tournament settings. What maps is read:
 //! each entry of `engines` (`name`, `cmd`, `dir`, `args`, `options`,
 //! `restart`, `limit.tc.{time,increment,moves,fixed_time}` in milliseconds,
-//! `limit.nodes`, `limit.plies` as depth) and the top-level `rounds`, `games`
-//! and `concurrency`. Everything else (chess-only settings, fastchess's saved
-//! results) is named in a note and ignored.
+//! `limit.nodes`, `limit.plies` as depth), the top-level `rounds`, `games`,
+//! `concurrency` and `seed`, and the sections `resign`, `draw`, `maxmoves` and
+//! `sprt` when `enabled` (a disabled one means nothing). Everything else
+//! (chess-only settings, fastchess's saved results) is named in a note and
+//! ignored.
 
 use serde_json::{Map, Value};
 
@@ -18,6 +20,9 @@ pub struct FastchessConfig {
     pub rounds: Option<u64>,
     pub games: Option<u64>,
     pub concurrency: Option<u64>,
+    /// Options of ours the file's settings map to (`--seed 7`, `--resign …`),
+    /// each a flag and its values; options given on the command line win.
+    pub options: Vec<(String, Vec<String>)>,
     /// Top-level keys that were not used.
     pub ignored: Vec<String>,
 }
@@ -67,6 +72,15 @@ pub fn parse(text: &str) -> Result<FastchessConfig, CompatError> {
             "rounds" => config.rounds = Some(count(key, v)?),
             "games" => config.games = Some(count(key, v)?),
             "concurrency" => config.concurrency = Some(count(key, v)?),
+            "seed" => config
+                .options
+                .push(("--seed".into(), vec![count(key, v)?.to_string()])),
+            "resign" | "draw" | "maxmoves" | "sprt" => {
+                if v.get("enabled").and_then(Value::as_bool) == Some(true) {
+                    let (flag, values) = section(key, v)?;
+                    config.options.push((flag.into(), values));
+                }
+            }
             _ => config.ignored.push(key.clone()),
         }
     }
@@ -74,6 +88,60 @@ pub fn parse(text: &str) -> Result<FastchessConfig, CompatError> {
         return Err(CompatError("no engines".into()));
     }
     Ok(config)
+}
+
+/// An enabled `resign`, `draw`, `maxmoves` or `sprt` section as our option.
+fn section(key: &str, v: &Value) -> Result<(&'static str, Vec<String>), CompatError> {
+    let int = |field: &str| {
+        v.get(field)
+            .and_then(Value::as_i64)
+            .ok_or_else(|| CompatError(format!("{key}.{field}: expected a whole number")))
+    };
+    let real = |field: &str| {
+        v.get(field)
+            .and_then(Value::as_f64)
+            .ok_or_else(|| CompatError(format!("{key}.{field}: expected a number")))
+    };
+    Ok(match key {
+        "resign" => {
+            let mut values = vec![
+                format!("movecount={}", int("move_count")?),
+                format!("score={}", int("score")?),
+            ];
+            if v.get("twosided").and_then(Value::as_bool) == Some(true) {
+                values.push("twosided=true".into());
+            }
+            ("--resign", values)
+        }
+        "draw" => (
+            "--draw",
+            vec![
+                format!("movenumber={}", int("move_number")?),
+                format!("movecount={}", int("move_count")?),
+                format!("score={}", int("score")?),
+            ],
+        ),
+        "maxmoves" => ("--max-plies", vec![(int("move_count")? * 2).to_string()]),
+        _ => {
+            if let Some(model) = v.get("model").and_then(Value::as_str) {
+                if model != "logistic" {
+                    return Err(CompatError(format!(
+                        "sprt.model {model:?}: the test here is the GSPRT on logistic Elo \
+                         (set \"model\": \"logistic\", or give --sprt on the command line)"
+                    )));
+                }
+            }
+            (
+                "--sprt",
+                vec![
+                    format!("elo0={}", real("elo0")?),
+                    format!("elo1={}", real("elo1")?),
+                    format!("alpha={}", real("alpha")?),
+                    format!("beta={}", real("beta")?),
+                ],
+            )
+        }
+    })
 }
 
 fn count(key: &str, v: &Value) -> Result<u64, CompatError> {

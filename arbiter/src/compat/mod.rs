@@ -143,6 +143,9 @@ struct State {
     rounds: Option<u64>,
     repeat: bool,
     concurrency: Option<u64>,
+    /// Options from a fastchess `-config` file, emitted at the end unless the
+    /// command line gave the same option.
+    from_config: Vec<(String, Vec<String>)>,
 }
 
 fn number(option: &str, values: &[String]) -> Result<u64, CompatError> {
@@ -187,6 +190,7 @@ impl State {
             rounds: None,
             repeat: false,
             concurrency: None,
+            from_config: Vec::new(),
         }
     }
 
@@ -296,6 +300,7 @@ impl State {
                 self.rounds = self.rounds.or(config.rounds);
                 self.games = self.games.or(config.games);
                 self.concurrency = self.concurrency.or(config.concurrency);
+                self.from_config.extend(config.options);
                 if !config.ignored.is_empty() {
                     out.notes.push(format!(
                         "-config: not used here: {}",
@@ -407,11 +412,15 @@ impl State {
         }
         match (file, plies) {
             (Some(f), None) => Self::push(out, "--openings", &[&format!("file={f}")]),
-            (Some(_), Some(p)) => {
-                return Err(CompatError(format!(
-                    "-openings plies={p}: the positions of a file are used whole; shorten its \
-                     move lines, or play random plies with --openings plies=N and no file"
-                )))
+            (Some(f), Some(p)) => {
+                // why a note, not a refusal: cutechess applies plies= to PGN
+                // move lines only, so with format=epd it has no effect there
+                // either, and pasted command lines commonly carry it.
+                out.notes.push(format!(
+                    "-openings plies={p}: no effect with an EPD-style file (as in cutechess): \
+                     its positions and move lines are played whole"
+                ));
+                Self::push(out, "--openings", &[&format!("file={f}")]);
             }
             (None, Some(p)) => Self::push(out, "--openings", &[&format!("plies={p}")]),
             (None, None) => {
@@ -423,6 +432,12 @@ impl State {
 
     /// Emits the game count from `-games`, `-rounds` and `-repeat`.
     fn finish(&self, out: &mut Translation) -> Result<(), CompatError> {
+        for (flag, values) in &self.from_config {
+            if !out.args.iter().any(|a| a == flag.as_str()) {
+                out.args.push(flag.into());
+                out.args.extend(values.iter().map(OsString::from));
+            }
+        }
         if let Some(n) = self.concurrency {
             Self::push(out, "--concurrency", &[&n.to_string()]);
         }

@@ -133,7 +133,23 @@ fn openings_spellings() {
         Some("plies=4")
     );
     assert!(error(&format!("{TWO} -openings file=b.pgn format=pgn")).contains("format=epd"));
-    assert!(error(&format!("{TWO} -openings file=b.epd plies=8")).contains("used whole"));
+    // cutechess's common `format=epd order=random plies=16`: plies= has no
+    // effect on EPD positions there, so it runs here too, with a note.
+    let t = translated(&format!(
+        "{TWO} -openings file=b.epd format=epd order=random plies=16"
+    ));
+    assert!(t.args.iter().any(|a| a == "file=b.epd"), "{:?}", t.args);
+    assert!(!t
+        .args
+        .iter()
+        .any(|a| a.to_str().is_some_and(|a| a.contains("plies"))));
+    assert_eq!(
+        t.notes,
+        [
+            "-openings plies=16: no effect with an EPD-style file (as in cutechess): its \
+          positions and move lines are played whole"
+        ]
+    );
     assert!(
         error(&format!("{TWO} -openings file=b order=shuffled")).contains("sequential or random")
     );
@@ -324,5 +340,47 @@ fn fastchess_config_file() {
     std::fs::write(&bad, r#"{"engines": [{"name": "A"}]}"#).unwrap();
     assert!(error(&format!("-config file={}", bad.display())).contains("engines[0].cmd"));
     assert!(error("-config file=/nonexistent/x.json").contains("/nonexistent/x.json"));
+
+    // A config as fastchess saves it: adjudication sections and the SPRT map
+    // when enabled, disabled ones mean nothing, the command line's -srand
+    // wins over the file's seed.
+    let saved = dir.join("saved.json");
+    std::fs::write(
+        &saved,
+        r#"{"concurrency": 2, "games": 2, "rounds": 50, "seed": 951356066,
+            "engines": [{"args": "", "cmd": "./a", "dir": "./", "name": "A", "options": [],
+                         "restart": false, "variant": 0,
+                         "limit": {"nodes": 0, "plies": 0,
+                                   "tc": {"fixed_time": 0, "increment": 100, "moves": 0, "time": 10000}}},
+                        {"args": "", "cmd": "./b", "dir": "./", "name": "B", "options": [],
+                         "restart": false, "variant": 0,
+                         "limit": {"nodes": 0, "plies": 0,
+                                   "tc": {"fixed_time": 0, "increment": 100, "moves": 0, "time": 10000}}}],
+            "resign": {"enabled": true, "move_count": 3, "score": 600, "twosided": true},
+            "draw": {"enabled": false, "move_count": 0, "move_number": 0, "score": 0},
+            "maxmoves": {"enabled": true, "move_count": 150},
+            "sprt": {"enabled": true, "alpha": 0.05, "beta": 0.1, "elo0": 0.0, "elo1": 5.0,
+                     "model": "logistic"},
+            "opening": {"file": "", "format": 0, "order": 0, "plies": 0, "start": 1},
+            "ratinginterval": 10, "recover": false, "wait": 0, "variant": 0}"#,
+    )
+    .unwrap();
+    let t = tournament(&format!("-config file={} -srand 9", saved.display()));
+    assert_eq!(t.run.seed, 9);
+    assert_eq!(t.run.resign, ["movecount=3", "score=600", "twosided=true"]);
+    assert!(t.run.draw.is_empty());
+    assert_eq!(t.run.max_plies, Some(300));
+    assert_eq!(t.sprt, ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.1"]);
+    assert_eq!(t.rounds, Some(50));
+    let t = tournament(&format!("-config file={}", saved.display()));
+    assert_eq!(t.run.seed, 951356066);
+    std::fs::write(
+        &saved,
+        std::fs::read_to_string(&saved)
+            .unwrap()
+            .replace(r#""logistic""#, r#""normalized""#),
+    )
+    .unwrap();
+    assert!(error(&format!("-config file={}", saved.display())).contains("logistic Elo"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

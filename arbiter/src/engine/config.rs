@@ -32,7 +32,8 @@
 //!
 //! The program to run ([`EngineSpec::program`]) resolves like cutechess: a
 //! relative `cmd` containing a `/` is taken relative to `dir` when one is
-//! given; a bare name is looked up in `dir`, then on `PATH`.
+//! given; a bare name is looked up in `dir`, the current directory, `PATH`,
+//! then beside the arbiter's executable (`cmd=engine`: the reference engine).
 //! [`resolve_engines`] reports a missing or non-executable binary up front.
 
 use std::collections::BTreeMap;
@@ -193,7 +194,11 @@ impl fmt::Display for ConfigError {
             } => write!(f, "{origin}: {key}: {message}"),
             ConfInEach => f.write_str("--each: conf= selects one engine; use it with --engine"),
             NoEnginesFile { name } => {
-                write!(f, "conf={name}: no engines file given")
+                write!(
+                    f,
+                    "conf={name}: no engines file given (--engines-file FILE, or an \
+                     engines.json in the current directory)"
+                )
             }
             ConfNotFound { name, known } => write!(
                 f,
@@ -437,6 +442,11 @@ struct FileEntry {
     #[allow(dead_code)]
     #[serde(default, rename = "validateClaims")]
     validate_claims: Option<serde_json::Value>,
+    /// cutechess writes it into every entry (default 1); the arbiter's own
+    /// `--startup-timeout` and `--ready-timeout` apply instead.
+    #[allow(dead_code)]
+    #[serde(default, rename = "timeoutScaleFactor")]
+    timeout_scale_factor: Option<serde_json::Value>,
 }
 
 /// Options of an entry: ours (`{"Hash": 64}`) or cutechess's list.
@@ -495,10 +505,12 @@ impl FileEntry {
         layer.set(&origin, "name", &self.name)?;
         layer.set(&origin, "cmd", &self.cmd)?;
         layer.args.clone_from(&self.args);
-        if let Some(dir) = &self.dir {
+        // why skip empty ones: cutechess writes `"workingDirectory": ""` and
+        // `"stderrFile": ""` for an engine without them.
+        if let Some(dir) = self.dir.as_deref().filter(|d| !d.is_empty()) {
             layer.set(&origin, "dir", dir)?;
         }
-        if let Some(stderr) = &self.stderr {
+        if let Some(stderr) = self.stderr.as_deref().filter(|f| !f.is_empty()) {
             layer.set(&origin, "stderr", stderr)?;
         }
         for (name, value) in self.options.pairs() {
@@ -700,7 +712,9 @@ pub fn resolve_engines(
 impl EngineSpec {
     /// The path of the program to start: a relative `cmd` with a `/` is
     /// taken relative to `dir` (if given); a bare name is looked up in `dir`,
-    /// then on `PATH`; otherwise `cmd` as given.
+    /// then in the current directory, then on `PATH`, then beside the
+    /// arbiter's own executable (where the build puts the reference engine,
+    /// so `cmd=engine` names it); otherwise `cmd` as given.
     pub fn program(&self) -> PathBuf {
         let has_separator = self.cmd.components().count() > 1;
         if self.cmd.is_absolute() {
@@ -712,16 +726,24 @@ impl EngineSpec {
                 return joined;
             }
         }
-        if !has_separator {
-            if let Some(found) = std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|p| p.join(&self.cmd))
-                    .find(|p| p.is_file())
-            }) {
-                return found;
-            }
+        if has_separator {
+            return self.cmd.clone();
         }
-        self.cmd.clone()
+        // why the current directory first: `cmd=greedy.py` run from the
+        // directory that holds greedy.py is what a user means (issue 12).
+        let here = std::env::current_dir().ok();
+        let path = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let beside_arbiter = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_path_buf));
+        here.into_iter()
+            .chain(path)
+            .chain(beside_arbiter)
+            .map(|d| d.join(&self.cmd))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| self.cmd.clone())
     }
 
     /// How to start this engine's process: its program, arguments and
@@ -1010,6 +1032,23 @@ mod tests {
                      {"name": "Style", "type": "combo", "default": "solid"}]}
     ]"#;
 
+    /// cutechess's EngineConfiguration::toVariant for a plain engine.
+    const CUTECHESS_PLAIN: &str = r#"[
+        {
+            "command": "engine",
+            "name": "Plain",
+            "options": [
+                {"alias": "", "default": 10, "max": 20, "min": 1, "name": "Level",
+                 "type": "spin", "value": 3},
+                {"alias": "", "name": "Clear Hash", "type": "button"}
+            ],
+            "protocol": "umi",
+            "stderrFile": "",
+            "timeoutScaleFactor": 1,
+            "workingDirectory": ""
+        }
+    ]"#;
+
     #[test]
     fn cutechess_engines_json_loads() {
         let file = EnginesFile::parse(CUTECHESS_FILE, "engines.json").unwrap();
@@ -1021,6 +1060,13 @@ mod tests {
         assert_eq!(e.options, [("Hash".to_owned(), "64".to_owned())]);
         assert!(e.ponder);
         assert_eq!(e.restart, Restart::On);
+
+        // What cutechess 1.3 writes for an engine without a directory or
+        // stderr file: empty strings, and always a timeout scale factor.
+        let plain = EnginesFile::parse(CUTECHESS_PLAIN, "engines.json").unwrap();
+        let e = parse_engine(0, &toks("conf=Plain"), &[], Some(&plain)).unwrap();
+        assert_eq!((e.dir, e.stderr), (None, None));
+        assert_eq!(e.options, [("Level".to_owned(), "3".to_owned())]);
 
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)

@@ -109,7 +109,8 @@ pub struct LaunchSpec {
     pub working_dir: Option<PathBuf>,
     /// Extra environment variables, on top of the arbiter's environment.
     pub env: Vec<(String, String)>,
-    /// Where the engine's stderr goes (appended to; created if missing).
+    /// Where the engine's stderr goes (appended to; created if missing, and
+    /// removed again when the engine ends without writing to it).
     /// `None` discards it.
     pub stderr_log: Option<PathBuf>,
     /// The longest line accepted from the engine, in bytes, without `\r\n`.
@@ -500,16 +501,32 @@ pub fn live_engine_count() -> usize {
 /// bytes, then writes a note and reads the rest into the void, until the
 /// engine (and whoever shares its stderr) closes it. Write errors stop the
 /// copying, never the reading.
-async fn copy_capped(mut pipe: tokio::process::ChildStderr, mut file: std::fs::File, max: u64) {
+/// Where an engine's stderr is copied to: the log file, its cap
+/// (`u64::MAX`: none) and, for a log this process created, its path, so that
+/// a log left empty is removed.
+struct StderrSink {
+    file: std::fs::File,
+    max: u64,
+    remove_if_empty: Option<PathBuf>,
+}
+
+async fn copy_capped(mut pipe: tokio::process::ChildStderr, sink: StderrSink) {
     use std::io::Write;
+    let StderrSink {
+        mut file,
+        max,
+        remove_if_empty,
+    } = sink;
     let mut room = file.metadata().map_or(max, |m| max.saturating_sub(m.len()));
     let mut writing = room > 0;
+    let mut wrote = false;
     let mut buf = vec![0u8; READ_CHUNK];
     loop {
         let n = match pipe.read(&mut buf).await {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        wrote = true;
         if !writing {
             continue;
         }
@@ -528,6 +545,12 @@ async fn copy_capped(mut pipe: tokio::process::ChildStderr, mut file: std::fs::F
             writing = false;
         }
         writing &= ok;
+    }
+    if let (false, Some(path)) = (wrote, remove_if_empty) {
+        // why check the length again: another writer may share the file.
+        if file.metadata().is_ok_and(|m| m.len() == 0) {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
@@ -700,7 +723,7 @@ pub struct EngineProcess {
     exit: Option<Exit>,
     /// Whether the group may still have processes (and is registered).
     group_live: bool,
-    /// The task copying a capped stderr into its log file, if any.
+    /// The task copying the stderr into its log file, if any.
     stderr_copy: Option<tokio::task::JoinHandle<()>>,
     /// When the last line was written or read (the instant the traffic log
     /// shows for it): what the arbiter's clocks measure turns with.
@@ -729,25 +752,34 @@ impl EngineProcess {
         if let Some(dir) = &spec.working_dir {
             check_working_dir(dir)?;
         }
+        // why note whether the log is new: a log the engine never wrote to
+        // is removed again at its end, so a run leaves no empty files behind.
         let stderr_file = match &spec.stderr_log {
-            Some(path) => Some(
-                std::fs::OpenOptions::new()
+            Some(path) => {
+                let fresh = !path.exists();
+                let file = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
                     .map_err(|source| SpawnError::StderrLog {
                         path: path.clone(),
                         source,
-                    })?,
-            ),
+                    })?;
+                Some(StderrSink {
+                    file,
+                    max: spec.stderr_max.unwrap_or(u64::MAX),
+                    remove_if_empty: fresh.then(|| path.clone()),
+                })
+            }
             None => None,
         };
-        // why a pipe when capped: only a reader in between can stop a file
-        // from growing while the engine keeps writing (and never blocks it).
-        let (stderr, capped) = match (stderr_file, spec.stderr_max) {
-            (None, _) => (Stdio::null(), None),
-            (Some(file), None) => (Stdio::from(file), None),
-            (Some(file), Some(max)) => (Stdio::piped(), Some((file, max))),
+        // why always a pipe: only a reader in between can stop a file from
+        // growing while the engine keeps writing (and never blocks it), and
+        // can tell at the end whether anything was written.
+        let stderr = if stderr_file.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
         };
 
         let mut command = Command::new(&program);
@@ -785,8 +817,8 @@ impl EngineProcess {
             .spawn()
             .map_err(|e| spawn_error(&spec.command, found, e))?;
 
-        let stderr_copy = match (capped, child.stderr.take()) {
-            (Some((file, max)), Some(pipe)) => Some(tokio::spawn(copy_capped(pipe, file, max))),
+        let stderr_copy = match (stderr_file, child.stderr.take()) {
+            (Some(sink), Some(pipe)) => Some(tokio::spawn(copy_capped(pipe, sink))),
             _ => None,
         };
         let pid = child.id();

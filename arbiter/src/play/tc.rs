@@ -209,10 +209,9 @@ impl FromStr for TimeLimit {
         let (moves, rest) = match s.split_once('/') {
             Some((m, rest)) => {
                 let moves: u32 = parse_count(KEY, m)?;
-                if moves == 0 {
-                    return Err(bad(KEY, s, "the number of moves must be positive"));
-                }
-                (Some(moves), rest)
+                // why 0 is accepted: in cutechess (and fishtest's
+                // `tc=0/10+0.1`) 0 moves per period means the whole game.
+                ((moves > 0).then_some(moves), rest)
             }
             None => (None, s),
         };
@@ -650,6 +649,11 @@ mod tests {
             }
         );
         assert_eq!("inf".parse::<TimeLimit>().unwrap(), TimeLimit::Infinite);
+        // cutechess: 0 moves per period is the whole game (`tc=0/10+0.1`).
+        assert_eq!(
+            "0/2+0.02".parse::<TimeLimit>().unwrap(),
+            "2+0.02".parse::<TimeLimit>().unwrap()
+        );
     }
 
     #[test]
@@ -684,7 +688,6 @@ mod tests {
         assert_eq!(err("hash=1"), TcError::UnknownKey("hash".into()));
         assert_eq!(err("fast"), TcError::NotKeyValue("fast".into()));
         for (text, needle) in [
-            ("0/60", "moves must be positive"),
             ("40/0", "time must be positive"),
             ("60+x", "expected seconds"),
             ("1:75", "m:ss"),

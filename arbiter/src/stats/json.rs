@@ -85,11 +85,12 @@ pub struct Elo {
 impl Elo {
     /// `None` unless every number is finite.
     fn of(e: EloEstimate) -> Option<Elo> {
+        // why `+ 0.0`: an even score gives −0, which JSON would spell "-0.0".
         let elo = Elo {
-            elo: e.elo,
-            lower: e.lower,
-            upper: e.upper,
-            margin: e.margin(),
+            elo: e.elo + 0.0,
+            lower: e.lower + 0.0,
+            upper: e.upper + 0.0,
+            margin: e.margin() + 0.0,
         };
         [elo.elo, elo.lower, elo.upper, elo.margin]
             .iter()
@@ -227,7 +228,7 @@ pub fn report_from(names: &[String], tally: &Tally, live: &Live, sprt: Option<&S
             draws: e.wdl.draws,
             losses: e.wdl.losses,
             sonneborn_berger: e.sonneborn_berger,
-            elo: fit.elo[i],
+            elo: fit.elo[i] + 0.0,
             elo_margin: finite(fit.margin(i)),
             los_next: (i + 1 < order.len()).then(|| fit.los(i, i + 1)).flatten(),
             verdicts: std::mem::take(&mut verdicts[i]),

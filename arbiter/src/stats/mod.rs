@@ -373,17 +373,27 @@ fn number(x: f64, decimals: usize) -> String {
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
-        format!("{x:.decimals$}")
+        let text = format!("{x:.decimals$}");
+        // why: a score of exactly 50 % gives an Elo of −0 (and a tiny
+        // negative value rounds to "-0.0"); a sign on zero says nothing.
+        match text.strip_prefix('-') {
+            Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => digits.to_owned(),
+            _ => text,
+        }
     }
 }
 
 /// `147.2 +/- 66.0`, or words where the logistic model has no finite answer
-/// (a score of 0 % or 100 %, or too few games for an interval).
+/// (a score of 0 % or 100 %, too few games for an interval, or results
+/// without any spread, such as one game pair or only draws, whose "± 0"
+/// would claim a certainty they do not carry).
 pub fn elo_text(e: EloEstimate) -> String {
-    if e.elo.is_finite() && e.margin().is_finite() {
-        format!("{:.1} +/- {:.1}", e.elo, e.margin())
+    if e.elo.is_finite() && e.margin() == 0.0 {
+        format!("{} (no interval: every result alike)", number(e.elo, 1))
+    } else if e.elo.is_finite() && e.margin().is_finite() {
+        format!("{} +/- {}", number(e.elo, 1), number(e.margin(), 1))
     } else if e.elo.is_finite() {
-        format!("{:.1} (interval unbounded: too few games)", e.elo)
+        format!("{} (interval unbounded: too few games)", number(e.elo, 1))
     } else if e.elo > 0.0 {
         "+inf (every point won; no interval)".to_owned()
     } else {
@@ -494,7 +504,8 @@ impl Standing {
     }
 }
 
-/// Standings ranked by points, then Sonneborn-Berger, then name; with the
+/// Standings ranked by score (points per game), then points, then
+/// Sonneborn-Berger, then name; with the
 /// crosstable in the same order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Standings {
@@ -556,10 +567,15 @@ impl Standings {
                 .sum();
         }
         let mut order: Vec<usize> = (0..size).collect();
+        // why score, not points: in a gauntlet the first engine plays every
+        // other one and so has more games; points would rank it by its game
+        // count. Where every engine has played as many games, the orders agree.
+        let score = |e: &Standing| e.wdl.score().unwrap_or(-1.0);
         order.sort_by(|&a, &b| {
             let (ea, eb) = (&engines[a], &engines[b]);
-            eb.points()
-                .total_cmp(&ea.points())
+            score(eb)
+                .total_cmp(&score(ea))
+                .then(eb.points().total_cmp(&ea.points()))
                 .then(eb.sonneborn_berger.total_cmp(&ea.sonneborn_berger))
                 .then(ea.name.cmp(&eb.name))
         });
@@ -839,6 +855,19 @@ mod tests {
              Elo difference: +inf (every point won; no interval), LOS: 95.8 %, DrawRatio: 0.0 %\n\
              SPRT: llr 0.13 (4.5%), lbound -2.94, ubound 2.94\n"
         );
+        // One win each and one pair: Elo exactly 0 (not "-0.0"); the
+        // games' interval is unbounded, the single pair has no spread at all.
+        let even = Penta {
+            counts: [0, 0, 1, 0, 0],
+        };
+        assert_eq!(
+            match_report("A", "B", &Wdl::new(1, 0, 1), Some(&even), None),
+            "Score of A vs B: 1 - 1 - 0  [0.500] 2\n\
+             Elo difference: 0.0 (interval unbounded: too few games), LOS: 50.0 %, DrawRatio: 0.0 %\n\
+             Ptnml(0-2): [0, 0, 1, 0, 0], pair Elo: 0.0 (no interval: every result alike)\n"
+        );
+        assert_eq!(number(-0.04, 1), "0.0");
+        assert_eq!(number(-0.06, 1), "-0.1");
         assert_eq!(
             match_report("A", "B", &Wdl::default(), Some(&Penta::default()), None),
             "Score of A vs B: 0 - 0 - 0  [-] 0\n"
@@ -852,6 +881,34 @@ mod tests {
             result: r,
             forfeit: forfeit.map(Into::into),
         }
+    }
+
+    #[test]
+    fn a_gauntlet_ranks_by_score_not_by_points() {
+        use GameResult::*;
+        // Gauntlet: G plays A and B twice each, scoring 2 of 4 (50 %); A
+        // beats G twice (100 %), B loses twice (0 %). By points G (2.0) and
+        // A (2.0) tie and G's more games would decide; by score A leads.
+        let games = [
+            game("A", "G", SouthWins, None),
+            game("G", "A", NorthWins, None),
+            game("B", "G", NorthWins, None),
+            game("G", "B", SouthWins, None),
+        ];
+        let names = ["G".to_owned(), "A".to_owned(), "B".to_owned()];
+        let order: Vec<(String, u32)> = Standings::build(&names, &games)
+            .engines
+            .iter()
+            .map(|e| (e.name.clone(), e.wdl.games()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("A".to_owned(), 2),
+                ("G".to_owned(), 4),
+                ("B".to_owned(), 2)
+            ]
+        );
     }
 
     #[test]

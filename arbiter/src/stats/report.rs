@@ -222,7 +222,8 @@ impl Tally {
                 "{:>4} {:<name_w$} {:>+7.1} {:>7} {:>7}",
                 i + 1,
                 name,
-                fit.elo[i],
+                // why `+ 0.0`: an exact 0 may come out as −0, printed "-0.0".
+                fit.elo[i] + 0.0,
                 margin,
                 los
             );
@@ -326,6 +327,16 @@ mod tests {
         assert!(text.contains("Ptnml(0-2): [0, 0, 2, 1, 0]"), "{text}");
         assert!(text.contains("SPRT: llr 0.24"), "{text}");
         assert!(text.contains("Terminations: rules 7"), "{text}");
+    }
+
+    #[test]
+    fn an_even_event_shows_no_negative_zero() {
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let games = [game("A", "B", SouthWins, 0), game("B", "A", SouthWins, 0)];
+        let text = render(&names, &games, None);
+        assert!(!text.contains("-0.0"), "{text}");
+        assert!(text.contains("Elo difference: 0.0"), "{text}");
     }
 
     #[test]

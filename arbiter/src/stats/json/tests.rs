@@ -202,3 +202,16 @@ fn written_atomically() {
     assert_eq!(left.len(), 1, "no temporary file is left behind");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_even_score_is_elo_zero_without_a_sign() {
+    let even = crate::stats::Wdl::new(1, 0, 1).elo().expect("games");
+    assert!(even.elo.is_sign_negative(), "the formula gives -0 here");
+    let json = serde_json::to_string(&Elo::of(crate::stats::EloEstimate {
+        upper: 10.0,
+        lower: -10.0,
+        ..even
+    }))
+    .expect("serialises");
+    assert!(json.starts_with(r#"{"elo":0.0,"#), "{json}");
+}
