@@ -497,10 +497,6 @@ pub fn live_engine_count() -> usize {
     live_groups().len()
 }
 
-/// Copies an engine's stderr into its log file until the file holds `max`
-/// bytes, then writes a note and reads the rest into the void, until the
-/// engine (and whoever shares its stderr) closes it. Write errors stop the
-/// copying, never the reading.
 /// Where an engine's stderr is copied to: the log file, its cap
 /// (`u64::MAX`: none) and, for a log this process created, its path, so that
 /// a log left empty is removed.
@@ -510,6 +506,10 @@ struct StderrSink {
     remove_if_empty: Option<PathBuf>,
 }
 
+/// Copies an engine's stderr into its log file until the file holds `max`
+/// bytes, then writes a note and reads the rest into the void, until the
+/// engine (and whoever shares its stderr) closes it. Write errors stop the
+/// copying, never the reading.
 async fn copy_capped(mut pipe: tokio::process::ChildStderr, sink: StderrSink) {
     use std::io::Write;
     let StderrSink {
