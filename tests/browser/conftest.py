@@ -62,6 +62,16 @@ def engine_children(pid):
     return children
 
 
+def stop(proc):
+    """Ends a server (SIGTERM, then SIGKILL if it does not go in time)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def start_server(*extra):
     proc = subprocess.Popen(
         [str(ARBITER), "serve", "--listen", "127.0.0.1:0", *extra],
@@ -100,11 +110,7 @@ def server(game_log):
         "--log", str(game_log))
     SERVER_PID[0] = proc.pid
     yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Page, WAIT, arbiter, rules_position
+from conftest import Page, WAIT, arbiter, rules_position, stop
 
 BOHNENSPIEL_START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
 KUJIFUNZA_START = "kujifunza " + ",".join(["2"] * 32) + " S"
@@ -378,11 +378,7 @@ def test_the_board_says_connecting_until_the_first_position(browser):
         assert page.text("[data-result]") == "New game to start"
     finally:
         browser.get("about:blank")
-        proc.terminate()
-        try:
-            proc.wait(timeout=WAIT)
-        except Exception:
-            proc.kill()
+        stop(proc)
 
 
 def test_analysis_numbers_the_best_line_on_the_board(server, browser):

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, Page, WAIT
+from conftest import BIN, Page, stop
 
 # Levels that search until the move time is up (lower ones stop at their
 # depth limit at once, and the whole event is over in a second).
@@ -37,11 +37,7 @@ def live_tournament(tmp_path, *extra):
 def live(tmp_path):
     proc, url = live_tournament(tmp_path)
     yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc)
 
 
 def positions(driver):

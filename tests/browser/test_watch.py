@@ -6,7 +6,7 @@ import json
 
 from selenium.webdriver.common.by import By
 
-from conftest import TESTBOT, WAIT, Page, arbiter, start_server
+from conftest import TESTBOT, Page, arbiter, start_server, stop
 
 ENGINES = ["Ant", "Bee", "Cat"]
 
@@ -80,5 +80,4 @@ def test_a_watch_page_follows_logs_that_grow(browser, tmp_path):
         page.wait_for(lambda d: f"round {cells[1]} " in d.find_element(By.TAG_NAME, "main").text)
         page.wait_for(lambda d: f"0/{cells[6]}" in d.find_element(By.TAG_NAME, "main").text)
     finally:
-        proc.terminate()
-        proc.wait(timeout=WAIT)
+        stop(proc)
