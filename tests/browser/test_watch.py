@@ -3,6 +3,7 @@ written here line by line from the logs of real `arbiter tournament --shard`
 runs (testbots), in a real headless Chromium."""
 
 import json
+import re
 
 from selenium.webdriver.common.by import By
 
@@ -67,6 +68,11 @@ def test_a_watch_page_follows_logs_that_grow(browser, tmp_path):
         # A line that is no game: the page says which log and line.
         append(a, "this is not a game\n")
         page.wait_for(lambda d: "a.jsonl: line 7" in page.text("[data-problems]"))
+
+        # Each log numbers its own games: the link names the log.
+        labels = lambda d: [a.text for a in d.find_elements(By.CSS_SELECTOR, "[data-finished] a[data-replay]")]
+        page.wait_for(lambda d: all(re.fullmatch(r"[ab]\.jsonl #\d+", t) for t in labels(d)))
+        assert {t.split(" ")[0] for t in labels(page.d)} == {"a.jsonl", "b.jsonl"}
 
         # A finished game opens in the replay view.
         row = page.d.find_element(By.CSS_SELECTOR, "[data-finished] tbody tr")

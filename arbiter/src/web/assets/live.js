@@ -26,6 +26,7 @@ function renderEvent(e) {
     `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`;
   // A watched log holds finished games only.
   $("[data-playing-section]").hidden = e.source === "watch";
+  if (e.source === "watch" && logNames === null) fetchLogNames();
 }
 
 function renderProgress(p) {
@@ -152,10 +153,33 @@ function countPlaying() {
 
 // ------------------------------------------------------------ finished games
 
+// A watch follows several logs, each numbering its own games: the watched
+// logs' file names (from /api/logs, by index) say whose game N is.
+let logNames = null;
+
+function gameLabel(log, index) {
+  const name = logNames && log !== null ? logNames[log] : undefined;
+  return name ? `${name} #${index + 1}` : String(index + 1);
+}
+
+function fetchLogNames() {
+  fetch("/api/logs")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((files) => {
+      logNames = files.map((f) => f.name.split("/").pop());
+      for (const a of $$("[data-finished] [data-replay]")) {
+        a.textContent = gameLabel(Number(a.dataset.log), Number(a.dataset.index));
+      }
+    })
+    .catch(() => {}); // why: without names the plain numbers still link correctly
+}
+
 function addFinished(f) {
   const s = f.summary;
   const href = f.log === null ? null : `/replay?log=${f.log}&game=${s.index}`;
-  const first = href ? el("a", { href, "data-replay": "" }, String(s.index + 1)) : String(s.index + 1);
+  const first = href
+    ? el("a", { href, "data-replay": "", "data-log": f.log, "data-index": s.index }, gameLabel(f.log, s.index))
+    : String(s.index + 1);
   const row = el("tr", { "data-finished-game": s.index },
     el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
