@@ -20,6 +20,11 @@
 # Prints wall and CPU (user+system of the arbiter and its reaped engines)
 # µs per ply for both (and the load client's CPU, which the serve figure
 # leaves out), and the page-ready times in ms.
+#
+# PIN=1 runs each arbiter (and so its engines) on CPU 0 and the load client on
+# CPU 1 (taskset), so that the client's work does not share the arbiter's
+# core: it separates what serving costs from what sharing the cores with the
+# client costs.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +35,12 @@ runs=${3:-10}
 games=$((tables * rounds))
 bin=$root/target/release
 venv=$root/target/browser-venv
+pin_arbiter=()
+pin_client=()
+if [ -n "${PIN:-}" ]; then
+  pin_arbiter=(taskset -c 0)
+  pin_client=(taskset -c 1)
+fi
 for b in "$bin/arbiter" "$bin/testbot"; do
   [ -x "$b" ] || { echo "missing $b: cargo build --release -p arbiter -p engine -p testbots" >&2; exit 2; }
 done
@@ -49,7 +60,7 @@ bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
       --engine "cmd=$bin/testbot" arg=--mode arg=instant name=B)
 
 # arbiter match
-/usr/bin/time -f '%e %U %S' -o "$out/match.time" "$bin/arbiter" match --game "$game" \
+/usr/bin/time -f '%e %U %S' -o "$out/match.time" "${pin_arbiter[@]}" "$bin/arbiter" match --game "$game" \
   --games "$games" --concurrency "$tables" "${bots[@]}" --each st=0.1 timemargin=1000 \
   --jsonout "$out/match.jsonl" --stderr-dir "$out/stderr" >/dev/null
 match_plies=$(grep -o '"move":' "$out/match.jsonl" | wc -l)
@@ -59,7 +70,7 @@ read -r mwall muser msys < <(tail -n 1 "$out/match.time")
 # their own), so that both CPU figures are a whole arbiter run, start-up and
 # reaped engines included, and the Python client's CPU is not.
 serve_start() { # $1: the name of this server's files
-  /usr/bin/time -f '%e %U %S' -o "$out/$1.time" "$bin/arbiter" serve --listen 127.0.0.1:0 \
+  /usr/bin/time -f '%e %U %S' -o "$out/$1.time" "${pin_arbiter[@]}" "$bin/arbiter" serve --listen 127.0.0.1:0 \
     "${bots[@]}" > "$out/$1.out" 2>"$out/$1.err" &
   timepid=$!
   for _ in $(seq 100); do grep -q http "$out/$1.out" 2>/dev/null && break; sleep 0.1; done
@@ -76,7 +87,7 @@ serve_stop() {
   server=
 }
 serve_start serve
-/usr/bin/time -f '%U %S' -o "$out/client.time" "$venv/bin/python" bench/serve_load.py "$url" \
+/usr/bin/time -f '%U %S' -o "$out/client.time" "${pin_client[@]}" "$venv/bin/python" bench/serve_load.py "$url" \
   --tables "$tables" --rounds "$rounds" --game "$game" > "$out/client.out"
 read -r sgames splies swall < "$out/client.out"
 read -r cuser csys < <(tail -n 1 "$out/client.time")
