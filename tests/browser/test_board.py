@@ -368,6 +368,12 @@ def test_the_board_says_connecting_until_the_first_position(browser):
         assert page.text("[data-result]") == "starting the game…"
         assert page.board("data-position") == ""
         assert not browser.find_elements(By.CSS_SELECTOR, "[data-hole]")
+        mute = conftest.engine_children(proc.pid)
+        assert len(mute) == 1, mute
+        # Leaving the page while its engine is still starting ends that engine
+        # now, not when its 600 s handshake limit runs out.
+        browser.get("about:blank")
+        WebDriverWait(browser, WAIT).until(lambda d: not conftest.engine_children(proc.pid))
         # A game that cannot start: the note says so, the error says why.
         page = Page(browser, play_url(url, game="bohnenspiel", south="human", north="dead", tc="60+1"))
         page.wait_for(lambda d: note() == "no game")

@@ -287,6 +287,38 @@ enum Event {
     Other,
 }
 
+/// Runs a game's start (engine handshakes can take long: `--startup-timeout`)
+/// while watching the socket, so that a tab closed meanwhile ends its
+/// engines at once instead of after the handshakes. Messages the page sends
+/// meanwhile are answered with an error: the game is not there yet.
+/// `None`: the socket closed, the start was dropped, and with it every engine
+/// process it had started or taken over.
+async fn starting(
+    socket: &mut WebSocket,
+    start: impl std::future::Future<Output = Result<Live, String>>,
+) -> Option<Result<Live, String>> {
+    tokio::pin!(start);
+    loop {
+        tokio::select! {
+            done = &mut start => return Some(done),
+            msg = socket.recv() => match msg {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Text(_))) => {
+                    let busy = ServerMessage::Error {
+                        message: "still starting the last game: try again when it has started".into(),
+                    };
+                    if let Some(text) = to_json(&busy, &mut 0) {
+                        if socket.send(Message::Text(text.into())).await.is_err() {
+                            return None;
+                        }
+                    }
+                }
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
 async fn next_thought(live: &mut Option<Live>) -> Box<Thought> {
     match live.as_mut().and_then(|l| l.thinking.as_mut()) {
         // why: polled by `&mut`, so that a socket message arriving first
@@ -330,9 +362,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     if let Some(old) = live.take() {
                         old.retire(&mut kept).await;
                     }
-                    match start(&request, &state, &mut kept).await {
-                        Ok(game) => live = Some(game),
-                        Err(e) => error = Some(e),
+                    match starting(&mut socket, start(&request, &state, &mut kept)).await {
+                        Some(Ok(game)) => live = Some(game),
+                        Some(Err(e)) => error = Some(e),
+                        None => break,
                     }
                 }
                 Ok(ClientMessage::Move { mv }) => match live.as_mut() {
