@@ -1140,28 +1140,18 @@ impl EngineProcess {
     }
 
     fn log(&self, kind: TrafficKind, text: &str) {
-        record(
-            &self.traffic,
-            &self.name,
-            self.pid,
-            kind,
-            text,
-            std::time::Instant::now(),
-        );
+        self.log_at(kind, text, std::time::Instant::now());
+    }
+
+    fn log_at(&self, kind: TrafficKind, text: &str, at: std::time::Instant) {
+        record(&self.traffic, &self.name, self.pid, kind, text, at);
     }
 
     /// Logs a line written or read, stamped with the instant it also keeps as
     /// [`EngineProcess::last_line_at`] (so the clocks and the log agree exactly).
     fn log_line(&mut self, kind: TrafficKind, text: &str) {
         self.last_line_at = std::time::Instant::now();
-        record(
-            &self.traffic,
-            &self.name,
-            self.pid,
-            kind,
-            text,
-            self.last_line_at,
-        );
+        self.log_at(kind, text, self.last_line_at);
     }
 
     fn note(&self, text: &str) {

@@ -56,30 +56,15 @@ pub fn adopt_fewer_rounds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::config::parse_engines;
     use crate::event::schedule::Format;
-    use crate::play::openings::Openings;
     use crate::records::log::tests::rules_log;
     use mancala_rules::GameId;
 
     fn spec(rounds: usize, event: &str) -> EventSpec {
-        let engines: Vec<Vec<String>> = (0..3)
-            .map(|i| {
-                vec![
-                    "cmd=/bin/true".into(),
-                    format!("name=E{i}"),
-                    "depth=1".into(),
-                ]
-            })
-            .collect();
+        let games = vec![GameId::Bohnenspiel, GameId::Bosh];
         EventSpec {
             event: event.into(),
-            format: Format::RoundRobin,
-            games: vec![GameId::Bohnenspiel, GameId::Bosh],
-            rounds,
-            engines: parse_engines(&engines, &[], None).unwrap(),
-            openings: Openings::Random { plies: 2, seed: 5 },
-            max_plies: None,
+            ..crate::event::schedule::tests::spec(3, Format::RoundRobin, rounds, games)
         }
     }
 

@@ -442,13 +442,15 @@ impl SlotKey {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
     use crate::engine::config::parse_engines;
 
-    fn spec(n: usize, format: Format, rounds: usize, games: Vec<GameId>) -> EventSpec {
+    /// An event of `n` placeholder engines (`E0`, …) from random 2-ply
+    /// openings, for schedule tests here and in [`crate::event::extend`].
+    pub(crate) fn spec(n: usize, format: Format, rounds: usize, games: Vec<GameId>) -> EventSpec {
         let engines: Vec<Vec<String>> = (0..n)
             .map(|i| {
                 vec![
