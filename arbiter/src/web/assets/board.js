@@ -291,11 +291,13 @@ function setupPlay() {
   $("[data-pass]").addEventListener("click", () => playMove("pass"));
   $("#game").addEventListener("change", () => { if (!current) previewStart(); });
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
+  const unknown = [];
   for (const key of ["game", "south", "north", "tc", "level", "position"]) {
     if (params.has(key)) {
       const input = $(`#${key}`);
       if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === params.get(key))) {
-        showError(`unknown ${key} ${JSON.stringify(params.get(key))} in the address`);
+        const known = [...input.options].map((o) => o.value).join(", ");
+        unknown.push(`unknown ${key} ${JSON.stringify(params.get(key))} in the address (this server has: ${known})`);
         continue;
       }
       input.value = params.get(key);
@@ -305,7 +307,12 @@ function setupPlay() {
     const id = params.get("position").split(/\s+/)[0];
     if ([...$("#game").options].some((o) => o.value === id)) $("#game").value = id;
   }
-  if (params.has("game") || params.has("position")) startGame();
+  // why: a game with another engine or game than the link names is not the
+  // game asked for; the page says what is wrong and starts nothing.
+  if (unknown.length) {
+    boardNote("no game");
+    showError(unknown.join("; "));
+  } else if (params.has("game") || params.has("position")) startGame();
   else previewStart();
 }
 
@@ -482,7 +489,7 @@ function listGames(games, open = 0) {
   }, ...[g.index + 1, g.round, g.south, g.north, g.result, g.termination, g.plies]
         .map((v) => el("td", {}, String(v))))));
   $("#games").hidden = false;
-  if (games.length) openGame(open);
+  if (games.length && open !== null) openGame(open);
 }
 
 async function openGame(index) {
@@ -526,9 +533,15 @@ async function setupReplay() {
   if (wanted !== null && (files || []).some((f) => String(f.index) === wanted)) {
     replaySource = (i) => [`/api/logs/${wanted}?game=${i}`];
     const games = await fetchJson(`/api/logs/${wanted}`);
-    if (games) listGames(games, Number(params.get("game")) || 0);
+    const game = Number(params.get("game") || 0);
+    if (games && Number.isInteger(game) && game >= 0 && game < games.length) listGames(games, game);
+    else if (games) {
+      listGames(games, null);
+      showError(`no game ${JSON.stringify(params.get("game"))} in log ${wanted} (it has ${games.length}, numbered from 0)`);
+    }
+  } else if (wanted !== null) {
+    showError(`no log ${JSON.stringify(wanted)} on this server (${(files || []).length} given with --log, numbered from 0); open one with the file picker`);
   } else if (files && files.length === 1 && params.has("game") === false) $("[data-log-index]").click();
-  if (!files || !files.length) previewStart();
 }
 
 // ---------------------------------------------------------------- analyse
@@ -646,7 +659,11 @@ async function editHole(hole) {
 
 async function setPosition(position) {
   const v = await fetchJson(`/api/position?position=${encodeURIComponent(position)}`);
-  if (!v) return;
+  if (!v) {
+    // A bad deep link: the field keeps the string to fix, the board says why it is empty.
+    if (!an.answer) { boardNote("no position"); $("[data-position-input]").value = position || ""; }
+    return;
+  }
   showError("");
   an.start = v.start; an.moves = []; an.cursor = 0;
   $("[data-position-input]").value = v.start;
