@@ -59,7 +59,7 @@ const SIDES = ["south", "north"];
 
 // Draws a laid-out position (see board.rs). `legal`: moves the user may
 // enter now; `onHole(hole)`: what a click does.
-function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editable = false, target = null } = {}) {
+function drawBoard(view, { legal = [], status = "ongoing", onHole = null, onStore = null, editable = false, target = null } = {}) {
   const board = target || $("#board");
   board.replaceChildren();
   board.dataset.position = view.position;
@@ -72,7 +72,9 @@ function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editab
   const store = (side) => {
     if (!view.stores) return null;
     const n = view.stores[SIDES.indexOf(side)];
-    return el("div", { class: `store ${side}`, "data-store": side, "data-seeds": n,
+    // An editable store is a button (a click sets its count), else a plain box.
+    return el(onStore ? "button" : "div", { class: `store ${side}`, "data-store": side, "data-seeds": n,
+                       type: onStore ? "button" : null, onclick: onStore ? () => onStore(side) : null,
                        "aria-label": `${side} ${view.stores_label}: ${n}` },
       el("span", { class: "store-label" }, `${side} ${view.stores_label}`),
       el("span", { class: "count" }, String(n)));
@@ -612,6 +614,14 @@ async function anShow() {
   if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
+  if (editing) {
+    if (!draft || !draft.error) draft = { board: a.board, error: null };
+    drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1);
+    $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
+    return drawDraft();
+  }
+  draft = null;
+  $("#edit-tools").hidden = true;
   // A move made or stepped forward is animated from the rules' steps (the
   // server's `trace` of the line's last move), as in play; `animate` shows
   // any other change at once (the board is not the trace's `before`).
@@ -645,16 +655,50 @@ function anPick(hole) {
   box.hidden = false;
 }
 
-// Board editing: the hole's count in the position string is replaced and
-// the server checks the new string (seed totals and all).
-async function editHole(hole) {
-  const fields = an.answer.board.position.split(" ");
-  const holes = fields[1].split(",");
-  const value = prompt(`Seeds in hole ${hole} (x: closed, Bosh only)`, holes[hole - 1]);
+// Board editing: the server sets one field of the draft position string (a
+// hole, a store or reserve, the side to move, the Bosh round) and says what
+// the rules find wrong with the draft, if anything. A draft may be invalid
+// for a while (one hole changed breaks the seed total); only a draft the
+// rules accept becomes the position analysed.
+let draft = null;   // { board, error } while editing
+
+function drawDraft() {
+  const v = draft.board;
+  drawBoard(v, { editable: true, status: "ongoing", onHole: editHole, onStore: v.stores ? editStore : null });
+  const board = $("#board");
+  board.dataset.draft = draft.error ? "invalid" : "valid";
+  $("#edit-tools").hidden = false;
+  $('[data-action="edit-round"]').hidden = v.round === undefined || v.round === null;
+  $("#status").textContent = draft.error
+    ? "editing: not a valid position yet"
+    : `editing: ${v.to_move} to move`;
+  $("[data-pass]").hidden = true;
+}
+
+async function editField(target, value) {
   if (value === null) return;
-  holes[hole - 1] = value.trim();
-  fields[1] = holes.join(",");
-  await setPosition(fields.join(" "));
+  const r = await fetchJson(`/api/edit?position=${encodeURIComponent(draft.board.position)}`
+    + `&target=${encodeURIComponent(target)}&value=${encodeURIComponent(value)}`);
+  if (!r) return;
+  draft = { board: r.board, error: r.error || null };
+  $("[data-position-input]").value = r.draft;
+  if (draft.error) {
+    showError(`not a valid position yet: ${draft.error}`);
+    drawDraft();
+  } else {
+    await setPosition(r.draft);
+  }
+}
+
+function editHole(hole) {
+  const now = draft.board.rows.flat().find((h) => h.hole === hole);
+  const closed = draft.board.game === "bosh" ? " (x: closed)" : "";
+  editField(`hole:${hole}`, prompt(`Seeds in hole ${hole}${closed}`, now ? now.seeds : ""));
+}
+
+function editStore(side) {
+  const now = draft.board.stores[SIDES.indexOf(side)];
+  editField(`store:${side}`, prompt(`Seeds in the ${side} ${draft.board.stores_label}`, now));
 }
 
 async function setPosition(position) {
@@ -695,6 +739,7 @@ function optionsDialog() {
 }
 
 function analyse() {
+  if (draft && draft.error) return showError(`the board is not a valid position yet: ${draft.error}`);
   const options = Object.entries(an.chosen);
   if (!$("#multipv-label").hidden) options.push(["MultiPV", $("[data-multipv-input]").value]);
   an.lines = {};
@@ -718,7 +763,11 @@ async function setupAnalyse() {
   sel.addEventListener("change", chooseEngine);
   chooseEngine();
   $("#analyse-form").addEventListener("submit", (e) => { e.preventDefault(); setPosition($("[data-position-input]").value); });
-  $("[data-edit-board]").addEventListener("change", anShow);
+  $("[data-edit-board]").addEventListener("change", () => { draft = null; showError(""); anShow(); });
+  $('[data-action="edit-side"]').addEventListener("click", () =>
+    editField("side", draft.board.to_move === "south" ? "N" : "S"));
+  $('[data-action="edit-round"]').addEventListener("click", () =>
+    editField("round", prompt("Round", draft.board.round)));
   const act = {
     options: optionsDialog, analyse, stop: () => anSend({ type: "stop" }),
     takeback: () => { an.moves = an.moves.slice(0, Math.max(0, an.cursor - 1)); an.cursor = an.moves.length; anShow(); },
