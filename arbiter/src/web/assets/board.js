@@ -635,12 +635,20 @@ async function anShow() {
     drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
     $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
     $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
-    $("[data-pass]").hidden = true;
+    $("[data-pass]").hidden = !a.legal.some((l) => l.move === "pass");
+    $("[data-move-input]").disabled = a.status !== "ongoing";
   });
 }
 
-function anPlay(mv) {
-  an.moves = an.moves.slice(0, an.cursor).concat([mv]);
+// A move by click, Pass or typed: the line grows only by a move the rules
+// accept (a typed illegal one is refused with their reason).
+async function anPlay(mv) {
+  finishAnimation();
+  const moves = an.moves.slice(0, an.cursor).concat([mv]);
+  const checked = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves.join(" "))}`);
+  if (!checked) return;
+  showError("");
+  an.moves = moves;
   an.cursor = an.moves.length;
   anShow();
 }
@@ -651,7 +659,8 @@ function anPick(hole) {
   const box = $("#choices");
   box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
     el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
-                   onclick: () => { box.hidden = true; anPlay(c.move); } }, c.move)));
+                   onclick: () => { box.hidden = true; anPlay(c.move); } }, c.move)),
+    el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
   box.hidden = false;
 }
 
@@ -673,6 +682,7 @@ function drawDraft() {
     ? "editing: not a valid position yet"
     : `editing: ${v.to_move} to move`;
   $("[data-pass]").hidden = true;
+  $("[data-move-input]").disabled = true;
 }
 
 async function editField(target, value) {
@@ -763,6 +773,13 @@ async function setupAnalyse() {
   sel.addEventListener("change", chooseEngine);
   chooseEngine();
   $("#analyse-form").addEventListener("submit", (e) => { e.preventDefault(); setPosition($("[data-position-input]").value); });
+  $("#move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("[data-move-input]");
+    const mv = input.value.trim();
+    if (mv) { anPlay(mv); input.value = ""; }
+  });
+  $("[data-pass]").addEventListener("click", () => anPlay("pass"));
   $("[data-edit-board]").addEventListener("change", () => { draft = null; showError(""); anShow(); });
   $('[data-action="edit-side"]').addEventListener("click", () =>
     editField("side", draft.board.to_move === "south" ? "N" : "S"));

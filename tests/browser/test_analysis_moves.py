@@ -1,0 +1,51 @@
+"""Moves on the analysis board, every kind by mouse and by typing: a
+Hemprich pass, a typed move (an illegal one refused with the rules' reason),
+a Kujifunza kichwa choice."""
+
+import urllib.parse
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import Page, rules_position
+
+
+def analyse(browser, server, start):
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "animate": "off"}))
+    page.wait_for(lambda d: page.board("data-position") == start)
+    return page
+
+
+def test_a_hemprich_pass_typed_and_clicked_on_the_analysis_board(server, browser):
+    start = "bohnenspiel-hemprich 3,0,5,0,0,1,1,0,0,0,0,0 S 30/32"
+    page = analyse(browser, server, start)
+    field = browser.find_element(By.CSS_SELECTOR, "[data-move-input]")
+    assert field.is_displayed() and not browser.find_element(By.CSS_SELECTOR, "[data-pass]").is_displayed()
+    field.send_keys("9", Keys.ENTER)   # North's pit: the rules say why not
+    page.wait_for(lambda d: "9" in page.error())
+    assert page.moves() == []
+    field.send_keys("6", Keys.ENTER)
+    page.wait_for(lambda d: page.moves() == ["6"] and page.error() == "")
+    # North has no move but pass: by mouse …
+    page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-pass]").is_displayed())
+    assert page.legal_holes() == []
+    page.click("[data-pass]")
+    page.wait_for(lambda d: page.moves() == ["6", "pass"])
+    assert page.board("data-position") == rules_position(start, ["6", "pass"])[0]
+    # … and typed, after a take-back.
+    page.click('[data-action="takeback"]')
+    page.wait_for(lambda d: page.moves() == ["6"])
+    field.send_keys("pass", Keys.ENTER)
+    page.wait_for(lambda d: page.moves() == ["6", "pass"])
+
+
+def test_a_kujifunza_kichwa_choice_by_mouse_on_the_analysis_board(server, browser):
+    start = "kujifunza " + ",".join(["2"] * 32) + " S"
+    page = analyse(browser, server, start)
+    page.click_hole(1)
+    choices = page.wait_for(lambda d: [e.get_attribute("data-choice") for e in
+                                       d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()])
+    assert sorted(choices) == ["1-++", "1-+-", "1--"]
+    page.click('[data-choice="1--"]')
+    page.wait_for(lambda d: page.moves() == ["1--"])
+    assert page.board("data-position") == rules_position(start, ["1--"])[0]
