@@ -18,6 +18,7 @@ def test_a_play_link_with_a_bad_value_shows_the_error_and_starts_no_game(server,
         ({"game": "chess"}, "chess"),             # an unknown game id
         ({"tc": "abc"}, "abc"),                   # a time control cutechess would not read
         ({"position": "bohnenspiel 1,2,3 S 0/0"}, "holes"),
+        ({"level": "99"}, "1..20"),               # outside the reference engine's Level range
     ]
     for change, named in cases:
         query = {"game": "bohnenspiel", "south": "human", "north": "reference", "tc": "60+1", **change}

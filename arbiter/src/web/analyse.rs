@@ -218,6 +218,56 @@ pub fn option_view(decl: &OptionDecl) -> OptionView {
     v
 }
 
+/// Whether `value` fits the declaration of the option `decl` (UMI: a value
+/// that does not is malformed, so the server refuses it rather than send it):
+/// a spin an integer in its range, a check `true` or `false`, a combo one of
+/// its vars, a button no value. A string takes any one-line text.
+pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
+    let name = decl.name().as_str();
+    match decl.kind() {
+        OptionKind::Spin { min, max, .. } => match value.trim().parse::<i64>() {
+            Ok(n) if (*min..=*max).contains(&n) => Ok(()),
+            Ok(n) => Err(format!("option {name}: {n} is outside {min}..{max}")),
+            Err(_) => Err(format!("option {name}: {value:?} is not a whole number")),
+        },
+        OptionKind::Check { .. } if value == "true" || value == "false" => Ok(()),
+        OptionKind::Check { .. } => Err(format!("option {name}: {value:?} is not true or false")),
+        OptionKind::Combo { vars, .. } => {
+            if vars
+                .iter()
+                .any(|v| v.to_string().eq_ignore_ascii_case(value))
+            {
+                Ok(())
+            } else {
+                let vars: Vec<String> = vars.iter().map(ToString::to_string).collect();
+                Err(format!(
+                    "option {name}: {value:?} is not one of {}",
+                    vars.join(", ")
+                ))
+            }
+        }
+        OptionKind::Button if value.is_empty() => Ok(()),
+        OptionKind::Button => Err(format!("option {name} is a button: it takes no value")),
+        OptionKind::String { .. } if value.contains(['\n', '\r']) => {
+            Err(format!("option {name}: a value is one line"))
+        }
+        OptionKind::String { .. } => Ok(()),
+    }
+}
+
+/// [`check_value`] for each chosen option, by its declaration among
+/// `declared`; an undeclared name is refused too.
+pub fn check_values(declared: &[OptionDecl], chosen: &[(String, String)]) -> Result<(), String> {
+    for (name, value) in chosen {
+        let decl = declared
+            .iter()
+            .find(|d| d.name().matches(name))
+            .ok_or_else(|| format!("the engine has no option {name:?}"))?;
+        check_value(decl, value)?;
+    }
+    Ok(())
+}
+
 /// One `info` line, for the page.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct InfoView {
@@ -477,6 +527,7 @@ async fn go(
     if !a.session.plays(&id) {
         return Err(format!("{} does not play {id}", a.name));
     }
+    check_values(&a.session.options, options)?;
     if a.searching {
         a.session.stop().await;
         let deadline = Instant::now() + STOP_GRACE;
@@ -603,5 +654,40 @@ mod tests {
         let v = option_view(&decl);
         assert_eq!((v.kind, v.min, v.max), ("spin", Some(1), Some(20)));
         assert_eq!(v.default.as_deref(), Some("20"));
+    }
+
+    fn decls(lines: &[&str]) -> Vec<OptionDecl> {
+        lines
+            .iter()
+            .map(|l| match Message::parse(l) {
+                Ok(Message::Option(d)) => d,
+                other => panic!("{l}: {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chosen_value_must_fit_its_declaration() {
+        let d = decls(&[
+            "option name Level type spin default 20 min 1 max 20",
+            "option name Careful type check default true",
+            "option name Style type combo default solid var solid var wild",
+            "option name Clear Hash type button",
+            "option name Book File type string default <empty>",
+        ]);
+        let ok = |name: &str, value: &str| check_values(&d, &[(name.into(), value.into())]);
+        assert_eq!(ok("Level", "12"), Ok(()));
+        assert_eq!(ok("level", "1"), Ok(()), "names match case-insensitively");
+        assert!(ok("Level", "99").is_err_and(|e| e.contains("1..20")));
+        assert!(ok("Level", "ten").is_err());
+        assert_eq!(ok("Careful", "false"), Ok(()));
+        assert!(ok("Careful", "yes").is_err());
+        assert_eq!(ok("Style", "wild"), Ok(()));
+        assert!(ok("Style", "mild").is_err_and(|e| e.contains("solid, wild")));
+        assert_eq!(ok("Clear Hash", ""), Ok(()));
+        assert!(ok("Clear Hash", "1").is_err());
+        assert_eq!(ok("Book File", "my book.bin"), Ok(()));
+        assert!(ok("Book File", "a\nquit").is_err());
+        assert!(ok("Threads", "2").is_err_and(|e| e.contains("no option")));
     }
 }

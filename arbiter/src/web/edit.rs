@@ -201,15 +201,23 @@ mod tests {
     fn one_hole_changed_is_a_draft_the_rules_refuse_with_their_reason() {
         let a = edit(BOHNENSPIEL, Target::Hole(3), "7").expect("edits");
         assert_eq!(a.draft, "bohnenspiel 6,6,7,6,6,6,6,6,6,6,6,6 S 0/0");
-        assert!(a.error.as_deref().is_some_and(|e| e.contains("73")), "{a:?}");
+        assert!(
+            a.error.as_deref().is_some_and(|e| e.contains("73")),
+            "{a:?}"
+        );
         // The draft is still drawn, with the new count.
         assert_eq!(a.board.rows[1][2].hole, 3);
-        assert_eq!(serde_json::to_value(&a.board).expect("json")["rows"][1][2]["seeds"], "7");
+        assert_eq!(
+            serde_json::to_value(&a.board).expect("json")["rows"][1][2]["seeds"],
+            "7"
+        );
     }
 
     #[test]
     fn a_store_balancing_the_total_makes_a_valid_position() {
-        let draft = edit(BOHNENSPIEL, Target::Hole(3), "0").expect("edits").draft;
+        let draft = edit(BOHNENSPIEL, Target::Hole(3), "0")
+            .expect("edits")
+            .draft;
         let a = edit(&draft, Target::Store(1), "6").expect("edits");
         assert_eq!(a.error, None);
         assert_eq!(a.draft, "bohnenspiel 6,6,0,6,6,6,6,6,6,6,6,6 S 0/6");
@@ -228,7 +236,10 @@ mod tests {
         assert_eq!(a.draft, "bosh 4,4,4,4,4,4,4,4,4,x N 4/0 2");
         // Round 0 is not a round: the rules say so.
         let a = edit(&a.draft, Target::Round, "0").expect("edits");
-        assert!(a.error.as_deref().is_some_and(|e| e.contains("round")), "{a:?}");
+        assert!(
+            a.error.as_deref().is_some_and(|e| e.contains("round")),
+            "{a:?}"
+        );
     }
 
     #[test]
@@ -238,7 +249,10 @@ mod tests {
         assert!(apply(&kimasai, Target::Round, "2").is_err());
         assert!(apply(&kimasai, Target::Hole(49), "1").is_err());
         assert!(apply(&kimasai, Target::Hole(0), "1").is_err());
-        assert!(apply(BOHNENSPIEL, Target::Hole(1), "x").is_err(), "closed holes are Bosh only");
+        assert!(
+            apply(BOHNENSPIEL, Target::Hole(1), "x").is_err(),
+            "closed holes are Bosh only"
+        );
         assert!(apply(BOHNENSPIEL, Target::Hole(1), "-1").is_err());
         assert!(apply(BOHNENSPIEL, Target::SideToMove, "W").is_err());
         assert!(apply("bohnenspiel 6,6 S", Target::Hole(1), "1").is_err());

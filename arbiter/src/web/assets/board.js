@@ -548,7 +548,7 @@ async function setupReplay() {
 
 // ---------------------------------------------------------------- analyse
 
-const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {}, shown: 0 };
+const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, pressed: new Set(), lines: {}, shown: 0 };
 let anSocket = null;
 
 function anConnect() {
@@ -568,6 +568,7 @@ function onAnalyst(m) {
   if (m.type === "engine") {
     an.options = m.options;
     an.chosen = {};
+    an.pressed = new Set();
     $("#multipv-label").hidden = !m.options.some((o) => o.name.toLowerCase() === "multipv");
     return;
   }
@@ -726,9 +727,19 @@ async function setPosition(position) {
 
 function optionsDialog() {
   const box = $("#options-fields");
-  box.replaceChildren(...an.options.filter((o) => o.kind !== "button").map((o) => {
+  const pressed = new Set(an.pressed);
+  box.replaceChildren(...an.options.map((o) => {
     const value = an.chosen[o.name] ?? o.default ?? "";
     let input;
+    // A button (UCI: an action, e.g. Clear Hash) is pressed with the next search.
+    if (o.kind === "button") {
+      const button = el("button", { type: "button", "data-option-button": o.name, "aria-pressed": String(pressed.has(o.name)) }, o.name);
+      button.addEventListener("click", () => {
+        if (pressed.has(o.name)) pressed.delete(o.name); else pressed.add(o.name);
+        button.setAttribute("aria-pressed", String(pressed.has(o.name)));
+      });
+      return el("p", { class: "option" }, button, " (pressed before the next search)");
+    }
     if (o.kind === "check") input = el("input", { type: "checkbox", checked: value === "true" });
     else if (o.kind === "spin") input = el("input", { type: "number", min: o.min, max: o.max, value });
     else if (o.kind === "combo") {
@@ -741,6 +752,7 @@ function optionsDialog() {
   const dialog = $("#options-dialog");
   dialog.onclose = () => {
     if (dialog.returnValue !== "ok") return;
+    an.pressed = pressed;
     $$("[data-option]", box).forEach((i) => {
       an.chosen[i.dataset.option] = i.type === "checkbox" ? String(i.checked) : i.value;
     });
@@ -752,6 +764,8 @@ function analyse() {
   if (draft && draft.error) return showError(`the board is not a valid position yet: ${draft.error}`);
   const options = Object.entries(an.chosen);
   if (!$("#multipv-label").hidden) options.push(["MultiPV", $("[data-multipv-input]").value]);
+  for (const name of an.pressed) options.push([name, ""]);
+  an.pressed = new Set();
   an.lines = {};
   $("#infos tbody").replaceChildren();
   $("[data-bestmove]").textContent = "";

@@ -1,0 +1,60 @@
+"""The analysis options dialog, built from the `option` lines of an engine
+that is not the reference one (tests/browser/optionbot.py declares every
+kind); the values chosen reach the engine as `setoption` before its search,
+and a value outside a spin's range is not taken."""
+
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import Page, start_server, stop
+
+OPTIONBOT = Path(__file__).resolve().parent / "optionbot.py"
+
+
+def test_the_options_dialog_of_another_engine_sends_what_was_chosen(browser, tmp_path):
+    received = tmp_path / "received.txt"
+    proc, url = start_server("--engine", f"cmd={OPTIONBOT}", "name=optionbot", f"arg={received}")
+    try:
+        page = Page(browser, f"{url}/analyse")
+        Select(browser.find_element(By.ID, "analyse-engine")).select_by_value("optionbot")
+        page.wait_for(lambda d: received.exists() and "umi" in received.read_text())
+        page.click('[data-action="options"]')
+        kinds = page.wait_for(lambda d: {e.get_attribute("data-option"): (e.tag_name, e.get_attribute("type"))
+                                         for e in d.find_elements(By.CSS_SELECTOR, "[data-option]")} or None)
+        assert kinds == {"Style": ("select", "select-one"), "Book File": ("input", "text"),
+                         "Careful": ("input", "checkbox"), "Depth": ("input", "number")}, kinds
+        style = Select(browser.find_element(By.CSS_SELECTOR, '[data-option="Style"]'))
+        assert [o.text for o in style.options] == ["solid", "wild", "random"]
+        style.select_by_value("wild")
+        book = browser.find_element(By.CSS_SELECTOR, '[data-option="Book File"]')
+        book.clear()
+        book.send_keys("my book.bin")
+        browser.find_element(By.CSS_SELECTOR, '[data-option="Careful"]').click()
+        page.click('[data-option-button="Clear Hash"]')
+        page.click('[data-action="options-ok"]')
+        page.click('[data-action="analyse"]')
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"]'))
+        page.click('[data-action="stop"]')
+        page.wait_for(lambda d: page.text("[data-bestmove]") == "(none)")
+        lines = received.read_text().splitlines()
+        go = lines.index("go infinite")
+        sent = [l for l in lines[:go] if l.startswith("setoption")]
+        assert sorted(sent) == sorted([
+            "setoption name Style value wild", "setoption name Book File value my book.bin",
+            "setoption name Careful value false", "setoption name Depth value 3",
+            "setoption name Clear Hash"]), sent
+        # A value outside the declared range: the dialog (a form with the
+        # spin's min and max) does not close; the server refuses such a value
+        # too (see test_deep_links: level=99).
+        page.click('[data-action="options"]')
+        depth = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="Depth"]'))
+        depth.clear()
+        depth.send_keys("12")
+        page.click('[data-action="options-ok"]')
+        assert browser.find_element(By.ID, "options-dialog").get_attribute("open") is not None
+        assert browser.execute_script("return arguments[0].validationMessage", depth)
+    finally:
+        browser.get("about:blank")
+        stop(proc)
