@@ -49,3 +49,25 @@ def test_a_kujifunza_kichwa_choice_by_mouse_on_the_analysis_board(server, browse
     page.click('[data-choice="1--"]')
     page.wait_for(lambda d: page.moves() == ["1--"])
     assert page.board("data-position") == rules_position(start, ["1--"])[0]
+
+
+def test_an_exported_analysis_log_loads_back_in_replay(server, browser, tmp_path):
+    start = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
+    page = Page(browser, f"{server}/analyse?" + urllib.parse.urlencode({"position": start, "moves": "3 9 1"}))
+    page.wait_for(lambda d: page.moves() == ["3", "9", "1"] and page.text("[data-ply]") == "3/3")
+    after = rules_position(start, ["3", "9", "1"])[0]
+    page.wait_for(lambda d: page.board("data-position") == after)
+    export = lambda: browser.find_element(By.CSS_SELECTOR, "[data-export]").get_attribute("value")
+    page.click('[data-action="export-position"]')
+    page.wait_for(lambda d: export() == after)
+    page.click('[data-action="export-log"]')
+    log = page.wait_for(lambda d: export() if export().startswith("[Event") else None)
+    saved = tmp_path / "analysis.pgn"
+    saved.write_text(log)
+    replay = Page(browser, f"{server}/replay")
+    browser.find_element(By.CSS_SELECTOR, "[data-log-file]").send_keys(str(saved))
+    replay.wait_for(lambda d: replay.text("[data-ply]") == "0/3")
+    replay.click('[data-step="last"]')
+    replay.wait_for(lambda d: replay.text("[data-ply]") == "3/3" and replay.board("data-position") == after)
+    assert replay.moves() == ["3", "9", "1"]
+    assert replay.error() == ""
