@@ -125,7 +125,7 @@ function drawMoves(moves, highlight = -1, onPick = null) {
   list.replaceChildren();
   moves.forEach((m, i) => {
     const extra = [];
-    if (m.time_ms !== undefined) extra.push(`${(m.time_ms / 1000).toFixed(1)}s`);
+    if (m.time_ms !== undefined) extra.push(moveTime(m.time_ms));
     if (m.score !== undefined && m.score !== null) extra.push(typeof m.score === "string" ? m.score : scoreText(m.score));
     if (m.depth) extra.push(`d${m.depth}`);
     const item = el("li", { "data-ply": i + 1, class: i === highlight ? "current" : null,
@@ -136,6 +136,12 @@ function drawMoves(moves, highlight = -1, onPick = null) {
   });
   const cur = $(".current", list);
   if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+// A move's time as logged: milliseconds under a second (a fast game's moves
+// would all read 0.0s), else seconds.
+function moveTime(ms) {
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 function scoreText(s) {
