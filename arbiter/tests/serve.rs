@@ -43,6 +43,57 @@ fn other_origins_and_hosts_are_refused() {
     assert_eq!(request(&s.addr, "/ws/play", &upgrade).0, 403);
 }
 
+/// Every route the server has, pages, API and both WebSockets, is behind
+/// the guard: none answers another site's page or a rebound host name.
+#[test]
+fn every_route_refuses_other_origins_and_hosts() {
+    let s = serve();
+    let routes = [
+        "/",
+        "/play",
+        "/analyse",
+        "/replay",
+        "/live",
+        "/assets/board.js",
+        "/assets/style.css",
+        "/api/config",
+        "/api/start?game=bosh",
+        "/api/view?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/position?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/export?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/edit?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201&target=side&value=N",
+        "/api/logs",
+        "/api/logs/0",
+        "/api/replay",
+        "/ws/play",
+        "/ws/analyse",
+        "/no/such/page",
+    ];
+    let upgrade = [
+        ("Upgrade", "websocket"),
+        ("Connection", "Upgrade"),
+        ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ];
+    let port = s.addr.rsplit(':').next().expect("a port").to_owned();
+    let rebound = format!("rebound.example:{port}");
+    for route in routes {
+        for bad in [
+            ("Origin", "http://evil.example"),
+            ("Host", rebound.as_str()),
+        ] {
+            let mut headers = vec![bad];
+            if route.starts_with("/ws/") {
+                headers.extend(upgrade);
+            }
+            let (status, body) = request(&s.addr, route, &headers);
+            assert_eq!(status, 403, "{route} with {bad:?}: {body}");
+            assert!(body.starts_with("refused"), "{route}: {body}");
+        }
+    }
+    // (Our own origin's sockets: every browser test opens them.)
+}
+
 #[test]
 fn bad_requests_get_clear_errors() {
     let s = serve();
@@ -60,6 +111,13 @@ fn bad_requests_get_clear_errors() {
     );
     assert_eq!(status, 422);
     assert!(body.contains("move 2"), "{body}");
+    let (status, body) = request(
+        &s.addr,
+        "/api/edit?position=kimasai&target=store:south&value=1",
+        &[],
+    );
+    assert_eq!(status, 422);
+    assert!(body.starts_with("edit:"), "{body}");
     let (status, _) = request(&s.addr, "/api/logs/7", &[]);
     assert_eq!(status, 404);
     assert_eq!(request(&s.addr, "/etc/passwd", &[]).0, 404);
