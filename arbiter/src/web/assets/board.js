@@ -128,9 +128,12 @@ function drawMoves(moves, highlight = -1, onPick = null) {
     if (m.time_ms !== undefined) extra.push(moveTime(m.time_ms));
     if (m.score !== undefined && m.score !== null) extra.push(typeof m.score === "string" ? m.score : scoreText(m.score));
     if (m.depth) extra.push(`d${m.depth}`);
-    const item = el("li", { "data-ply": i + 1, class: i === highlight ? "current" : null,
-                            onclick: onPick ? () => onPick(i + 1) : null },
-      el("span", { class: "mv" }, m.move), " ",
+    // A move that can be stepped to is a button (reached by Tab, Enter picks it).
+    const mv = onPick
+      ? el("button", { type: "button", class: "mv", "aria-label": `go to ply ${i + 1}: ${m.move}`,
+                       onclick: () => onPick(i + 1) }, m.move)
+      : el("span", { class: "mv" }, m.move);
+    const item = el("li", { "data-ply": i + 1, class: i === highlight ? "current" : null }, mv, " ",
       el("span", { class: "meta" }, extra.join(" ")));
     list.append(item);
   });
