@@ -54,3 +54,11 @@ def test_a_replay_link_to_a_missing_log_or_game_says_so(server, browser):
     page = Page(browser, f"{server}/replay?log=0&game=99")
     page.wait_for(lambda d: "no game \"99\"" in page.error())
     assert browser.find_elements(By.CSS_SELECTOR, "[data-game-index]")
+
+
+def test_a_time_control_typed_with_a_bare_plus_is_read_as_plus(server, browser):
+    # `tc=5+2` unencoded: the query reads "5 2"; the page means 5+2.
+    page = Page(browser, f"{server}/play?game=bosh&south=human&north=human&tc=5+2")
+    page.wait_for(lambda d: page.board("data-position") and page.text('[data-clock="north"]') == "0:05.0")  # North's clock is not running
+    assert browser.find_element(By.ID, "tc").get_attribute("value") == "5+2"
+    assert page.error() == ""

@@ -311,7 +311,9 @@ function setupPlay() {
         unknown.push(`unknown ${key} ${JSON.stringify(params.get(key))} in the address (this server has: ${known})`);
         continue;
       }
-      input.value = params.get(key);
+      // why: `tc=60+1` typed into the address unencoded arrives as "60 1"
+      // (a `+` in a query is a space); a time control has no spaces.
+      input.value = key === "tc" ? params.get(key).trim().replace(/ +/g, "+") : params.get(key);
     }
   }
   if (params.has("position")) {
