@@ -71,3 +71,19 @@ def test_an_exported_analysis_log_loads_back_in_replay(server, browser, tmp_path
     replay.wait_for(lambda d: replay.text("[data-ply]") == "3/3" and replay.board("data-position") == after)
     assert replay.moves() == ["3", "9", "1"]
     assert replay.error() == ""
+
+
+def test_a_running_analysis_follows_the_board_to_the_new_position(server, browser):
+    start = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
+    page = analyse(browser, server, start)
+    first_move = lambda d: (d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text.split() or [""])[0]
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: first_move(d) in {"1", "2", "3", "4", "5", "6"})
+    page.click_hole(3)
+    page.wait_for(lambda d: page.moves() == ["3"])
+    # The lines are now North's (pits 7-12), from the searched position after 3.
+    page.wait_for(lambda d: first_move(d) in {"7", "8", "9", "10", "11", "12"})
+    marked = page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#board [data-pv="true"]'))
+    assert int(marked[0].get_attribute("data-hole")) in range(7, 13)
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]") in {"7", "8", "9", "10", "11", "12"})

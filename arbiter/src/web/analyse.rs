@@ -347,6 +347,11 @@ enum ServerMessage {
         #[serde(rename = "move")]
         mv: String,
     },
+    /// A search has started on `position`: every `info` from now on is
+    /// this search's (those the page had before belong to an earlier one).
+    Searching {
+        position: String,
+    },
     Error {
         message: String,
     },
@@ -469,7 +474,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                         message: "choose an engine first".into(),
                     }),
                     Some(a) => match go(a, &line, &options, &state).await {
-                        Ok(()) => None,
+                        Ok(position) => Some(ServerMessage::Searching { position }),
                         Err(message) => Some(ServerMessage::Error { message }),
                     },
                 },
@@ -512,13 +517,14 @@ async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
     })
 }
 
-/// Stops a running search (waiting for its `bestmove`), then starts one on `line`.
+/// Stops a running search (waiting for its `bestmove`), then starts one on
+/// `line`; the position searched.
 async fn go(
     a: &mut Analyst,
     line: &Line,
     options: &[(String, String)],
     state: &AppState,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let game = line.replay()?;
     if game.outcome().is_some() {
         return Err("the game is over in this position: nothing to analyse".into());
@@ -560,8 +566,9 @@ async fn go(
     a.session.send(&position).await.map_err(fail)?;
     a.session.send("go infinite").await.map_err(fail)?;
     a.searching = true;
+    let searched = game.position_string();
     a.searched = Some(game);
-    Ok(())
+    Ok(searched)
 }
 
 #[cfg(test)]

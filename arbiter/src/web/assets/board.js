@@ -559,7 +559,9 @@ async function setupReplay() {
 
 // ---------------------------------------------------------------- analyse
 
-const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, pressed: new Set(), lines: {}, shown: 0 };
+// `searching`: a search was asked for and not stopped; `waiting`: its
+// `searching` answer has not come yet, so an `info` is an earlier search's.
+const an = { searching: false, waiting: false, start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, pressed: new Set(), lines: {}, shown: 0 };
 let anSocket = null;
 
 function anConnect() {
@@ -575,7 +577,8 @@ function anConnect() {
 async function anSend(m) { (await anConnect()).send(JSON.stringify(m)); }
 
 function onAnalyst(m) {
-  if (m.type === "error") return showError(m.message);
+  if (m.type === "error") { an.searching = false; an.waiting = false; return showError(m.message); }
+  if (m.type === "searching") { an.waiting = false; return; }
   if (m.type === "engine") {
     an.options = m.options;
     an.chosen = {};
@@ -583,8 +586,9 @@ function onAnalyst(m) {
     $("#multipv-label").hidden = !m.options.some((o) => o.name.toLowerCase() === "multipv");
     return;
   }
-  if (m.type === "bestmove") { $("[data-bestmove]").textContent = m.move; return; }
+  if (m.type === "bestmove") { an.searching = false; $("[data-bestmove]").textContent = m.move; return; }
   if (m.type === "info") {
+    if (an.waiting) return;
     an.lines[m.multipv] = m;
     const body = $("#infos tbody");
     body.replaceChildren(...Object.keys(an.lines).sort((a, b) => a - b).map((k) => {
@@ -634,6 +638,11 @@ async function anShow() {
   }
   draft = null;
   $("#edit-tools").hidden = true;
+  // As UCI GUIs do: a running analysis follows the board to a new position.
+  if (an.searching && a.board.position !== an.analysed) {
+    if (a.status === "ongoing") analyse();
+    else anSend({ type: "stop" });
+  }
   // A move made or stepped forward is animated from the rules' steps (the
   // server's `trace` of the line's last move), as in play; `animate` shows
   // any other change at once (the board is not the trace's `before`).
@@ -778,6 +787,9 @@ function analyse() {
   for (const name of an.pressed) options.push([name, ""]);
   an.pressed = new Set();
   an.lines = {};
+  an.searching = true;
+  an.waiting = true;
+  an.analysed = an.answer && an.answer.board.position;
   $("#infos tbody").replaceChildren();
   $("[data-bestmove]").textContent = "";
   anSend({ type: "go", position: an.start, moves: an.moves.slice(0, an.cursor).join(" "), options });
