@@ -58,3 +58,19 @@ def test_a_kimasai_move_by_mouse(server, browser):
     page.click_hole(47)
     page.wait_for(lambda d: page.moves() == ["23", "47"])
     assert page.board("data-position") == rules_position(start, ["23", "47"])[0]
+
+
+def test_a_server_gone_mid_game_is_said_and_the_board_takes_no_more_moves(browser):
+    from conftest import start_server, stop
+    proc, url = start_server()
+    try:
+        page = Page(browser, f"{url}/play?game=bosh&south=human&north=reference&level=1&tc=60%2B1&animate=off")
+        page.wait_for(lambda d: page.legal_holes())
+        stop(proc)
+        page.wait_for(lambda d: "lost the connection" in page.error())
+        assert page.text("[data-result]") == "connection lost"
+        assert page.legal_holes() == []
+        assert not browser.find_element(By.CSS_SELECTOR, "[data-move-input]").is_enabled()
+    finally:
+        browser.get("about:blank")
+        stop(proc)

@@ -169,9 +169,28 @@ function connect() {
       resolve(socket);
     };
     socket.onmessage = (e) => onServer(JSON.parse(e.data));
-    socket.onclose = () => { socket = null; };
+    socket.onclose = () => { socket = null; if (!leaving) connectionLost(); };
     socket.onerror = () => showError("cannot reach the server (is `arbiter serve` still running?)");
   });
+}
+
+// The page is being left (its sockets are closed on purpose).
+let leaving = false;
+
+// The server closed the game's socket (it stopped, or the connection broke):
+// the game and its engines are gone with it. The page says so and takes no
+// more moves; New game connects again.
+function connectionLost() {
+  if (!current || current.status !== "ongoing") return;
+  finishAnimation();
+  showError("lost the connection to the server: this game has ended (is `arbiter serve` still running? New game starts another)");
+  $$("#board [data-hole]").forEach((h) => { h.disabled = true; h.classList.remove("legal"); delete h.dataset.legal; });
+  $("[data-pass]").hidden = true;
+  $("[data-move-input]").disabled = true;
+  $("#choices").hidden = true;
+  if (clockBase) clockBase.running = null;
+  $("#status").textContent = "connection lost";
+  current = null;
 }
 
 async function send(message) {
@@ -570,7 +589,11 @@ function anConnect() {
     anSocket = new WebSocket(`ws://${location.host}/ws/analyse`);
     anSocket.onopen = () => resolve(anSocket);
     anSocket.onmessage = (e) => onAnalyst(JSON.parse(e.data));
-    anSocket.onclose = () => { anSocket = null; };
+    anSocket.onclose = () => {
+      anSocket = null;
+      if (!leaving && an.searching) showError("lost the connection to the server: the analysis has stopped (is `arbiter serve` still running?)");
+      an.searching = false;
+    };
   });
 }
 
@@ -861,9 +884,13 @@ async function main() {
 // Leaving the page ends its games and their engines at once (a page kept in
 // the back/forward cache would otherwise keep its WebSocket open).
 window.addEventListener("pagehide", () => {
+  leaving = true;
   if (socket) socket.close();
   if (anSocket) anSocket.close();
 });
+
+// A page brought back from the back/forward cache is live again.
+window.addEventListener("pageshow", () => { leaving = false; });
 
 // The live page (live.js) uses the drawing above and drives itself.
 if (document.body.dataset.page !== "live") main();
