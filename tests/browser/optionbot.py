@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A UMI engine for the options-dialog test: it declares one option of every
-kind (combo, string, check, spin, button) and writes every line it is sent
+kind (combo, string, check, spin, button) and a Level and writes every line it is sent
 to the file named by its argument. It searches nothing: `go` gets one info
-line, `stop` a `bestmove (none)`."""
+line, `stop` a `bestmove (none)` (in play it thinks until it is stopped)."""
 
 import sys
 
@@ -20,6 +20,7 @@ with open(sys.argv[1], "a", buffering=1) as received:
             print("option name Careful type check default true")
             print("option name Depth type spin default 3 min 1 max 9")
             print("option name Clear Hash type button")
+            print("option name Level type spin default 20 min 1 max 20")
             print("umiok", flush=True)
         elif words[0] == "isready":
             print("readyok", flush=True)

@@ -278,9 +278,10 @@ function playMove(mv) {
   send({ type: "move", move: mv });
 }
 
-function seatOf(name, levelParam) {
-  const player = name || "human";
-  const level = Number(levelParam || $("#level").value) || null;
+// A side's player and, for an engine, the Level in that side's field.
+function seatOf(side) {
+  const player = $(`#${side}`).value || "human";
+  const level = Number($(`#${side}_level`).value) || null;
   return player === "human" ? { player } : { player, level };
 }
 
@@ -293,8 +294,8 @@ function startGame() {
     type: "start",
     game,
     position: position || null,
-    south: seatOf($("#south").value, params.get("south_level") || params.get("level")),
-    north: seatOf($("#north").value, params.get("north_level") || params.get("level")),
+    south: seatOf("south"),
+    north: seatOf("north"),
     tc: $("#tc").value.trim() || config.default_tc,
   });
 }
@@ -322,7 +323,9 @@ function setupPlay() {
   $("#game").addEventListener("change", () => { if (!current) previewStart(); });
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
   const unknown = [];
-  for (const key of ["game", "south", "north", "tc", "level", "position"]) {
+  // `level` sets both sides' Level, `south_level` / `north_level` one each.
+  if (params.has("level")) for (const side of SIDES) $(`#${side}_level`).value = params.get("level");
+  for (const key of ["game", "south", "north", "tc", "south_level", "north_level", "position"]) {
     if (params.has(key)) {
       const input = $(`#${key}`);
       if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === params.get(key))) {

@@ -1,7 +1,8 @@
-"""The analysis options dialog, built from the `option` lines of an engine
-that is not the reference one (tests/browser/optionbot.py declares every
+"""Engine options from the page: the analysis options dialog, built from
+the `option` lines of an engine that is not the reference one (tests/browser/optionbot.py declares every
 kind); the values chosen reach the engine as `setoption` before its search,
-and a value outside a spin's range is not taken."""
+and a value outside a spin's range is not taken; and the Level
+of each side in play."""
 
 from pathlib import Path
 
@@ -24,7 +25,8 @@ def test_the_options_dialog_of_another_engine_sends_what_was_chosen(browser, tmp
         kinds = page.wait_for(lambda d: {e.get_attribute("data-option"): (e.tag_name, e.get_attribute("type"))
                                          for e in d.find_elements(By.CSS_SELECTOR, "[data-option]")} or None)
         assert kinds == {"Style": ("select", "select-one"), "Book File": ("input", "text"),
-                         "Careful": ("input", "checkbox"), "Depth": ("input", "number")}, kinds
+                         "Careful": ("input", "checkbox"), "Depth": ("input", "number"),
+                         "Level": ("input", "number")}, kinds
         style = Select(browser.find_element(By.CSS_SELECTOR, '[data-option="Style"]'))
         assert [o.text for o in style.options] == ["solid", "wild", "random"]
         style.select_by_value("wild")
@@ -44,7 +46,7 @@ def test_the_options_dialog_of_another_engine_sends_what_was_chosen(browser, tmp
         assert sorted(sent) == sorted([
             "setoption name Style value wild", "setoption name Book File value my book.bin",
             "setoption name Careful value false", "setoption name Depth value 3",
-            "setoption name Clear Hash"]), sent
+            "setoption name Clear Hash", "setoption name Level value 20"]), sent
         # A value outside the declared range: the dialog (a form with the
         # spin's min and max) does not close; the server refuses such a value
         # too (see test_deep_links: level=99).
@@ -55,6 +57,26 @@ def test_the_options_dialog_of_another_engine_sends_what_was_chosen(browser, tmp
         page.click('[data-action="options-ok"]')
         assert browser.find_element(By.ID, "options-dialog").get_attribute("open") is not None
         assert browser.execute_script("return arguments[0].validationMessage", depth)
+    finally:
+        browser.get("about:blank")
+        stop(proc)
+
+
+def test_each_side_gets_the_level_in_its_own_field(browser, tmp_path):
+    received = tmp_path / "received.txt"
+    proc, url = start_server("--engine", f"cmd={OPTIONBOT}", "name=optionbot", f"arg={received}")
+    levels = lambda: sorted(l for l in received.read_text().splitlines() if "name Level" in l) if received.exists() else []
+    try:
+        page = Page(browser, f"{url}/play?game=bosh&south=optionbot&north=optionbot"
+                             "&south_level=3&north_level=7&tc=600%2B0&animate=off")
+        page.wait_for(lambda d: levels() == ["setoption name Level value 3", "setoption name Level value 7"])
+        # The form's field, not the address, decides the next game's Level.
+        field = browser.find_element(By.ID, "south_level")
+        field.clear()
+        field.send_keys("5")
+        page.click('[data-action="new-game"]')
+        page.wait_for(lambda d: "setoption name Level value 5" in levels())
+        assert "setoption name Level value 7" in levels()
     finally:
         browser.get("about:blank")
         stop(proc)
