@@ -21,6 +21,12 @@
 # µs per ply for both (and the load client's CPU, which the serve figure
 # leaves out), and the page-ready times in ms.
 #
+# BOT=slow plays two engines that use their time instead (`testbot --mode
+# slow --delay-ms 100`: each answers 100 ms after its `go`, without using
+# the CPU), as engines at st=0.1 do; then the figure to compare is the
+# latency a ply gets beyond the engine's 100 ms (wall × TABLES / plies − 100
+# ms), besides the CPU per ply.
+#
 # PIN=1 runs each arbiter (and so its engines) on CPU 0 and the load client on
 # CPU 1 (taskset), so that the client's work does not share the arbiter's
 # core: it separates what serving costs from what sharing the cores with the
@@ -56,8 +62,13 @@ cleanup() {
 }
 trap cleanup EXIT
 game=${GAME:-bohnenspiel}
-bots=(--engine "cmd=$bin/testbot" arg=--mode arg=instant name=A
-      --engine "cmd=$bin/testbot" arg=--mode arg=instant name=B)
+case ${BOT:-instant} in
+  instant) mode=(arg=--mode arg=instant); think_ms=0 ;;
+  slow) mode=(arg=--mode arg=slow arg=--delay-ms arg=100); think_ms=100 ;;
+  *) echo "BOT is instant or slow, not $BOT" >&2; exit 2 ;;
+esac
+bots=(--engine "cmd=$bin/testbot" "${mode[@]}" name=A
+      --engine "cmd=$bin/testbot" "${mode[@]}" name=B)
 
 # arbiter match
 /usr/bin/time -f '%e %U %S' -o "$out/match.time" "${pin_arbiter[@]}" "$bin/arbiter" match --game "$game" \
@@ -99,10 +110,11 @@ serve_start page
 ready=$(ARBITER_BIN_DIR=$bin "$venv/bin/python" bench/serve_load.py "$url" --page-ready "$runs")
 serve_stop
 
-awk -v g="$games" -v t="$tables" -v mp="$match_plies" -v mw="$mwall" -v mu="$muser" -v ms="$msys" \
+awk -v g="$games" -v t="$tables" -v think="$think_ms" -v mp="$match_plies" -v mw="$mwall" -v mu="$muser" -v ms="$msys" \
     -v sp="$splies" -v sw="$swall" -v su="$suser" -v ss="$ssys" -v cu="$cuser" -v cs="$csys" 'BEGIN {
   printf "match: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, mp, mw, mu+ms, mw*1e6/mp, (mu+ms)*1e6/mp
   printf "serve: %d games (%d at once), %d plies, wall %.2f s, CPU %.2f s: %.1f wall µs/ply, %.1f CPU µs/ply\n", g, t, sp, sw, su+ss, sw*1e6/sp, (su+ss)*1e6/sp
   printf "       (the Python client, not counted above: CPU %.2f s, %.1f µs/ply)\n", cu+cs, (cu+cs)*1e6/sp
+  if (think > 0) printf "latency a ply beyond the engines %d ms: match %.2f ms, serve %.2f ms\n", think, mw*t*1e3/mp - think, sw*t*1e3/sp - think
 }'
 echo "page ready (ms from navigation, $runs loads): $ready"

@@ -157,3 +157,136 @@ fn ctrl_c_ends_the_server_without_promising_logs() {
     assert!(err.contains("interrupted"), "{err}");
     assert!(!err.contains("logs"), "{err}");
 }
+
+/// A page's socket: `/ws/play` with a blocking client (a hang guard of a
+/// minute on each read; nothing is timed).
+struct Page(tungstenite::WebSocket<std::net::TcpStream>);
+
+impl Page {
+    fn open(addr: &str) -> Page {
+        let stream = std::net::TcpStream::connect(addr).expect("connect");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .expect("timeout");
+        let (ws, _) =
+            tungstenite::client(format!("ws://{addr}/ws/play"), stream).expect("the socket opens");
+        Page(ws)
+    }
+
+    fn send(&mut self, message: serde_json::Value) {
+        self.0
+            .send(tungstenite::Message::text(message.to_string()))
+            .expect("send");
+    }
+
+    /// The next state (an error message fails the test).
+    fn state(&mut self) -> serde_json::Value {
+        loop {
+            match self.0.read().expect("a message") {
+                tungstenite::Message::Text(t) => {
+                    let m: serde_json::Value = serde_json::from_str(&t).expect("JSON");
+                    assert_eq!(m["type"], "state", "{m}");
+                    return m;
+                }
+                _ => continue,
+            }
+        }
+    }
+
+    fn close(mut self) {
+        let _ = self.0.close(None);
+        while self.0.read().is_ok() {}
+    }
+}
+
+/// The moves a state adds, checked to continue from the ply the page had.
+fn new_moves(state: &serde_json::Value, had: usize) -> Vec<String> {
+    let moves = state["moves"].as_array().expect("moves");
+    let ply = state["ply"].as_u64().expect("ply") as usize;
+    assert_eq!(
+        ply - moves.len(),
+        had,
+        "a state continues the last: {state}"
+    );
+    moves
+        .iter()
+        .map(|m| m["move"].as_str().expect("move").to_owned())
+        .collect()
+}
+
+fn instant_bots() -> common::Served {
+    let bot = common::testbot();
+    common::serve(&[
+        "--engine".to_owned(),
+        format!("cmd={bot}"),
+        "arg=--mode".into(),
+        "arg=instant".into(),
+        "name=A".into(),
+        "--engine".into(),
+        format!("cmd={bot}"),
+        "arg=--mode".into(),
+        "arg=instant".into(),
+        "name=B".into(),
+    ])
+}
+
+#[test]
+fn a_fast_engine_game_reaches_the_page_move_for_move_as_the_rules_play_it() {
+    let s = instant_bots();
+    let mut page = Page::open(&s.addr);
+    for game in ["bohnenspiel", "bosh"] {
+        page.send(serde_json::json!({
+            "type": "start", "game": game, "tc": "st=1",
+            "south": {"player": "A"}, "north": {"player": "B"},
+        }));
+        // States may be sent together (engines answer faster than the
+        // server sends them): each carries the moves since the last.
+        let mut moves = Vec::new();
+        let last = loop {
+            let state = page.state();
+            moves.extend(new_moves(&state, moves.len()));
+            if state["status"] != "ongoing" {
+                break state;
+            }
+        };
+        let start = mancala_rules::start_position(game.parse().expect("game id"));
+        let mut rules = mancala_rules::game_from_position(&start).expect("start");
+        for mv in &moves {
+            rules
+                .play(mv)
+                .expect("every move the page got is legal in turn");
+        }
+        assert_eq!(last["board"]["position"], rules.position_string(), "{game}");
+        let outcome = rules.outcome().expect("the rules end the game there");
+        assert_eq!(last["status"], outcome.result.as_pgn(), "{game}");
+        assert!(!moves.is_empty());
+    }
+    page.close();
+}
+
+#[test]
+fn a_human_move_comes_back_at_once_and_the_engine_answers_after_it() {
+    let s = instant_bots();
+    let mut page = Page::open(&s.addr);
+    page.send(serde_json::json!({
+        "type": "start", "game": "bohnenspiel", "tc": "60+1",
+        "south": {"player": "human"}, "north": {"player": "A"},
+    }));
+    let first = page.state();
+    assert_eq!(new_moves(&first, 0), Vec::<String>::new());
+    page.send(serde_json::json!({"type": "move", "move": "3"}));
+    let mut seen = Vec::new();
+    while seen.len() < 2 {
+        let state = page.state();
+        seen.extend(new_moves(&state, seen.len()));
+    }
+    assert_eq!(seen[0], "3", "the human's move first");
+    let mut rules = mancala_rules::game_from_position(&mancala_rules::start_position(
+        mancala_rules::GameId::Bohnenspiel,
+    ))
+    .expect("start");
+    for mv in &seen {
+        rules.play(mv).expect("legal");
+    }
+    page.close();
+}

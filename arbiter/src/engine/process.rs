@@ -884,15 +884,32 @@ impl EngineProcess {
 
     /// Writes `line` and `\n`, then flushes, before `deadline`.
     pub async fn send_until(&mut self, line: &str, deadline: Instant) -> Result<(), WriteError> {
-        if line.contains(['\n', '\r']) {
+        self.send_lines_until(&[line], deadline).await
+    }
+
+    /// Writes `lines`, each with its `\n`, in one write (an engine woken
+    /// once for `position` and `go`, not twice), before `write timeout`.
+    pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), WriteError> {
+        self.send_lines_until(lines, Instant::now() + self.write_timeout)
+            .await
+    }
+
+    async fn send_lines_until(
+        &mut self,
+        lines: &[&str],
+        deadline: Instant,
+    ) -> Result<(), WriteError> {
+        if lines.iter().any(|line| line.contains(['\n', '\r'])) {
             return Err(WriteError::InvalidLine);
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(WriteError::Closed);
         };
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
+        let mut bytes = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
         let write = async {
             stdin.write_all(&bytes).await?;
             stdin.flush().await
@@ -904,11 +921,15 @@ impl EngineProcess {
             Err(_) => Err(WriteError::Timeout),
         };
         match &result {
-            Ok(()) => self.log_line(TrafficKind::ToEngine, line),
+            Ok(()) => {
+                for line in lines {
+                    self.log_line(TrafficKind::ToEngine, line);
+                }
+            }
             Err(e) => {
                 // why: after a failed or half-done write the stream is unusable.
                 self.stdin = None;
-                self.note(&format!("write of {line:?} failed: {e}"));
+                self.note(&format!("write of {:?} failed: {e}", lines.join("\n")));
             }
         }
         result

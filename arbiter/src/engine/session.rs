@@ -280,10 +280,15 @@ impl Session {
 
     /// Sends any protocol line (`newgame …`, `gameover …`).
     pub async fn send(&mut self, line: &str) -> Result<(), Fault> {
-        match self.process.send(line).await {
+        self.send_lines(&[line]).await
+    }
+
+    /// Sends `lines` in one write (see [`EngineProcess::send_lines`]).
+    pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), Fault> {
+        match self.process.send_lines(lines).await {
             Ok(()) => Ok(()),
             Err(WriteError::InvalidLine) => Err(Fault::Garbled {
-                line: line.to_owned(),
+                line: lines.join("\n"),
                 problem: "arbiter line with a line break".into(),
             }),
             Err(_) => Err(self.gone().await),
@@ -304,8 +309,7 @@ impl Session {
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
-        self.send(position).await?;
-        self.send(go).await?;
+        self.send_lines(&[position, go]).await?;
         let started = self.process.last_line_at();
         self.bestmove(started, deadline).await
     }
@@ -322,8 +326,7 @@ impl Session {
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
-        self.send(position).await?;
-        self.send(&go(stopped.elapsed())).await?;
+        self.send_lines(&[position, &go(stopped.elapsed())]).await?;
         self.bestmove(stopped, deadline).await
     }
 
@@ -331,8 +334,7 @@ impl Session {
     /// ponders until [`Session::ponderhit`] or [`Session::stop_ponder`].
     pub async fn go_ponder(&mut self, position: &str, go: &str) -> Result<(), Fault> {
         self.check_idle("before go ponder").await?;
-        self.send(position).await?;
-        self.send(go).await
+        self.send_lines(&[position, go]).await
     }
 
     /// `ponderhit` to a pondering engine: its turn starts with that line, and

@@ -1,5 +1,7 @@
 //! A game over one WebSocket: the page sends `start` and `move` messages, the
-//! server answers with the whole state after every change. The server is the
+//! server answers with the game's state after each change (at most one
+//! state per [`STATE_INTERVAL`]: a faster game's states are sent together,
+//! as the newest with every move since the last). The server is the
 //! authority ([`Table`]); engines run through the same process and session
 //! code as `arbiter match`; an engine's `go` is a future the socket's own
 //! task polls next to the socket, so that the socket stays answered while an
@@ -30,6 +32,17 @@ use crate::web::table::{side_name, PlayError, Table, TableView};
 
 /// Largest message a page may send (a start request with a position string).
 const MAX_MESSAGE: usize = 64 * 1024;
+
+/// The least time between two states sent to a page. A state due sooner
+/// waits, and whatever else happens meanwhile goes with it: one state, the
+/// newest, with every move since the page's last. Only engines answering
+/// in under this time a move are affected — their page gets about 60
+/// states a second, as many as a screen shows, and would have cut each
+/// animation short anyway (a new state ends a running one); a human's move,
+/// an engine that thinks longer, an error and the game's end are sent at
+/// once. Without it, a server with many fast games spent a third of its
+/// time a ply on sending states no one could see (BENCHMARKS.md §9).
+pub const STATE_INTERVAL: Duration = Duration::from_millis(16);
 
 /// The time control when the page gives none.
 pub const DEFAULT_TC: &str = "60+1";
@@ -70,10 +83,10 @@ enum ClientMessage {
 
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum ServerMessage {
+enum ServerMessage<'a> {
     State {
         #[serde(flatten)]
-        view: Box<TableView>,
+        view: Box<TableView<'a>>,
         seats: [String; 2],
         /// The side whose engine is thinking.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,6 +134,8 @@ struct Live {
     seats: [Seat; 2],
     turn_started: Instant,
     thinking: Option<Thinking>,
+    /// The plies the page has been sent.
+    seen: usize,
 }
 
 impl Live {
@@ -133,10 +148,10 @@ impl Live {
         }
     }
 
-    fn message(&self) -> Result<ServerMessage, String> {
+    fn message(&self) -> Result<ServerMessage<'_>, String> {
         let view = self
             .table
-            .view(self.turn_started.elapsed())
+            .view(self.seen, self.turn_started.elapsed())
             .map_err(|e| format!("internal: cannot show the position: {e}"))?;
         let thinking = self
             .thinking
@@ -284,6 +299,8 @@ enum Event {
     Text(String),
     Thought(Box<Thought>),
     Flag,
+    /// A state that waited for [`STATE_INTERVAL`] is due.
+    Send,
     Other,
 }
 
@@ -330,6 +347,7 @@ async fn next_thought(live: &mut Option<Live>) -> Box<Thought> {
 
 async fn sleep_until(at: Option<Instant>) {
     match at {
+        Some(at) if at <= Instant::now() => {}
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
@@ -338,24 +356,35 @@ async fn sleep_until(at: Option<Instant>) {
 async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
-    // The size of the largest message so far: the next one's buffer starts
-    // that big instead of growing to it (a state is about 1 KB).
-    let mut message_size = 0;
+    let mut page = Page::default();
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
+            // why biased, the engine first: its `go` is written when this
+            // future is first polled, so that the next engine is asked
+            // before the page is sent the state of the move before (serving
+            // a page never delays the game).
+            biased;
+            thought = next_thought(&mut live) => Event::Thought(thought),
             msg = socket.recv() => match msg {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Event::Closed,
                 Some(Ok(Message::Text(text))) => Event::Text(text.to_string()),
                 Some(Ok(_)) => Event::Other,
             },
-            thought = next_thought(&mut live) => Event::Thought(thought),
             () = sleep_until(flag_at) => Event::Flag,
+            () = sleep_until(page.due) => Event::Send,
         };
         let mut error = None;
+        let from_page = matches!(event, Event::Text(_));
         match event {
             Event::Closed => break,
             Event::Other => continue,
+            Event::Send => {
+                if !page.send(&mut socket, live.as_mut(), None).await {
+                    break;
+                }
+                continue;
+            }
             Event::Text(text) => match serde_json::from_str::<ClientMessage>(&text) {
                 Err(e) => error = Some(format!("bad message: {e}")),
                 Ok(ClientMessage::Start(request)) => {
@@ -385,8 +414,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 }
             }
         }
+        let mut ended = false;
         if let Some(l) = live.as_mut() {
             if let Some(end) = l.table.ended() {
+                ended = true;
                 if let Some(side) = end.termination.offender() {
                     if matches!(l.seats[side.index()], Seat::Engine { .. }) {
                         error.get_or_insert_with(|| {
@@ -402,23 +433,17 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 l.think(&state);
             }
         }
-        let mut out = Vec::new();
-        if let Some(message) = error {
-            out.push(ServerMessage::Error { message });
-        }
-        if let Some(l) = live.as_ref() {
-            match l.message() {
-                Ok(m) => out.push(m),
-                Err(message) => out.push(ServerMessage::Error { message }),
-            }
-        }
-        for m in out {
-            let Some(text) = to_json(&m, &mut message_size) else {
-                continue;
-            };
-            if socket.send(Message::Text(text.into())).await.is_err() {
+        if error.is_some() || ended {
+            // The page hears of these at once.
+            if !page.send(&mut socket, live.as_mut(), error).await {
                 break;
             }
+        } else if from_page {
+            // A human's move or a new game: no interval, but the next
+            // engine is asked first (the loop's next turn).
+            page.due = Some(Instant::now());
+        } else {
+            page.due_soon(Instant::now());
         }
         // A finished game's engines wait for the page's next game.
         if let Some(l) = live.as_mut() {
@@ -432,6 +457,69 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     }
     for s in kept.drain() {
         s.shutdown(state.config.quit_grace).await;
+    }
+}
+
+/// What has been sent to the page, and when the next state is due.
+#[derive(Default)]
+struct Page {
+    last_sent: Option<Instant>,
+    /// A state waits to be sent at this time.
+    due: Option<Instant>,
+    /// The size of the largest message so far: the next one's buffer starts
+    /// that big instead of growing to it (a state is about 1 KB).
+    message_size: usize,
+}
+
+impl Page {
+    /// The game changed at `now`: its state is due then, or
+    /// [`STATE_INTERVAL`] after the last one sent, whichever is later (an
+    /// earlier due time stays).
+    fn due_soon(&mut self, now: Instant) {
+        let at = self
+            .last_sent
+            .map_or(now, |sent| (sent + STATE_INTERVAL).max(now));
+        self.due = Some(self.due.map_or(at, |due| due.min(at)));
+    }
+
+    /// Sends `error` (if any), then the game's state (if there is a game).
+    /// `false`: the socket is gone.
+    async fn send(
+        &mut self,
+        socket: &mut WebSocket,
+        live: Option<&mut Live>,
+        error: Option<String>,
+    ) -> bool {
+        self.due = None;
+        if let Some(message) = error {
+            if !self
+                .send_one(socket, &ServerMessage::Error { message })
+                .await
+            {
+                return false;
+            }
+        }
+        let Some(l) = live else {
+            return true;
+        };
+        let ply = l.table.moves_played();
+        let sent = match l.message() {
+            Ok(m) => self.send_one(socket, &m).await,
+            Err(message) => {
+                self.send_one(socket, &ServerMessage::Error { message })
+                    .await
+            }
+        };
+        l.seen = ply;
+        self.last_sent = Some(Instant::now());
+        sent
+    }
+
+    async fn send_one(&mut self, socket: &mut WebSocket, m: &ServerMessage<'_>) -> bool {
+        match to_json(m, &mut self.message_size) {
+            Some(text) => socket.send(Message::Text(text.into())).await.is_ok(),
+            None => true,
+        }
     }
 }
 
@@ -540,6 +628,7 @@ async fn start(
         seats,
         turn_started: Instant::now(),
         thinking: None,
+        seen: 0,
     })
 }
 
@@ -663,5 +752,27 @@ mod tests {
         );
         assert!(time_control_of(&r).expect_err("bad tc").contains("soon"));
         assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"run","cmd":"rm"}"#).is_err());
+    }
+
+    #[test]
+    fn states_come_at_once_but_no_closer_than_the_interval() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut page = Page::default();
+        page.due_soon(t0);
+        assert_eq!(page.due, Some(t0), "the first state goes at once");
+        page.due = None;
+        page.last_sent = Some(t0);
+        page.due_soon(ms(3));
+        assert_eq!(page.due, Some(t0 + STATE_INTERVAL), "3 ms later it waits");
+        page.due_soon(ms(9));
+        assert_eq!(
+            page.due,
+            Some(t0 + STATE_INTERVAL),
+            "a later change goes with it"
+        );
+        page.due = None;
+        page.due_soon(ms(100));
+        assert_eq!(page.due, Some(ms(100)), "a slow game's states go at once");
     }
 }

@@ -90,20 +90,22 @@ pub struct LastTrace {
     pub steps: Vec<Step>,
 }
 
-/// What the page is sent after every change.
+/// What the page is sent after a change: the game as it is now.
 #[derive(Clone, Debug, Serialize)]
-pub struct TableView {
+pub struct TableView<'a> {
     pub board: BoardView,
     pub legal: Vec<LegalMove>,
     /// Plies played so far.
     pub ply: usize,
-    /// The last move, with its time (and what the engine said): the page
-    /// appends it to its list. Only the newest is sent, so that an update
-    /// costs the same at ply 5000 as at ply 1.
+    /// The moves since the state the page had before (ply `ply - moves.len()`),
+    /// each with its time and what the engine said: the page appends them to
+    /// its list. Only these are sent, so that an update costs the same at
+    /// ply 5000 as at ply 1; usually one, several when states came faster
+    /// than the page is sent them ([`crate::web::play`]).
+    pub moves: &'a [MoveRecord],
+    /// The steps of the newest move.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last: Option<MoveRecord>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<LastTrace>,
+    pub trace: Option<&'a LastTrace>,
     /// `ongoing`, or the result (`1-0`, `0-1`, `1/2-1/2`).
     pub status: String,
     /// Why the game ended.
@@ -142,6 +144,11 @@ impl Table {
         };
         table.settle();
         Ok(table)
+    }
+
+    /// Plies played so far.
+    pub fn moves_played(&self) -> usize {
+        self.moves.len()
     }
 
     pub fn game_id(&self) -> GameId {
@@ -255,8 +262,9 @@ impl Table {
         }
     }
 
-    /// The view for the page, `running_for` after the side to move's turn began.
-    pub fn view(&self, running_for: Duration) -> Result<TableView, PositionError> {
+    /// The view for a page that has seen the first `seen` plies,
+    /// `running_for` after the side to move's turn began.
+    pub fn view(&self, seen: usize, running_for: Duration) -> Result<TableView<'_>, PositionError> {
         let mover = self.to_move();
         let clocks = Side::BOTH.map(|side| {
             self.clocks[side.index()].remaining().map(|left| {
@@ -276,8 +284,8 @@ impl Table {
             board: lay_out(self.position.clone())?,
             legal,
             ply: self.moves.len(),
-            last: self.moves.last().cloned(),
-            trace: self.last_trace.clone(),
+            moves: self.moves.get(seen..).unwrap_or_default(),
+            trace: self.last_trace.as_ref(),
             status: self
                 .end
                 .as_ref()
@@ -316,9 +324,11 @@ mod tests {
         t.play(Side::South, "3", Duration::from_millis(1500), None)
             .expect("legal");
         assert_eq!(t.to_move(), Some(Side::North));
-        let v = t.view(Duration::ZERO).expect("view");
+        let v = t.view(0, Duration::ZERO).expect("view");
         assert_eq!(v.ply, 1);
-        let last = v.last.expect("a move");
+        let [last] = v.moves else {
+            panic!("one move since the start: {:?}", v.moves)
+        };
         assert_eq!((last.mv.as_str(), last.time_ms), ("3", 1500));
         let trace = v.trace.expect("the move's steps");
         assert_eq!(trace.before, start_position(GameId::Bohnenspiel));
@@ -339,6 +349,38 @@ mod tests {
     }
 
     #[test]
+    fn a_view_carries_the_moves_the_page_has_not_seen() {
+        let mut t = table(&start_position(GameId::Bohnenspiel));
+        for (side, mv) in [(Side::South, "3"), (Side::North, "8"), (Side::South, "4")] {
+            t.play(side, mv, Duration::ZERO, None).expect("legal");
+        }
+        let names = |seen| -> Vec<String> {
+            let v = t.view(seen, Duration::ZERO).expect("view");
+            assert_eq!(v.ply, 3);
+            v.moves.iter().map(|m| m.mv.clone()).collect()
+        };
+        assert_eq!(names(0), ["3", "8", "4"]);
+        assert_eq!(names(2), ["4"]);
+        assert!(names(3).is_empty());
+        // A page that claims more than was played gets no moves, not a panic.
+        assert!(names(9).is_empty());
+        // The trace is the newest move's, whatever the page has seen.
+        let v = t.view(1, Duration::ZERO).expect("view");
+        let before = v.trace.map(|tr| tr.before.clone());
+        assert_eq!(before, Some(position_before_last(&t)));
+    }
+
+    /// The position string before the newest move, by the rules' own replay.
+    fn position_before_last(t: &Table) -> String {
+        let mut g = game_from_position(&t.game.start_string()).expect("start");
+        let moves = t.game.moves();
+        for mv in &moves[..moves.len() - 1] {
+            g.play(mv).expect("legal");
+        }
+        g.position_string()
+    }
+
+    #[test]
     fn the_rules_end_the_game_with_their_reason() {
         // South sows its last bean to 7, North sows it on to 8: South has
         // no bean left and the game is over.
@@ -347,7 +389,7 @@ mod tests {
             .expect("legal");
         t.play(Side::North, "7", Duration::ZERO, None)
             .expect("legal");
-        let v = t.view(Duration::ZERO).expect("view");
+        let v = t.view(0, Duration::ZERO).expect("view");
         assert_ne!(v.status, "ongoing");
         assert!(v.reason.is_some());
         assert!(v.legal.is_empty());
@@ -366,13 +408,13 @@ mod tests {
         )
         .expect("valid");
         assert_eq!(
-            t.view(Duration::from_secs(4)).expect("view").clocks,
+            t.view(0, Duration::from_secs(4)).expect("view").clocks,
             [Some(6000), Some(10000)]
         );
         t.play(Side::South, "1", Duration::from_secs(4), None)
             .expect("legal");
         assert_eq!(
-            t.view(Duration::ZERO).expect("view").clocks,
+            t.view(0, Duration::ZERO).expect("view").clocks,
             [Some(7000), Some(10000)]
         );
         t.play(Side::North, "6", Duration::from_secs(11), None)

@@ -212,7 +212,9 @@ function onServer(m) {
 
 function renderPlay(m) {
   if (m.ply === 0) playMoves = [];
-  if (m.last && m.ply === playMoves.length + 1) playMoves.push(m.last);
+  // `moves`: those since the last state, usually one (several when an
+  // engine answered faster than the server sends states).
+  if (m.ply === playMoves.length + m.moves.length) playMoves.push(...m.moves);
   const mover = m.running;
   const humanToMove = m.status === "ongoing" && mover && m.seats[SIDES.indexOf(mover)] === "human";
   const legal = humanToMove ? m.legal : [];
