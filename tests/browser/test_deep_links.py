@@ -47,6 +47,12 @@ def test_an_analysis_link_with_a_bad_position_shows_the_error(server, browser):
     assert page.error() == ""
 
 
+def test_an_analysis_link_with_an_unknown_game_names_it(server, browser):
+    page = Page(browser, f"{server}/analyse?game=chess")
+    page.wait_for(lambda d: note(page) == "no position")
+    assert "chess" in page.error(), page.error()
+
+
 def test_a_replay_link_to_a_missing_log_or_game_says_so(server, browser):
     page = Page(browser, f"{server}/replay?log=7&game=0")
     page.wait_for(lambda d: "no log \"7\"" in page.error())

@@ -863,6 +863,8 @@ async function setupAnalyse() {
     anShow();
   }));
   const start = params.get("position") || (await fetchJson(`/api/start?game=${encodeURIComponent(params.get("game") || "bohnenspiel")}`) || {}).position;
+  // An unknown `game=`: its error stays and the board says there is none.
+  if (!start) return boardNote("no position");
   await setPosition(start);
   if (params.has("moves")) { an.moves = params.get("moves").split(/\s+/).filter(Boolean); an.cursor = an.moves.length; anShow(); }
 }
