@@ -47,6 +47,17 @@ def test_the_options_dialog_of_another_engine_sends_what_was_chosen(browser, tmp
             "setoption name Style value wild", "setoption name Book File value my book.bin",
             "setoption name Careful value false", "setoption name Depth value 3",
             "setoption name Clear Hash", "setoption name Level value 20"]), sent
+        # Later searches: only what changed since is sent (nothing, then Book File).
+        page.click('[data-action="analyse"]')
+        page.wait_for(lambda d: received.read_text().splitlines().count("go infinite") == 2)
+        page.set_option("Book File", "other.bin")
+        page.click('[data-action="analyse"]')
+        page.wait_for(lambda d: received.read_text().splitlines().count("go infinite") == 3)
+        lines = received.read_text().splitlines()
+        second, third = [i for i, l in enumerate(lines) if l == "go infinite"][1:]
+        assert not [l for l in lines[go:second] if l.startswith("setoption")]
+        assert [l for l in lines[second:third] if l.startswith("setoption")] == ["setoption name Book File value other.bin"]
+        page.click('[data-action="stop"]')
         # A value outside the declared range: the dialog (a form with the
         # spin's min and max) does not close; the server refuses such a value
         # too (see test_deep_links: level=99).

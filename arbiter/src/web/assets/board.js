@@ -605,11 +605,16 @@ function anConnect() {
 async function anSend(m) { (await anConnect()).send(JSON.stringify(m)); }
 
 function onAnalyst(m) {
-  if (m.type === "error") { an.searching = false; an.waiting = false; return showError(m.message); }
+  if (m.type === "error") {
+    // A refused go may have set nothing: the next one sends every value again.
+    an.searching = false; an.waiting = false; an.sent = {};
+    return showError(m.message);
+  }
   if (m.type === "searching") { an.waiting = false; return; }
   if (m.type === "engine") {
     an.options = m.options;
     an.chosen = {};
+    an.sent = {};
     an.pressed = new Set();
     $("#multipv-label").hidden = !m.options.some((o) => o.name.toLowerCase() === "multipv");
     return;
@@ -810,8 +815,13 @@ function optionsDialog() {
 
 function analyse() {
   if (draft && draft.error) return showError(`the board is not a valid position yet: ${draft.error}`);
-  const options = Object.entries(an.chosen);
-  if (!$("#multipv-label").hidden) options.push(["MultiPV", $("[data-multipv-input]").value]);
+  const wanted = { ...an.chosen };
+  if (!$("#multipv-label").hidden) wanted.MultiPV = $("[data-multipv-input]").value;
+  // As UCI GUIs do, a value goes to the engine once, not before every search
+  // (a restart on each move would otherwise resend, e.g., Hash).
+  an.sent = an.sent || {};
+  const options = Object.entries(wanted).filter(([name, value]) => an.sent[name] !== value);
+  for (const [name, value] of options) an.sent[name] = value;
   for (const name of an.pressed) options.push([name, ""]);
   an.pressed = new Set();
   an.lines = {};
