@@ -53,3 +53,17 @@ def test_the_keyboard_alone_plays_a_move_and_steps_back(server, browser):
     move = browser.find_element(By.CSS_SELECTOR, "#moves li button.mv")
     move.send_keys(Keys.ENTER)
     page.wait_for(lambda d: page.text("[data-ply]") == "1/1")
+
+
+def test_a_kujifunza_kichwa_choice_by_keyboard_alone(server, browser):
+    query = {"game": "kujifunza", "south": "human", "north": "human", "tc": "inf", "animate": "off"}
+    page = Page(browser, f"{server}/play?{urllib.parse.urlencode(query)}")
+    page.wait_for(lambda d: 1 in page.legal_holes())
+    browser.find_element(By.CSS_SELECTOR, '[data-hole="1"]').send_keys(Keys.ENTER)
+    # The chooser takes the focus: its first move, then Tab to the next.
+    page.wait_for(lambda d: d.switch_to.active_element.get_attribute("data-choice"))
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    chosen = browser.switch_to.active_element.get_attribute("data-choice")
+    assert chosen in ("1-++", "1-+-", "1--")
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    page.wait_for(lambda d: page.moves() == [chosen])

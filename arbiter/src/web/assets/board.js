@@ -252,15 +252,20 @@ function pickHole(hole) {
   if (!current) return;
   const candidates = current.legal.filter((l) => l.hole === hole);
   if (candidates.length === 1) return playMove(candidates[0].move);
-  // Several moves start here (Kujifunza: direction and kichwa choices).
+  showChoices(hole, candidates, playMove);
+}
+
+// Several moves start in `hole` (Kujifunza: direction and kichwa choices):
+// a row of buttons, one a move, explained on hover; the first takes the
+// focus, so the keyboard goes on from the hole to the choice.
+function showChoices(hole, candidates, play) {
   const box = $("#choices");
-  box.replaceChildren(el("span", {}, `From hole ${hole}:`));
-  for (const c of candidates) {
-    box.append(el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
-                              onclick: () => playMove(c.move) }, c.move));
-  }
-  box.append(el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
+  box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
+    el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
+                   onclick: () => { box.hidden = true; play(c.move); } }, c.move)),
+    el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
   box.hidden = false;
+  $("[data-choice]", box).focus();
 }
 
 // Kujifunza notation: the first sign is the sowing direction, each further
@@ -710,12 +715,7 @@ async function anPlay(mv) {
 function anPick(hole) {
   const candidates = an.answer.legal.filter((l) => l.hole === hole);
   if (candidates.length === 1) return anPlay(candidates[0].move);
-  const box = $("#choices");
-  box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
-    el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
-                   onclick: () => { box.hidden = true; anPlay(c.move); } }, c.move)),
-    el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
-  box.hidden = false;
+  showChoices(hole, candidates, anPlay);
 }
 
 // Board editing: the server sets one field of the draft position string (a
