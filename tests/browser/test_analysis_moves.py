@@ -87,3 +87,17 @@ def test_a_running_analysis_follows_the_board_to_the_new_position(server, browse
     assert int(marked[0].get_attribute("data-hole")) in range(7, 13)
     page.click('[data-action="stop"]')
     page.wait_for(lambda d: page.text("[data-bestmove]") in {"7", "8", "9", "10", "11", "12"})
+
+
+def test_an_engine_that_crashes_during_analysis_is_started_again_by_the_next_search(server, browser):
+    from selenium.webdriver.support.ui import Select
+    page = analyse(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
+    # crasher answers its first go at once and aborts on its second.
+    Select(browser.find_element(By.ID, "analyse-engine")).select_by_value("crasher")
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: "the engine stopped" in page.error())
+    # The page stays usable: the next Analyse starts the engine again.
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]") and page.error() == "")

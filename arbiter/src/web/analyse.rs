@@ -164,6 +164,10 @@ enum ClientMessage {
         /// `setoption` pairs, each a declared option of the engine.
         #[serde(default)]
         options: Vec<(String, String)>,
+        /// The engine chosen; started again here when it has stopped (it
+        /// crashed, or broke the protocol) since it was chosen.
+        #[serde(default)]
+        engine: Option<String>,
     },
     Stop,
 }
@@ -469,15 +473,32 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                         Err(message) => Some(ServerMessage::Error { message }),
                     }
                 }
-                Ok(ClientMessage::Go { line, options }) => match analyst.as_mut() {
-                    None => Some(ServerMessage::Error {
-                        message: "choose an engine first".into(),
-                    }),
-                    Some(a) => match go(a, &line, &options, &state).await {
-                        Ok(position) => Some(ServerMessage::Searching { position }),
-                        Err(message) => Some(ServerMessage::Error { message }),
-                    },
-                },
+                Ok(ClientMessage::Go {
+                    line,
+                    options,
+                    engine,
+                }) => {
+                    let restarted = match (&analyst, engine) {
+                        (None, Some(name)) => match start(&name, &state).await {
+                            Ok(a) => {
+                                analyst = Some(a);
+                                Ok(())
+                            }
+                            Err(message) => Err(message),
+                        },
+                        _ => Ok(()),
+                    };
+                    match (restarted, analyst.as_mut()) {
+                        (Err(message), _) => Some(ServerMessage::Error { message }),
+                        (Ok(()), None) => Some(ServerMessage::Error {
+                            message: "choose an engine first".into(),
+                        }),
+                        (Ok(()), Some(a)) => match go(a, &line, &options, &state).await {
+                            Ok(position) => Some(ServerMessage::Searching { position }),
+                            Err(message) => Some(ServerMessage::Error { message }),
+                        },
+                    }
+                }
                 Ok(ClientMessage::Stop) => {
                     if let Some(a) = analyst.as_mut().filter(|a| a.searching) {
                         a.session.stop().await;

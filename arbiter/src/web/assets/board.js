@@ -815,6 +815,7 @@ function optionsDialog() {
 
 function analyse() {
   if (draft && draft.error) return showError(`the board is not a valid position yet: ${draft.error}`);
+  showError("");
   const wanted = { ...an.chosen };
   if (!$("#multipv-label").hidden) wanted.MultiPV = $("[data-multipv-input]").value;
   // As UCI GUIs do, a value goes to the engine once, not before every search
@@ -830,7 +831,8 @@ function analyse() {
   an.analysed = an.answer && an.answer.board.position;
   $("#infos tbody").replaceChildren();
   $("[data-bestmove]").textContent = "";
-  anSend({ type: "go", position: an.start, moves: an.moves.slice(0, an.cursor).join(" "), options });
+  anSend({ type: "go", engine: $("#analyse-engine").value || null, position: an.start,
+           moves: an.moves.slice(0, an.cursor).join(" "), options });
 }
 
 async function exportLog() {
