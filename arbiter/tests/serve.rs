@@ -94,6 +94,37 @@ fn every_route_refuses_other_origins_and_hosts() {
     // (Our own origin's sockets: every browser test opens them.)
 }
 
+/// `--engines-file` alone offers every engine of the file (the page lists
+/// them); with `--engine conf=…` only those picked, as in a match.
+#[test]
+fn an_engines_file_alone_offers_all_its_engines() {
+    let dir = common::Scratch::new("serve", "engines-file");
+    let file = dir.path("engines.json");
+    std::fs::write(
+        &file,
+        r#"[{"name":"alpha","command":"/bin/cat"},{"name":"beta","command":"/bin/cat"}]"#,
+    )
+    .expect("writes");
+    let names = |served: &common::Served| -> Vec<String> {
+        common::get_json(&served.addr, "/api/config")["engines"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|e| e["name"].as_str().map(str::to_owned))
+            .filter(|n| n != "reference")
+            .collect()
+    };
+    let all = common::serve(&["--engines-file".as_ref(), file.as_os_str()]);
+    assert_eq!(names(&all), ["alpha", "beta"]);
+    let picked = common::serve(&[
+        "--engines-file".as_ref(),
+        file.as_os_str(),
+        "--engine".as_ref(),
+        "conf=beta".as_ref(),
+    ]);
+    assert_eq!(names(&picked), ["beta"]);
+}
+
 #[test]
 fn bad_requests_get_clear_errors() {
     let s = serve();
