@@ -81,8 +81,9 @@ pub struct ServeArgs {
     /// arbiter is always offered as `reference`).
     #[command(flatten)]
     pub engines: EngineArgs,
-    /// PGN or JSON-lines logs offered on the replay page.
-    #[arg(long = "log", value_name = "FILE")]
+    /// PGN or JSON-lines logs offered on the replay page (`--log a.pgn
+    /// b.jsonl`, or `--log` once per file).
+    #[arg(long = "log", num_args = 1.., value_name = "FILE", action = clap::ArgAction::Append)]
     pub logs: Vec<PathBuf>,
     /// A further `name:port` the page may be reached by (with a non-loopback --listen).
     #[arg(long, value_name = "HOST:PORT")]

@@ -94,6 +94,38 @@ fn every_route_refuses_other_origins_and_hosts() {
     // (Our own origin's sockets: every browser test opens them.)
 }
 
+/// `--log` takes several files at once, as `--log FILE…` says, or one per flag.
+#[test]
+fn log_takes_several_files() {
+    let dir = common::Scratch::new("serve", "logs");
+    let files: Vec<std::path::PathBuf> = ["a.pgn", "b.jsonl", "c.pgn"]
+        .iter()
+        .map(|n| {
+            let p = dir.path(n);
+            std::fs::write(&p, "").expect("writes");
+            p
+        })
+        .collect();
+    let served = common::serve(&[
+        "--log".as_ref(),
+        files[0].as_os_str(),
+        files[1].as_os_str(),
+        "--log".as_ref(),
+        files[2].as_os_str(),
+    ]);
+    let logs = common::get_json(&served.addr, "/api/logs");
+    let names: Vec<&str> = logs
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|l| l["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 3, "{logs}");
+    for (name, file) in names.iter().zip(&files) {
+        assert!(file.to_string_lossy().ends_with(name), "{name} {file:?}");
+    }
+}
+
 /// `--engines-file` alone offers every engine of the file (the page lists
 /// them); with `--engine conf=…` only those picked, as in a match.
 #[test]
