@@ -102,10 +102,11 @@ def game_log(tmp_path_factory):
 def server(game_log):
     """`arbiter serve` with the reference engine (found next to the arbiter),
     an engine that crashes on its second move, one that exits after every
-    game, and the log above."""
+    game, one that answers every `go` at once, and the log above."""
     bot = str(TESTBOT)
     proc, url = start_server(
         "--engine", f"cmd={bot}", "name=crasher", "arg=--mode", "arg=crash-mid", "arg=--count", "arg=1",
+        "--engine", f"cmd={bot}", "name=instant", "arg=--mode", "arg=instant",
         "--engine", f"cmd={bot}", "name=quitter", "arg=--mode", "arg=exit-after-gameover",
         "--log", str(game_log))
     SERVER_PID[0] = proc.pid

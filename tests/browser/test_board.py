@@ -45,6 +45,20 @@ def test_a_whole_bohnenspiel_game_by_clicks_against_the_reference_engine(server,
     assert not page.legal_holes()
 
 
+def test_an_engine_game_faster_than_the_page_shows_every_move(server, browser):
+    # Two engines answering at once outpace the states the server sends
+    # (at most one per 16 ms): each state carries the moves since the last,
+    # and the page's list must still be the whole game.
+    start = "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1"
+    page = Page(browser, play_url(server, position=start, south="instant", north="instant", tc="st=1"))
+    page.wait_for(lambda d: page.board("data-status") != "ongoing")
+    moves = page.moves()
+    assert len(moves) > 20
+    position, result = rules_position(start, moves)
+    assert page.board("data-position") == position
+    assert result == page.board("data-status")
+
+
 def test_a_kujifunza_move_with_a_kichwa_choice_by_mouse(server, browser):
     page = Page(browser, play_url(server, game="kujifunza", south="human", north="human", tc="inf"))
     page.wait_for(lambda d: 1 in page.legal_holes())

@@ -1,7 +1,7 @@
 //! The live event hub: what a running event (or a log watcher) tells the
 //! live page. Producers [`LiveHub::publish`] a [`LiveMsg`]: the hub folds it
-//! into its [`Snapshot`] and broadcasts it to every subscriber. Publishing
-//! never blocks and never awaits: the broadcast is bounded, and a receiver
+//! into its [`Snapshot`] and broadcasts it, as JSON text serialised once,
+//! to every subscriber. Publishing never blocks and never awaits: the broadcast is bounded, and a receiver
 //! that falls behind loses messages (`RecvError::Lagged`; the WebSocket
 //! handler then sends its page a fresh snapshot) instead of holding up a game.
 //!
@@ -238,9 +238,8 @@ impl State {
 
 struct Inner {
     state: Mutex<State>,
-    tx: broadcast::Sender<LiveMsg>,
-    /// The same messages as JSON text, serialised once for every page
-    /// ([`LiveHub::subscribe_text`]); nothing is serialised without one.
+    /// The messages as JSON text, serialised once however many pages read
+    /// them ([`LiveHub::subscribe`]); nothing is serialised without one.
     text: broadcast::Sender<Arc<str>>,
     /// Page writers still running ([`LiveHub::page_writer`]).
     writers: AtomicUsize,
@@ -285,12 +284,10 @@ impl LiveHub {
 
     /// A hub whose subscribers may fall `capacity` messages behind.
     pub fn with_capacity(capacity: usize) -> LiveHub {
-        let (tx, _) = broadcast::channel(capacity.max(1));
         let (text, _) = broadcast::channel(capacity.max(1));
         LiveHub {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
-                tx,
                 text,
                 writers: AtomicUsize::new(0),
             }),
@@ -317,23 +314,16 @@ impl LiveHub {
             // why `unwrap_or_default`: plain structs with string keys and
             // no non-finite floats cannot fail to serialise.
             let text = serde_json::to_string(&msg).unwrap_or_default();
+            // An error only means the last subscriber just left.
             let _ = self.inner.text.send(Arc::from(text));
         }
-        // An error only means nobody is subscribed.
-        let _ = self.inner.tx.send(msg);
     }
 
-    /// [`LiveHub::subscribe`] with the messages as JSON text (each
-    /// serialised once, however many pages read it).
-    pub fn subscribe_text(&self) -> (Snapshot, broadcast::Receiver<Arc<str>>) {
+    /// The event as it is now, and every message after it as its JSON
+    /// text (what a page is sent).
+    pub fn subscribe(&self) -> (Snapshot, broadcast::Receiver<Arc<str>>) {
         let state = self.state();
         (state.snapshot(), self.inner.text.subscribe())
-    }
-
-    /// The event as it is now, and every message after it.
-    pub fn subscribe(&self) -> (Snapshot, broadcast::Receiver<LiveMsg>) {
-        let state = self.state();
-        (state.snapshot(), self.inner.tx.subscribe())
     }
 
     /// The event as it is now.
@@ -358,11 +348,8 @@ impl LiveHub {
     /// the process exits.
     pub async fn flush(&self, limit: std::time::Duration) {
         let deadline = tokio::time::Instant::now() + limit;
-        let drained = || {
-            self.inner.tx.is_empty()
-                && self.inner.text.is_empty()
-                && self.inner.writers.load(Ordering::SeqCst) == 0
-        };
+        let drained =
+            || self.inner.text.is_empty() && self.inner.writers.load(Ordering::SeqCst) == 0;
         while !drained() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
@@ -370,7 +357,7 @@ impl LiveHub {
 
     /// Subscribers now (pages and other consumers).
     pub fn subscribers(&self) -> usize {
-        self.inner.tx.receiver_count() + self.inner.text.receiver_count()
+        self.inner.text.receiver_count()
     }
 }
 

@@ -122,7 +122,7 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
         let _guard = guard;
         write(socket, pending).await;
     });
-    let (snapshot, mut rx) = hub.subscribe_text();
+    let (snapshot, mut rx) = hub.subscribe();
     if queue
         .try_send(Text::from(snapshot_text(&snapshot)))
         .is_err()
@@ -159,7 +159,7 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
             let Ok(permit) = queue.reserve().await else {
                 return;
             };
-            let (snapshot, fresh) = hub.subscribe_text();
+            let (snapshot, fresh) = hub.subscribe();
             permit.send(Text::from(snapshot_text(&snapshot)));
             over = snapshot.ended.is_some();
             rx = fresh;
