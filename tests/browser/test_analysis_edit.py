@@ -84,3 +84,16 @@ def test_a_kimasai_board_edited_refuses_a_24th_stone(server, browser):
     # A count the game cannot hold is refused before the rules see it.
     edit(page, '[data-hole="2"]', "two")
     page.wait_for(lambda d: "not a count" in page.error())
+
+
+def test_a_running_analysis_follows_an_accepted_edit(server, browser):
+    page = open_editor(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
+    first_move = lambda d: (d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[5].text.split() or [""])[0]
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: first_move(d) in {"1", "2", "3", "4", "5", "6"})
+    # North to move: the lines become North's (pits 7-12).
+    page.click('[data-action="edit-side"]')
+    page.wait_for(lambda d: page.board("data-to-move") == "north")
+    page.wait_for(lambda d: first_move(d) in {"7", "8", "9", "10", "11", "12"})
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]") in {"7", "8", "9", "10", "11", "12"})

@@ -668,19 +668,20 @@ async function anShow() {
   if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
+  if (!editing) draft = null;
+  // As UCI GUIs do: a running analysis follows the board to a new position
+  // (a move, a step, or an edit the rules accept).
+  if (an.searching && a.board.position !== an.analysed) {
+    if (a.status === "ongoing") analyse();
+    else anSend({ type: "stop" });
+  }
   if (editing) {
     if (!draft || !draft.error) draft = { board: a.board, error: null };
     drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1);
     $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
     return drawDraft();
   }
-  draft = null;
   $("#edit-tools").hidden = true;
-  // As UCI GUIs do: a running analysis follows the board to a new position.
-  if (an.searching && a.board.position !== an.analysed) {
-    if (a.status === "ongoing") analyse();
-    else anSend({ type: "stop" });
-  }
   // A move made or stepped forward is animated from the rules' steps (the
   // server's `trace` of the line's last move), as in play; `animate` shows
   // any other change at once (the board is not the trace's `before`).
