@@ -101,3 +101,17 @@ def test_an_engine_that_crashes_during_analysis_is_started_again_by_the_next_sea
     # The page stays usable: the next Analyse starts the engine again.
     page.click('[data-action="analyse"]')
     page.wait_for(lambda d: page.text("[data-bestmove]") and page.error() == "")
+
+
+def test_a_closed_analysis_tab_ends_its_engine(server, browser):
+    import conftest
+    pid = conftest.SERVER_PID[0]
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    page = analyse(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"]'))
+    assert conftest.engine_children(pid), "the analysis engine runs"
+    browser.close()
+    browser.switch_to.window(first)
+    page.wait_for(lambda d: not conftest.engine_children(pid))
