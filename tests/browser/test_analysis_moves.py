@@ -1,13 +1,16 @@
-"""Moves on the analysis board, every kind by mouse and by typing: a
-Hemprich pass, a typed move (an illegal one refused with the rules' reason),
-a Kujifunza kichwa choice."""
+"""The analysis board's line: every kind of move by mouse and by typing (a
+Hemprich pass, a typed move, an illegal one refused with the rules' reason,
+a Kujifunza kichwa choice), an exported log loaded back in replay, a running
+analysis following the board, its engine crashing or its tab closed."""
 
 import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Page, rules_position
+from conftest import WAIT, Page, rules_position
 
 
 def analyse(browser, server, start):
@@ -94,18 +97,27 @@ def test_an_engine_that_crashes_during_analysis_is_started_again_by_the_next_sea
     page = analyse(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
     # crasher answers its first go at once and aborts on its second.
     Select(browser.find_element(By.ID, "analyse-engine")).select_by_value("crasher")
+    def until(condition):
+        try:
+            page.wait_for(lambda d: condition())
+        except TimeoutException:
+            raise AssertionError(f"error {page.error()!r}, bestmove {page.text('[data-bestmove]')!r}") from None
+
     page.click('[data-action="analyse"]')
-    page.wait_for(lambda d: page.text("[data-bestmove]"))
+    until(lambda: page.text("[data-bestmove]"))
     page.click('[data-action="analyse"]')
-    page.wait_for(lambda d: "the engine stopped" in page.error())
+    until(lambda: "the engine stopped" in page.error())
     # The page stays usable: the next Analyse starts the engine again.
     page.click('[data-action="analyse"]')
-    page.wait_for(lambda d: page.text("[data-bestmove]") and page.error() == "")
+    until(lambda: page.text("[data-bestmove]") and page.error() == "")
 
 
 def test_a_closed_analysis_tab_ends_its_engine(server, browser):
     import conftest
     pid = conftest.SERVER_PID[0]
+    # The earlier tests' pages (each analysis page starts its engine) are left first.
+    browser.get("about:blank")
+    WebDriverWait(browser, WAIT).until(lambda d: not conftest.engine_children(pid))
     first = browser.current_window_handle
     browser.switch_to.new_window("tab")
     page = analyse(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
