@@ -81,8 +81,9 @@ pub struct ServeArgs {
     /// arbiter is always offered as `reference`).
     #[command(flatten)]
     pub engines: EngineArgs,
-    /// PGN or JSON-lines logs offered on the replay page.
-    #[arg(long = "log", value_name = "FILE")]
+    /// PGN or JSON-lines logs offered on the replay page (`--log a.pgn
+    /// b.jsonl`, or `--log` once per file).
+    #[arg(long = "log", num_args = 1.., value_name = "FILE", action = clap::ArgAction::Append)]
     pub logs: Vec<PathBuf>,
     /// A further `name:port` the page may be reached by (with a non-loopback --listen).
     #[arg(long, value_name = "HOST:PORT")]
@@ -682,8 +683,29 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
 
 /// `arbiter serve`: the engines (the reference engine first, if it is next
 /// to the arbiter), then the server until interrupted.
+/// `serve`'s engines: `--engine`/`--each` as for a match; `--engines-file`
+/// without any `--engine` offers every engine of the file, as a GUI lists
+/// the engines it has been given.
+fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+    match &args.engines_file {
+        Some(path) if args.engines.is_empty() => {
+            let file = EnginesFile::load(path)?;
+            let all = EngineArgs {
+                engines: file
+                    .names()
+                    .into_iter()
+                    .map(|name| vec![format!("conf={name}")])
+                    .collect(),
+                ..args.clone()
+            };
+            engine_specs(&all)
+        }
+        _ => engine_specs(args),
+    }
+}
+
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
-    let mut engines = engine_specs(&args.engines)?;
+    let mut engines = serve_engine_specs(&args.engines)?;
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [

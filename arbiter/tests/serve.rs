@@ -43,6 +43,120 @@ fn other_origins_and_hosts_are_refused() {
     assert_eq!(request(&s.addr, "/ws/play", &upgrade).0, 403);
 }
 
+/// Every route the server has, pages, API and both WebSockets, is behind
+/// the guard: none answers another site's page or a rebound host name.
+#[test]
+fn every_route_refuses_other_origins_and_hosts() {
+    let s = serve();
+    let routes = [
+        "/",
+        "/play",
+        "/analyse",
+        "/replay",
+        "/live",
+        "/assets/board.js",
+        "/assets/style.css",
+        "/api/config",
+        "/api/start?game=bosh",
+        "/api/view?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/position?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/export?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201",
+        "/api/edit?position=bosh%204,4,4,4,4,4,4,4,4,4%20S%200/0%201&target=side&value=N",
+        "/api/logs",
+        "/api/logs/0",
+        "/api/replay",
+        "/ws/play",
+        "/ws/analyse",
+        "/no/such/page",
+    ];
+    let upgrade = [
+        ("Upgrade", "websocket"),
+        ("Connection", "Upgrade"),
+        ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ];
+    let port = s.addr.rsplit(':').next().expect("a port").to_owned();
+    let rebound = format!("rebound.example:{port}");
+    for route in routes {
+        for bad in [
+            ("Origin", "http://evil.example"),
+            ("Host", rebound.as_str()),
+        ] {
+            let mut headers = vec![bad];
+            if route.starts_with("/ws/") {
+                headers.extend(upgrade);
+            }
+            let (status, body) = request(&s.addr, route, &headers);
+            assert_eq!(status, 403, "{route} with {bad:?}: {body}");
+            assert!(body.starts_with("refused"), "{route}: {body}");
+        }
+    }
+    // (Our own origin's sockets: every browser test opens them.)
+}
+
+/// `--log` takes several files at once, as `--log FILE…` says, or one per flag.
+#[test]
+fn log_takes_several_files() {
+    let dir = common::Scratch::new("serve", "logs");
+    let files: Vec<std::path::PathBuf> = ["a.pgn", "b.jsonl", "c.pgn"]
+        .iter()
+        .map(|n| {
+            let p = dir.path(n);
+            std::fs::write(&p, "").expect("writes");
+            p
+        })
+        .collect();
+    let served = common::serve(&[
+        "--log".as_ref(),
+        files[0].as_os_str(),
+        files[1].as_os_str(),
+        "--log".as_ref(),
+        files[2].as_os_str(),
+    ]);
+    let logs = common::get_json(&served.addr, "/api/logs");
+    let names: Vec<&str> = logs
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|l| l["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 3, "{logs}");
+    for (name, file) in names.iter().zip(&files) {
+        assert!(file.to_string_lossy().ends_with(name), "{name} {file:?}");
+    }
+}
+
+/// `--engines-file` alone offers every engine of the file (the page lists
+/// them); with `--engine conf=…` only those picked, as in a match.
+#[test]
+fn an_engines_file_alone_offers_all_its_engines() {
+    let dir = common::Scratch::new("serve", "engines-file");
+    let file = dir.path("engines.json");
+    std::fs::write(
+        &file,
+        r#"[{"name":"alpha","command":"/bin/cat"},{"name":"beta","command":"/bin/cat"}]"#,
+    )
+    .expect("writes");
+    let names = |served: &common::Served| -> Vec<String> {
+        common::get_json(&served.addr, "/api/config")["engines"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|e| e["name"].as_str().map(str::to_owned))
+            .filter(|n| n != "reference")
+            .collect()
+    };
+    let all = common::serve(&["--engines-file".as_ref(), file.as_os_str()]);
+    assert_eq!(names(&all), ["alpha", "beta"]);
+    let picked = common::serve(&[
+        "--engines-file".as_ref(),
+        file.as_os_str(),
+        "--engine".as_ref(),
+        "conf=beta".as_ref(),
+    ]);
+    assert_eq!(names(&picked), ["beta"]);
+}
+
 #[test]
 fn bad_requests_get_clear_errors() {
     let s = serve();
@@ -60,6 +174,13 @@ fn bad_requests_get_clear_errors() {
     );
     assert_eq!(status, 422);
     assert!(body.contains("move 2"), "{body}");
+    let (status, body) = request(
+        &s.addr,
+        "/api/edit?position=kimasai&target=store:south&value=1",
+        &[],
+    );
+    assert_eq!(status, 422);
+    assert!(body.starts_with("edit:"), "{body}");
     let (status, _) = request(&s.addr, "/api/logs/7", &[]);
     assert_eq!(status, 404);
     assert_eq!(request(&s.addr, "/etc/passwd", &[]).0, 404);

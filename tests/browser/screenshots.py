@@ -1,5 +1,5 @@
-"""Takes the screenshots in docs/img/ (one board per game, plus the replay
-page, the live page) with the same headless Chromium as the browser tests:
+"""Takes the screenshots in docs/img/ (one board per game, the analysis
+board and its editor, the live page) with the same headless Chromium as the browser tests:
 
     tests/setup && cargo build -p arbiter -p engine -p testbots
     target/browser-venv/bin/python tests/browser/screenshots.py [live]
@@ -58,6 +58,18 @@ def main():
         page.wait_for(lambda d: page.text("[data-bestmove]"))
         driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse.png"))
         print(out / "analyse.png")
+        # Board editing: one pit emptied, a draft the rules refuse (72 beans).
+        page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"))
+        page.wait_for(lambda d: page.board("data-position"))
+        driver.find_element(By.CSS_SELECTOR, "[data-edit-board]").click()
+        page.wait_for(lambda d: page.board("data-draft") == "valid")
+        page.click('[data-hole="3"]')
+        alert = page.wait_for(lambda d: d.switch_to.alert)
+        alert.send_keys("0")
+        alert.accept()
+        page.wait_for(lambda d: page.board("data-draft") == "invalid")
+        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse-edit.png"))
+        print(out / "analyse-edit.png")
     finally:
         driver.quit()
         proc.terminate()

@@ -164,6 +164,10 @@ enum ClientMessage {
         /// `setoption` pairs, each a declared option of the engine.
         #[serde(default)]
         options: Vec<(String, String)>,
+        /// The engine chosen; started again here when it has stopped (it
+        /// crashed, or broke the protocol) since it was chosen.
+        #[serde(default)]
+        engine: Option<String>,
     },
     Stop,
 }
@@ -216,6 +220,56 @@ pub fn option_view(decl: &OptionDecl) -> OptionView {
         }
     }
     v
+}
+
+/// Whether `value` fits the declaration of the option `decl` (UMI: a value
+/// that does not is malformed, so the server refuses it rather than send it):
+/// a spin an integer in its range, a check `true` or `false`, a combo one of
+/// its vars, a button no value. A string takes any one-line text.
+pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
+    let name = decl.name().as_str();
+    match decl.kind() {
+        OptionKind::Spin { min, max, .. } => match value.trim().parse::<i64>() {
+            Ok(n) if (*min..=*max).contains(&n) => Ok(()),
+            Ok(n) => Err(format!("option {name}: {n} is outside {min}..{max}")),
+            Err(_) => Err(format!("option {name}: {value:?} is not a whole number")),
+        },
+        OptionKind::Check { .. } if value == "true" || value == "false" => Ok(()),
+        OptionKind::Check { .. } => Err(format!("option {name}: {value:?} is not true or false")),
+        OptionKind::Combo { vars, .. } => {
+            if vars
+                .iter()
+                .any(|v| v.to_string().eq_ignore_ascii_case(value))
+            {
+                Ok(())
+            } else {
+                let vars: Vec<String> = vars.iter().map(ToString::to_string).collect();
+                Err(format!(
+                    "option {name}: {value:?} is not one of {}",
+                    vars.join(", ")
+                ))
+            }
+        }
+        OptionKind::Button if value.is_empty() => Ok(()),
+        OptionKind::Button => Err(format!("option {name} is a button: it takes no value")),
+        OptionKind::String { .. } if value.contains(['\n', '\r']) => {
+            Err(format!("option {name}: a value is one line"))
+        }
+        OptionKind::String { .. } => Ok(()),
+    }
+}
+
+/// [`check_value`] for each chosen option, by its declaration among
+/// `declared`; an undeclared name is refused too.
+pub fn check_values(declared: &[OptionDecl], chosen: &[(String, String)]) -> Result<(), String> {
+    for (name, value) in chosen {
+        let decl = declared
+            .iter()
+            .find(|d| d.name().matches(name))
+            .ok_or_else(|| format!("the engine has no option {name:?}"))?;
+        check_value(decl, value)?;
+    }
+    Ok(())
 }
 
 /// One `info` line, for the page.
@@ -296,6 +350,11 @@ enum ServerMessage {
     Bestmove {
         #[serde(rename = "move")]
         mv: String,
+    },
+    /// A search has started on `position`: every `info` from now on is
+    /// this search's (those the page had before belong to an earlier one).
+    Searching {
+        position: String,
     },
     Error {
         message: String,
@@ -414,15 +473,32 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                         Err(message) => Some(ServerMessage::Error { message }),
                     }
                 }
-                Ok(ClientMessage::Go { line, options }) => match analyst.as_mut() {
-                    None => Some(ServerMessage::Error {
-                        message: "choose an engine first".into(),
-                    }),
-                    Some(a) => match go(a, &line, &options, &state).await {
-                        Ok(()) => None,
-                        Err(message) => Some(ServerMessage::Error { message }),
-                    },
-                },
+                Ok(ClientMessage::Go {
+                    line,
+                    options,
+                    engine,
+                }) => {
+                    let restarted = match (&analyst, engine) {
+                        (None, Some(name)) => match start(&name, &state).await {
+                            Ok(a) => {
+                                analyst = Some(a);
+                                Ok(())
+                            }
+                            Err(message) => Err(message),
+                        },
+                        _ => Ok(()),
+                    };
+                    match (restarted, analyst.as_mut()) {
+                        (Err(message), _) => Some(ServerMessage::Error { message }),
+                        (Ok(()), None) => Some(ServerMessage::Error {
+                            message: "choose an engine first".into(),
+                        }),
+                        (Ok(()), Some(a)) => match go(a, &line, &options, &state).await {
+                            Ok(position) => Some(ServerMessage::Searching { position }),
+                            Err(message) => Some(ServerMessage::Error { message }),
+                        },
+                    }
+                }
                 Ok(ClientMessage::Stop) => {
                     if let Some(a) = analyst.as_mut().filter(|a| a.searching) {
                         a.session.stop().await;
@@ -462,13 +538,14 @@ async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
     })
 }
 
-/// Stops a running search (waiting for its `bestmove`), then starts one on `line`.
+/// Stops a running search (waiting for its `bestmove`), then starts one on
+/// `line`; the position searched.
 async fn go(
     a: &mut Analyst,
     line: &Line,
     options: &[(String, String)],
     state: &AppState,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let game = line.replay()?;
     if game.outcome().is_some() {
         return Err("the game is over in this position: nothing to analyse".into());
@@ -477,6 +554,7 @@ async fn go(
     if !a.session.plays(&id) {
         return Err(format!("{} does not play {id}", a.name));
     }
+    check_values(&a.session.options, options)?;
     if a.searching {
         a.session.stop().await;
         let deadline = Instant::now() + STOP_GRACE;
@@ -509,8 +587,9 @@ async fn go(
     a.session.send(&position).await.map_err(fail)?;
     a.session.send("go infinite").await.map_err(fail)?;
     a.searching = true;
+    let searched = game.position_string();
     a.searched = Some(game);
-    Ok(())
+    Ok(searched)
 }
 
 #[cfg(test)]
@@ -603,5 +682,40 @@ mod tests {
         let v = option_view(&decl);
         assert_eq!((v.kind, v.min, v.max), ("spin", Some(1), Some(20)));
         assert_eq!(v.default.as_deref(), Some("20"));
+    }
+
+    fn decls(lines: &[&str]) -> Vec<OptionDecl> {
+        lines
+            .iter()
+            .map(|l| match Message::parse(l) {
+                Ok(Message::Option(d)) => d,
+                other => panic!("{l}: {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chosen_value_must_fit_its_declaration() {
+        let d = decls(&[
+            "option name Level type spin default 20 min 1 max 20",
+            "option name Careful type check default true",
+            "option name Style type combo default solid var solid var wild",
+            "option name Clear Hash type button",
+            "option name Book File type string default <empty>",
+        ]);
+        let ok = |name: &str, value: &str| check_values(&d, &[(name.into(), value.into())]);
+        assert_eq!(ok("Level", "12"), Ok(()));
+        assert_eq!(ok("level", "1"), Ok(()), "names match case-insensitively");
+        assert!(ok("Level", "99").is_err_and(|e| e.contains("1..20")));
+        assert!(ok("Level", "ten").is_err());
+        assert_eq!(ok("Careful", "false"), Ok(()));
+        assert!(ok("Careful", "yes").is_err());
+        assert_eq!(ok("Style", "wild"), Ok(()));
+        assert!(ok("Style", "mild").is_err_and(|e| e.contains("solid, wild")));
+        assert_eq!(ok("Clear Hash", ""), Ok(()));
+        assert!(ok("Clear Hash", "1").is_err());
+        assert_eq!(ok("Book File", "my book.bin"), Ok(()));
+        assert!(ok("Book File", "a\nquit").is_err());
+        assert!(ok("Threads", "2").is_err_and(|e| e.contains("no option")));
     }
 }

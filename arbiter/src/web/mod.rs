@@ -5,6 +5,7 @@
 //! - [`table`]: one game as the authority (rules, clocks, end).
 //! - [`play`]: a game over a WebSocket, engines through the session code.
 //! - [`kept`]: the engines a page keeps between its games.
+//! - [`edit`]: the analysis page's board editing (a draft position).
 //! - [`analyse`]: positions and lines checked by the rules; one engine under
 //!   `go infinite` per WebSocket.
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
@@ -16,6 +17,7 @@
 
 pub mod analyse;
 pub mod board;
+pub mod edit;
 pub mod kept;
 pub mod live;
 pub mod play;
@@ -178,7 +180,8 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .route("/ws/play", get(play::socket))
         .route("/ws/analyse", get(analyse::socket))
         .route("/api/position", get(analyse::position))
-        .route("/api/export", get(analyse::export));
+        .route("/api/export", get(analyse::export))
+        .route("/api/edit", get(edit::handler));
     guarded(routes, state, allowed)
 }
 

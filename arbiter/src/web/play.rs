@@ -695,6 +695,9 @@ async fn start_engine(
                 session.games.join(" ")
             ));
         }
+        // why: a Level the engine does not declare in its range (a deep
+        // link's `level=99`) is refused, not sent as a malformed setoption.
+        crate::web::analyse::check_values(&session.options, &options)?;
         session
             .set_options(&options)
             .await

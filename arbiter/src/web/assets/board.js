@@ -59,7 +59,7 @@ const SIDES = ["south", "north"];
 
 // Draws a laid-out position (see board.rs). `legal`: moves the user may
 // enter now; `onHole(hole)`: what a click does.
-function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editable = false, target = null } = {}) {
+function drawBoard(view, { legal = [], status = "ongoing", onHole = null, onStore = null, editable = false, target = null } = {}) {
   const board = target || $("#board");
   board.replaceChildren();
   board.dataset.position = view.position;
@@ -72,7 +72,9 @@ function drawBoard(view, { legal = [], status = "ongoing", onHole = null, editab
   const store = (side) => {
     if (!view.stores) return null;
     const n = view.stores[SIDES.indexOf(side)];
-    return el("div", { class: `store ${side}`, "data-store": side, "data-seeds": n,
+    // An editable store is a button (a click sets its count), else a plain box.
+    return el(onStore ? "button" : "div", { class: `store ${side}`, "data-store": side, "data-seeds": n,
+                       type: onStore ? "button" : null, onclick: onStore ? () => onStore(side) : null,
                        "aria-label": `${side} ${view.stores_label}: ${n}` },
       el("span", { class: "store-label" }, `${side} ${view.stores_label}`),
       el("span", { class: "count" }, String(n)));
@@ -123,17 +125,26 @@ function drawMoves(moves, highlight = -1, onPick = null) {
   list.replaceChildren();
   moves.forEach((m, i) => {
     const extra = [];
-    if (m.time_ms !== undefined) extra.push(`${(m.time_ms / 1000).toFixed(1)}s`);
+    if (m.time_ms !== undefined) extra.push(moveTime(m.time_ms));
     if (m.score !== undefined && m.score !== null) extra.push(typeof m.score === "string" ? m.score : scoreText(m.score));
     if (m.depth) extra.push(`d${m.depth}`);
-    const item = el("li", { "data-ply": i + 1, class: i === highlight ? "current" : null,
-                            onclick: onPick ? () => onPick(i + 1) : null },
-      el("span", { class: "mv" }, m.move), " ",
+    // A move that can be stepped to is a button (reached by Tab, Enter picks it).
+    const mv = onPick
+      ? el("button", { type: "button", class: "mv", "aria-label": `go to ply ${i + 1}: ${m.move}`,
+                       onclick: () => onPick(i + 1) }, m.move)
+      : el("span", { class: "mv" }, m.move);
+    const item = el("li", { "data-ply": i + 1, class: i === highlight ? "current" : null }, mv, " ",
       el("span", { class: "meta" }, extra.join(" ")));
     list.append(item);
   });
   const cur = $(".current", list);
   if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+// A move's time as logged: milliseconds under a second (a fast game's moves
+// would all read 0.0s), else seconds.
+function moveTime(ms) {
+  return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 function scoreText(s) {
@@ -158,9 +169,28 @@ function connect() {
       resolve(socket);
     };
     socket.onmessage = (e) => onServer(JSON.parse(e.data));
-    socket.onclose = () => { socket = null; };
+    socket.onclose = () => { socket = null; if (!leaving) connectionLost(); };
     socket.onerror = () => showError("cannot reach the server (is `arbiter serve` still running?)");
   });
+}
+
+// The page is being left (its sockets are closed on purpose).
+let leaving = false;
+
+// The server closed the game's socket (it stopped, or the connection broke):
+// the game and its engines are gone with it. The page says so and takes no
+// more moves; New game connects again.
+function connectionLost() {
+  if (!current || current.status !== "ongoing") return;
+  finishAnimation();
+  showError("lost the connection to the server: this game has ended (is `arbiter serve` still running? New game starts another)");
+  $$("#board [data-hole]").forEach((h) => { h.disabled = true; h.classList.remove("legal"); delete h.dataset.legal; });
+  $("[data-pass]").hidden = true;
+  $("[data-move-input]").disabled = true;
+  $("#choices").hidden = true;
+  if (clockBase) clockBase.running = null;
+  $("#status").textContent = "connection lost";
+  current = null;
 }
 
 async function send(message) {
@@ -222,15 +252,20 @@ function pickHole(hole) {
   if (!current) return;
   const candidates = current.legal.filter((l) => l.hole === hole);
   if (candidates.length === 1) return playMove(candidates[0].move);
-  // Several moves start here (Kujifunza: direction and kichwa choices).
+  showChoices(hole, candidates, playMove);
+}
+
+// Several moves start in `hole` (Kujifunza: direction and kichwa choices):
+// a row of buttons, one a move, explained on hover; the first takes the
+// focus, so the keyboard goes on from the hole to the choice.
+function showChoices(hole, candidates, play) {
   const box = $("#choices");
-  box.replaceChildren(el("span", {}, `From hole ${hole}:`));
-  for (const c of candidates) {
-    box.append(el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
-                              onclick: () => playMove(c.move) }, c.move));
-  }
-  box.append(el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
+  box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
+    el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
+                   onclick: () => { box.hidden = true; play(c.move); } }, c.move)),
+    el("button", { type: "button", class: "cancel", onclick: () => { box.hidden = true; } }, "cancel"));
   box.hidden = false;
+  $("[data-choice]", box).focus();
 }
 
 // Kujifunza notation: the first sign is the sowing direction, each further
@@ -250,9 +285,10 @@ function playMove(mv) {
   send({ type: "move", move: mv });
 }
 
-function seatOf(name, levelParam) {
-  const player = name || "human";
-  const level = Number(levelParam || $("#level").value) || null;
+// A side's player and, for an engine, the Level in that side's field.
+function seatOf(side) {
+  const player = $(`#${side}`).value || "human";
+  const level = Number($(`#${side}_level`).value) || null;
   return player === "human" ? { player } : { player, level };
 }
 
@@ -265,8 +301,8 @@ function startGame() {
     type: "start",
     game,
     position: position || null,
-    south: seatOf($("#south").value, params.get("south_level") || params.get("level")),
-    north: seatOf($("#north").value, params.get("north_level") || params.get("level")),
+    south: seatOf("south"),
+    north: seatOf("north"),
     tc: $("#tc").value.trim() || config.default_tc,
   });
 }
@@ -293,21 +329,32 @@ function setupPlay() {
   $("[data-pass]").addEventListener("click", () => playMove("pass"));
   $("#game").addEventListener("change", () => { if (!current) previewStart(); });
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
-  for (const key of ["game", "south", "north", "tc", "level", "position"]) {
+  const unknown = [];
+  // `level` sets both sides' Level, `south_level` / `north_level` one each.
+  if (params.has("level")) for (const side of SIDES) $(`#${side}_level`).value = params.get("level");
+  for (const key of ["game", "south", "north", "tc", "south_level", "north_level", "position"]) {
     if (params.has(key)) {
       const input = $(`#${key}`);
       if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === params.get(key))) {
-        showError(`unknown ${key} ${JSON.stringify(params.get(key))} in the address`);
+        const known = [...input.options].map((o) => o.value).join(", ");
+        unknown.push(`unknown ${key} ${JSON.stringify(params.get(key))} in the address (this server has: ${known})`);
         continue;
       }
-      input.value = params.get(key);
+      // why: `tc=60+1` typed into the address unencoded arrives as "60 1"
+      // (a `+` in a query is a space); a time control has no spaces.
+      input.value = key === "tc" ? params.get(key).trim().replace(/ +/g, "+") : params.get(key);
     }
   }
   if (params.has("position")) {
     const id = params.get("position").split(/\s+/)[0];
     if ([...$("#game").options].some((o) => o.value === id)) $("#game").value = id;
   }
-  if (params.has("game") || params.has("position")) startGame();
+  // why: a game with another engine or game than the link names is not the
+  // game asked for; the page says what is wrong and starts nothing.
+  if (unknown.length) {
+    boardNote("no game");
+    showError(unknown.join("; "));
+  } else if (params.has("game") || params.has("position")) startGame();
   else previewStart();
 }
 
@@ -484,7 +531,7 @@ function listGames(games, open = 0) {
   }, ...[g.index + 1, g.round, g.south, g.north, g.result, g.termination, g.plies]
         .map((v) => el("td", {}, String(v))))));
   $("#games").hidden = false;
-  if (games.length) openGame(open);
+  if (games.length && open !== null) openGame(open);
 }
 
 async function openGame(index) {
@@ -528,14 +575,22 @@ async function setupReplay() {
   if (wanted !== null && (files || []).some((f) => String(f.index) === wanted)) {
     replaySource = (i) => [`/api/logs/${wanted}?game=${i}`];
     const games = await fetchJson(`/api/logs/${wanted}`);
-    if (games) listGames(games, Number(params.get("game")) || 0);
+    const game = Number(params.get("game") || 0);
+    if (games && Number.isInteger(game) && game >= 0 && game < games.length) listGames(games, game);
+    else if (games) {
+      listGames(games, null);
+      showError(`no game ${JSON.stringify(params.get("game"))} in log ${wanted} (it has ${games.length}, numbered from 0)`);
+    }
+  } else if (wanted !== null) {
+    showError(`no log ${JSON.stringify(wanted)} on this server (${(files || []).length} given with --log, numbered from 0); open one with the file picker`);
   } else if (files && files.length === 1 && params.has("game") === false) $("[data-log-index]").click();
-  if (!files || !files.length) previewStart();
 }
 
 // ---------------------------------------------------------------- analyse
 
-const an = { start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, lines: {}, shown: 0 };
+// `searching`: a search was asked for and not stopped; `waiting`: its
+// `searching` answer has not come yet, so an `info` is an earlier search's.
+const an = { searching: false, waiting: false, start: "", moves: [], cursor: 0, answer: null, options: [], chosen: {}, pressed: new Set(), lines: {}, shown: 0 };
 let anSocket = null;
 
 function anConnect() {
@@ -544,22 +599,34 @@ function anConnect() {
     anSocket = new WebSocket(`ws://${location.host}/ws/analyse`);
     anSocket.onopen = () => resolve(anSocket);
     anSocket.onmessage = (e) => onAnalyst(JSON.parse(e.data));
-    anSocket.onclose = () => { anSocket = null; };
+    anSocket.onclose = () => {
+      anSocket = null;
+      if (!leaving && an.searching) showError("lost the connection to the server: the analysis has stopped (is `arbiter serve` still running?)");
+      an.searching = false;
+    };
   });
 }
 
 async function anSend(m) { (await anConnect()).send(JSON.stringify(m)); }
 
 function onAnalyst(m) {
-  if (m.type === "error") return showError(m.message);
+  if (m.type === "error") {
+    // A refused go may have set nothing: the next one sends every value again.
+    an.searching = false; an.waiting = false; an.sent = {};
+    return showError(m.message);
+  }
+  if (m.type === "searching") { an.waiting = false; return; }
   if (m.type === "engine") {
     an.options = m.options;
     an.chosen = {};
+    an.sent = {};
+    an.pressed = new Set();
     $("#multipv-label").hidden = !m.options.some((o) => o.name.toLowerCase() === "multipv");
     return;
   }
-  if (m.type === "bestmove") { $("[data-bestmove]").textContent = m.move; return; }
+  if (m.type === "bestmove") { an.searching = false; $("[data-bestmove]").textContent = m.move; return; }
   if (m.type === "info") {
+    if (an.waiting) return;
     an.lines[m.multipv] = m;
     const body = $("#infos tbody");
     body.replaceChildren(...Object.keys(an.lines).sort((a, b) => a - b).map((k) => {
@@ -601,6 +668,20 @@ async function anShow() {
   if (!a || request !== an.shown) return;
   an.answer = a;
   const editing = $("[data-edit-board]").checked;
+  if (!editing) draft = null;
+  // As UCI GUIs do: a running analysis follows the board to a new position
+  // (a move, a step, or an edit the rules accept).
+  if (an.searching && a.board.position !== an.analysed) {
+    if (a.status === "ongoing") analyse();
+    else anSend({ type: "stop" });
+  }
+  if (editing) {
+    if (!draft || !draft.error) draft = { board: a.board, error: null };
+    drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1);
+    $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
+    return drawDraft();
+  }
+  $("#edit-tools").hidden = true;
   // A move made or stepped forward is animated from the rules' steps (the
   // server's `trace` of the line's last move), as in play; `animate` shows
   // any other change at once (the board is not the trace's `before`).
@@ -614,12 +695,20 @@ async function anShow() {
     drawMoves(an.moves.map((mv) => ({ move: mv })), an.cursor - 1, (ply) => { an.cursor = ply; anShow(); });
     $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
     $("#status").textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.reason);
-    $("[data-pass]").hidden = true;
+    $("[data-pass]").hidden = !a.legal.some((l) => l.move === "pass");
+    $("[data-move-input]").disabled = a.status !== "ongoing";
   });
 }
 
-function anPlay(mv) {
-  an.moves = an.moves.slice(0, an.cursor).concat([mv]);
+// A move by click, Pass or typed: the line grows only by a move the rules
+// accept (a typed illegal one is refused with their reason).
+async function anPlay(mv) {
+  finishAnimation();
+  const moves = an.moves.slice(0, an.cursor).concat([mv]);
+  const checked = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves.join(" "))}`);
+  if (!checked) return;
+  showError("");
+  an.moves = moves;
   an.cursor = an.moves.length;
   anShow();
 }
@@ -627,28 +716,63 @@ function anPlay(mv) {
 function anPick(hole) {
   const candidates = an.answer.legal.filter((l) => l.hole === hole);
   if (candidates.length === 1) return anPlay(candidates[0].move);
-  const box = $("#choices");
-  box.replaceChildren(el("span", {}, `From hole ${hole}:`), ...candidates.map((c) =>
-    el("button", { type: "button", "data-choice": c.move, title: choiceTitle(c.move),
-                   onclick: () => { box.hidden = true; anPlay(c.move); } }, c.move)));
-  box.hidden = false;
+  showChoices(hole, candidates, anPlay);
 }
 
-// Board editing: the hole's count in the position string is replaced and
-// the server checks the new string (seed totals and all).
-async function editHole(hole) {
-  const fields = an.answer.board.position.split(" ");
-  const holes = fields[1].split(",");
-  const value = prompt(`Seeds in hole ${hole} (x: closed, Bosh only)`, holes[hole - 1]);
+// Board editing: the server sets one field of the draft position string (a
+// hole, a store or reserve, the side to move, the Bosh round) and says what
+// the rules find wrong with the draft, if anything. A draft may be invalid
+// for a while (one hole changed breaks the seed total); only a draft the
+// rules accept becomes the position analysed.
+let draft = null;   // { board, error } while editing
+
+function drawDraft() {
+  const v = draft.board;
+  drawBoard(v, { editable: true, status: "ongoing", onHole: editHole, onStore: v.stores ? editStore : null });
+  const board = $("#board");
+  board.dataset.draft = draft.error ? "invalid" : "valid";
+  $("#edit-tools").hidden = false;
+  $('[data-action="edit-round"]').hidden = v.round === undefined || v.round === null;
+  $("#status").textContent = draft.error
+    ? "editing: not a valid position yet"
+    : `editing: ${v.to_move} to move`;
+  $("[data-pass]").hidden = true;
+  $("[data-move-input]").disabled = true;
+}
+
+async function editField(target, value) {
   if (value === null) return;
-  holes[hole - 1] = value.trim();
-  fields[1] = holes.join(",");
-  await setPosition(fields.join(" "));
+  const r = await fetchJson(`/api/edit?position=${encodeURIComponent(draft.board.position)}`
+    + `&target=${encodeURIComponent(target)}&value=${encodeURIComponent(value)}`);
+  if (!r) return;
+  draft = { board: r.board, error: r.error || null };
+  $("[data-position-input]").value = r.draft;
+  if (draft.error) {
+    showError(`not a valid position yet: ${draft.error}`);
+    drawDraft();
+  } else {
+    await setPosition(r.draft);
+  }
+}
+
+function editHole(hole) {
+  const now = draft.board.rows.flat().find((h) => h.hole === hole);
+  const closed = draft.board.game === "bosh" ? " (x: closed)" : "";
+  editField(`hole:${hole}`, prompt(`Seeds in hole ${hole}${closed}`, now ? now.seeds : ""));
+}
+
+function editStore(side) {
+  const now = draft.board.stores[SIDES.indexOf(side)];
+  editField(`store:${side}`, prompt(`Seeds in the ${side} ${draft.board.stores_label}`, now));
 }
 
 async function setPosition(position) {
   const v = await fetchJson(`/api/position?position=${encodeURIComponent(position)}`);
-  if (!v) return;
+  if (!v) {
+    // A bad deep link: the field keeps the string to fix, the board says why it is empty.
+    if (!an.answer) { boardNote("no position"); $("[data-position-input]").value = position || ""; }
+    return;
+  }
   showError("");
   an.start = v.start; an.moves = []; an.cursor = 0;
   $("[data-position-input]").value = v.start;
@@ -657,9 +781,19 @@ async function setPosition(position) {
 
 function optionsDialog() {
   const box = $("#options-fields");
-  box.replaceChildren(...an.options.filter((o) => o.kind !== "button").map((o) => {
+  const pressed = new Set(an.pressed);
+  box.replaceChildren(...an.options.map((o) => {
     const value = an.chosen[o.name] ?? o.default ?? "";
     let input;
+    // A button (UCI: an action, e.g. Clear Hash) is pressed with the next search.
+    if (o.kind === "button") {
+      const button = el("button", { type: "button", "data-option-button": o.name, "aria-pressed": String(pressed.has(o.name)) }, o.name);
+      button.addEventListener("click", () => {
+        if (pressed.has(o.name)) pressed.delete(o.name); else pressed.add(o.name);
+        button.setAttribute("aria-pressed", String(pressed.has(o.name)));
+      });
+      return el("p", { class: "option" }, button, " (pressed before the next search)");
+    }
     if (o.kind === "check") input = el("input", { type: "checkbox", checked: value === "true" });
     else if (o.kind === "spin") input = el("input", { type: "number", min: o.min, max: o.max, value });
     else if (o.kind === "combo") {
@@ -672,6 +806,7 @@ function optionsDialog() {
   const dialog = $("#options-dialog");
   dialog.onclose = () => {
     if (dialog.returnValue !== "ok") return;
+    an.pressed = pressed;
     $$("[data-option]", box).forEach((i) => {
       an.chosen[i.dataset.option] = i.type === "checkbox" ? String(i.checked) : i.value;
     });
@@ -680,12 +815,25 @@ function optionsDialog() {
 }
 
 function analyse() {
-  const options = Object.entries(an.chosen);
-  if (!$("#multipv-label").hidden) options.push(["MultiPV", $("[data-multipv-input]").value]);
+  if (draft && draft.error) return showError(`the board is not a valid position yet: ${draft.error}`);
+  showError("");
+  const wanted = { ...an.chosen };
+  if (!$("#multipv-label").hidden) wanted.MultiPV = $("[data-multipv-input]").value;
+  // As UCI GUIs do, a value goes to the engine once, not before every search
+  // (a restart on each move would otherwise resend, e.g., Hash).
+  an.sent = an.sent || {};
+  const options = Object.entries(wanted).filter(([name, value]) => an.sent[name] !== value);
+  for (const [name, value] of options) an.sent[name] = value;
+  for (const name of an.pressed) options.push([name, ""]);
+  an.pressed = new Set();
   an.lines = {};
+  an.searching = true;
+  an.waiting = true;
+  an.analysed = an.answer && an.answer.board.position;
   $("#infos tbody").replaceChildren();
   $("[data-bestmove]").textContent = "";
-  anSend({ type: "go", position: an.start, moves: an.moves.slice(0, an.cursor).join(" "), options });
+  anSend({ type: "go", engine: $("#analyse-engine").value || null, position: an.start,
+           moves: an.moves.slice(0, an.cursor).join(" "), options });
 }
 
 async function exportLog() {
@@ -703,7 +851,18 @@ async function setupAnalyse() {
   sel.addEventListener("change", chooseEngine);
   chooseEngine();
   $("#analyse-form").addEventListener("submit", (e) => { e.preventDefault(); setPosition($("[data-position-input]").value); });
-  $("[data-edit-board]").addEventListener("change", anShow);
+  $("#move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("[data-move-input]");
+    const mv = input.value.trim();
+    if (mv) { anPlay(mv); input.value = ""; }
+  });
+  $("[data-pass]").addEventListener("click", () => anPlay("pass"));
+  $("[data-edit-board]").addEventListener("change", () => { draft = null; showError(""); anShow(); });
+  $('[data-action="edit-side"]').addEventListener("click", () =>
+    editField("side", draft.board.to_move === "south" ? "N" : "S"));
+  $('[data-action="edit-round"]').addEventListener("click", () =>
+    editField("round", prompt("Round", draft.board.round)));
   const act = {
     options: optionsDialog, analyse, stop: () => anSend({ type: "stop" }),
     takeback: () => { an.moves = an.moves.slice(0, Math.max(0, an.cursor - 1)); an.cursor = an.moves.length; anShow(); },
@@ -717,6 +876,8 @@ async function setupAnalyse() {
     anShow();
   }));
   const start = params.get("position") || (await fetchJson(`/api/start?game=${encodeURIComponent(params.get("game") || "bohnenspiel")}`) || {}).position;
+  // An unknown `game=`: its error stays and the board says there is none.
+  if (!start) return boardNote("no position");
   await setPosition(start);
   if (params.has("moves")) { an.moves = params.get("moves").split(/\s+/).filter(Boolean); an.cursor = an.moves.length; anShow(); }
 }
@@ -743,9 +904,13 @@ async function main() {
 // Leaving the page ends its games and their engines at once (a page kept in
 // the back/forward cache would otherwise keep its WebSocket open).
 window.addEventListener("pagehide", () => {
+  leaving = true;
   if (socket) socket.close();
   if (anSocket) anSocket.close();
 });
+
+// A page brought back from the back/forward cache is live again.
+window.addEventListener("pageshow", () => { leaving = false; });
 
 // The live page (live.js) uses the drawing above and drives itself.
 if (document.body.dataset.page !== "live") main();
