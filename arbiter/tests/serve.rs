@@ -353,3 +353,74 @@ fn a_human_move_comes_back_at_once_and_the_engine_answers_after_it() {
     }
     page.close();
 }
+
+#[test]
+fn a_page_that_stops_reading_loses_its_game_and_its_engines() {
+    let scratch = common::Scratch::new("serve", "stuck");
+    let s = common::serve(&[
+        "--engine".to_owned(),
+        format!("cmd={}", common::testbot()),
+        scratch.dir_arg(),
+        "arg=--mode".into(),
+        "arg=instant".into(),
+        "name=A".into(),
+    ]);
+    // A page that never reads: a tiny receive buffer, and nothing read after
+    // the handshake.
+    let addr: std::net::SocketAddr = s.addr.parse().expect("address");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(4096).expect("small buffer");
+        socket.connect(addr).await.expect("connects")
+    });
+    let stream = stream.into_std().expect("std stream");
+    stream.set_nonblocking(false).expect("blocking");
+    // why: once the server stops reading too, a write of ours waits; the
+    // hang guard turns that into an error, which ends our sending.
+    stream
+        .set_write_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("timeout");
+    let (mut ws, _) =
+        tungstenite::client(format!("ws://{addr}/ws/play"), stream).expect("the socket opens");
+    let mut send =
+        |m: serde_json::Value| ws.send(tungstenite::Message::text(m.to_string())).is_ok();
+    send(serde_json::json!({
+        "type": "start", "game": "bohnenspiel", "tc": "60+1",
+        "south": {"player": "human"}, "north": {"player": "A"},
+    }));
+    // The engine in the scratch directory (the server names it too).
+    let engines = || {
+        let mut found = common::processes_in(&scratch.0);
+        found.retain(|(pid, _)| *pid != s.pid());
+        found
+    };
+    let waited = std::time::Instant::now();
+    while engines().is_empty() {
+        assert!(waited.elapsed().as_secs() < 60, "the engine never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Each refused move is answered (an error and the state, about 1 KB):
+    // more than the kernel's buffers hold (up to 4 MiB a socket), so the
+    // server's writes wait.
+    for _ in 0..20_000 {
+        if !send(serde_json::json!({"type": "move", "move": "99"})) {
+            break;
+        }
+    }
+    // After SEND_TIMEOUT (10 s) of a write waiting, the page is taken for
+    // gone: its engine ends (before: only when the connection closed).
+    let waited = std::time::Instant::now();
+    while !engines().is_empty() {
+        assert!(
+            waited.elapsed().as_secs() < 120,
+            "the engine of a page that stopped reading is still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let (status, _) = request(&s.addr, "/api/config", &[]);
+    assert_eq!(status, 200, "the server goes on serving");
+}

@@ -1,6 +1,13 @@
 //! The WebSocket settings the play and analysis sockets share.
 
+use std::time::Duration;
+
 use axum::extract::ws::WebSocketUpgrade;
+
+/// The longest one message to a page may take to go out before the page is
+/// taken for gone (it stopped reading but kept its connection): a live page
+/// is dropped, a play page's game ends and its engines with it.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The read buffer of one socket. The pages send short JSON messages; the
 /// default (128 KiB) costs a 128 KiB `memset` every time the socket is polled
