@@ -91,3 +91,22 @@ def test_each_side_gets_the_level_in_its_own_field(browser, tmp_path):
     finally:
         browser.get("about:blank")
         stop(proc)
+
+
+def test_multipv_in_the_dialog_and_the_lines_field_are_one_value(server, browser):
+    page = Page(browser, f"{server}/analyse")
+    field = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-multipv-input]"))
+    page.wait_for(lambda d: field.is_displayed())
+    field.clear()
+    field.send_keys("2")
+    page.click('[data-action="options"]')
+    shown = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-option="MultiPV"]'))
+    assert shown.get_attribute("value") == "2", "the dialog shows the Lines field's value"
+    shown.clear()
+    shown.send_keys("3")
+    page.click('[data-action="options-ok"]')
+    assert field.get_attribute("value") == "3", "the dialog's choice is the Lines field's"
+    page.click('[data-action="analyse"]')
+    page.wait_for(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]")) == 3)
+    page.click('[data-action="stop"]')
+    page.wait_for(lambda d: page.text("[data-bestmove]"))

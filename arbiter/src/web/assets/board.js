@@ -782,8 +782,10 @@ async function setPosition(position) {
 function optionsDialog() {
   const box = $("#options-fields");
   const pressed = new Set(an.pressed);
+  // MultiPV is the Lines field's: the dialog shows and sets that one value.
+  const isLines = (name) => name.toLowerCase() === "multipv" && !$("#multipv-label").hidden;
   box.replaceChildren(...an.options.map((o) => {
-    const value = an.chosen[o.name] ?? o.default ?? "";
+    const value = isLines(o.name) ? $("[data-multipv-input]").value : an.chosen[o.name] ?? o.default ?? "";
     let input;
     // A button (UCI: an action, e.g. Clear Hash) is pressed with the next search.
     if (o.kind === "button") {
@@ -808,7 +810,8 @@ function optionsDialog() {
     if (dialog.returnValue !== "ok") return;
     an.pressed = pressed;
     $$("[data-option]", box).forEach((i) => {
-      an.chosen[i.dataset.option] = i.type === "checkbox" ? String(i.checked) : i.value;
+      if (isLines(i.dataset.option)) $("[data-multipv-input]").value = i.value;
+      else an.chosen[i.dataset.option] = i.type === "checkbox" ? String(i.checked) : i.value;
     });
   };
   dialog.showModal();
