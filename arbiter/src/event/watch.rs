@@ -3,7 +3,8 @@
 //! [`Merger`] as `arbiter merge`, so the standings are what `arbiter merge`
 //! prints for those logs at that moment. The merger is lean (no moves kept:
 //! they are in the logs, for the replay view), so a long event's watch does
-//! not hold every ply of it.
+//! not hold every ply of it, and it keeps the standings up game by game
+//! ([`crate::event::running`]), so a look does not go over every game.
 
 use std::path::PathBuf;
 
