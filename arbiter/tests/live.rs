@@ -421,3 +421,59 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
         .await
         .expect("flush returns once the page has it all");
 }
+
+#[test]
+fn a_search_in_progress_is_sent_before_its_move() {
+    let s = common::Scratch::new("live", "thinking");
+    let reference = |name: &str| {
+        vec![
+            "--engine".to_owned(),
+            format!("cmd={}", common::engine()),
+            format!("name={name}"),
+            "option.Level=5".into(),
+        ]
+    };
+    let mut cmd = Command::new(ARBITER);
+    cmd.current_dir(&s.0)
+        .args(["match", "--game", "bohnenspiel", "--games", "4"])
+        .args(reference("A"))
+        .args(reference("B"))
+        .args(["--each", "st=0.05", "--stderr-dir", "stderr"])
+        .args(["--live", "127.0.0.1:0"]);
+    let event = Event::start(&mut cmd);
+    let stream = TcpStream::connect(&event.addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let (mut ws, _) = tungstenite::client(format!("ws://{}/ws/live", event.addr), stream)
+        .expect("the live socket opens");
+    let mut next = || loop {
+        match ws.read().expect("a message (the event is still running)") {
+            tungstenite::Message::Text(t) => {
+                return serde_json::from_str::<serde_json::Value>(&t).expect("JSON")
+            }
+            _ => continue,
+        }
+    };
+    let thinking = loop {
+        let m = next();
+        if m["type"] == "thinking" {
+            break m;
+        }
+    };
+    assert!(thinking["engine"]["depth"].as_u64().is_some(), "{thinking}");
+    assert!(["south", "north"].contains(&thinking["side"].as_str().unwrap_or("")));
+    // Its move comes next for that game: the ply it was thinking about.
+    let ply = loop {
+        let m = next();
+        if m["type"] == "ply" && m["id"] == thinking["id"] {
+            break m;
+        }
+    };
+    assert_eq!(ply["ply"], thinking["ply"], "{thinking} then {ply}");
+    assert_eq!(ply["side"], thinking["side"]);
+    drop(ws);
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    s.assert_no_leftovers();
+}

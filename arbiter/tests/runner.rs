@@ -130,3 +130,88 @@ async fn an_observer_sees_every_ply_as_it_is_played() {
     }
     s.assert_no_leftovers();
 }
+
+/// What an observer was told, in order.
+#[derive(Debug, PartialEq)]
+enum Told {
+    /// Game, ply, the line's depth, its pv's length.
+    Thinking(usize, u32, Option<u32>, usize),
+    Ply(usize, u32),
+}
+
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<Told>>);
+
+impl arbiter::play::observe::GameObserver for Heard {
+    fn game_started(&self, _: &arbiter::play::observe::GameStart<'_>) {}
+
+    fn ply(&self, job: &Job, ply: &arbiter::play::observe::PlyEvent<'_>) {
+        self.0
+            .lock()
+            .expect("lock")
+            .push(Told::Ply(job.index, ply.ply));
+    }
+
+    fn thinking(&self, job: &Job, t: &arbiter::play::observe::ThinkingEvent<'_>) {
+        self.0.lock().expect("lock").push(Told::Thinking(
+            job.index,
+            t.ply,
+            t.info.depth,
+            t.info.pv.len(),
+        ));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_observer_hears_each_search_before_its_move() {
+    let s = common::Scratch::new("runner", "thinking");
+    let reference = |name: &str| {
+        vec![
+            format!("cmd={}", common::engine()),
+            format!("name={name}"),
+            "option.Level=4".into(),
+            "st=0.05".into(),
+            s.dir_arg(),
+        ]
+    };
+    let heard = std::sync::Arc::new(Heard::default());
+    let runner = Runner {
+        engines: parse_engines(&[reference("A"), reference("B")], &[], None).expect("engines"),
+        observer: Some(heard.clone()),
+        max_plies: Some(12),
+        ..runner(&s)
+    };
+    runner
+        .run(vec![job(0, 0, 1)], |_| Flow::Continue)
+        .await
+        .expect("runs");
+    let told = heard.0.lock().expect("lock");
+    let plies = told.iter().filter(|t| matches!(t, Told::Ply(..))).count();
+    assert_eq!(plies, 12, "{told:?}");
+    let mut searched = 0;
+    for (i, t) in told.iter().enumerate() {
+        if let Told::Thinking(game, ply, depth, pv) = *t {
+            searched += 1;
+            assert!(
+                depth.is_some() || pv > 0,
+                "a line with something to show: {t:?}"
+            );
+            // Every line comes while its ply is being thought about: after
+            // the ply before, and before its own ply is played.
+            let played_before = told[..i]
+                .iter()
+                .filter(|t| matches!(t, Told::Ply(..)))
+                .count() as u32;
+            assert_eq!(ply, played_before + 1, "{t:?} after {played_before} plies");
+            assert!(
+                told[i..].contains(&Told::Ply(game, ply)),
+                "its move follows: {t:?}"
+            );
+        }
+    }
+    assert!(
+        searched >= plies,
+        "the reference engine reports each search: {told:?}"
+    );
+    s.assert_no_leftovers();
+}

@@ -58,19 +58,27 @@ def test_boards_move_and_standings_follow_finished_games(live, browser):
     # The engines' lines: the reference engine reports depth and pv.
     page.wait_for(lambda d: any(re.search(r"\bd\d+\b.*pv \S+", e.text)
                                 for e in d.find_elements(By.CSS_SELECTOR, "[data-think]")))
+    # And while an engine searches, its line so far, marked as such (each
+    # search of these levels takes its 100 ms: many chances to see one).
+    page.wait_for(lambda d: any(re.search(r"thinking… d\d+", e.text)
+                                for e in d.find_elements(By.CSS_SELECTOR, '[data-think][data-thinking="true"]')))
     # The standings count one more game once one finishes.
     def counted(d):
         return int(d.find_element(By.CSS_SELECTOR, "[data-standings]").get_attribute("data-games"))
     before = counted(browser)
     page.wait_for(lambda d: counted(d) > before)
-    rows = browser.find_elements(By.CSS_SELECTOR, "[data-standings] tbody tr")
-    assert sorted(r.get_attribute("data-engine") for r in rows) == [f"level-{n}" for n in LEVELS]
+    # (read in the page at once: the table is redrawn as games finish)
+    engines = browser.execute_script(
+        "return [...document.querySelectorAll('[data-standings] tbody tr')].map((r) => r.dataset.engine)")
+    assert sorted(engines) == [f"level-{n}" for n in LEVELS]
     page.wait_for(lambda d: int(d.find_element(By.CSS_SELECTOR, "[data-progress]")
                                 .get_attribute("data-done")) >= 1)
     # The finished game opens in the replay view at its last position.
-    link = page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "[data-finished] [data-replay]"))
-    plies = int(link.find_element(By.XPATH, "./ancestor::tr/td[7]").text)
-    link.click()
+    # (the link and its row's plies read at once: the list grows as games finish)
+    href, plies = page.wait_for(lambda d: d.execute_script(
+        "const a = document.querySelector('[data-finished] [data-replay]');"
+        "return a && [a.href, Number(a.closest('tr').children[6].textContent)];"))
+    browser.get(href)
     replay = Page(browser, browser.current_url)
     replay.wait_for(lambda d: len(replay.moves()) == plies)
     assert "/replay?log=0&game=" in browser.current_url

@@ -308,10 +308,22 @@ impl Session {
         go: &str,
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
+        self.go_watched(position, go, deadline, None).await
+    }
+
+    /// [`Session::go`], handing `on_info` each `info` line of the search as
+    /// it comes (`--live`).
+    pub async fn go_watched(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+        on_info: Option<&(dyn Fn(&umi::Info) + Sync)>,
+    ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
         self.send_lines(&[position, go]).await?;
         let started = self.process.last_line_at();
-        self.bestmove(started, deadline).await
+        self.bestmove(started, deadline, on_info).await
     }
 
     /// [`Session::go`] for the turn that began with the `stop` ending a ponder
@@ -327,7 +339,7 @@ impl Session {
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
         self.send_lines(&[position, &go(stopped.elapsed())]).await?;
-        self.bestmove(stopped, deadline).await
+        self.bestmove(stopped, deadline, None).await
     }
 
     /// Sends `position` and `go ponder …` and returns at once: the engine
@@ -344,7 +356,7 @@ impl Session {
         self.check_pondering().await?;
         self.send("ponderhit").await?;
         let started = self.process.last_line_at();
-        self.bestmove(started, deadline).await
+        self.bestmove(started, deadline, None).await
     }
 
     /// `stop` to a pondering engine, then its `bestmove` (whatever it says,
@@ -381,6 +393,7 @@ impl Session {
         &mut self,
         started: std::time::Instant,
         deadline: Instant,
+        on_info: Option<&(dyn Fn(&umi::Info) + Sync)>,
     ) -> Result<BestMove, Fault> {
         let (mut score, mut depth) = (None, None);
         let mut pv = Vec::new();
@@ -419,6 +432,9 @@ impl Session {
                 }
                 Ok(Message::BestMoveNone) => return Err(Fault::NoMove),
                 Ok(Message::Info(info)) => {
+                    if let Some(f) = on_info {
+                        f(&info);
+                    }
                     if let Some(s) = info.score {
                         score = Some(s.value);
                     }

@@ -7,10 +7,9 @@ use std::time::Duration;
 
 use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameResult, Side};
 use tokio::time::Instant;
-use umi::ScoreValue;
 
 use crate::engine::session::{Fault, Session};
-use crate::play::observe::{clocks_ms, PlyEvent, PlyHook};
+use crate::play::observe::{clocks_ms, GameWatch, PlyEvent, ThinkingEvent};
 use crate::play::ponder::{self, Pondering};
 use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
@@ -156,12 +155,13 @@ pub async fn play_started(
     play_observed(plan, engines, timeouts, None).await
 }
 
-/// [`play_started`], calling `on_ply` after each checked ply (`--live`).
+/// [`play_started`], telling `watch` each search's `info` lines and each
+/// checked ply (`--live`).
 pub async fn play_observed(
     plan: &GamePlan,
     engines: [&mut Session; 2],
     timeouts: Timeouts,
-    on_ply: Option<PlyHook<'_>>,
+    watch: Option<&GameWatch<'_>>,
 ) -> Played {
     let [south, north] = engines;
     let mut sessions = [south, north];
@@ -209,8 +209,15 @@ pub async fn play_observed(
                 ponder::resume(session, p, reply, mover, &position, params, wait).await
             }
             _ => {
+                let ply = played.len() as u32 + 1;
+                let on_info = |info: &umi::Info| {
+                    if let Some(w) = watch {
+                        w.thinking(&ThinkingEvent { ply, mover, info });
+                    }
+                };
+                let on_info: Option<&(dyn Fn(&umi::Info) + Sync)> = watch.map(|_| &on_info as _);
                 session
-                    .go(&position, &go_line(params), Instant::now() + wait)
+                    .go_watched(&position, &go_line(params), Instant::now() + wait, on_info)
                     .await
             }
         };
@@ -236,10 +243,7 @@ pub async fn play_observed(
         }
         match game.play(&bm.mv) {
             Ok(mv) => {
-                let score = bm.score.map(|s| match s {
-                    ScoreValue::Cp(cp) => Score::Cp(cp),
-                    ScoreValue::Mate(m) => Score::Mate(m),
-                });
+                let score = bm.score.map(Score::from);
                 moves.push(MoveRecord {
                     mv: mv.clone(),
                     time_ms: bm.elapsed.as_millis() as u64,
@@ -247,9 +251,9 @@ pub async fn play_observed(
                     depth: bm.depth,
                 });
                 played.push(mv);
-                if let Some(hook) = on_ply {
+                if let Some(w) = watch {
                     let last = &moves[moves.len() - 1];
-                    hook(&PlyEvent {
+                    w.ply(&PlyEvent {
                         ply: played.len() as u32,
                         mover,
                         mv: &last.mv,

@@ -42,15 +42,40 @@ pub struct PlyEvent<'a> {
     pub pv: &'a [umi::Move],
 }
 
+/// An `info` line of the engine to move, during its search.
+#[derive(Clone, Copy, Debug)]
+pub struct ThinkingEvent<'a> {
+    /// The ply being thought about (1 for the first move).
+    pub ply: u32,
+    pub mover: Side,
+    pub info: &'a umi::Info,
+}
+
 /// Told about every game of a run. Called from the game tasks: quick and
 /// non-blocking, never awaiting.
 pub trait GameObserver: Send + Sync {
     fn game_started(&self, start: &GameStart<'_>);
     fn ply(&self, job: &Job, ply: &PlyEvent<'_>);
+    /// Each `info` line of a search in progress (every one: an observer
+    /// that shows them picks how often).
+    fn thinking(&self, _job: &Job, _thinking: &ThinkingEvent<'_>) {}
 }
 
-/// What the game loop calls after each ply.
-pub type PlyHook<'a> = &'a (dyn Fn(&PlyEvent<'_>) + Send + Sync);
+/// What the game loop tells about one game: [`GameObserver`] for one job.
+pub struct GameWatch<'a> {
+    pub observer: &'a dyn GameObserver,
+    pub job: &'a Job,
+}
+
+impl GameWatch<'_> {
+    pub fn ply(&self, ply: &PlyEvent<'_>) {
+        self.observer.ply(self.job, ply);
+    }
+
+    pub fn thinking(&self, thinking: &ThinkingEvent<'_>) {
+        self.observer.thinking(self.job, thinking);
+    }
+}
 
 /// Told about an event's finished games, with the standings after each
 /// (`--live`). Called from the results loop, after the game is logged.

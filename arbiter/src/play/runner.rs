@@ -15,7 +15,7 @@ use crate::engine::config::EngineSpec;
 use crate::engine::process::{LaunchSpec, TrafficLog};
 use crate::engine::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
-use crate::play::observe::{clocks_ms, GameObserver, GameStart, PlyEvent};
+use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
@@ -430,9 +430,12 @@ impl Runner {
                     job,
                     clocks_ms: clocks_ms(&clocks),
                 });
-                let hook = |ply: &PlyEvent<'_>| observer.ply(job, ply);
+                let watch = GameWatch {
+                    observer: observer.as_ref(),
+                    job,
+                };
                 let sessions = [&mut south, &mut north];
-                game::play_observed(&plan, sessions, self.timeouts, Some(&hook)).await
+                game::play_observed(&plan, sessions, self.timeouts, Some(&watch)).await
             }
         };
         // An engine that broke the protocol is not trusted with another game;

@@ -112,6 +112,15 @@ pub enum Score {
     Mate(i32),
 }
 
+impl From<umi::ScoreValue> for Score {
+    fn from(v: umi::ScoreValue) -> Score {
+        match v {
+            umi::ScoreValue::Cp(cp) => Score::Cp(cp),
+            umi::ScoreValue::Mate(m) => Score::Mate(m),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// `+35`, `-12`, `+0`, `+M3`, `-M2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -18,11 +18,11 @@ use axum::Json;
 use mancala_rules::{game_from_position, AnyGame, GameResult};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
-use umi::{Bound, Message, OptionDecl, OptionKind, ScoreValue};
+use umi::{Bound, Message, OptionDecl, OptionKind};
 
 use crate::engine::session::Session;
 use crate::play::game::position_command;
-use crate::records::log::{GameLog, MoveRecord, Termination};
+use crate::records::log::{GameLog, MoveRecord, Score, Termination};
 use crate::web::board::{move_hole, view, BoardView};
 use crate::web::socket::SEND_TIMEOUT;
 use crate::web::state::AppState;
@@ -315,11 +315,7 @@ pub fn info_view(info: &umi::Info, searched: Option<&dyn AnyGame>) -> Option<Inf
     }
     let pv: Vec<String> = info.pv.iter().map(|m| m.as_str().to_owned()).collect();
     let score = info.score.map(|s| {
-        let value = match s.value {
-            ScoreValue::Cp(cp) => format!("{cp:+}"),
-            ScoreValue::Mate(m) if m < 0 => format!("-M{}", m.unsigned_abs()),
-            ScoreValue::Mate(m) => format!("+M{m}"),
-        };
+        let value = Score::from(s.value).to_string();
         match s.bound {
             None => value,
             Some(Bound::Lower) => format!("≥{value}"),

@@ -20,7 +20,6 @@ use axum::response::Response;
 use mancala_rules::{start_position, GameId, Side};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
-use umi::ScoreValue;
 
 use crate::engine::session::{BestMove, Fault, Session};
 use crate::play::game::{forfeit, gameover_line};
@@ -209,13 +208,7 @@ impl Live {
         let grace = state.config.quit_grace;
         match answer {
             Ok(bm) => {
-                let said = (
-                    bm.score.map(|s| match s {
-                        ScoreValue::Cp(cp) => Score::Cp(cp),
-                        ScoreValue::Mate(m) => Score::Mate(m),
-                    }),
-                    bm.depth,
-                );
+                let said = (bm.score.map(Score::from), bm.depth);
                 match self.table.play(side, &bm.mv, bm.elapsed, Some(said)) {
                     Ok(()) => self.put_back(side, session),
                     Err(e) => {

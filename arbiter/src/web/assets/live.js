@@ -143,8 +143,20 @@ function updateGame(p) {
   card.dataset.ply = p.ply;
   drawBoard(p.board, { target: $("[data-board]", card) });
   showClocks(card, p.clocks_ms, p.board.to_move);
-  $(`[data-think=${p.side}]`, card).textContent = thinkText(p.engine);
+  const think = $(`[data-think=${p.side}]`, card);
+  think.textContent = thinkText(p.engine);
+  delete think.dataset.thinking;
   $("[data-last-move]", card).textContent = `ply ${p.ply}: ${p.side} played ${p.move} (${(p.time_ms / 1000).toFixed(2)}s)`;
+}
+
+// A search in progress: the engine's latest line, marked as thinking (the
+// line after its move replaces it).
+function showThinking(t) {
+  const card = gameCard(t.id);
+  if (!card || Number(card.dataset.ply) !== t.ply - 1) return;
+  const line = $(`[data-think=${t.side}]`, card);
+  line.textContent = `thinking… ${thinkText(t.engine)}`;
+  line.dataset.thinking = "true";
 }
 
 function countPlaying() {
@@ -213,7 +225,11 @@ function onLive(m) {
       renderStandings(m.standings);
       renderProgress(m.progress);
       $("[data-playing]").replaceChildren();
-      for (const g of m.playing) { addGame(g.start); if (g.last) updateGame(g.last); }
+      for (const g of m.playing) {
+        addGame(g.start);
+        if (g.last) updateGame(g.last);
+        if (g.thinking) showThinking(g.thinking);
+      }
       $("[data-finished] tbody").replaceChildren();
       for (const f of m.finished) addFinished(f);
       finishedCount = m.finished_count;
@@ -225,6 +241,7 @@ function onLive(m) {
     case "progress": renderProgress(m); break;
     case "game_started": addGame(m); break;
     case "ply": updateGame(m); break;
+    case "thinking": showThinking(m); break;
     case "game_finished":
       if (m.id !== null) { const c = gameCard(m.id); if (c) c.remove(); countPlaying(); }
       addFinished(m);

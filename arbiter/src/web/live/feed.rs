@@ -4,23 +4,24 @@
 //! Everything here only publishes into the hub (never waits); the server
 //! runs in its own task, so a failure there never touches the event.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use mancala_rules::Side;
 
 use crate::engine::config::EngineSpec;
 use crate::play::game::Timeouts;
-use crate::play::observe::{EventObserver, GameObserver, GameStart, PlyEvent};
+use crate::play::observe::{EventObserver, GameObserver, GameStart, PlyEvent, ThinkingEvent};
 use crate::play::runner::Job;
-use crate::records::log::GameLog;
+use crate::records::log::{GameLog, Score};
 use crate::stats::json::Report;
 use crate::web::board;
 use crate::web::live::hub::{
     EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyPlayed, Progress,
-    FINISHED_KEPT,
+    Thinking, FINISHED_KEPT,
 };
 use crate::web::replay::summary;
 use crate::web::state::{AppState, ServeConfig};
@@ -28,6 +29,10 @@ use crate::web::state::{AppState, ServeConfig};
 /// The longest the arbiter waits, at the end, for the pages to be sent the
 /// last messages before it exits.
 const FLUSH_LIMIT: Duration = Duration::from_secs(2);
+
+/// The least time between two lines of one search shown on the page (an
+/// engine may print hundreds a second; a reader follows a few).
+const THINKING_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Each connection's kernel send buffer: with the page's queue
 /// ([`super::socket::QUEUED`]) what a page that stopped reading may hold up.
@@ -126,6 +131,7 @@ impl LiveEvent {
         Arc::new(GameFeed {
             hub: self.hub.clone(),
             names: engines.iter().map(|e| e.name.clone()).collect(),
+            shown: Mutex::default(),
         })
     }
 
@@ -153,6 +159,8 @@ impl EventObserver for LiveEvent {
 struct GameFeed {
     hub: LiveHub,
     names: Vec<String>,
+    /// When each game's search was last shown, and for which ply.
+    shown: Mutex<HashMap<u64, (u32, Instant)>>,
 }
 
 impl GameFeed {
@@ -205,6 +213,47 @@ impl GameObserver for GameFeed {
                 depth: ply.depth,
                 score: ply.score.map(|s| s.to_string()),
                 pv: ply.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+            },
+        }));
+    }
+
+    fn thinking(&self, job: &Job, t: &ThinkingEvent<'_>) {
+        let info = t.info;
+        // Lines with neither a score nor a line (currmove, nodes) say
+        // nothing the page shows.
+        if info.score.is_none() && info.pv.is_empty() {
+            return;
+        }
+        let id = job.index as u64;
+        let now = Instant::now();
+        {
+            // why not `lock().unwrap()`: a panic elsewhere must not stop games.
+            let mut shown = self.shown.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(&(ply, at)) = shown.get(&id) {
+                // The first line of each search goes out; then a few a second.
+                if ply == t.ply && now.duration_since(at) < THINKING_INTERVAL {
+                    return;
+                }
+            }
+            // why: bounded without an end-of-game hook; the games in
+            // progress are far fewer, and a cleared entry only lets one
+            // more line through.
+            if shown.len() > 4096 {
+                shown.clear();
+            }
+            shown.insert(id, (t.ply, now));
+        }
+        self.hub.publish(LiveMsg::Thinking(Thinking {
+            id,
+            side: match t.mover {
+                Side::South => "south",
+                Side::North => "north",
+            },
+            ply: t.ply,
+            engine: EngineLine {
+                depth: info.depth,
+                score: info.score.map(|s| Score::from(s.value).to_string()),
+                pv: info.pv.iter().map(|m| m.as_str().to_owned()).collect(),
             },
         }));
     }

@@ -95,6 +95,18 @@ pub struct PlyPlayed {
     pub engine: EngineLine,
 }
 
+/// What the engine to move has said so far in its search (its latest
+/// `info`, at most a few a second: [`crate::web::live::feed`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Thinking {
+    pub id: u64,
+    /// `south` or `north`: who is thinking.
+    pub side: &'static str,
+    /// The ply it is thinking about (1 for the first move).
+    pub ply: u32,
+    pub engine: EngineLine,
+}
+
 /// A finished game: its summary and where to replay it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameFinished {
@@ -116,6 +128,7 @@ pub enum LiveMsg {
     Progress(Progress),
     GameStarted(GameStarted),
     Ply(PlyPlayed),
+    Thinking(Thinking),
     GameFinished(GameFinished),
     /// The event is over (the message says why, and what happens next).
     Ended {
@@ -133,6 +146,9 @@ pub enum LiveMsg {
 pub struct LiveGame {
     pub start: GameStarted,
     pub last: Option<PlyPlayed>,
+    /// The search in progress, until its move is played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Thinking>,
 }
 
 /// Everything a new page needs to draw the event as it is now.
@@ -199,12 +215,24 @@ impl State {
                     LiveGame {
                         start: g.clone(),
                         last: None,
+                        thinking: None,
                     },
                 );
             }
             LiveMsg::Ply(p) => {
                 if let Some(g) = self.playing.get_mut(&p.id) {
                     g.last = Some(p.clone());
+                    g.thinking = None;
+                }
+            }
+            LiveMsg::Thinking(t) => {
+                if let Some(g) = self.playing.get_mut(&t.id) {
+                    // why the ply check: a line that comes after its move
+                    // was played (it was on its way) is old news.
+                    let played = g.last.as_ref().map_or(0, |p| p.ply);
+                    if t.ply == played + 1 {
+                        g.thinking = Some(t.clone());
+                    }
                 }
             }
             LiveMsg::GameFinished(f) => {

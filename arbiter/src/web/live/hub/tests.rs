@@ -150,3 +150,39 @@ async fn flush_waits_for_page_writers() {
         .await
         .expect("flush returns once the writer is done");
 }
+
+fn thinking(id: u64, ply: u32, depth: u32) -> LiveMsg {
+    LiveMsg::Thinking(Thinking {
+        id,
+        side: "south",
+        ply,
+        engine: EngineLine {
+            depth: Some(depth),
+            score: Some("+3".into()),
+            pv: vec!["6".into()],
+        },
+    })
+}
+
+#[test]
+fn a_search_in_progress_shows_until_its_move_is_played() {
+    let hub = LiveHub::new();
+    hub.publish(started(1));
+    hub.publish(thinking(1, 1, 5));
+    let depth = |hub: &LiveHub| {
+        hub.snapshot().playing[0]
+            .thinking
+            .as_ref()
+            .and_then(|t| t.engine.depth)
+    };
+    assert_eq!(depth(&hub), Some(5));
+    hub.publish(thinking(1, 1, 7));
+    assert_eq!(depth(&hub), Some(7), "the latest line");
+    hub.publish(ply(1, 1));
+    assert_eq!(depth(&hub), None, "the move is played");
+    // A line of the search just finished, arriving after its move: ignored.
+    hub.publish(thinking(1, 1, 9));
+    assert_eq!(depth(&hub), None);
+    hub.publish(thinking(1, 2, 3));
+    assert_eq!(depth(&hub), Some(3), "the next search");
+}
