@@ -52,6 +52,7 @@ pub mod event {
     pub mod extend;
     pub mod merge;
     pub mod resume;
+    pub mod running;
     pub mod schedule;
     pub mod slots;
     pub mod watch;

@@ -14,6 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use crate::event::resume;
+use crate::event::running::{self, RunningMerge};
 use crate::event::schedule::SlotKey;
 use crate::records::log::GameLog;
 use crate::records::pgn;
@@ -177,6 +178,8 @@ pub struct Merger {
     /// What was tolerated in the logs, for the user.
     pub warnings: Vec<String>,
     lean: bool,
+    /// The standings of the kept games, kept up on every change (a watch's).
+    running: Option<RunningMerge>,
 }
 
 impl Merger {
@@ -188,6 +191,16 @@ impl Merger {
         Merger {
             lean: true,
             ..Merger::default()
+        }
+    }
+
+    /// A [`Merger::lean`] merger that also keeps the standings up as games
+    /// come and go ([`Merger::look`]): for `arbiter serve --watch`, whose
+    /// look after one more game must not cost more as the event grows.
+    pub fn watching() -> Merger {
+        Merger {
+            running: Some(RunningMerge::default()),
+            ..Merger::lean()
         }
     }
 
@@ -208,6 +221,9 @@ impl Merger {
                 // why: an exact copy; which of the two is kept changes nothing.
                 self.duplicates += 1;
                 return Added::Duplicate;
+            }
+            if let Some(r) = &mut self.running {
+                r.add(running::place(&game.game, origin), &game.game);
             }
             self.untagged.insert(origin, game);
             return Added::Counted;
@@ -233,6 +249,11 @@ impl Merger {
                     self.differing += 1;
                 }
                 if origin < kept.origin {
+                    if let Some(r) = &mut self.running {
+                        let at = running::place(&game.game, origin);
+                        r.remove(at, &kept.value.game);
+                        r.add(at, &game.game);
+                    }
                     *kept = First {
                         origin,
                         value: game,
@@ -242,6 +263,9 @@ impl Merger {
                 Added::Duplicate
             }
             None => {
+                if let Some(r) = &mut self.running {
+                    r.add(running::place(&game.game, origin), &game.game);
+                }
                 self.by_slot.insert(
                     key.index,
                     First {
@@ -261,20 +285,30 @@ impl Merger {
 
     /// The merged event, or why these logs cannot be merged.
     pub fn finish(self) -> Result<Merged, MergeError> {
-        let Merger {
-            schedules,
-            untagged_events,
-            by_slot,
-            untagged,
-            seats,
-            duplicates,
-            differing,
-            warnings,
-            lean: _,
-        } = self;
+        let mut merged = self.head()?;
+        merged.games = self
+            .by_slot
+            .into_values()
+            .map(|f| f.value.game)
+            .chain(self.untagged.into_values().map(|k| k.game))
+            .collect();
+        for g in &merged.games {
+            for n in [&g.south, &g.north] {
+                if !merged.names.contains(n) {
+                    merged.names.push(n.clone());
+                }
+            }
+        }
+        Ok(merged)
+    }
+
+    /// The merged event but its games, and of the names only the seats'.
+    fn head(&self) -> Result<Merged, MergeError> {
+        let schedules = &self.schedules;
+        let untagged_events = &self.untagged_events;
         let mut merged = Merged {
-            duplicates,
-            warnings,
+            duplicates: self.duplicates,
+            warnings: self.warnings.clone(),
             ..Merged::default()
         };
         if schedules.len() > 1 {
@@ -312,31 +346,90 @@ impl Merger {
                 list.join("; ")
             )));
         }
-        if differing > 0 {
+        if self.differing > 0 {
             merged.warnings.push(format!(
-                "{differing} slot(s) were played more than once with different games; the first \
-                 copy (in the order the logs were given) is counted"
+                "{} slot(s) were played more than once with different games; the first \
+                 copy (in the order the logs were given) is counted",
+                self.differing
             ));
         }
-        if let Some((id, first)) = schedules.into_iter().next() {
+        if let Some((id, first)) = schedules.iter().next() {
             let size = first.value.2;
-            merged.missing = (0..size).filter(|i| !by_slot.contains_key(i)).collect();
-            merged.schedule = Some((id, size));
+            // why a walk over the kept slots: the gaps between them, without
+            // a look-up per slot of the schedule.
+            let mut next = 0;
+            for &i in self.by_slot.keys().take_while(|&&i| i < size) {
+                merged.missing.extend(next..i);
+                next = i + 1;
+            }
+            merged.missing.extend(next..size);
+            merged.schedule = Some((id.clone(), size));
         }
-        merged.games = by_slot
-            .into_values()
-            .map(|f| f.value.game)
-            .chain(untagged.into_values().map(|k| k.game))
-            .collect();
-        merged.names = seats.into_values().map(|f| f.value).collect();
-        for g in &merged.games {
-            for n in [&g.south, &g.north] {
-                if !merged.names.contains(n) {
-                    merged.names.push(n.clone());
-                }
+        merged.names = self.seats.values().map(|f| f.value.clone()).collect();
+        Ok(merged)
+    }
+
+    /// What a watch shows now, without going over every kept game: the
+    /// [`Merged`] head (no games) with its standings, as [`Merger::finish`]
+    /// and [`Merged::report`] would give them. `None` for a merger not made
+    /// by [`Merger::watching`].
+    pub fn look(&mut self) -> Option<Result<Look, MergeError>> {
+        self.running.as_ref()?;
+        let head = match self.head() {
+            Ok(head) => head,
+            Err(e) => return Some(Err(e)),
+        };
+        let running = self.running.as_mut()?;
+        let mut names = head.names;
+        for n in running.names() {
+            if !names.contains(&n) {
+                names.push(n);
             }
         }
-        Ok(merged)
+        let games = self
+            .by_slot
+            .values()
+            .map(|f| &f.value.game)
+            .chain(self.untagged.values().map(|k| &k.game));
+        let event = games.clone().next().map(|g| g.event.clone());
+        let report = running.report(&names, games);
+        Some(Ok(Look {
+            names,
+            schedule: head.schedule,
+            missing: head.missing,
+            duplicates: head.duplicates,
+            warnings: head.warnings,
+            counted: self.by_slot.len() + self.untagged.len(),
+            event: event.unwrap_or_default(),
+            kinds: running.kinds(),
+            report,
+        }))
+    }
+}
+
+/// The merge as a watch shows it ([`Merger::look`]): what [`Merged`] tells
+/// but its games, which are counted, and the standings already worked out.
+#[derive(Clone, Debug)]
+pub struct Look {
+    /// As [`Merged::names`].
+    pub names: Vec<String>,
+    pub schedule: Option<(String, usize)>,
+    pub missing: Vec<usize>,
+    pub duplicates: usize,
+    pub warnings: Vec<String>,
+    /// The merged games.
+    pub counted: usize,
+    /// The first merged game's event (empty without a game).
+    pub event: String,
+    /// The merged games' kinds (game ids), first appearance first.
+    pub kinds: Vec<String>,
+    report: crate::stats::json::Report,
+}
+
+impl Look {
+    /// The standings as JSON: [`Merged::report`] of the same merge.
+    pub fn report(&self) -> crate::stats::json::Report {
+        self.report.clone()
     }
 }
 

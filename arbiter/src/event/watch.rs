@@ -3,11 +3,12 @@
 //! [`Merger`] as `arbiter merge`, so the standings are what `arbiter merge`
 //! prints for those logs at that moment. The merger is lean (no moves kept:
 //! they are in the logs, for the replay view), so a long event's watch does
-//! not hold every ply of it.
+//! not hold every ply of it, and it keeps the standings up game by game
+//! ([`crate::event::running`]), so a look does not go over every game.
 
 use std::path::PathBuf;
 
-use crate::event::merge::{Added, MergeError, Merged, Merger, Origin};
+use crate::event::merge::{Added, Look, MergeError, Merger, Origin};
 use crate::records::tail::{FileStatus, TailedGame, Tailer};
 
 /// The watched logs and their merge so far.
@@ -23,7 +24,7 @@ impl Watch {
         Watch {
             paths: paths.to_vec(),
             tailer: Tailer::new(paths),
-            merger: Merger::lean(),
+            merger: Merger::watching(),
         }
     }
 
@@ -39,7 +40,7 @@ impl Watch {
     pub fn step(
         &mut self,
         mut counted: impl FnMut(&TailedGame),
-    ) -> Option<Result<Merged, MergeError>> {
+    ) -> Option<Result<Look, MergeError>> {
         let mut read_any = false;
         let (merger, paths) = (&mut self.merger, &self.paths);
         self.tailer.poll_each(|g| {
@@ -55,7 +56,13 @@ impl Watch {
         });
         // why every game read: a duplicate or an unfinished game changes
         // the merge too (its duplicate count, the schedule it names).
-        read_any.then(|| self.merger.clone().finish())
+        // why `look`, not a copy's `finish`: the standings are kept up game
+        // by game, so a look does not go over every merged game.
+        if read_any {
+            self.merger.look()
+        } else {
+            None
+        }
     }
 
     pub fn statuses(&self) -> Vec<FileStatus> {
@@ -69,6 +76,7 @@ mod tests {
     use crate::records::jsonl;
     use crate::records::log::tests::rules_log;
     use crate::records::log::GameLog;
+    use mancala_rules::{GameResult, Side};
     use std::io::Write;
 
     fn tagged(slot: usize) -> GameLog {
@@ -125,5 +133,122 @@ mod tests {
         append(&b, &[other]);
         let e = w.step(|_| {}).unwrap().unwrap_err();
         assert!(e.0.contains("different tournaments"), "{e}");
+    }
+
+    /// A tournament game of slot `slot` (pair `slot / 2`) between seats.
+    fn seated(slot: usize, seats: (usize, usize), result: GameResult) -> GameLog {
+        let names = ["Alpha", "Beta", "Gamma"];
+        let mut g = rules_log();
+        g.south = names[seats.0].into();
+        g.north = names[seats.1].into();
+        g.result = Some(result);
+        g.tags.insert("Schedule".into(), "s3".into());
+        g.tags.insert("Slot".into(), format!("{slot}/8"));
+        g.tags.insert("Pair".into(), (slot / 2).to_string());
+        g.tags
+            .insert("Seats".into(), format!("{}-{}", seats.0, seats.1));
+        g
+    }
+
+    /// Appends each game in turn, looks, and checks the look against
+    /// `arbiter merge` of the logs at that moment.
+    fn check_each(w: &mut Watch, logs: &[std::path::PathBuf], games: &[(usize, GameLog)]) {
+        for log in logs {
+            append(log, &[]);
+        }
+        for (step, (log, g)) in games.iter().enumerate() {
+            append(&logs[*log], std::slice::from_ref(g));
+            let look = w.step(|_| {}).unwrap().unwrap();
+            let batch = crate::event::merge::merge(logs).unwrap();
+            assert_eq!(look.report(), batch.report(), "after game {step}");
+            assert_eq!(look.names, batch.names, "after game {step}");
+            assert_eq!(look.missing, batch.missing, "after game {step}");
+            assert_eq!(look.schedule, batch.schedule, "after game {step}");
+            assert_eq!(look.duplicates, batch.duplicates, "after game {step}");
+            assert_eq!(look.warnings, batch.warnings, "after game {step}");
+            assert_eq!(look.counted, batch.games.len(), "after game {step}");
+            assert_eq!(look.event, batch.games[0].event, "after game {step}");
+        }
+    }
+
+    #[test]
+    fn replaced_and_duplicate_copies_keep_the_standings_of_arbiter_merge() {
+        use crate::records::log::Termination;
+        use GameResult::*;
+        let d = std::env::temp_dir().join(format!("arbiter-watch-repl-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let logs = [d.join("a.jsonl"), d.join("b.jsonl")];
+        let mut w = Watch::new(&logs);
+        let mut flag = seated(2, (0, 2), NorthWins);
+        flag.termination = Termination::TimeForfeit {
+            side: Side::South,
+            detail: "flag".into(),
+        };
+        let mut other_kind = seated(5, (2, 1), Draw);
+        other_kind.game = "bosh".into();
+        let games = [
+            // Seat 1 first: the first name (the head-to-head's reference)
+            // changes when seat 0 comes.
+            (1, seated(1, (1, 2), SouthWins)),
+            (1, seated(0, (2, 1), NorthWins)),
+            (1, seated(3, (1, 0), Draw)),
+            // An earlier-origin copy of slot 1 with another result: it
+            // takes the place of b's copy (a pair's half changes).
+            (0, seated(1, (1, 2), NorthWins)),
+            // b's copy of slot 0 again: a duplicate.
+            (1, seated(0, (2, 1), NorthWins)),
+            (0, flag.clone()),
+            (0, seated(2, (0, 2), Draw)),
+            // A third copy of slot 3, earliest, different.
+            (0, seated(3, (1, 0), SouthWins)),
+            (1, other_kind),
+            (0, seated(4, (0, 1), SouthWins)),
+        ];
+        check_each(&mut w, &logs, &games);
+        // Two engines only: the match section and its pentanomial.
+        let logs2 = [d.join("c.jsonl"), d.join("e.jsonl")];
+        let mut w = Watch::new(&logs2);
+        let two = [
+            (1, seated(1, (1, 0), Draw)),
+            (1, seated(0, (0, 1), SouthWins)),
+            (1, seated(2, (0, 1), NorthWins)),
+            (0, seated(0, (0, 1), Draw)),
+            (0, seated(3, (1, 0), NorthWins)),
+            (0, seated(2, (0, 1), SouthWins)),
+            (1, seated(3, (1, 0), NorthWins)),
+        ];
+        check_each(&mut w, &logs2, &two);
+        let last = w.step(|_| {});
+        assert!(last.is_none(), "nothing new");
+        let report = crate::event::merge::merge(&logs2).unwrap().report();
+        let m = report.head_to_head.expect("two engines");
+        assert_eq!(m.pentanomial.iter().sum::<u32>(), 2, "{m:?}");
+        // Untagged games: names in order of the logs, an earlier log's
+        // game arriving after a later one's.
+        let logs3 = [d.join("f.jsonl"), d.join("g.jsonl")];
+        let mut w = Watch::new(&logs3);
+        let mut gamma = rules_log();
+        gamma.south = "Gamma".into();
+        let mut lost = rules_log();
+        lost.result = Some(SouthWins);
+        check_each(
+            &mut w,
+            &logs3,
+            &[
+                (1, rules_log()),
+                (0, gamma),
+                (1, rules_log()),
+                (0, lost.clone()),
+            ],
+        );
+        // Two untagged engines, the first name changing with a game of an
+        // earlier log: the head-to-head is counted for the new first.
+        let logs4 = [d.join("h.jsonl"), d.join("i.jsonl")];
+        let mut w = Watch::new(&logs4);
+        let mut flipped = rules_log();
+        (flipped.south, flipped.north) = (flipped.north.clone(), flipped.south.clone());
+        flipped.result = Some(Draw);
+        check_each(&mut w, &logs4, &[(1, lost.clone()), (0, flipped)]);
     }
 }

@@ -162,6 +162,29 @@ impl Live {
             *bucket.entry(kind.clone()).or_default() += 1;
         }
     }
+
+    /// Takes back one game counted by [`Live::add`].
+    pub fn remove(&mut self, g: &GameLog) {
+        let Some(result) = g.result else {
+            self.interrupted -= 1;
+            return;
+        };
+        let kind = g.termination.kind();
+        for (name, side) in [(&g.south, Side::South), (&g.north, Side::North)] {
+            let Some(v) = self.verdicts.get_mut(name) else {
+                continue;
+            };
+            let bucket = match result.half_points(side) {
+                2 => &mut v.won,
+                1 => &mut v.drawn,
+                _ => &mut v.lost,
+            };
+            report::decrement(bucket, kind);
+            if *v == Verdicts::default() {
+                self.verdicts.remove(name);
+            }
+        }
+    }
 }
 
 /// The report of `games` (any order) among `names`.

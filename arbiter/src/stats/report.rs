@@ -38,6 +38,8 @@ pub struct Tally {
     penta: Penta,
     /// First game's half points (from `first`'s side) of pairs still open.
     open_pairs: BTreeMap<usize, u32>,
+    /// Pairs are not counted (see [`Tally::without_pairs`]).
+    no_pairs: bool,
 }
 
 impl Tally {
@@ -47,6 +49,17 @@ impl Tally {
         Tally {
             first: names.first().cloned(),
             ..Tally::default()
+        }
+    }
+
+    /// A tally that leaves the game pairs out (its pentanomial stays
+    /// empty) and so can take games back ([`Tally::remove`]): for a caller
+    /// that counts the pairs itself (`serve --watch`, whose kept copy of a
+    /// slot can be replaced).
+    pub fn without_pairs(names: &[String]) -> Tally {
+        Tally {
+            no_pairs: true,
+            ..Tally::new(names)
         }
     }
 
@@ -86,6 +99,9 @@ impl Tally {
         };
         let hp = scored.result.half_points(side);
         self.h2h.add(hp);
+        if self.no_pairs {
+            return;
+        }
         if let Some(pair) = SlotKey::of(g).and_then(|k| k.pair) {
             match self.open_pairs.remove(&pair) {
                 Some(first) => self.penta.add_games(first, hp),
@@ -93,6 +109,45 @@ impl Tally {
                     self.open_pairs.insert(pair, hp);
                 }
             }
+        }
+    }
+
+    /// Takes back one game counted by [`Tally::add`] (a tally made by
+    /// [`Tally::without_pairs`]: a pair's other game is not known here).
+    pub fn remove(&mut self, g: &GameLog) {
+        debug_assert!(self.no_pairs, "only a tally without pairs takes games back");
+        let Some(scored) = g.scored() else { return };
+        self.finished -= 1;
+        let kind = g.termination.kind();
+        if let Some(entry) = self.terminations.get_mut(kind) {
+            entry.0 -= 1;
+            if let Some(side) = g.termination.offender() {
+                let name = match side {
+                    Side::South => &g.south,
+                    Side::North => &g.north,
+                };
+                decrement(&mut entry.1, name);
+            }
+            if entry.0 == 0 {
+                self.terminations.remove(kind);
+            }
+        }
+        let key = (
+            scored.south,
+            scored.north,
+            scored.result.half_points(Side::South),
+            scored.forfeit,
+        );
+        decrement(&mut self.scored, &key);
+        let side = match &self.first {
+            Some(f) if *f == g.south => Side::South,
+            Some(f) if *f == g.north => Side::North,
+            _ => return,
+        };
+        match scored.result.half_points(side) {
+            2.. => self.h2h.wins -= 1,
+            1 => self.h2h.draws -= 1,
+            0 => self.h2h.losses -= 1,
         }
     }
 
@@ -253,6 +308,20 @@ impl Tally {
             ));
         }
         out
+    }
+}
+
+/// One less of `key`; the key goes at zero (an empty count is no count: the
+/// standings list only what is there).
+pub(crate) fn decrement<K: Ord + ?Sized, Q: Ord + std::borrow::Borrow<K>>(
+    map: &mut BTreeMap<Q, u32>,
+    key: &K,
+) {
+    if let Some(n) = map.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            map.remove(key);
+        }
     }
 }
 

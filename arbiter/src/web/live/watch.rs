@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::event::merge::Merged;
+use crate::event::merge::Look;
 use crate::event::watch::Watch;
 use crate::records::tail::FileState;
 use crate::web::live::hub::{EventMeta, GameFinished, LiveHub, LiveMsg, Progress};
@@ -89,7 +89,7 @@ impl Feed {
         self.publish_problems();
     }
 
-    fn publish_merged(&mut self, m: &Merged) {
+    fn publish_merged(&mut self, m: &Look) {
         let total = m.schedule.as_ref().map(|(_, size)| *size as u64);
         let event = event_meta(m, total);
         if self.event.as_ref() != Some(&event) {
@@ -98,7 +98,7 @@ impl Feed {
         }
         self.hub.publish(LiveMsg::Standings(m.report()));
         self.hub.publish(LiveMsg::Progress(Progress {
-            done: m.games.len() as u64,
+            done: m.counted as u64,
             total,
             eta_secs: None,
         }));
@@ -128,16 +128,10 @@ impl Feed {
 }
 
 /// The event as the merged logs tell it.
-fn event_meta(m: &Merged, total: Option<u64>) -> EventMeta {
-    let mut games: Vec<String> = Vec::new();
-    for g in &m.games {
-        if !games.contains(&g.game) {
-            games.push(g.game.clone());
-        }
-    }
+fn event_meta(m: &Look, total: Option<u64>) -> EventMeta {
     EventMeta {
-        event: m.games.first().map(|g| g.event.clone()).unwrap_or_default(),
-        games,
+        event: m.event.clone(),
+        games: m.kinds.clone(),
         engines: m.names.clone(),
         total,
         source: "watch".to_owned(),
