@@ -113,18 +113,7 @@ fn next_line(lines: &mut BufReader<ChildStdout>) -> String {
 /// Opens `/ws/live` with a tiny receive buffer and never reads past the
 /// handshake: a stuck browser.
 fn stuck_client(addr: &str) -> TcpStream {
-    let addr: SocketAddr = addr.parse().expect("address");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let stream = rt.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-        socket.set_recv_buffer_size(4096).expect("small buffer");
-        socket.connect(addr).await.expect("connects")
-    });
-    let mut stream = stream.into_std().expect("std stream");
-    stream.set_nonblocking(false).expect("blocking");
+    let mut stream = common::tiny_buffer_connection(addr);
     let handshake = format!(
         "GET /ws/live HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
          Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"

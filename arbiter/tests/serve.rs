@@ -367,25 +367,14 @@ fn a_page_that_stops_reading_loses_its_game_and_its_engines() {
     ]);
     // A page that never reads: a tiny receive buffer, and nothing read after
     // the handshake.
-    let addr: std::net::SocketAddr = s.addr.parse().expect("address");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let stream = rt.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-        socket.set_recv_buffer_size(4096).expect("small buffer");
-        socket.connect(addr).await.expect("connects")
-    });
-    let stream = stream.into_std().expect("std stream");
-    stream.set_nonblocking(false).expect("blocking");
+    let stream = common::tiny_buffer_connection(&s.addr);
     // why: once the server stops reading too, a write of ours waits; the
     // hang guard turns that into an error, which ends our sending.
     stream
         .set_write_timeout(Some(std::time::Duration::from_secs(30)))
         .expect("timeout");
     let (mut ws, _) =
-        tungstenite::client(format!("ws://{addr}/ws/play"), stream).expect("the socket opens");
+        tungstenite::client(format!("ws://{}/ws/play", s.addr), stream).expect("the socket opens");
     let mut send =
         |m: serde_json::Value| ws.send(tungstenite::Message::text(m.to_string())).is_ok();
     send(serde_json::json!({

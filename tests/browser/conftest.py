@@ -167,6 +167,11 @@ class Page:
         field.send_keys(value)
         self.click('[data-action="options-ok"]')
 
+    def choices(self):
+        """The moves the open chooser offers (Kujifunza direction and kichwa)."""
+        return [e.get_attribute("data-choice") for e in
+                self.d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()]
+
     def moves(self):
         return [e.text for e in self.d.find_elements(By.CSS_SELECTOR, "#moves li .mv")]
 

@@ -46,8 +46,7 @@ def test_a_kujifunza_kichwa_choice_by_mouse_on_the_analysis_board(server, browse
     start = "kujifunza " + ",".join(["2"] * 32) + " S"
     page = analyse(browser, server, start)
     page.click_hole(1)
-    choices = page.wait_for(lambda d: [e.get_attribute("data-choice") for e in
-                                       d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()])
+    choices = page.wait_for(lambda d: page.choices())
     assert sorted(choices) == ["1-++", "1-+-", "1--"]
     page.click('[data-choice="1--"]')
     page.wait_for(lambda d: page.moves() == ["1--"])

@@ -63,8 +63,7 @@ def test_a_kujifunza_move_with_a_kichwa_choice_by_mouse(server, browser):
     page = Page(browser, play_url(server, game="kujifunza", south="human", north="human", tc="inf"))
     page.wait_for(lambda d: 1 in page.legal_holes())
     page.click_hole(1)
-    choices = page.wait_for(lambda d: [e.get_attribute("data-choice") for e in
-                                       d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()])
+    choices = page.wait_for(lambda d: page.choices())
     assert sorted(choices) == ["1-++", "1-+-", "1--"]
     page.click('[data-choice="1-+-"]')
     page.wait_for(lambda d: page.moves() == ["1-+-"])

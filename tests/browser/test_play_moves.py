@@ -37,8 +37,7 @@ def test_every_kujifunza_choice_of_a_hole_is_offered_by_mouse(server, browser):
     for pick in ["11++", "11+-+", "11+--"]:
         page = play(browser, server, start)
         page.click_hole(11)
-        offered = page.wait_for(lambda d: [e.get_attribute("data-choice") for e in
-                                           d.find_elements(By.CSS_SELECTOR, "[data-choice]") if e.is_displayed()])
+        offered = page.wait_for(lambda d: page.choices())
         assert sorted(offered) == ["11++", "11+-+", "11+--"]
         page.click(f'[data-choice="{pick}"]')
         page.wait_for(lambda d: page.moves() == [pick])

@@ -243,3 +243,22 @@ pub fn processes_in(dir: &Path) -> Vec<(u32, String)> {
     }
     found
 }
+
+/// A blocking connection to `addr` with a tiny receive buffer, set before
+/// connecting so that the window the server sees stays small: a page that
+/// stops reading fills up at once.
+pub fn tiny_buffer_connection(addr: &str) -> TcpStream {
+    let addr: std::net::SocketAddr = addr.parse().expect("address");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(4096).expect("small buffer");
+        socket.connect(addr).await.expect("connects")
+    });
+    let stream = stream.into_std().expect("std stream");
+    stream.set_nonblocking(false).expect("blocking");
+    stream
+}
