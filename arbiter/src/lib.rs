@@ -72,3 +72,13 @@ pub mod records {
     pub mod tail;
     pub mod verify;
 }
+
+/// An empty scratch directory for one unit test, `arbiter-<name>-<pid>` in
+/// the temporary directory (what an earlier run left there is removed).
+#[cfg(test)]
+pub(crate) fn test_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}

@@ -100,9 +100,7 @@ mod tests {
 
     #[test]
     fn growing_logs_merge_as_arbiter_merge_does_at_every_step() {
-        let d = std::env::temp_dir().join(format!("arbiter-watch-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = crate::test_dir("watch");
         let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
         let mut w = Watch::new(&[a.clone(), b.clone()]);
         let mut counted = Vec::new();
@@ -175,9 +173,7 @@ mod tests {
     fn replaced_and_duplicate_copies_keep_the_standings_of_arbiter_merge() {
         use crate::records::log::Termination;
         use GameResult::*;
-        let d = std::env::temp_dir().join(format!("arbiter-watch-repl-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = crate::test_dir("watch-repl");
         let logs = [d.join("a.jsonl"), d.join("b.jsonl")];
         let mut w = Watch::new(&logs);
         let mut flag = seated(2, (0, 2), NorthWins);

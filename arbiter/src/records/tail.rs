@@ -343,9 +343,7 @@ mod tests {
     use std::path::Path;
 
     fn dir(test: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("arbiter-tail-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = crate::test_dir(&format!("tail-{test}"));
         d
     }
 

@@ -174,9 +174,7 @@ mod tests {
 
     #[test]
     fn a_log_read_at_once_lists_only_its_newest_games() {
-        let d = std::env::temp_dir().join(format!("arbiter-live-burst-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = crate::test_dir("live-burst");
         let a = d.join("a.jsonl");
         let text: String = (0..BURST + 50)
             .map(|i| {
@@ -203,9 +201,7 @@ mod tests {
 
     #[test]
     fn the_hub_gets_the_merge_the_finished_games_and_the_problems() {
-        let d = std::env::temp_dir().join(format!("arbiter-live-watch-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
+        let d = crate::test_dir("live-watch");
         let (a, b) = (d.join("a.jsonl"), d.join("b.jsonl"));
         let hub = LiveHub::new();
         let mut feed = Feed::new(hub.clone(), &[a.clone(), b.clone()], 3);
