@@ -24,7 +24,7 @@ use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Score, Termination};
 use crate::web::board::{move_hole, view, BoardView};
-use crate::web::socket::SEND_TIMEOUT;
+use crate::web::socket::send_text;
 use crate::web::state::AppState;
 use crate::web::table::{LastTrace, LegalMove};
 
@@ -396,15 +396,12 @@ async fn next_line(analyst: &mut Option<Analyst>) -> Result<String, String> {
     }
 }
 
-/// `false`: the socket is gone, or the page stopped reading (the message
-/// did not go out within [`SEND_TIMEOUT`]; the engine then ends as on a
-/// closed tab).
+/// `false`: the page is gone ([`send_text`]); its engine then ends.
 async fn send(socket: &mut WebSocket, m: &ServerMessage) -> bool {
-    let Ok(text) = serde_json::to_string(m) else {
-        return true;
-    };
-    let sent = tokio::time::timeout(SEND_TIMEOUT, socket.send(WsMessage::Text(text.into())));
-    matches!(sent.await, Ok(Ok(())))
+    match serde_json::to_string(m) {
+        Ok(text) => send_text(socket, text).await,
+        Err(_) => true,
+    }
 }
 
 async fn drive(mut socket: WebSocket, state: AppState) {

@@ -26,7 +26,7 @@ use crate::play::game::{forfeit, gameover_line};
 use crate::play::tc::TimeControl;
 use crate::records::log::{Score, Termination};
 use crate::web::kept::{EngineKey, Kept};
-use crate::web::socket::SEND_TIMEOUT;
+use crate::web::socket::send_text;
 use crate::web::state::{AppState, ServeConfig};
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
@@ -509,18 +509,11 @@ impl Page {
         sent
     }
 
-    /// `false`: the socket is gone, or the page stopped reading (the
-    /// message did not go out within [`SEND_TIMEOUT`]).
+    /// `false`: the page is gone ([`send_text`]).
     async fn send_one(&mut self, socket: &mut WebSocket, m: &ServerMessage<'_>) -> bool {
-        let Some(text) = to_json(m, &mut self.message_size) else {
-            return true;
-        };
-        match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
-            Ok(sent) => sent.is_ok(),
-            Err(_) => {
-                tracing::info!("a page stopped reading its game; its game and engines end");
-                false
-            }
+        match to_json(m, &mut self.message_size) {
+            Some(text) => send_text(socket, text).await,
+            None => true,
         }
     }
 }

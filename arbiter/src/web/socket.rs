@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 
 /// The longest one message to a page may take to go out before the page is
 /// taken for gone (it stopped reading but kept its connection): a live page
@@ -21,4 +21,17 @@ const READ_BUFFER: usize = 4 * 1024;
 pub fn configure(ws: WebSocketUpgrade, max_message: usize) -> WebSocketUpgrade {
     ws.max_message_size(max_message)
         .read_buffer_size(READ_BUFFER)
+}
+
+/// Sends `text` to a page. `false`: the socket is gone, or the page stopped
+/// reading (the message did not go out within [`SEND_TIMEOUT`]); the caller
+/// then ends what the page had, as for a closed tab.
+pub async fn send_text(socket: &mut WebSocket, text: String) -> bool {
+    match tokio::time::timeout(SEND_TIMEOUT, socket.send(Message::Text(text.into()))).await {
+        Ok(sent) => sent.is_ok(),
+        Err(_) => {
+            tracing::info!("a page stopped reading; its socket is closed");
+            false
+        }
+    }
 }

@@ -30,7 +30,7 @@ use crate::web::state::AppState;
 /// A message as JSON text, shared by every page.
 type Text = Arc<str>;
 
-pub use crate::web::socket::SEND_TIMEOUT;
+use crate::web::socket::SEND_TIMEOUT;
 /// Messages waiting for a page's socket before the page skips ahead.
 pub const QUEUED: usize = 256;
 /// Largest message accepted from a page (it has nothing to say).
