@@ -878,8 +878,7 @@ impl EngineProcess {
 
     /// Writes `line` and `\n`, then flushes, within the spec's `write_timeout`.
     pub async fn send(&mut self, line: &str) -> Result<(), WriteError> {
-        self.send_until(line, Instant::now() + self.write_timeout)
-            .await
+        self.send_lines(&[line]).await
     }
 
     /// Writes `line` and `\n`, then flushes, before `deadline`.
@@ -888,7 +887,7 @@ impl EngineProcess {
     }
 
     /// Writes `lines`, each with its `\n`, in one write (an engine woken
-    /// once for `position` and `go`, not twice), before `write timeout`.
+    /// once for `position` and `go`, not twice), within `write_timeout`.
     pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), WriteError> {
         self.send_lines_until(lines, Instant::now() + self.write_timeout)
             .await
