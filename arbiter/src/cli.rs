@@ -17,6 +17,7 @@ use crate::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod check;
+pub mod limits;
 pub mod tournament;
 
 #[derive(Parser)]
@@ -103,6 +104,10 @@ pub struct ServeArgs {
     /// Seconds between two looks at the --watch logs.
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
     pub watch_interval: f64,
+    #[command(flatten)]
+    pub limits: limits::LimitArgs,
+    #[command(flatten)]
+    pub engine_caps: limits::EngineCapArgs,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -186,6 +191,9 @@ pub struct RunArgs {
     /// non-loopback --live, e.g. `0.0.0.0:8080` watched as `myhost:8080`).
     #[arg(long, value_name = "HOST:PORT", requires = "live")]
     pub live_allow_host: Vec<String>,
+    /// The live page's server limits.
+    #[command(flatten)]
+    pub live_limits: limits::LimitArgs,
     /// Write the full protocol traffic with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     pub debug: Option<PathBuf>,
@@ -623,9 +631,14 @@ pub async fn start_live(
     let Some(addr) = run.live else {
         return Ok(None);
     };
-    let live = crate::web::live::feed::start(addr, &run.live_allow_host, run.jsonout.clone())
-        .await
-        .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
+    let live = crate::web::live::feed::start(
+        addr,
+        &run.live_allow_host,
+        run.jsonout.clone(),
+        run.live_limits.limits(),
+    )
+    .await
+    .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);
     Ok(Some(live))
 }
@@ -773,12 +786,14 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let state = match &hub {
         Some(hub) => crate::web::state::AppState::with_live(config, hub.clone()),
         None => crate::web::state::AppState::new(config),
-    };
+    }
+    .with_engine_cap(args.engine_caps.cap());
     let server = crate::web::Server::bind_with(args.listen, &args.allow_host, |allowed| {
         crate::web::router(state, allowed)
     })
     .await
-    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?
+    .with_limits(args.limits.limits());
     // why one line: scripts read the address from the first line, and may
     // close the pipe after it.
     match (hub, watch) {

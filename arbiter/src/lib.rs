@@ -14,6 +14,8 @@
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
 //!   writers/readers, the output files, [`records::tail`] (following growing
 //!   logs) and [`records::verify`].
+//! - [`front`]: the HTTP front of every listener: connection limits,
+//!   deadlines, body caps, the `Host`/`Origin` guard.
 //! - [`web`]: `arbiter serve`, the browser board (play, analyse, replay), and
 //!   the live event view ([`web::live`]: hub, page, `--watch`).
 //! - [`cli`]: the command line (flags, defaults, printing: [`cli::check`],
@@ -25,7 +27,9 @@ pub mod cli;
 pub mod compat;
 
 pub mod engine {
-    //! One engine from outside: spec, process, protocol session, conformance.
+    //! One engine from outside: spec, process, protocol session, conformance,
+    //! and the caps a server puts on how many run.
+    pub mod cap;
     pub mod check;
     pub mod config;
     pub mod process;
@@ -59,6 +63,8 @@ pub mod event {
 }
 
 pub mod stats;
+
+pub mod front;
 
 pub mod web;
 

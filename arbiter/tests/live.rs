@@ -346,9 +346,14 @@ fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut live = arbiter::web::live::feed::start("127.0.0.1:0".parse().expect("addr"), &[], None)
-        .await
-        .expect("binds");
+    let mut live = arbiter::web::live::feed::start(
+        "127.0.0.1:0".parse().expect("addr"),
+        &[],
+        None,
+        arbiter::front::Limits::default(),
+    )
+    .await
+    .expect("binds");
     let addr: SocketAddr = live
         .url
         .strip_prefix("http://")

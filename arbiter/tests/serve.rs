@@ -413,3 +413,253 @@ fn a_page_that_stops_reading_loses_its_game_and_its_engines() {
     let (status, _) = request(&s.addr, "/api/config", &[]);
     assert_eq!(status, 200, "the server goes on serving");
 }
+
+/// `arbiter serve` with one testbot engine `S` in `--mode mode`, started in
+/// `scratch` (so its processes are found), and `extra` flags.
+fn serve_bot(scratch: &common::Scratch, mode: &str, extra: &[&str]) -> common::Served {
+    let mut args = vec![
+        "--engine".to_owned(),
+        format!("cmd={}", common::testbot()),
+        scratch.dir_arg(),
+        "arg=--mode".into(),
+        format!("arg={mode}"),
+        "name=S".into(),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    common::serve(&args)
+}
+
+/// The processes in `scratch` other than the server: its engines and theirs.
+fn engines_of(scratch: &common::Scratch, s: &common::Served) -> Vec<(u32, String)> {
+    let mut found = common::processes_in(&scratch.0);
+    found.retain(|(pid, _)| *pid != s.pid());
+    found
+}
+
+/// Waits (a minute at most) until `scratch` holds at least `n` processes.
+fn wait_for_engines(scratch: &common::Scratch, s: &common::Served, n: usize) {
+    let waited = std::time::Instant::now();
+    while engines_of(scratch, s).len() < n {
+        assert!(waited.elapsed().as_secs() < 60, "the engine never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Waits until no process is left in `scratch`; fails after `limit`.
+fn assert_engines_end_within(
+    scratch: &common::Scratch,
+    s: &common::Served,
+    limit: std::time::Duration,
+    what: &str,
+) {
+    let waited = std::time::Instant::now();
+    loop {
+        let left = engines_of(scratch, s);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            waited.elapsed() < limit,
+            "{what}: still running after {limit:?}: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A socket (`/ws/play` or `/ws/analyse`) with a minute's hang guard.
+fn socket(addr: &str, path: &str) -> tungstenite::WebSocket<std::net::TcpStream> {
+    let stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .expect("timeout");
+    tungstenite::client(format!("ws://{addr}{path}"), stream)
+        .expect("the socket opens")
+        .0
+}
+
+fn send(ws: &mut tungstenite::WebSocket<std::net::TcpStream>, m: serde_json::Value) {
+    ws.send(tungstenite::Message::text(m.to_string()))
+        .expect("send");
+}
+
+/// The next message of type `kind` (others are skipped).
+fn next_of(
+    ws: &mut tungstenite::WebSocket<std::net::TcpStream>,
+    kinds: &[&str],
+) -> serde_json::Value {
+    loop {
+        if let tungstenite::Message::Text(t) = ws.read().expect("a message") {
+            let m: serde_json::Value = serde_json::from_str(&t).expect("JSON");
+            if kinds.iter().any(|k| m["type"] == *k) {
+                return m;
+            }
+        }
+    }
+}
+
+/// A page's start of a game of `south` against `north`; the state or the
+/// error it gets.
+fn start_game(
+    ws: &mut tungstenite::WebSocket<std::net::TcpStream>,
+    south: &str,
+    north: &str,
+) -> serde_json::Value {
+    send(
+        ws,
+        serde_json::json!({
+            "type": "start", "game": "bohnenspiel", "tc": "60+1",
+            "south": {"player": south}, "north": {"player": north},
+        }),
+    );
+    next_of(ws, &["state", "error"])
+}
+
+/// `--max-engines` and `--max-engines-per-page`: a start beyond either is
+/// refused with a message naming the cap, and the slots come back when a
+/// page closes (before: 200 play sockets started 400 engines).
+#[test]
+fn the_engine_caps_refuse_with_a_message_and_free_with_the_page() {
+    let scratch = common::Scratch::new("serve", "caps");
+    let s = serve_bot(
+        &scratch,
+        "silent",
+        &["--max-engines", "2", "--max-engines-per-page", "1"],
+    );
+    let mut one = socket(&s.addr, "/ws/play");
+    let refused = start_game(&mut one, "S", "S");
+    assert_eq!(refused["type"], "error", "{refused}");
+    let message = refused["message"].as_str().expect("a message");
+    assert!(message.contains("--max-engines-per-page"), "{message}");
+    assert_eq!(start_game(&mut one, "human", "S")["type"], "state");
+    let mut two = socket(&s.addr, "/ws/analyse");
+    send(
+        &mut two,
+        serde_json::json!({"type": "engine", "engine": "S"}),
+    );
+    assert_eq!(next_of(&mut two, &["engine", "error"])["type"], "engine");
+    // Two engines run: a third page is refused, by the server's cap.
+    let mut three = socket(&s.addr, "/ws/play");
+    let refused = start_game(&mut three, "human", "S");
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.contains("--max-engines)"), "{refused}");
+    // A page closes: its engine ends and its slot comes back.
+    let _ = one.close(None);
+    drop(one);
+    let waited = std::time::Instant::now();
+    loop {
+        let answer = start_game(&mut three, "human", "S");
+        if answer["type"] == "state" {
+            break;
+        }
+        assert!(
+            waited.elapsed().as_secs() < 60,
+            "no slot came back: {answer}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// An analysis tab closed while its engine starts (no `umiok` yet, under a
+/// long `--handshake-timeout`) or while its last search ignores `stop`:
+/// its engine ends at once (before: after the handshake timeout, or the
+/// 10 s stop grace). The guard, 4 s, is well under either.
+#[test]
+fn a_closed_analysis_tab_ends_its_engine_at_once_whatever_it_does() {
+    let limit = std::time::Duration::from_secs(4);
+    let scratch = common::Scratch::new("serve", "analyse-close");
+    let s = serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "300"]);
+    let mut tab = socket(&s.addr, "/ws/analyse");
+    send(
+        &mut tab,
+        serde_json::json!({"type": "engine", "engine": "S"}),
+    );
+    wait_for_engines(&scratch, &s, 1);
+    drop(tab);
+    assert_engines_end_within(&scratch, &s, limit, "an engine still starting");
+    drop(s);
+
+    let scratch = common::Scratch::new("serve", "analyse-stop");
+    let s = serve_bot(&scratch, "ignore-stop", &[]);
+    let mut tab = socket(&s.addr, "/ws/analyse");
+    send(
+        &mut tab,
+        serde_json::json!({"type": "engine", "engine": "S"}),
+    );
+    assert_eq!(next_of(&mut tab, &["engine", "error"])["type"], "engine");
+    let go = serde_json::json!({
+        "type": "go", "position": "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "moves": "",
+    });
+    send(&mut tab, go.clone());
+    assert_eq!(
+        next_of(&mut tab, &["searching", "error"])["type"],
+        "searching"
+    );
+    // A new search: the server stops this one and waits for its bestmove,
+    // which never comes; the tab closes meanwhile.
+    send(&mut tab, go);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    drop(tab);
+    assert_engines_end_within(&scratch, &s, limit, "an engine ignoring stop");
+}
+
+/// A page that stops reading while its game is still starting (its engine
+/// has not answered `umi`): the "still starting" answers to its messages
+/// fill up, the send limit takes it for gone, and its engine ends (before:
+/// kept for as long as the handshake could take).
+#[test]
+fn a_page_that_stops_reading_while_its_game_starts_loses_its_engine() {
+    let scratch = common::Scratch::new("serve", "stuck-start");
+    let s = serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "600"]);
+    let stream = common::tiny_buffer_connection(&s.addr);
+    stream
+        .set_write_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("timeout");
+    let (mut ws, _) =
+        tungstenite::client(format!("ws://{}/ws/play", s.addr), stream).expect("the socket opens");
+    let mut send =
+        |m: &serde_json::Value| ws.send(tungstenite::Message::text(m.to_string())).is_ok();
+    send(&serde_json::json!({
+        "type": "start", "game": "bohnenspiel", "tc": "60+1",
+        "south": {"player": "human"}, "north": {"player": "S"},
+    }));
+    wait_for_engines(&scratch, &s, 1);
+    // Each message is answered with an error (about 90 bytes), never read.
+    let hello = serde_json::json!({"type": "move", "move": "1"});
+    for _ in 0..200_000 {
+        if !send(&hello) {
+            break;
+        }
+    }
+    assert_engines_end_within(
+        &scratch,
+        &s,
+        std::time::Duration::from_secs(120),
+        "the engine of a page that stopped reading while it started",
+    );
+    assert_eq!(request(&s.addr, "/api/config", &[]).0, 200);
+}
+
+/// SIGINT, SIGTERM and SIGHUP of `serve`, twice each (it was
+/// intermittent): every process of its engines ends, the grandchild that
+/// left its engine's process group (`setsid`) too.
+#[test]
+fn every_descendant_of_an_engine_ends_with_the_server_on_each_signal() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP].repeat(2) {
+        let scratch = common::Scratch::new("serve", &format!("signal-{signal}"));
+        let mut s = serve_bot(&scratch, "setsid-child", &[]);
+        let mut tab = socket(&s.addr, "/ws/analyse");
+        send(
+            &mut tab,
+            serde_json::json!({"type": "engine", "engine": "S"}),
+        );
+        assert_eq!(next_of(&mut tab, &["engine", "error"])["type"], "engine");
+        // The engine and its grandchild (`sleep`, in a session of its own).
+        wait_for_engines(&scratch, &s, 2);
+        // SAFETY: kill(2) on our own child's pid; no memory involved.
+        unsafe { libc::kill(s.pid() as i32, signal) };
+        let status = s.wait();
+        assert_eq!(status.code(), Some(128 + signal), "signal {signal}");
+        drop(tab);
+        scratch.assert_no_leftovers();
+    }
+}

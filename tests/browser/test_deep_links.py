@@ -19,6 +19,8 @@ def test_a_play_link_with_a_bad_value_shows_the_error_and_starts_no_game(server,
         ({"tc": "abc"}, "abc"),                   # a time control cutechess would not read
         ({"position": "bohnenspiel 1,2,3 S 0/0"}, "holes"),
         ({"level": "99"}, "1..20"),               # outside the reference engine's Level range
+        ({"level": "abc"}, "abc"),                # not a number (was dropped: the default Level)
+        ({"north_level": "2.5"}, "2.5"),
     ]
     for change, named in cases:
         query = {"game": "bohnenspiel", "south": "human", "north": "reference", "tc": "60+1", **change}

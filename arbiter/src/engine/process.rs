@@ -480,6 +480,11 @@ pub fn kill_all_engines() -> usize {
 /// engines. For the very end of the arbiter, after [`kill_all_engines`].
 pub fn kill_adopted() -> usize {
     let groups = live_groups();
+    // why wait: an engine SIGKILLed a moment ago (by [`kill_all_engines`])
+    // hands its escaped descendants to us only once it has exited; swept
+    // before that, they were not our children yet and outlived the arbiter
+    // (a signal's race, seen 1 run in 3).
+    wait_for_exit(&groups, EXIT_WAIT_LIMIT);
     let mut total = 0;
     // why a few rounds: killing an adopted process hands its own children to us.
     for _ in 0..4 {
@@ -490,6 +495,27 @@ pub fn kill_adopted() -> usize {
         }
     }
     total
+}
+
+/// The longest [`kill_adopted`] waits for SIGKILLed engines to exit.
+const EXIT_WAIT_LIMIT: Duration = Duration::from_secs(2);
+
+/// Waits (at most `limit`) until every process `pids` names has exited: it
+/// is a zombie or gone. A process has handed its children to the subreaper
+/// by the time it is a zombie.
+fn wait_for_exit(pids: &BTreeSet<i32>, limit: Duration) {
+    let deadline = std::time::Instant::now() + limit;
+    let exited = |pid: i32| match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name's closing parenthesis.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_none_or(|state| matches!(state, 'Z' | 'X')),
+        Err(_) => true,
+    };
+    while !pids.iter().all(|&pid| exited(pid)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// How many engine process groups are registered as live.
@@ -728,6 +754,8 @@ pub struct EngineProcess {
     /// When the last line was written or read (the instant the traffic log
     /// shows for it): what the arbiter's clocks measure turns with.
     last_line_at: std::time::Instant,
+    /// A server's slot for this engine, handed back when it is dropped.
+    slot: Option<crate::engine::cap::EngineSlot>,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -852,7 +880,13 @@ impl EngineProcess {
             group_live: true,
             stderr_copy,
             last_line_at: std::time::Instant::now(),
+            slot: None,
         })
+    }
+
+    /// Keeps `slot` (of a server's engine cap) until this process is ended.
+    pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
+        self.slot = Some(slot);
     }
 
     /// Sends every line read or written (and events) to `log`, or stops doing so.

@@ -488,6 +488,11 @@ impl Session {
         self.process.kill();
     }
 
+    /// Keeps `slot` (of a server's engine cap) until the engine is ended.
+    pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
+        self.process.hold(slot);
+    }
+
     pub fn is_alive(&mut self) -> bool {
         self.process.try_exit().is_none()
     }

@@ -198,6 +198,8 @@ pub async fn play_observed(
             break (GameResult::Draw, Termination::Adjudication { detail }, None);
         }
         let mover = game.side_to_move();
+        // why per ply: a page may open (or close) at any time.
+        let watch = watch.and_then(GameWatch::now);
         let clock = clocks[mover.index()];
         let params = go_params(&clocks[0], &clocks[1], mover);
         let position = position_command(plan.game, &plan.start_position, &played);

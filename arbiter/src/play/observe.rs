@@ -59,6 +59,12 @@ pub trait GameObserver: Send + Sync {
     /// Each `info` line of a search in progress (every one: an observer
     /// that shows them picks how often).
     fn thinking(&self, _job: &Job, _thinking: &ThinkingEvent<'_>) {}
+    /// Whether anyone looks through this observer now (`--live`: a page is
+    /// open). While no one does, the game loop builds nothing for it: no
+    /// ply, no search line (asked once a ply).
+    fn watched(&self) -> bool {
+        true
+    }
 }
 
 /// What the game loop tells about one game: [`GameObserver`] for one job.
@@ -68,6 +74,11 @@ pub struct GameWatch<'a> {
 }
 
 impl GameWatch<'_> {
+    /// This watch, if anyone looks through it now ([`GameObserver::watched`]).
+    pub fn now(&self) -> Option<&Self> {
+        self.observer.watched().then_some(self)
+    }
+
     pub fn ply(&self, ply: &PlyEvent<'_>) {
         self.observer.ply(self.job, ply);
     }

@@ -45,16 +45,33 @@ pub fn parse_line(line: &str) -> Result<GameLog, serde_json::Error> {
 
 /// Parses every non-blank line.
 pub fn parse_games(text: &str) -> Result<Vec<GameLog>, JsonlError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            parse_line(l).map_err(|e| JsonlError {
-                line: i + 1,
-                message: e.to_string(),
-            })
-        })
-        .collect()
+    match parse_games_before_error(text) {
+        (games, None) => Ok(games),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// The games of the non-blank lines before the first that is not a game,
+/// and that line's error: how a results log being followed is read (the
+/// games before a bad line still count, `docs/tournaments.md`).
+pub fn parse_games_before_error(text: &str) -> (Vec<GameLog>, Option<JsonlError>) {
+    let mut games = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        match parse_line(l) {
+            Ok(g) => games.push(g),
+            Err(e) => {
+                let error = JsonlError {
+                    line: i + 1,
+                    message: e.to_string(),
+                };
+                return (games, Some(error));
+            }
+        }
+    }
+    (games, None)
 }
 
 #[cfg(test)]

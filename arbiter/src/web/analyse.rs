@@ -20,11 +20,12 @@ use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 use umi::{Bound, Message, OptionDecl, OptionKind};
 
+use crate::engine::cap::ConnectionEngines;
 use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Score, Termination};
 use crate::web::board::{move_hole, view, BoardView};
-use crate::web::socket::send_text;
+use crate::web::socket::{send_text, while_open};
 use crate::web::state::AppState;
 use crate::web::table::{LastTrace, LegalMove};
 
@@ -404,7 +405,12 @@ async fn send(socket: &mut WebSocket, m: &ServerMessage) -> bool {
     }
 }
 
+/// What the page hears when it sends a message while its engine starts or
+/// its last search stops.
+const BUSY: &str = "the engine is busy starting or stopping: try again in a moment";
+
 async fn drive(mut socket: WebSocket, state: AppState) {
+    let engines = state.engine_cap.for_connection();
     let mut analyst: Option<Analyst> = None;
     let grace = state.config.quit_grace;
     loop {
@@ -458,7 +464,12 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     if let Some(a) = analyst.take() {
                         a.session.shutdown(grace).await;
                     }
-                    match start(&engine, &state).await {
+                    let Some(started) =
+                        while_open(&mut socket, start(&engine, &state, &engines), BUSY).await
+                    else {
+                        break;
+                    };
+                    match started {
                         Ok(a) => {
                             let m = ServerMessage::Engine {
                                 name: a.name.clone(),
@@ -477,13 +488,17 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     engine,
                 }) => {
                     let restarted = match (&analyst, engine) {
-                        (None, Some(name)) => match start(&name, &state).await {
-                            Ok(a) => {
-                                analyst = Some(a);
-                                Ok(())
+                        (None, Some(name)) => {
+                            let starting = start(&name, &state, &engines);
+                            match while_open(&mut socket, starting, BUSY).await {
+                                None => break,
+                                Some(Ok(a)) => {
+                                    analyst = Some(a);
+                                    Ok(())
+                                }
+                                Some(Err(message)) => Err(message),
                             }
-                            Err(message) => Err(message),
-                        },
+                        }
                         _ => Ok(()),
                     };
                     match (restarted, analyst.as_mut()) {
@@ -491,10 +506,17 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                         (Ok(()), None) => Some(ServerMessage::Error {
                             message: "choose an engine first".into(),
                         }),
-                        (Ok(()), Some(a)) => match go(a, &line, &options, &state).await {
-                            Ok(position) => Some(ServerMessage::Searching { position }),
-                            Err(message) => Some(ServerMessage::Error { message }),
-                        },
+                        (Ok(()), Some(a)) => {
+                            // why watched: `go` first waits for the last
+                            // search's bestmove (up to STOP_GRACE); a tab
+                            // closed meanwhile ends the engine at once.
+                            let going = go(a, &line, &options, &state);
+                            match while_open(&mut socket, going, BUSY).await {
+                                None => break,
+                                Some(Ok(position)) => Some(ServerMessage::Searching { position }),
+                                Some(Err(message)) => Some(ServerMessage::Error { message }),
+                            }
+                        }
                     }
                 }
                 Ok(ClientMessage::Stop) => {
@@ -516,17 +538,23 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     }
 }
 
-async fn start(name: &str, state: &AppState) -> Result<Analyst, String> {
+async fn start(
+    name: &str,
+    state: &AppState,
+    engines: &ConnectionEngines,
+) -> Result<Analyst, String> {
     let spec = state
         .engine(name)
         .ok_or_else(|| format!("no such engine: {name}"))?;
-    let session = Session::start(
+    let slot = engines.take().map_err(|e| format!("{name}: {e}"))?;
+    let mut session = Session::start(
         &state.launch_spec(spec),
         state.config.handshake_timeout,
         None,
     )
     .await
     .map_err(|e| format!("{name}: {e}"))?;
+    session.hold(slot);
     Ok(Analyst {
         name: name.to_owned(),
         session,

@@ -9,8 +9,8 @@
 //! - [`analyse`]: positions and lines checked by the rules; one engine under
 //!   `go infinite` per WebSocket.
 //! - [`replay`]: logs read with the PGN / JSON-lines readers.
-//! - [`security`]: `Host` / `Origin` checks against DNS rebinding and
-//!   cross-site use.
+//! - [`security`]: the `Host` / `Origin` types, from the front
+//!   ([`crate::front::guard`], which checks every request of every listener).
 //! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
 //! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
@@ -22,7 +22,6 @@ pub mod kept;
 pub mod live;
 pub mod play;
 pub mod replay;
-pub mod security;
 pub mod socket;
 pub mod state;
 pub mod table;
@@ -38,37 +37,19 @@ use mancala_rules::GameId;
 use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
 
-use crate::web::security::AllowedHosts;
+use crate::front::Limits;
 use crate::web::state::{AppState, EngineInfo, ServeConfig};
+
+/// The `Host` / `Origin` guard's types, where they were before the front
+/// took the guard over.
+pub mod security {
+    pub use crate::front::guard::{AllowedHosts, Refusal};
+}
+use security::AllowedHosts;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
-
-/// `SO_SNDBUF` of one connection; a failure only leaves the default.
-fn set_send_buffer(stream: &tokio::net::TcpStream, bytes: usize) {
-    use std::os::fd::AsRawFd;
-    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
-    // SAFETY: a valid socket descriptor, an int option of the right size.
-    let rc = unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
-            std::ptr::from_ref(&value).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    if rc != 0 {
-        tracing::debug!(
-            "cannot bound a connection's send buffer: {}",
-            std::io::Error::last_os_error()
-        );
-    }
-}
-
-/// Largest log the page may upload for replay.
-const MAX_UPLOAD: usize = 32 * 1024 * 1024;
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
@@ -156,18 +137,14 @@ fn read_only() -> Router<AppState> {
         .merge(live::routes())
 }
 
-/// Every route behind the `Host`/`Origin` guard, then the state.
-fn guarded(routes: Router<AppState>, state: AppState, allowed: AllowedHosts) -> Router {
-    routes
-        .fallback(not_found)
-        .layer(axum::middleware::from_fn_with_state(
-            allowed,
-            security::guard,
-        ))
-        .with_state(state)
+/// Every route, the fallback, then the state. The `Host`/`Origin` guard is
+/// the front's: [`Server`] puts it before whatever it serves (`allowed` is
+/// what it checks; the routers take it for callers that build on them).
+fn finish(routes: Router<AppState>, state: AppState, _allowed: AllowedHosts) -> Router {
+    routes.fallback(not_found).with_state(state)
 }
 
-/// The whole application, every route behind the `Host`/`Origin` guard.
+/// The whole application (served behind the front's guard and limits).
 pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
     let routes = read_only()
         .route("/", get(index))
@@ -175,30 +152,51 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
         .route("/analyse", get(index))
         .route(
             "/api/replay",
-            post(replay::from_upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+            // why no axum limit (2 MB): the front's `--max-body` is the cap
+            // of an uploaded log.
+            post(replay::from_upload).layer(DefaultBodyLimit::disable()),
         )
         .route("/ws/play", get(play::socket))
         .route("/ws/analyse", get(analyse::socket))
         .route("/api/position", get(analyse::position))
         .route("/api/export", get(analyse::export))
         .route("/api/edit", get(edit::handler));
-    guarded(routes, state, allowed)
+    finish(routes, state, allowed)
 }
 
 /// The server of `--live`: the live page and the replay of the event's log,
 /// nothing that starts an engine (`/` is the live page).
 pub fn live_router(state: AppState, allowed: AllowedHosts) -> Router {
     let routes = read_only().route("/", get(|| async { axum::response::Redirect::to("/live") }));
-    guarded(routes, state, allowed)
+    finish(routes, state, allowed)
+}
+
+/// The state of the `--live` server: `hub` on `/live`, the event's results
+/// log (if it writes one) for the replay links, no engines.
+pub fn live_state(hub: live::LiveHub, results_log: Option<std::path::PathBuf>) -> AppState {
+    let config = ServeConfig {
+        engines: Vec::new(),
+        logs: results_log.into_iter().collect(),
+        timeouts: crate::play::game::Timeouts::default(),
+        handshake_timeout: std::time::Duration::from_secs(10),
+        quit_grace: std::time::Duration::from_millis(500),
+        max_plies: None,
+        stderr_dir: None,
+    };
+    AppState::with_live(config, hub)
 }
 
 /// A bound server, not yet serving: its address is known (port 0 picks one).
+/// It serves through the [`crate::front`]: every request of whatever router
+/// it was given is guarded (`Host`/`Origin`) and limited ([`Limits`]).
 pub struct Server {
     listener: TcpListener,
     router: Router,
     pub addr: SocketAddr,
     /// The kernel send buffer of each connection, when bounded.
     send_buffer: Option<usize>,
+    allowed: AllowedHosts,
+    limits: Limits,
 }
 
 impl Server {
@@ -228,13 +226,21 @@ impl Server {
         for h in extra_hosts {
             allowed.allow(h.clone());
         }
-        let router = make(allowed);
+        let router = make(allowed.clone());
         Ok(Server {
             listener,
             router,
             addr,
             send_buffer: None,
+            allowed,
+            limits: Limits::default(),
         })
+    }
+
+    /// Serves under `limits` instead of the defaults.
+    pub fn with_limits(mut self, limits: Limits) -> Server {
+        self.limits = limits;
+        self
     }
 
     /// Bounds each connection's kernel send buffer to about `bytes` (the
@@ -260,15 +266,12 @@ impl Server {
 
     /// Serves until the process ends.
     pub async fn run(self) -> std::io::Result<()> {
-        use axum::serve::ListenerExt;
-        match self.send_buffer {
-            None => axum::serve(self.listener, self.router).await,
-            Some(bytes) => {
-                let listener = self
-                    .listener
-                    .tap_io(move |stream| set_send_buffer(stream, bytes));
-                axum::serve(listener, self.router).await
-            }
-        }
+        let front = crate::front::accept::Front {
+            app: self.router,
+            allowed: self.allowed,
+            limits: self.limits,
+            send_buffer: self.send_buffer,
+        };
+        crate::front::accept::run(self.listener, front).await
     }
 }

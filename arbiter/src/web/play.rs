@@ -21,12 +21,13 @@ use mancala_rules::{start_position, GameId, Side};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
+use crate::engine::cap::ConnectionEngines;
 use crate::engine::session::{BestMove, Fault, Session};
 use crate::play::game::{forfeit, gameover_line};
 use crate::play::tc::TimeControl;
 use crate::records::log::{Score, Termination};
 use crate::web::kept::{EngineKey, Kept};
-use crate::web::socket::send_text;
+use crate::web::socket::{send_text, while_open};
 use crate::web::state::{AppState, ServeConfig};
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
@@ -298,38 +299,6 @@ enum Event {
     Other,
 }
 
-/// Runs a game's start (engine handshakes can take long: `--startup-timeout`)
-/// while watching the socket, so that a tab closed meanwhile ends its
-/// engines at once instead of after the handshakes. Messages the page sends
-/// meanwhile are answered with an error: the game is not there yet.
-/// `None`: the socket closed, the start was dropped, and with it every engine
-/// process it had started or taken over.
-async fn starting(
-    socket: &mut WebSocket,
-    start: impl std::future::Future<Output = Result<Live, String>>,
-) -> Option<Result<Live, String>> {
-    tokio::pin!(start);
-    loop {
-        tokio::select! {
-            done = &mut start => return Some(done),
-            msg = socket.recv() => match msg {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
-                Some(Ok(Message::Text(_))) => {
-                    let busy = ServerMessage::Error {
-                        message: "still starting the last game: try again when it has started".into(),
-                    };
-                    if let Some(text) = to_json(&busy, &mut 0) {
-                        if socket.send(Message::Text(text.into())).await.is_err() {
-                            return None;
-                        }
-                    }
-                }
-                Some(Ok(_)) => {}
-            },
-        }
-    }
-}
-
 async fn next_thought(live: &mut Option<Live>) -> Box<Thought> {
     match live.as_mut().and_then(|l| l.thinking.as_mut()) {
         // why: polled by `&mut`, so that a socket message arriving first
@@ -348,6 +317,7 @@ async fn sleep_until(at: Option<Instant>) {
 }
 
 async fn drive(mut socket: WebSocket, state: AppState) {
+    let engines = state.engine_cap.for_connection();
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
     let mut page = Page::default();
@@ -385,7 +355,12 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     if let Some(old) = live.take() {
                         old.retire(&mut kept).await;
                     }
-                    match starting(&mut socket, start(&request, &state, &mut kept)).await {
+                    // why watched: engine handshakes can take long
+                    // (`--startup-timeout`); a tab closed meanwhile ends its
+                    // engines at once.
+                    let starting = start(&request, &state, &engines, &mut kept);
+                    let busy = "still starting the last game: try again when it has started";
+                    match while_open(&mut socket, starting, busy).await {
                         Some(Ok(game)) => live = Some(game),
                         Some(Err(e)) => error = Some(e),
                         None => break,
@@ -576,6 +551,7 @@ fn engine_key(seat: &SeatRequest) -> Option<EngineKey> {
 async fn start(
     request: &StartRequest,
     state: &AppState,
+    engines: &ConnectionEngines,
     kept: &mut Kept<Box<Session>>,
 ) -> Result<Live, String> {
     let start = start_of(request)?;
@@ -599,7 +575,8 @@ async fn start(
             continue;
         };
         let again = reused[side.index()].take();
-        match ready_engine(again, requests[side.index()], table.game_id(), state).await {
+        let seat = requests[side.index()];
+        match ready_engine(again, seat, table.game_id(), state, engines).await {
             Ok(s) => {
                 seats[side.index()] = Seat::Engine {
                     key: key.clone(),
@@ -635,6 +612,7 @@ async fn ready_engine(
     seat: &SeatRequest,
     game: GameId,
     state: &AppState,
+    engines: &ConnectionEngines,
 ) -> Result<Box<Session>, String> {
     let config = &state.config;
     if let Some(mut s) = again {
@@ -652,7 +630,7 @@ async fn ready_engine(
         }
         s.shutdown(config.quit_grace).await;
     }
-    start_engine(seat, game, state).await.map(Box::new)
+    start_engine(seat, game, state, engines).await.map(Box::new)
 }
 
 /// `newgame`, then `isready` … `readyok`.
@@ -665,6 +643,7 @@ async fn start_engine(
     seat: &SeatRequest,
     game: GameId,
     state: &AppState,
+    engines: &ConnectionEngines,
 ) -> Result<Session, String> {
     let spec = state.engine(&seat.player).ok_or_else(|| {
         let known: Vec<String> = state.engine_infos().into_iter().map(|e| e.name).collect();
@@ -674,9 +653,11 @@ async fn start_engine(
         )
     })?;
     let config = &state.config;
+    let slot = engines.take().map_err(|e| e.to_string())?;
     let mut session = Session::start(&state.launch_spec(spec), config.handshake_timeout, None)
         .await
         .map_err(|e| e.to_string())?;
+    session.hold(slot);
     let mut options = spec.options.clone();
     if let Some(level) = seat.level {
         if session.options.iter().any(|o| o.name().matches("Level")) {

@@ -148,7 +148,10 @@ pub async fn list_files(State(state): State<AppState>) -> Json<Vec<LogFile>> {
 
 type ApiError = (StatusCode, String);
 
-fn read_file(state: &AppState, file: usize) -> Result<Vec<GameLog>, ApiError> {
+/// A `--log` file's games. A JSON-lines log (a results log, perhaps still
+/// being written) is read as the watch reads it: the games before a line
+/// that is not a game still count, and the error says where it stopped.
+fn read_file(state: &AppState, file: usize) -> Result<(Vec<GameLog>, Option<String>), ApiError> {
     let path = state
         .config
         .logs
@@ -160,12 +163,22 @@ fn read_file(state: &AppState, file: usize) -> Result<Vec<GameLog>, ApiError> {
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
-    parse_log(complete_lines(&text, path), Some(path)).map_err(|e| {
+    let text = complete_lines(&text, path);
+    if detect_format(text, Some(path)) == Some(LogFormat::Jsonl) {
+        let (games, error) = jsonl::parse_games_before_error(text);
+        let stopped = error.map(|e| format!("{}: {e}", path.display()));
+        if let Some(problem) = &stopped {
+            tracing::warn!("replay of {problem}: the games before it are offered");
+        }
+        return Ok((games, stopped));
+    }
+    let games = parse_log(text, Some(path)).map_err(|e| {
         (
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("{}: {e}", path.display()),
         )
-    })
+    })?;
+    Ok((games, None))
 }
 
 /// A JSON-lines log without an incomplete last line: a log still being
@@ -183,7 +196,13 @@ fn complete_lines<'t>(text: &'t str, path: &Path) -> &'t str {
     }
 }
 
-fn pick(logs: &[GameLog], game: Option<usize>) -> Result<serde_json::Value, ApiError> {
+/// The list of `logs`, or game `game`'s replay; `stopped`: why the log was
+/// read only so far (named when the game asked for is beyond it).
+fn pick(
+    logs: &[GameLog],
+    game: Option<usize>,
+    stopped: Option<&str>,
+) -> Result<serde_json::Value, ApiError> {
     let to_json = |v: Result<serde_json::Value, serde_json::Error>| {
         v.map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
     };
@@ -195,10 +214,13 @@ fn pick(logs: &[GameLog], game: Option<usize>) -> Result<serde_json::Value, ApiE
                 .collect::<Vec<_>>(),
         )),
         Some(i) => {
-            let log = logs.get(i).ok_or((
-                StatusCode::NOT_FOUND,
-                format!("no game #{} (the log has {})", i + 1, logs.len()),
-            ))?;
+            let log = logs.get(i).ok_or_else(|| {
+                let mut message = format!("no game #{} (the log has {})", i + 1, logs.len());
+                if let Some(why) = stopped {
+                    message.push_str(&format!(" before {why}"));
+                }
+                (StatusCode::NOT_FOUND, message)
+            })?;
             let r = replay(i, log).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
             to_json(serde_json::to_value(r))
         }
@@ -217,8 +239,8 @@ pub async fn from_file(
     UrlPath(file): UrlPath<usize>,
     Query(q): Query<GameQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let logs = read_file(&state, file)?;
-    pick(&logs, q.game).map(Json)
+    let (logs, stopped) = read_file(&state, file)?;
+    pick(&logs, q.game, stopped.as_deref()).map(Json)
 }
 
 /// `POST /api/replay[?game=N]` with a log's text as the body (file picker).
@@ -227,7 +249,7 @@ pub async fn from_upload(
     body: String,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let logs = parse_log(&body, None).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    pick(&logs, q.game).map(Json)
+    pick(&logs, q.game, None).map(Json)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! The WebSocket settings the play and analysis sockets share.
+//! The WebSocket settings the play and analysis sockets share, and what
+//! they both do while an engine starts.
 
 use std::time::Duration;
 
@@ -32,6 +33,35 @@ pub async fn send_text(socket: &mut WebSocket, text: String) -> bool {
         Err(_) => {
             tracing::info!("a page stopped reading; its socket is closed");
             false
+        }
+    }
+}
+
+/// Runs `work` (an engine's start, a search's stop) while watching the page:
+/// its output, or `None` when the page closed its socket or stopped reading
+/// meanwhile — `work` is then dropped at once, and with it every engine
+/// process it started or held (a closed tab ends its engines whatever they
+/// are doing). A message the page sends meanwhile is answered with an error
+/// saying `busy`, within [`SEND_TIMEOUT`] like every message.
+pub async fn while_open<T>(
+    socket: &mut WebSocket,
+    work: impl std::future::Future<Output = T>,
+    busy: &str,
+) -> Option<T> {
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            done = &mut work => return Some(done),
+            msg = socket.recv() => match msg {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Text(_))) => {
+                    let reply = serde_json::json!({"type": "error", "message": busy});
+                    if !send_text(socket, reply.to_string()).await {
+                        return None;
+                    }
+                }
+                Some(Ok(_)) => {}
+            },
         }
     }
 }

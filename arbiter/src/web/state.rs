@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::engine::cap::EngineCap;
 use crate::engine::config::EngineSpec;
 use crate::engine::process::LaunchSpec;
 use crate::play::game::Timeouts;
-use crate::web::live::LiveHub;
+use crate::web::live::{LiveHub, LiveState};
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -37,6 +38,8 @@ pub struct AppState {
     pub config: Arc<ServeConfig>,
     /// The live event shown on `/live`, if any.
     pub live: Option<LiveHub>,
+    /// How many engines the pages may run, in all and each.
+    pub engine_cap: EngineCap,
 }
 
 /// One engine as the page sees it.
@@ -50,7 +53,14 @@ impl AppState {
         AppState {
             config: Arc::new(config),
             live: None,
+            engine_cap: EngineCap::default(),
         }
+    }
+
+    /// This state with `cap` on the pages' engines.
+    pub fn with_engine_cap(mut self, cap: EngineCap) -> AppState {
+        self.engine_cap = cap;
+        self
     }
 
     /// The state of a server that also shows `hub` on `/live`.
@@ -58,6 +68,7 @@ impl AppState {
         AppState {
             config: Arc::new(config),
             live: Some(hub),
+            engine_cap: EngineCap::default(),
         }
     }
 
@@ -92,5 +103,11 @@ impl AppState {
             d.join(format!("{safe}.serve.stderr.log"))
         });
         spec.launch_spec(stderr)
+    }
+}
+
+impl axum::extract::FromRef<AppState> for LiveState {
+    fn from_ref(state: &AppState) -> LiveState {
+        LiveState(state.live.clone())
     }
 }

@@ -90,6 +90,11 @@ impl Served {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// Waits for the server to end (after a signal).
+    pub fn wait(&mut self) -> std::process::ExitStatus {
+        self.child.wait().expect("the server ends")
+    }
 }
 
 impl Drop for Served {
@@ -101,9 +106,16 @@ impl Drop for Served {
 
 /// Starts `arbiter serve` on a free port with `args`.
 pub fn serve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Served {
-    let mut child = Command::new(ARBITER)
+    let mut command = Command::new(ARBITER);
+    command
         .args(["serve", "--listen", "127.0.0.1:0"])
-        .args(args)
+        .args(args);
+    serve_command(command)
+}
+
+/// Runs `command` (an `arbiter serve` that prints its address first).
+pub fn serve_command(mut command: Command) -> Served {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -331,6 +331,13 @@ function setupPlay() {
   // Deep link: /play?game=…&south=…&north=…&level=…&tc=…[&position=…]
   const unknown = [];
   // `level` sets both sides' Level, `south_level` / `north_level` one each.
+  // why checked here: the number field takes `abc` as empty, and the game
+  // would start at the engine's default Level instead of the one asked for.
+  for (const key of ["level", "south_level", "north_level"]) {
+    if (params.has(key) && !/^\d+$/.test(params.get(key).trim())) {
+      unknown.push(`${key} ${JSON.stringify(params.get(key))} in the address is not a Level (a whole number)`);
+    }
+  }
   if (params.has("level")) for (const side of SIDES) $(`#${side}_level`).value = params.get("level");
   for (const key of ["game", "south", "north", "tc", "south_level", "north_level", "position"]) {
     if (params.has(key)) {

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use mancala_rules::Side;
 
 use crate::engine::config::EngineSpec;
-use crate::play::game::Timeouts;
 use crate::play::observe::{EventObserver, GameObserver, GameStart, PlyEvent, ThinkingEvent};
 use crate::play::runner::Job;
 use crate::records::log::{GameLog, Score};
@@ -24,11 +23,14 @@ use crate::web::live::hub::{
     Thinking, FINISHED_KEPT,
 };
 use crate::web::replay::summary;
-use crate::web::state::{AppState, ServeConfig};
 
 /// The longest the arbiter waits, at the end, for the pages to be sent the
-/// last messages before it exits.
-const FLUSH_LIMIT: Duration = Duration::from_secs(2);
+/// last messages before it exits. A page that reads gets its `ended`
+/// message however far behind it was (2 s was too short for a page a few
+/// hundred messages behind on a loaded machine: 9 of 10 were cut off); a
+/// page that stopped reading is dropped by its writer after
+/// [`super::socket`]'s send limit, which ends the wait sooner.
+const FLUSH_LIMIT: Duration = Duration::from_secs(crate::web::socket::SEND_TIMEOUT.as_secs() + 5);
 
 /// The least time between two lines of one search shown on the page (an
 /// engine may print hundreds a second; a reader follows a few).
@@ -53,28 +55,22 @@ pub struct LiveEvent {
 
 /// Binds `addr` and serves the live page in its own task, reachable by its
 /// address and `extra_hosts`; the finished games link into `results_log`
-/// (`--jsonout`). A bind error comes back at once (before any game).
+/// (`--jsonout`), under `limits`. A bind error comes back at once (before
+/// any game).
 pub async fn start(
     addr: SocketAddr,
     extra_hosts: &[String],
     results_log: Option<PathBuf>,
+    limits: crate::front::Limits,
 ) -> std::io::Result<LiveEvent> {
     let hub = LiveHub::new();
-    let config = ServeConfig {
-        engines: Vec::new(),
-        logs: results_log.iter().cloned().collect(),
-        timeouts: Timeouts::default(),
-        handshake_timeout: Duration::from_secs(10),
-        quit_grace: Duration::from_millis(500),
-        max_plies: None,
-        stderr_dir: None,
-    };
-    let state = AppState::with_live(config, hub.clone());
+    let state = crate::web::live_state(hub.clone(), results_log.clone());
     let server = crate::web::Server::bind_with(addr, extra_hosts, |allowed| {
         crate::web::live_router(state, allowed)
     })
     .await?
-    .with_send_buffer(SEND_BUFFER);
+    .with_send_buffer(SEND_BUFFER)
+    .with_limits(limits);
     let url = format!("{}live", server.url());
     tokio::spawn(async move {
         if let Err(e) = server.run().await {
@@ -170,6 +166,13 @@ impl GameFeed {
 }
 
 impl GameObserver for GameFeed {
+    /// Only while a page is open: with none, `--live` costs a look at the
+    /// subscriber count a ply. A page opened during a game sees its board
+    /// from its start until its next ply.
+    fn watched(&self) -> bool {
+        self.hub.subscribers() > 0
+    }
+
     fn game_started(&self, start: &GameStart<'_>) {
         let job = start.job;
         let board = match board::view(&job.start_position) {

@@ -14,7 +14,7 @@ pub mod hub;
 pub mod socket;
 pub mod watch;
 
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -22,7 +22,11 @@ use axum::{Json, Router};
 
 pub use hub::{LiveHub, LiveMsg, Snapshot};
 
-use crate::web::state::AppState;
+/// What the live routes read of a server's state: its live event, if any.
+/// (The server's state provides it, `FromRef`; this room does not know that
+/// state, which knows the hub.)
+#[derive(Clone, Debug)]
+pub struct LiveState(pub Option<LiveHub>);
 
 const LIVE_HTML: &str = include_str!("../assets/live.html");
 const LIVE_JS: &str = include_str!("../assets/live.js");
@@ -33,23 +37,27 @@ fn no_event() -> Response {
 
 /// `GET /api/live/standings`: the latest standings, the same JSON as
 /// `--standings-json` (`null` before the first one).
-async fn standings(State(state): State<AppState>) -> Response {
-    match &state.live {
+async fn standings(State(LiveState(live)): State<LiveState>) -> Response {
+    match &live {
         Some(hub) => Json(hub.standings()).into_response(),
         None => no_event(),
     }
 }
 
 /// `GET /api/live/snapshot`: the event as it is now (what `/ws/live` sends first).
-async fn snapshot(State(state): State<AppState>) -> Response {
-    match &state.live {
+async fn snapshot(State(LiveState(live)): State<LiveState>) -> Response {
+    match &live {
         Some(hub) => Json(hub.snapshot()).into_response(),
         None => no_event(),
     }
 }
 
 /// The live routes (the page, its script, the socket and the JSON).
-pub fn routes() -> Router<AppState> {
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    LiveState: FromRef<S>,
+{
     Router::new()
         .route(
             "/live",

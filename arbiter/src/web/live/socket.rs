@@ -25,7 +25,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc::{self, error::TrySendError};
 
 use crate::web::live::hub::{LiveHub, Snapshot};
-use crate::web::state::AppState;
+use crate::web::live::LiveState;
 
 /// A message as JSON text, shared by every page.
 type Text = Arc<str>;
@@ -37,8 +37,8 @@ pub const QUEUED: usize = 256;
 const MAX_INCOMING: usize = 4096;
 
 /// `GET /ws/live`.
-pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    let Some(hub) = state.live.clone() else {
+pub async fn socket(ws: WebSocketUpgrade, State(LiveState(live)): State<LiveState>) -> Response {
+    let Some(hub) = live else {
         return super::no_event();
     };
     ws.max_message_size(MAX_INCOMING)

@@ -4,13 +4,19 @@
 //! 127.0.0.1, seen in `Host`) and through cross-site requests and WebSockets
 //! (seen in `Origin`; browsers do not apply the same-origin policy to
 //! WebSockets). So every request must name one of our own addresses in
-//! `Host`, and, if it carries an `Origin`, that origin must be this server.
+//! `Host` (and in its target, when that is in absolute form), and, if it
+//! carries an `Origin`, that origin must be this server.
+//!
+//! A header is read whole or not at all: two `Host` or two `Origin` fields
+//! (RFC 9112 §3.2: a request with more than one `Host` is answered 400), or
+//! one that is not visible ASCII, are refused with 400 — never read as the
+//! first one, or as none.
 
 use std::fmt;
 use std::net::SocketAddr;
 
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -49,7 +55,22 @@ impl AllowedHosts {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
 
-    /// Checks a request's `Host` and `Origin` headers.
+    /// Checks a request's target and headers: one `Host`, at most one
+    /// `Origin`, both text, both ours (and the target's authority, if any).
+    pub fn check_request(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
+        let host = single(headers, header::HOST, "Host")?;
+        let origin = single(headers, header::ORIGIN, "Origin")?;
+        if let Some(authority) = uri.authority() {
+            // why: a target in absolute form (`GET http://evil/ HTTP/1.1`)
+            // names the host the request is for (RFC 9112 §3.2.2).
+            if !self.allows_host(authority.as_str()) {
+                return Err(Refusal::ForeignHost(authority.as_str().to_owned()));
+            }
+        }
+        self.check(host, origin)
+    }
+
+    /// Checks a request's `Host` and `Origin` values.
     pub fn check(&self, host: Option<&str>, origin: Option<&str>) -> Result<(), Refusal> {
         let host = host.ok_or(Refusal::NoHost)?;
         if !self.allows_host(host) {
@@ -67,12 +88,48 @@ impl AllowedHosts {
     }
 }
 
+/// The one value of header `name` (`label` in messages), if it is there:
+/// two are refused, and so is one that is not visible ASCII.
+fn single<'h>(
+    headers: &'h HeaderMap,
+    name: HeaderName,
+    label: &'static str,
+) -> Result<Option<&'h str>, Refusal> {
+    let mut values = headers.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(Refusal::Repeated(label));
+    }
+    first
+        .to_str()
+        .map(Some)
+        .map_err(|_| Refusal::NotText(label))
+}
+
 /// Why a request was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     NoHost,
     ForeignHost(String),
     ForeignOrigin(String),
+    /// The header (by its name) came more than once.
+    Repeated(&'static str),
+    /// The header's value is not visible ASCII.
+    NotText(&'static str),
+}
+
+impl Refusal {
+    /// 400 for a malformed request, 403 for one from elsewhere.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Refusal::Repeated(_) | Refusal::NotText(_) => StatusCode::BAD_REQUEST,
+            Refusal::NoHost | Refusal::ForeignHost(_) | Refusal::ForeignOrigin(_) => {
+                StatusCode::FORBIDDEN
+            }
+        }
+    }
 }
 
 impl fmt::Display for Refusal {
@@ -88,22 +145,26 @@ impl fmt::Display for Refusal {
                 f,
                 "refused: a page from {o:?} may not use this server (cross-site request)"
             ),
+            Refusal::Repeated(name) => write!(
+                f,
+                "refused: the request has more than one {name} header (RFC 9112: one only)"
+            ),
+            Refusal::NotText(name) => write!(
+                f,
+                "refused: the request's {name} header is not plain ASCII text"
+            ),
         }
     }
 }
 
-/// The middleware: refuses with 403 and the reason as text.
+/// The middleware: refuses with 400 or 403 ([`Refusal::status`]) and the
+/// reason as text.
 pub async fn guard(State(allowed): State<AllowedHosts>, request: Request, next: Next) -> Response {
-    let verdict = {
-        let headers = request.headers();
-        let value = |name| headers.get(name).and_then(|v| v.to_str().ok());
-        allowed.check(value(header::HOST), value(header::ORIGIN))
-    };
-    match verdict {
+    match allowed.check_request(request.uri(), request.headers()) {
         Ok(()) => next.run(request).await,
         Err(refusal) => {
             tracing::warn!(%refusal, "request refused");
-            (StatusCode::FORBIDDEN, refusal.to_string()).into_response()
+            (refusal.status(), refusal.to_string()).into_response()
         }
     }
 }
@@ -165,6 +226,65 @@ mod tests {
                 "{origin}"
             );
         }
+    }
+
+    fn headers(pairs: &[(&HeaderName, &[u8])]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                (*name).clone(),
+                axum::http::HeaderValue::from_bytes(value).expect("a header value"),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn a_repeated_or_non_ascii_host_or_origin_is_refused_whole() {
+        let a = local();
+        let uri = Uri::from_static("/api/config");
+        let own = b"127.0.0.1:8080".as_slice();
+        let origin = b"http://127.0.0.1:8080".as_slice();
+        let check = |pairs: &[(&HeaderName, &[u8])]| a.check_request(&uri, &headers(pairs));
+        assert_eq!(check(&[(&header::HOST, own)]), Ok(()));
+        assert_eq!(
+            check(&[(&header::HOST, own), (&header::ORIGIN, origin)]),
+            Ok(())
+        );
+        // Own, then evil: read whole, not as its first value.
+        let twice = check(&[(&header::HOST, own), (&header::HOST, b"evil.example:8080")]);
+        assert_eq!(twice, Err(Refusal::Repeated("Host")));
+        assert_eq!(twice.unwrap_err().status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            check(&[
+                (&header::HOST, own),
+                (&header::ORIGIN, origin),
+                (&header::ORIGIN, b"http://evil.example"),
+            ]),
+            Err(Refusal::Repeated("Origin"))
+        );
+        // A byte above 0x7f: not "no Origin".
+        let odd = check(&[
+            (&header::HOST, own),
+            (&header::ORIGIN, b"http://\xe9vil.example"),
+        ]);
+        assert_eq!(odd, Err(Refusal::NotText("Origin")));
+        assert_eq!(
+            check(&[(&header::HOST, b"127.0.0.1:8080\xff")]),
+            Err(Refusal::NotText("Host"))
+        );
+        // A target in absolute form names the host as well.
+        let absolute = Uri::from_static("http://evil.example:8080/api/config");
+        assert_eq!(
+            a.check_request(&absolute, &headers(&[(&header::HOST, own)])),
+            Err(Refusal::ForeignHost("evil.example:8080".into()))
+        );
+        assert_eq!(
+            a.check(Some("evil.example:8080"), None)
+                .unwrap_err()
+                .status(),
+            StatusCode::FORBIDDEN
+        );
     }
 
     #[test]

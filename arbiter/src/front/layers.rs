@@ -1,0 +1,28 @@
+//! What every request of a listener goes through before its route, from
+//! the outside in: the `Host`/`Origin` [`guard`](super::guard) (a request
+//! from elsewhere is refused before anything else is done for it), the body
+//! size cap (`tower-http`'s `RequestBodyLimitLayer`: a body announced or
+//! found larger is answered 413 without being read) and the request
+//! deadline (`tower-http`'s `TimeoutLayer`: a request whose handling, its
+//! body's arrival included, takes longer is answered 408 — a body announced
+//! as 99,999,999,999 bytes and never sent holds nothing past it).
+//! A WebSocket's request ends at its upgrade: the socket's life is not a
+//! request's.
+
+use axum::http::StatusCode;
+use axum::Router;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use super::guard::{self, AllowedHosts};
+use super::Limits;
+
+/// `app` behind the front's layers.
+pub fn wrap(app: Router, allowed: AllowedHosts, limits: &Limits) -> Router {
+    app.layer(TimeoutLayer::with_status_code(
+        StatusCode::REQUEST_TIMEOUT,
+        limits.request_timeout,
+    ))
+    .layer(RequestBodyLimitLayer::new(limits.max_body))
+    .layer(axum::middleware::from_fn_with_state(allowed, guard::guard))
+}

@@ -1,0 +1,203 @@
+//! The front every listener has (`arbiter/src/front`), against a real
+//! `arbiter serve` over loopback: connections that send too slowly, or
+//! nothing, are closed by their deadlines; a body announced and never sent
+//! is answered; a server short of file descriptors goes on answering; a
+//! request with two `Host`s or `Origin`s, or a non-ASCII one, is refused.
+//! Deadlines are set short by their flags; every wait has a generous guard
+//! and nothing is timed.
+
+mod common;
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::request;
+
+/// Whether the server has closed `stream` (without waiting long).
+fn closed(mut stream: &TcpStream) -> bool {
+    stream
+        .set_read_timeout(Some(Duration::from_millis(5)))
+        .expect("timeout");
+    let mut buf = [0u8; 512];
+    match stream.read(&mut buf) {
+        Ok(0) => true,
+        // An answer (a 408/400 some servers send) then the close: read on.
+        Ok(_) => closed(stream),
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => false,
+        Err(_) => true,
+    }
+}
+
+fn connect(addr: &str) -> TcpStream {
+    let stream = TcpStream::connect(addr).expect("connects");
+    stream
+        .set_write_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    stream
+}
+
+/// Slowloris (a byte a second of headers), silent and half-sent
+/// connections: all closed once `--header-timeout` has passed, while the
+/// server goes on answering. (Before: none was closed in a minute.)
+#[test]
+fn slow_silent_and_half_sent_connections_are_closed_by_the_header_deadline() {
+    let s = common::serve(&["--header-timeout", "2"]);
+    let head = format!("GET /api/config HTTP/1.1\r\nHost: {}\r\n", s.addr);
+    let mut slow: Vec<TcpStream> = (0..10).map(|_| connect(&s.addr)).collect();
+    let silent: Vec<TcpStream> = (0..10).map(|_| connect(&s.addr)).collect();
+    let half: Vec<TcpStream> = (0..10)
+        .map(|_| {
+            let mut c = connect(&s.addr);
+            c.write_all(head.as_bytes()).expect("half a request");
+            c
+        })
+        .collect();
+    let started = Instant::now();
+    let mut sent = 0;
+    loop {
+        // One more byte of a header line every half second, on each slow one.
+        let byte = b"X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"[sent % 60];
+        sent += 1;
+        let mut open = 0;
+        for c in &mut slow {
+            if sent == 1 {
+                let _ = c.write_all(head.as_bytes());
+            }
+            if !closed(c) && c.write_all(&[byte]).is_ok() {
+                open += 1;
+            }
+        }
+        open += silent.iter().filter(|c| !closed(c)).count();
+        open += half.iter().filter(|c| !closed(c)).count();
+        if open == 0 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{open} of 30 slow, silent or half-sent connections still open after a minute"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert_eq!(request(&s.addr, "/api/config", &[]).0, 200);
+}
+
+/// A body announced larger than `--max-body` is refused at once (413); one
+/// announced and never sent is answered 408 at `--request-timeout`
+/// (before: a body of 99,999,999,999 bytes never sent held the request).
+#[test]
+fn a_body_too_large_or_never_sent_is_answered() {
+    let s = common::serve(&["--request-timeout", "2", "--max-body", "100000"]);
+    let post = |length: u64, sent: &str| {
+        let mut c = connect(&s.addr);
+        c.set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a hang guard");
+        let text = format!(
+            "POST /api/replay HTTP/1.1\r\nHost: {}\r\nContent-Length: {length}\r\n\r\n{sent}",
+            s.addr
+        );
+        c.write_all(text.as_bytes()).expect("sends");
+        let mut answer = vec![0u8; 4096];
+        let n = c.read(&mut answer).expect("an answer before the guard");
+        String::from_utf8_lossy(&answer[..n]).into_owned()
+    };
+    let huge = post(99_999_999_999, "");
+    assert!(huge.starts_with("HTTP/1.1 413"), "{huge}");
+    let stalled = post(1000, "[Event \"");
+    assert!(stalled.starts_with("HTTP/1.1 408"), "{stalled}");
+}
+
+/// A server with 256 file descriptors and 300 idle connections: it holds
+/// what its limit leaves room for, answers the rest 503, closes the idle
+/// ones at their deadline, and answers a page again (before: `accept
+/// error: Too many open files` until the idle connections went away).
+#[test]
+fn a_server_short_of_descriptors_goes_on_answering() {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command.args(["serve", "--listen", "127.0.0.1:0", "--header-timeout", "2"]);
+    // SAFETY: setrlimit is async-signal-safe; it only changes the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256,
+                rlim_max: 256,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let s = common::serve_command(command);
+    let idle: Vec<TcpStream> = (0..300)
+        .filter_map(|_| TcpStream::connect(&s.addr).ok())
+        .collect();
+    assert!(idle.len() > 256, "the test holds more than the server may");
+    let started = Instant::now();
+    loop {
+        let mut c = connect(&s.addr);
+        c.set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a hang guard");
+        let text = format!(
+            "GET /api/config HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        );
+        let _ = c.write_all(text.as_bytes());
+        let mut answer = String::new();
+        let _ = c.read_to_string(&mut answer);
+        if answer.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        if !answer.is_empty() {
+            assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+            assert!(answer.contains("--max-connections"), "{answer}");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no answer in a minute with 300 idle connections: {answer:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(idle);
+}
+
+/// Two `Host` fields (own, then another), two `Origin`s, or an `Origin`
+/// that is not ASCII: 400, never read as the first one or as none; the
+/// play socket asked for so starts no engine (before: two engines).
+#[test]
+fn repeated_or_non_ascii_host_and_origin_are_refused() {
+    let scratch = common::Scratch::new("front", "headers");
+    let s = common::serve(&[
+        "--engine".to_owned(),
+        format!("cmd={}", common::testbot()),
+        scratch.dir_arg(),
+        "arg=--mode".into(),
+        "arg=instant".into(),
+        "name=A".into(),
+    ]);
+    let own = s.addr.clone();
+    let own_origin = format!("http://{}", s.addr);
+    let cases: [&[(&str, &str)]; 4] = [
+        &[("Host", &own), ("Host", "evil.example:80")],
+        &[("Origin", &own_origin), ("Origin", "http://evil.example")],
+        &[("Origin", "http://évil.example")],
+        &[("Host", "127.0.0.1\u{e9}")],
+    ];
+    for headers in cases {
+        let (status, body) = request(&s.addr, "/api/config", headers);
+        assert_eq!(status, 400, "{headers:?}: {body}");
+        assert!(body.starts_with("refused"), "{body}");
+    }
+    let upgrade = [
+        ("Origin", "http://\u{e9}vil.example"),
+        ("Upgrade", "websocket"),
+        ("Connection", "Upgrade"),
+        ("Sec-WebSocket-Version", "13"),
+        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+    ];
+    assert_eq!(request(&s.addr, "/ws/play", &upgrade).0, 400);
+    let mut engines = common::processes_in(&scratch.0);
+    engines.retain(|(pid, _)| *pid != s.pid());
+    assert!(engines.is_empty(), "{engines:?}");
+}
