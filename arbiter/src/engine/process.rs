@@ -500,21 +500,31 @@ pub fn kill_adopted() -> usize {
 /// The longest [`kill_adopted`] waits for SIGKILLed engines to exit.
 const EXIT_WAIT_LIMIT: Duration = Duration::from_secs(2);
 
-/// Waits (at most `limit`) until every process `pids` names has exited: it
-/// is a zombie or gone. A process has handed its children to the subreaper
-/// by the time it is a zombie.
+/// Waits (at most `limit`) until every engine `pids` names (our children)
+/// has exited, all its threads: only then has it handed its children to
+/// the subreaper. (Its main thread shows as a zombie sooner, while other
+/// threads still die; those take the children meanwhile.)
 fn wait_for_exit(pids: &BTreeSet<i32>, limit: Duration) {
     let deadline = std::time::Instant::now() + limit;
-    let exited = |pid: i32| match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state follows the command name's closing parenthesis.
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.trim_start().chars().next())
-            .is_none_or(|state| matches!(state, 'Z' | 'X')),
-        Err(_) => true,
-    };
     while !pids.iter().all(|&pid| exited(pid)) && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Whether our child `pid` has exited (or is gone), without reaping it.
+fn exited(pid: i32) -> bool {
+    let Ok(id) = libc::id_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: waitid writes the one siginfo we pass, which outlives the
+    // call; WNOWAIT leaves the child to be reaped by its owner, WNOHANG
+    // never blocks.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOWAIT | libc::WNOHANG;
+        // why a thread group's exit: waitid reports it once every thread
+        // has exited, which is when the children have been handed on.
+        libc::waitid(libc::P_PID, id, &mut info, flags) != 0 || info.si_pid() != 0
     }
 }
 
