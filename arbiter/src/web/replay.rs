@@ -302,6 +302,38 @@ mod tests {
         assert_eq!(complete_lines(&pgn_text, Path::new("g.pgn")), pgn_text);
     }
 
+    /// A watched results log with one bad line: the games before it still
+    /// list and replay (before: 422 "line 4: …" for every game of it).
+    #[test]
+    fn a_json_lines_log_with_a_bad_line_replays_the_games_before_it() {
+        let dir = crate::test_dir("replay-bad-line");
+        let path = dir.join("results.jsonl");
+        let good = jsonl::to_line(&log(&["6", "7"]));
+        let text = format!("{good}\n{good}\n{good}\n{{\"round\": \"1\"}}\n{good}\n");
+        std::fs::write(&path, text).expect("the log");
+        let state = AppState::new(crate::web::state::ServeConfig {
+            engines: Vec::new(),
+            logs: vec![path],
+            timeouts: crate::play::game::Timeouts::default(),
+            handshake_timeout: std::time::Duration::from_secs(1),
+            quit_grace: std::time::Duration::from_millis(1),
+            max_plies: None,
+            stderr_dir: None,
+        });
+        let (games, stopped) = read_file(&state, 0).expect("readable up to its bad line");
+        assert_eq!(games.len(), 3);
+        let stopped = stopped.expect("where it stopped");
+        assert!(stopped.contains("line 4"), "{stopped}");
+        let list = pick(&games, None, Some(&stopped)).expect("the list");
+        assert_eq!(list.as_array().map(Vec::len), Some(3));
+        let second = pick(&games, Some(1), Some(&stopped)).expect("game 2 replays");
+        assert_eq!(second["plies"].as_array().map(Vec::len), Some(2));
+        let (status, message) = pick(&games, Some(3), Some(&stopped)).unwrap_err();
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(message.contains("line 4"), "{message}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     #[test]
     fn an_illegal_logged_move_stops_the_replay_with_a_reason() {
         let r = replay(0, &log(&["6", "6"])).expect("start is fine");
