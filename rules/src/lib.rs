@@ -1,4 +1,4 @@
-//! The rules of four mancala games, one module per game behind one trait.
+//! The rules of the mancala games, one module per game behind one trait.
 //!
 //! - [`Game`]: a position of one game: legal moves, playing a move, game end,
 //!   hashing, the position string (`Display`/`FromStr`) and a human board.
@@ -29,8 +29,11 @@ pub mod games {
     //! One module per game.
     pub mod bohnenspiel;
     pub mod bosh;
+    pub mod kalah;
     pub mod kimasai;
     pub mod kujifunza;
+    pub mod oware;
+    pub mod pit;
 }
 
 pub use any::{
