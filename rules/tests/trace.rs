@@ -652,6 +652,10 @@ fn steps_have_the_documented_json_shape() {
         (pick(3, 4), r#"{"step":"pick","hole":3,"count":4}"#),
         (Step::Sow { hole: 4 }, r#"{"step":"sow","hole":4}"#),
         (
+            Step::Store { side: Side::South },
+            r#"{"step":"store","side":"south"}"#,
+        ),
+        (
             capture(7, 3, Target::Store { side: Side::South }),
             r#"{"step":"capture","from":7,"count":3,"to":"store","side":"south"}"#,
         ),
