@@ -17,6 +17,7 @@ pub mod display;
 mod error;
 mod game;
 mod game_id;
+pub mod layout;
 mod outcome;
 pub mod perft;
 pub mod position;
@@ -43,6 +44,7 @@ pub use any::{
 pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
 pub use game::{Game, RepetitionEffect, Round};
 pub use game_id::GameId;
+pub use layout::Layout;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;
 pub use side::Side;

@@ -41,7 +41,9 @@ use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
 };
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
-use crate::{EndReason, Game, GameId, GameResult, Outcome, PositionError, RepetitionEffect, Side};
+use crate::{
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+};
 
 /// A Kalah position with `SEEDS` seeds a hole at the start: the 12 holes,
 /// the two stores and the side to move. Use [`Kalah`] and [`Kalah6`].
@@ -208,6 +210,8 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
     } else {
         GameId::Kalah
     };
+
+    const LAYOUT: Layout = Layout::TWO_BY_SIX_WITH_STORES;
 
     /// Never reached: no Kalah position can occur twice in a game.
     const REPETITION_LIMIT: usize = 2;

@@ -43,7 +43,9 @@ use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
 };
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
-use crate::{EndReason, Game, GameId, GameResult, Outcome, PositionError, RepetitionEffect, Side};
+use crate::{
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+};
 
 /// Seeds in play: holes plus stores.
 pub const TOTAL_SEEDS: u32 = 48;
@@ -188,6 +190,8 @@ impl Game for Oware {
     type Move = PitMove;
 
     const ID: GameId = GameId::Oware;
+
+    const LAYOUT: Layout = Layout::TWO_BY_SIX_WITH_STORES;
 
     /// The first repetition since the last capture ends the game.
     const REPETITION_LIMIT: usize = 2;
