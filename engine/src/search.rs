@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_rules::{Game, GameRecord, Outcome, RepetitionEffect};
+use mancala_rules::{Game, GameRecord, Outcome, RepetitionEffect, Side};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -96,10 +96,10 @@ pub fn mate_distance(score: i32) -> Option<i32> {
     }
 }
 
-/// The score of a finished game for the side to move, `ply` plies from the root.
-fn terminal_score<G: Game>(position: &G, outcome: Outcome, ply: usize) -> i32 {
+/// The score of a finished game for `side`, `ply` plies from the root.
+fn terminal_score(side: Side, outcome: Outcome, ply: usize) -> i32 {
     match outcome.result.winner() {
-        Some(w) if w == position.side_to_move() => MATE - ply as i32,
+        Some(w) if w == side => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
         None => 0,
     }
@@ -136,7 +136,7 @@ pub struct Searcher<'a, G: Evaluate> {
 
 enum Child<G> {
     /// The game ended at the child (by position or a history rule); score for
-    /// the side to move at the child.
+    /// the side to move at the parent.
     Terminal(i32),
     /// Search this position, then [`Searcher::leave`] it.
     Search(G, Entered),
@@ -337,15 +337,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let floor = (!exact && top.len() == self.multipv).then(|| top[self.multipv - 1]);
             self.pv[1].clear();
             let (score, is_exact) = match self.enter(root, root.after(moves[i]), window, 1) {
-                Child::Terminal(s) => (-s, true),
+                Child::Terminal(s) => (s, true),
                 Child::Search(child, entered) => {
                     let w = entered.window;
+                    let again = child.side_to_move() == root.side_to_move();
                     let s = match floor {
-                        None => -self.negamax(&child, depth - 1, -INF, INF, 1, w),
+                        None => self.child_score(&child, again, depth - 1, -INF, INF, 1, w),
                         Some(floor) => {
-                            let s = -self.negamax(&child, depth - 1, -floor - 1, -floor, 1, w);
+                            let s =
+                                self.child_score(&child, again, depth - 1, floor, floor + 1, 1, w);
                             if s > floor && !self.aborted {
-                                -self.negamax(&child, depth - 1, -INF, -floor, 1, w)
+                                self.child_score(&child, again, depth - 1, floor, INF, 1, w)
                             } else {
                                 s
                             }
@@ -387,6 +389,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// repetition) and pushes it on the histories when it is to be searched
     /// (the caller then [`Searcher::leave`]s it).
     fn enter(&mut self, parent: &G, mut child: G, window: usize, ply: usize) -> Child<G> {
+        let mover = parent.side_to_move();
         let mut window = if child.history_key() != parent.history_key() {
             self.path.len()
         } else {
@@ -396,13 +399,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         loop {
             // A finished game stands even if it also repeats something.
             if let Some(outcome) = child.status() {
-                return Child::Terminal(terminal_score(&child, outcome, ply));
+                return Child::Terminal(terminal_score(mover, outcome, ply));
             }
             if let Some(key) = round_start {
                 let seen = self.round_starts.iter().filter(|&&k| k == key).count();
                 if seen + 1 >= G::ROUND_START_LIMIT {
                     let outcome = child.on_round_start_repetition();
-                    return Child::Terminal(terminal_score(&child, outcome, ply));
+                    return Child::Terminal(terminal_score(mover, outcome, ply));
                 }
             }
             let hash = child.zobrist();
@@ -420,7 +423,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             match child.on_repetition() {
                 RepetitionEffect::GameOver(outcome) => {
-                    return Child::Terminal(terminal_score(&child, outcome, ply));
+                    return Child::Terminal(terminal_score(mover, outcome, ply));
                 }
                 RepetitionEffect::Continue(next) => {
                     round_start = next.round_start_after(&child);
@@ -447,6 +450,27 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             || (self.nodes & 1023 == 0 && self.control.must_stop(Instant::now()))
         {
             self.aborted = true;
+        }
+    }
+
+    /// A searched child's score for the side to move at its parent, within
+    /// (`alpha`, `beta`) of that side: negated when the turn passes, as it is
+    /// when the mover moves `again` (a Kalah extra turn).
+    #[allow(clippy::too_many_arguments)]
+    fn child_score(
+        &mut self,
+        child: &G,
+        again: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        window: usize,
+    ) -> i32 {
+        if again {
+            self.negamax(child, depth, alpha, beta, ply, window)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply, window)
         }
     }
 
@@ -498,7 +522,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 let key = if Some(i) == tt_best {
                     i32::MIN
                 } else if depth >= 3 {
-                    c.evaluate()
+                    // Ascending: the child worst for the side to move there
+                    // first, unless that side is the mover again.
+                    if c.side_to_move() == pos.side_to_move() {
+                        -c.evaluate()
+                    } else {
+                        c.evaluate()
+                    }
                 } else {
                     0
                 };
@@ -514,15 +544,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             // would clear the line left below by its elder sibling.
             self.pv[ply + 1].clear();
             let score = match self.enter(pos, child, window, ply + 1) {
-                Child::Terminal(s) => -s,
+                Child::Terminal(s) => s,
                 Child::Search(child, entered) => {
                     let w = entered.window;
+                    let again = child.side_to_move() == pos.side_to_move();
+                    let (d, p) = (depth - 1, ply + 1);
                     let s = if n == 0 {
-                        -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
+                        self.child_score(&child, again, d, alpha, beta, p, w)
                     } else {
-                        let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, w);
+                        let s = self.child_score(&child, again, d, alpha, alpha + 1, p, w);
                         if s > alpha && s < beta && !self.aborted {
-                            -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, w)
+                            self.child_score(&child, again, d, alpha, beta, p, w)
                         } else {
                             s
                         }
@@ -671,6 +703,7 @@ mod tests {
     impl Game for Nim {
         type Move = Take;
         const ID: GameId = GameId::Kimasai;
+        const LAYOUT: mancala_rules::Layout = mancala_rules::Layout::TWO_BY_SIX_WITH_STORES;
         const REPETITION_LIMIT: usize = 3;
         fn start() -> Nim {
             Nim {

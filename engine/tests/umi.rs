@@ -18,7 +18,7 @@ fn handshake_lists_identity_games_and_options() {
         [
             "id name Mancala Reference Engine 0.1.0",
             "id author The mancala arena authors",
-            "games bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza",
+            "games bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza kalah kalah-6x6 oware",
             "option name Hash type spin default 16 min 1 max 4096",
             "option name Move Overhead type spin default 30 min 0 max 5000",
             "option name Level type spin default 20 min 1 max 20",

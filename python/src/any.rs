@@ -3,8 +3,10 @@
 
 use mancala_rules::games::bohnenspiel::{Bohnenspiel, Hemprich};
 use mancala_rules::games::bosh::Bosh;
+use mancala_rules::games::kalah::{Kalah, Kalah6};
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
+use mancala_rules::games::oware::Oware;
 use mancala_rules::position::game_id_of;
 use mancala_rules::{with_game, Game, GameId, PositionError, Traced};
 
@@ -19,6 +21,9 @@ pub enum AnyPosition {
     Bosh(Bosh),
     Kimasai(Kimasai),
     Kujifunza(Kujifunza),
+    Kalah(Kalah),
+    Kalah6(Kalah6),
+    Oware(Oware),
 }
 
 /// Runs `$body` with `$p` bound to the typed position inside `$any`.
@@ -30,6 +35,9 @@ macro_rules! on_position {
             $crate::any::AnyPosition::Bosh($p) => $body,
             $crate::any::AnyPosition::Kimasai($p) => $body,
             $crate::any::AnyPosition::Kujifunza($p) => $body,
+            $crate::any::AnyPosition::Kalah($p) => $body,
+            $crate::any::AnyPosition::Kalah6($p) => $body,
+            $crate::any::AnyPosition::Oware($p) => $body,
         }
     };
 }
@@ -54,6 +62,9 @@ variant!(Hemprich, Hemprich);
 variant!(Bosh, Bosh);
 variant!(Kimasai, Kimasai);
 variant!(Kujifunza, Kujifunza);
+variant!(Kalah, Kalah);
+variant!(Kalah6, Kalah6);
+variant!(Oware, Oware);
 
 impl AnyPosition {
     pub fn start(id: GameId) -> AnyPosition {

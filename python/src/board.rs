@@ -4,8 +4,10 @@
 
 use mancala_rules::games::bohnenspiel::Bean;
 use mancala_rules::games::bosh::Bosh;
+use mancala_rules::games::kalah::KalahBoard;
 use mancala_rules::games::kimasai::{Kimasai, HOLES as KIMASAI_HOLES};
 use mancala_rules::games::kujifunza::Kujifunza;
+use mancala_rules::games::oware::Oware;
 
 /// The contents of a position, per game.
 pub trait Board {
@@ -54,5 +56,23 @@ impl Board for Kimasai {
 impl Board for Kujifunza {
     fn holes(&self) -> Vec<Option<u8>> {
         Kujifunza::holes(self).iter().map(|&n| Some(n)).collect()
+    }
+}
+
+impl<const SEEDS: u8> Board for KalahBoard<SEEDS> {
+    fn holes(&self) -> Vec<Option<u8>> {
+        KalahBoard::holes(self).iter().map(|&n| Some(n)).collect()
+    }
+    fn stores(&self) -> Option<[u8; 2]> {
+        Some(KalahBoard::stores(self))
+    }
+}
+
+impl Board for Oware {
+    fn holes(&self) -> Vec<Option<u8>> {
+        Oware::holes(self).iter().map(|&n| Some(n)).collect()
+    }
+    fn stores(&self) -> Option<[u8; 2]> {
+        Some(Oware::stores(self))
     }
 }

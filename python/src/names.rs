@@ -5,8 +5,10 @@
 
 use mancala_rules::games::bohnenspiel::{Bohnenspiel, Hemprich};
 use mancala_rules::games::bosh::Bosh;
+use mancala_rules::games::kalah::{Kalah, Kalah6};
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
+use mancala_rules::games::oware::Oware;
 use mancala_rules::Game;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -79,6 +81,9 @@ hole_names!(Bohnenspiel, 13, mv => Some(usize::from(mv.hole().unwrap_or(0))));
 hole_names!(Hemprich, 13, mv => Some(usize::from(mv.hole().unwrap_or(0))));
 hole_names!(Bosh, 11, mv => Some(usize::from(mv.hole())));
 hole_names!(Kimasai, 49, mv => Some(usize::from(mv.hole())));
+hole_names!(Kalah, 13, mv => Some(usize::from(mv.hole())));
+hole_names!(Kalah6, 13, mv => Some(usize::from(mv.hole())));
+hole_names!(Oware, 13, mv => Some(usize::from(mv.hole())));
 
 impl MoveNames for Kujifunza {
     fn slot(_: Self::Move) -> Option<usize> {

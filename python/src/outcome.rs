@@ -57,16 +57,7 @@ impl Side {
 
 /// A stable identifier for each way a game ends under the rules.
 pub fn reason_id(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::NoSeedsToMove => "no_seeds_to_move",
-        EndReason::BoardEmpty => "board_empty",
-        EndReason::Cycle => "cycle",
-        EndReason::MatchWon => "match_won",
-        EndReason::NoLegalMove => "no_legal_move",
-        EndReason::EmptyFrontRow => "empty_front_row",
-        EndReason::Repetition => "repetition",
-        EndReason::RoundStartRepeated => "round_start_repeated",
-    }
+    reason.id()
 }
 
 /// How a finished game ended. `str()` starts with `1-0` (South won), `0-1`

@@ -3,8 +3,10 @@
 
 use mancala_rules::games::bohnenspiel::{Bohnenspiel, Hemprich};
 use mancala_rules::games::bosh::Bosh;
+use mancala_rules::games::kalah::{Kalah, Kalah6};
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
+use mancala_rules::games::oware::Oware;
 use mancala_rules::GameRecord as Record;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyType};
@@ -26,6 +28,9 @@ enum AnyRecord {
     Bosh(Record<Bosh>),
     Kimasai(Record<Kimasai>),
     Kujifunza(Record<Kujifunza>),
+    Kalah(Record<Kalah>),
+    Kalah6(Record<Kalah6>),
+    Oware(Record<Oware>),
 }
 
 macro_rules! on_record {
@@ -36,6 +41,9 @@ macro_rules! on_record {
             AnyRecord::Bosh($r) => $body,
             AnyRecord::Kimasai($r) => $body,
             AnyRecord::Kujifunza($r) => $body,
+            AnyRecord::Kalah($r) => $body,
+            AnyRecord::Kalah6($r) => $body,
+            AnyRecord::Oware($r) => $body,
         }
     };
 }
@@ -48,6 +56,9 @@ impl AnyRecord {
             AnyPosition::Bosh(p) => AnyRecord::Bosh(Record::new(p.clone())),
             AnyPosition::Kimasai(p) => AnyRecord::Kimasai(Record::new(*p)),
             AnyPosition::Kujifunza(p) => AnyRecord::Kujifunza(Record::new(p.clone())),
+            AnyPosition::Kalah(p) => AnyRecord::Kalah(Record::new(*p)),
+            AnyPosition::Kalah6(p) => AnyRecord::Kalah6(Record::new(*p)),
+            AnyPosition::Oware(p) => AnyRecord::Oware(Record::new(*p)),
         }
     }
 }
@@ -66,8 +77,8 @@ fn position_of<G: Variant>(p: &G) -> Position {
 
 /// A game from `start` (a `Position`): the moves played, the current
 /// position and, once it is over, the result, with every history rule applied
-/// (Bohnenspiel and Kujifunza third occurrence, Kimasai first repetition,
-/// Bosh round starts).
+/// (Bohnenspiel and Kujifunza third occurrence, Kimasai and Oware first
+/// repetition, Bosh round starts).
 #[pyclass(module = "mancala")]
 #[derive(Clone, Debug)]
 pub struct GameRecord(AnyRecord);

@@ -40,6 +40,18 @@ macro_rules! with_game {
                 type $g = $crate::games::kujifunza::Kujifunza;
                 $body
             }
+            $crate::GameId::Kalah => {
+                type $g = $crate::games::kalah::Kalah;
+                $body
+            }
+            $crate::GameId::Kalah6x6 => {
+                type $g = $crate::games::kalah::Kalah6;
+                $body
+            }
+            $crate::GameId::Oware => {
+                type $g = $crate::games::oware::Oware;
+                $body
+            }
         }
     };
 }

@@ -5,7 +5,7 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::error::{MoveError, MoveSyntaxError, PositionError};
-use crate::{EndReason, GameId, GameResult, Outcome, Side};
+use crate::{EndReason, GameId, GameResult, Layout, Outcome, Side};
 
 /// What the history rule does once a position has occurred
 /// [`Game::REPETITION_LIMIT`] times.
@@ -58,6 +58,9 @@ pub trait Game:
         + 'static;
 
     const ID: GameId;
+
+    /// How the board is drawn and what the position string holds.
+    const LAYOUT: Layout;
 
     /// How many occurrences of one position trigger [`Game::on_repetition`]
     /// (2 = first repetition, 3 = third occurrence).

@@ -17,15 +17,22 @@ pub enum GameId {
     Bosh,
     Kimasai,
     Kujifunza,
+    Kalah,
+    #[serde(rename = "kalah-6x6")]
+    Kalah6x6,
+    Oware,
 }
 
 impl GameId {
-    pub const ALL: [GameId; 5] = [
+    pub const ALL: [GameId; 8] = [
         GameId::Bohnenspiel,
         GameId::BohnenspielHemprich,
         GameId::Bosh,
         GameId::Kimasai,
         GameId::Kujifunza,
+        GameId::Kalah,
+        GameId::Kalah6x6,
+        GameId::Oware,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -35,6 +42,9 @@ impl GameId {
             GameId::Bosh => "bosh",
             GameId::Kimasai => "kimasai",
             GameId::Kujifunza => "kujifunza",
+            GameId::Kalah => "kalah",
+            GameId::Kalah6x6 => "kalah-6x6",
+            GameId::Oware => "oware",
         }
     }
 
@@ -42,7 +52,11 @@ impl GameId {
     /// reading a game record: `South 1-6, North 7-12`.
     pub fn hole_legend(self) -> &'static str {
         match self {
-            GameId::Bohnenspiel | GameId::BohnenspielHemprich => "South 1-6, North 7-12",
+            GameId::Bohnenspiel
+            | GameId::BohnenspielHemprich
+            | GameId::Kalah
+            | GameId::Kalah6x6
+            | GameId::Oware => "South 1-6, North 7-12",
             GameId::Bosh => "South 1-5, North 6-10",
             GameId::Kimasai => "South 1-24 (back 1-12, front 13-24), North 25-48",
             GameId::Kujifunza => "South 1-16 (back 1-8, front 9-16), North 17-32",

@@ -1,4 +1,4 @@
-//! The rules of four mancala games, one module per game behind one trait.
+//! The rules of the mancala games, one module per game behind one trait.
 //!
 //! - [`Game`]: a position of one game: legal moves, playing a move, game end,
 //!   hashing, the position string (`Display`/`FromStr`) and a human board.
@@ -17,6 +17,7 @@ pub mod display;
 mod error;
 mod game;
 mod game_id;
+pub mod layout;
 mod outcome;
 pub mod perft;
 pub mod position;
@@ -29,8 +30,11 @@ pub mod games {
     //! One module per game.
     pub mod bohnenspiel;
     pub mod bosh;
+    pub mod kalah;
     pub mod kimasai;
     pub mod kujifunza;
+    pub mod oware;
+    pub mod pit;
 }
 
 pub use any::{
@@ -40,6 +44,7 @@ pub use any::{
 pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
 pub use game::{Game, RepetitionEffect, Round};
 pub use game_id::GameId;
+pub use layout::Layout;
 pub use outcome::{EndReason, GameResult, Outcome};
 pub use record::GameRecord;
 pub use side::Side;

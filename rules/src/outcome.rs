@@ -89,9 +89,15 @@ pub enum EndReason {
     NoLegalMove,
     /// Kujifunza: the player to move has an empty front row.
     EmptyFrontRow,
-    /// Kimasai: a position repeated (first repetition); Kujifunza: a position
-    /// occurred for the third time. Drawn.
+    /// Kimasai: a position repeated (first repetition), drawn; Kujifunza: a
+    /// position occurred for the third time, drawn; Oware: a position repeated
+    /// since the last capture (first repetition), each player taking the seeds
+    /// in his own row.
     Repetition,
+    /// Kalah: a row is empty; each player took the seeds in his own row.
+    RowEmpty,
+    /// Oware: a store holds more than half the seeds, or both hold half.
+    HalfTaken,
     /// Bosh: the position at the start of a round (the round number aside)
     /// occurred for the third time in the match. Drawn; the scores are the
     /// stones each player owns.
@@ -99,6 +105,22 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// A stable identifier in `snake_case` (the Python kit's `reason`).
+    pub fn id(self) -> &'static str {
+        match self {
+            EndReason::NoSeedsToMove => "no_seeds_to_move",
+            EndReason::BoardEmpty => "board_empty",
+            EndReason::Cycle => "cycle",
+            EndReason::MatchWon => "match_won",
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::EmptyFrontRow => "empty_front_row",
+            EndReason::Repetition => "repetition",
+            EndReason::RoundStartRepeated => "round_start_repeated",
+            EndReason::RowEmpty => "row_empty",
+            EndReason::HalfTaken => "half_taken",
+        }
+    }
+
     /// A short lower-case description, used in logs.
     pub fn describe(self) -> &'static str {
         match self {
@@ -110,6 +132,8 @@ impl EndReason {
             EndReason::EmptyFrontRow => "empty front row",
             EndReason::Repetition => "repetition",
             EndReason::RoundStartRepeated => "round start repeated",
+            EndReason::RowEmpty => "a row is empty",
+            EndReason::HalfTaken => "half the seeds taken",
         }
     }
 }

@@ -275,6 +275,7 @@ mod tests {
     impl Game for Laps {
         type Move = Step;
         const ID: GameId = GameId::Bosh;
+        const LAYOUT: crate::Layout = crate::Layout::TWO_BY_SIX_WITH_STORES;
         const REPETITION_LIMIT: usize = 3;
         fn start() -> Laps {
             Laps {

@@ -28,6 +28,14 @@
 //!   order. The end-of-game sweep of Bohnenspiel is not part of play (the final
 //!   position keeps its beans; the sweep is in [`crate::Outcome::scores`]), so
 //!   it is not in the trace.
+//! - **Kalah**: `Pick`, then one `Sow` per seed dropped into a hole and one
+//!   `Store` per seed dropped into the mover's own store, in sowing order; a
+//!   capture is two `Capture`s to the mover's `store`, the opposite hole's
+//!   seeds first, then the single seed that made the capture. An extra turn
+//!   shows as the final `Turn` naming the mover again.
+//! - **Oware**: `Pick`, one `Sow` per seed (the origin skipped), then one
+//!   `Capture` to the mover's `store` per hole of the capture chain, from the
+//!   last hole sown backwards. A grand slam captures nothing: no `Capture`.
 //! - **Bosh**: laps of `Pick` and `Sow`s, a relay lap picking up the open hole
 //!   after the last one sown; a capture is one `Capture` to the mover's
 //!   `reserve`. When the round ends: `RoundEnd`, one `Capture` per occupied
@@ -53,6 +61,7 @@
 //! {"step":"lap","number":3,"kind":"captured","kichwa":16,"chosen":true}
 //! {"step":"pick","hole":3,"count":4}
 //! {"step":"sow","hole":4}
+//! {"step":"store","side":"south"}
 //! {"step":"capture","from":7,"count":3,"to":"store","side":"south"}
 //! {"step":"capture","from":7,"count":3,"to":"reserve","side":"north"}
 //! {"step":"capture","from":28,"count":2,"to":"hand"}
@@ -93,6 +102,9 @@ pub enum Step {
     Pick { hole: u8, count: u8 },
     /// One seed from the hand is dropped into `hole`.
     Sow { hole: u8 },
+    /// One seed from the hand is dropped into `side`'s store (Kalah: the
+    /// mover sows into his own store).
+    Store { side: Side },
     /// All `count` seeds of `from` leave it for `to`.
     Capture {
         from: u8,
@@ -434,6 +446,13 @@ impl Board {
                 *seeds = seeds
                     .checked_add(1)
                     .ok_or_else(|| format!("hole {hole} overflows"))?;
+                self.hand -= 1;
+            }
+            Step::Store { side } => {
+                if self.hand == 0 {
+                    return Err("the hand is empty".into());
+                }
+                *self.store(side)? += 1;
                 self.hand -= 1;
             }
             Step::Capture { from, count, to } => {

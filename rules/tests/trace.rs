@@ -4,8 +4,10 @@
 
 use mancala_rules::games::bohnenspiel::{Bohnenspiel, Hemprich};
 use mancala_rules::games::bosh::Bosh;
+use mancala_rules::games::kalah::{Kalah, Kalah6};
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
+use mancala_rules::games::oware::Oware;
 use mancala_rules::trace::{Board, LapKind, RoundEndReason, Target, TraceMoveError};
 use mancala_rules::{
     new_game, trace_move, Game, GameId, GameRecord, MoveError, Side, Step, Traced,
@@ -233,6 +235,34 @@ fn replay_matches_play_in_random_kujifunza_positions() {
 
 /// Random games through `GameRecord::play_traced`: the trace also covers what
 /// the repetition rule does. Returns the round ends by cycle seen.
+#[test]
+fn replay_matches_play_in_random_kalah_and_oware_positions() {
+    let (positions, _) = check_random_games(Kalah::start(), 100, 31);
+    assert!(positions > 2_000);
+    check_random_games(Kalah6::start(), 50, 32);
+    let (positions, _) = check_random_games(Oware::start(), 100, 33);
+    assert!(positions > 2_000);
+    // Crowded holes: laps of 13 (Kalah) and 12 (Oware) seeds or more.
+    let checked = check_random_strings::<Kalah>(300, 34, |rng| {
+        let cells = spread(rng, 48, 14);
+        let (holes, stores) = cells.split_at(12);
+        format!(
+            "kalah {} {} {}/{}",
+            join(holes),
+            side(rng),
+            stores[0],
+            stores[1]
+        )
+    });
+    assert_eq!(checked, 300);
+    check_random_strings::<Oware>(300, 35, |rng| {
+        let mut cells = spread(rng, 30, 12);
+        cells[rng.random_range(0..12)] += 18;
+        format!("oware {} {} 0/0", join(&cells), side(rng))
+    });
+}
+
+/// Random whole games through the game record, each move's trace replayed.
 fn check_record_games<G: Traced>(games: usize, seed: u64) -> usize {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut cycles = 0;
@@ -270,6 +300,9 @@ fn record_traces_include_the_repetition_rule() {
     check_record_games::<Hemprich>(100, 12);
     check_record_games::<Kimasai>(100, 13);
     check_record_games::<Kujifunza>(100, 14);
+    check_record_games::<Kalah>(100, 16);
+    check_record_games::<Kalah6>(50, 17);
+    check_record_games::<Oware>(200, 18);
     // Bosh rounds end by cycle often enough in random games for this to
     // test the cycle transition.
     let cycles = check_record_games::<Bosh>(100, 15);
@@ -287,6 +320,70 @@ fn record_refuses_an_illegal_move_and_traces_nothing() {
 }
 
 // Hand-worked traces. Each comment works the move from the rules.
+
+#[test]
+fn kalah_sows_into_the_own_store_and_captures_two_holes() {
+    // Hole 6's 10 seeds: South's store, holes 7..12, North's store skipped,
+    // holes 1, 2, 3; hole 3 captures with hole 10 (opposite first).
+    let before = "kalah 0,0,0,0,1,10,4,4,4,4,4,4 S 13/0";
+    let store = Target::Store { side: Side::South };
+    assert_eq!(
+        traced(before, "6"),
+        concat(vec![
+            vec![lap(1, LapKind::Start), pick(6, 10)],
+            vec![Step::Store { side: Side::South }],
+            sow(&[7, 8, 9, 10, 11, 12, 1, 2, 3]),
+            vec![
+                capture(10, 5, store),
+                capture(3, 1, store),
+                turn(Side::North)
+            ],
+        ])
+    );
+    // The last seed in the own store: the mover moves again.
+    assert_eq!(
+        traced("kalah 4,4,4,4,4,4,4,4,4,4,4,4 N 0/0", "9"),
+        concat(vec![
+            vec![lap(1, LapKind::Start), pick(9, 4)],
+            sow(&[10, 11, 12]),
+            vec![Step::Store { side: Side::North }, turn(Side::North)],
+        ])
+    );
+}
+
+#[test]
+fn oware_skips_the_origin_and_a_grand_slam_captures_nothing() {
+    let before = "oware 12,0,0,0,0,0,0,0,0,0,0,0 S 18/18";
+    assert_eq!(
+        traced(before, "1"),
+        concat(vec![
+            vec![lap(1, LapKind::Start), pick(1, 12)],
+            sow(&[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 2]),
+            vec![turn(Side::North)],
+        ])
+    );
+    let store = Target::Store { side: Side::South };
+    assert_eq!(
+        traced("oware 4,4,4,4,3,4,1,2,4,4,4,4 S 3/3", "5"),
+        concat(vec![
+            vec![lap(1, LapKind::Start), pick(5, 3)],
+            sow(&[6, 7, 8]),
+            vec![
+                capture(8, 3, store),
+                capture(7, 2, store),
+                turn(Side::North)
+            ],
+        ])
+    );
+    assert_eq!(
+        traced("oware 0,0,0,0,0,2,1,2,0,0,0,0 S 21/22", "6"),
+        concat(vec![
+            vec![lap(1, LapKind::Start), pick(6, 2)],
+            sow(&[7, 8]),
+            vec![turn(Side::North)],
+        ])
+    );
+}
 
 fn lap(number: u32, kind: LapKind) -> Step {
     Step::Lap { number, kind }
@@ -554,6 +651,10 @@ fn steps_have_the_documented_json_shape() {
         ),
         (pick(3, 4), r#"{"step":"pick","hole":3,"count":4}"#),
         (Step::Sow { hole: 4 }, r#"{"step":"sow","hole":4}"#),
+        (
+            Step::Store { side: Side::South },
+            r#"{"step":"store","side":"south"}"#,
+        ),
         (
             capture(7, 3, Target::Store { side: Side::South }),
             r#"{"step":"capture","from":7,"count":3,"to":"store","side":"south"}"#,

@@ -32,6 +32,9 @@ fn suite_text(game: GameId) -> &'static str {
         GameId::Bosh => include_str!("../../../openings/bosh.txt"),
         GameId::Kimasai => include_str!("../../../openings/kimasai.txt"),
         GameId::Kujifunza => include_str!("../../../openings/kujifunza.txt"),
+        GameId::Kalah => include_str!("../../../openings/kalah.txt"),
+        GameId::Kalah6x6 => include_str!("../../../openings/kalah-6x6.txt"),
+        GameId::Oware => include_str!("../../../openings/oware.txt"),
     }
 }
 

@@ -63,17 +63,6 @@ pub struct BoardView {
     pub round: Option<u32>,
 }
 
-/// The rows top to bottom as South sees the board, each a run of hole
-/// numbers from its left end to its right end.
-fn layout(game: GameId) -> &'static [(u32, u32)] {
-    match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => &[(12, 7), (1, 6)],
-        GameId::Bosh => &[(10, 6), (1, 5)],
-        GameId::Kimasai => &[(36, 25), (37, 48), (24, 13), (1, 12)],
-        GameId::Kujifunza => &[(24, 17), (25, 32), (16, 9), (1, 8)],
-    }
-}
-
 /// The holes `from` to `to` in that order.
 fn run(from: u32, to: u32) -> Box<dyn Iterator<Item = u32>> {
     if from <= to {
@@ -106,10 +95,12 @@ pub fn lay_out(canonical: String) -> Result<BoardView, PositionError> {
             Seeds::parse(h).ok_or_else(|| PositionError::new(Field::Holes, format!("hole {h:?}")))
         })
         .collect::<Result<Vec<Seeds>, _>>()?;
-    let rows = layout(game)
+    let layout = game.layout();
+    let rows = layout
+        .rows
         .iter()
         .map(|&(from, to)| {
-            run(from, to)
+            run(u32::from(from), u32::from(to))
                 .map(|hole| {
                     let seeds = seeds.get(hole as usize - 1).copied().ok_or_else(|| {
                         PositionError::new(Field::Holes, format!("no hole {hole}"))
@@ -124,11 +115,13 @@ pub fn lay_out(canonical: String) -> Result<BoardView, PositionError> {
         let (a, b) = s.split_once('/')?;
         Some([a.parse().ok()?, b.parse().ok()?])
     };
-    let (stores, stores_label, round) = match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => (pair(stores), Some("store"), None),
-        GameId::Bosh => (pair(stores), Some("reserve"), round.parse().ok()),
-        GameId::Kimasai | GameId::Kujifunza => (None, None, None),
-    };
+    // why by field index: after the side, a game has the pair, the round,
+    // both or neither (its layout says which).
+    let extra = [stores, round];
+    let field_at = |i: Option<usize>| i.and_then(|i| extra.get(i - 3)).copied();
+    let stores = field_at(layout.pair_field()).and_then(pair);
+    let stores_label = layout.pair;
+    let round = field_at(layout.round_field()).and_then(|r| r.parse().ok());
     Ok(BoardView {
         game: game.to_string(),
         position: canonical,

@@ -49,34 +49,6 @@ impl std::str::FromStr for Target {
     }
 }
 
-/// Where a game's position string keeps each field (after the game id and
-/// the holes, which every game has first).
-struct Fields {
-    side: usize,
-    stores: Option<usize>,
-    round: Option<usize>,
-}
-
-fn fields_of(game: GameId) -> Fields {
-    match game {
-        GameId::Bohnenspiel | GameId::BohnenspielHemprich => Fields {
-            side: 2,
-            stores: Some(3),
-            round: None,
-        },
-        GameId::Bosh => Fields {
-            side: 2,
-            stores: Some(3),
-            round: Some(4),
-        },
-        GameId::Kimasai | GameId::Kujifunza => Fields {
-            side: 2,
-            stores: None,
-            round: None,
-        },
-    }
-}
-
 fn count(value: &str, what: &str) -> Result<u32, String> {
     value
         .parse()
@@ -93,8 +65,8 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
         .ok_or("the position is empty")?
         .parse()
         .map_err(|e| format!("{e}"))?;
-    let at = fields_of(game);
-    let needed = at.round.or(at.stores).unwrap_or(at.side) + 1;
+    let at = game.layout();
+    let needed = at.fields();
     if fields.len() != needed {
         return Err(format!(
             "a {game} position has {needed} fields, this one {}",
@@ -109,8 +81,7 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
                 .checked_sub(1)
                 .and_then(|i| holes.get_mut(i))
                 .ok_or_else(|| format!("{game} has no hole {n}"))?;
-            // why only Bosh: a closed hole exists in no other game.
-            if !(value == "x" && game == GameId::Bosh) {
+            if !(value == "x" && at.closable) {
                 count(value, &format!("hole {n}"))?;
             }
             value.clone_into(slot);
@@ -118,7 +89,7 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
         }
         Target::Store(side) => {
             let i = at
-                .stores
+                .pair_field()
                 .ok_or_else(|| format!("{game} has no stores or reserves"))?;
             let mut pair: Vec<String> = fields[i].split('/').map(str::to_owned).collect();
             if pair.len() != 2 {
@@ -132,10 +103,12 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
             if value != "S" && value != "N" {
                 return Err(format!("side to move {value:?}: S or N"));
             }
-            fields[at.side] = value.to_owned();
+            fields[at.side_field()] = value.to_owned();
         }
         Target::Round => {
-            let i = at.round.ok_or_else(|| format!("{game} has no rounds"))?;
+            let i = at
+                .round_field()
+                .ok_or_else(|| format!("{game} has no rounds"))?;
             count(value, "round")?;
             fields[i] = value.to_owned();
         }

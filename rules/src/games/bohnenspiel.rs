@@ -54,8 +54,8 @@ use crate::position::{
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::zobrist::{mix, GOLDEN};
 use crate::{
-    EndReason, Game, GameId, GameResult, MoveSyntaxError, Outcome, PositionError, RepetitionEffect,
-    Side,
+    EndReason, Game, GameId, GameResult, Layout, MoveSyntaxError, Outcome, PositionError,
+    RepetitionEffect, Side,
 };
 
 /// Pits on the board (6 per side).
@@ -248,6 +248,8 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
     } else {
         GameId::Bohnenspiel
     };
+
+    const LAYOUT: Layout = Layout::TWO_BY_SIX_WITH_STORES;
 
     const REPETITION_LIMIT: usize = 3;
 

@@ -462,6 +462,13 @@ impl FromStr for Bosh {
 impl Game for Bosh {
     type Move = BoshMove;
     const ID: GameId = GameId::Bosh;
+
+    const LAYOUT: crate::Layout = crate::Layout {
+        rows: &[(10, 6), (1, 5)],
+        pair: Some("reserve"),
+        round: true,
+        closable: true,
+    };
     const REPETITION_LIMIT: usize = 3;
 
     fn start() -> Self {

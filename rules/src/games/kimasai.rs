@@ -243,6 +243,13 @@ impl FromStr for Kimasai {
 impl Game for Kimasai {
     type Move = KimasaiMove;
     const ID: GameId = GameId::Kimasai;
+
+    const LAYOUT: crate::Layout = crate::Layout {
+        rows: &[(36, 25), (37, 48), (24, 13), (1, 12)],
+        pair: None,
+        round: false,
+        closable: false,
+    };
     /// The first repetition of a position draws.
     const REPETITION_LIMIT: usize = 2;
 

@@ -695,6 +695,13 @@ const fn zobrist_table() -> [u64; HOLES * ZOBRIST_COUNTS + 1] {
 impl Game for Kujifunza {
     type Move = KujifunzaMove;
     const ID: GameId = GameId::Kujifunza;
+
+    const LAYOUT: crate::Layout = crate::Layout {
+        rows: &[(24, 17), (25, 32), (16, 9), (1, 8)],
+        pair: None,
+        round: false,
+        closable: false,
+    };
     const REPETITION_LIMIT: usize = 3;
 
     fn start() -> Self {

@@ -1,0 +1,355 @@
+//! Kalah (`kalah`: 4 seeds a hole; `kalah-6x6`: 6 seeds a hole), as
+//! OpenSpiel's `mancala` game plays it.
+//!
+//! Board 2×6 with one store per player, which the owner sows into and the
+//! opponent skips. Holes are numbered counter-clockwise from South's left:
+//!
+//! ```text
+//!   (N store)  12 11 10  9  8  7        North
+//!               1  2  3  4  5  6  (S store)   South
+//! ```
+//!
+//! The clauses of `docs/rules/kalah.md` this module implements:
+//!
+//! - A move takes all seeds of a non-empty hole of the mover's row and sows
+//!   them one by one counter-clockwise round the mover's circuit of 13: his
+//!   holes, his own store, the opponent's holes (the opponent's store is
+//!   skipped). The origin is **not** skipped: with 13 or more seeds it gets
+//!   a seed on every lap like any other hole.
+//! - Extra turn: when the last seed falls into the mover's store, he moves
+//!   again.
+//! - Capture: when the last seed falls into an empty hole of the mover's own
+//!   row (it now holds 1) **and the opposite hole holds seeds**, that seed and
+//!   the opposite hole's seeds go to the mover's store. With the opposite hole
+//!   empty nothing is captured: the seed stays.
+//! - End: as soon as either row is empty (after any move, whoever is to
+//!   move), the game is over and each player takes the seeds left in his own
+//!   row ([`EndReason::RowEmpty`]). The position keeps its seeds; the sweep
+//!   is in [`Outcome::scores`]. More seeds wins; equal is a draw.
+//! - No position can occur twice in a game (see the rules page), so the
+//!   repetition rule never applies.
+//!
+//! Position string: `kalah <holes 1..12> <S|N> <south>/<north>`, e.g.
+//! `kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0`; the 6-seed game uses `kalah-6x6`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Field;
+use crate::games::pit::{own_range, render_two_rows, zobrist_table, PitMove, ZobristTable, HOLES};
+use crate::position::{
+    check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
+};
+use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
+use crate::{
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+};
+
+/// A Kalah position with `SEEDS` seeds a hole at the start: the 12 holes,
+/// the two stores and the side to move. Use [`Kalah`] and [`Kalah6`].
+///
+/// Invariant (checked by every constructor, kept by [`Game::play`]): holes
+/// plus stores hold exactly `12 × SEEDS` seeds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct KalahBoard<const SEEDS: u8> {
+    /// Hole `i` is hole number `i + 1`; South owns 0..6, North 6..12.
+    holes: [u8; HOLES],
+    /// Indexed by [`Side::index`].
+    stores: [u8; 2],
+    side: Side,
+}
+
+/// Kalah with 4 seeds a hole (`kalah`), OpenSpiel's `mancala`.
+pub type Kalah = KalahBoard<4>;
+/// Kalah with 6 seeds a hole (`kalah-6x6`), the common tournament size.
+pub type Kalah6 = KalahBoard<6>;
+
+/// Positions round the mover's circuit: 0–5 his holes, 6 his store, 7–12
+/// the opponent's holes.
+const CIRCUIT: usize = 13;
+const STORE: usize = 6;
+
+/// The hole index of circuit position `c` (not the store) for `side`.
+#[inline(always)]
+const fn hole_at(side: Side, c: usize) -> usize {
+    let own = match side {
+        Side::South => 0,
+        Side::North => 6,
+    };
+    if c < STORE {
+        own + c
+    } else {
+        (own + c - 1) % HOLES
+    }
+}
+
+/// What one sowing of `rest` seeds (fewer than a lap) from circuit
+/// position `origin` adds: to each hole, and to the mover's store.
+#[derive(Clone, Copy)]
+struct Sown {
+    holes: [u8; HOLES],
+    store: u8,
+}
+
+/// `SOWN[side][origin][rest]`.
+static SOWN: [[[Sown; CIRCUIT]; 6]; 2] = sown_table();
+
+const fn sown_table() -> [[[Sown; CIRCUIT]; 6]; 2] {
+    let none = Sown {
+        holes: [0; HOLES],
+        store: 0,
+    };
+    let mut table = [[[none; CIRCUIT]; 6]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let side = if s == 0 { Side::South } else { Side::North };
+        let mut origin = 0;
+        while origin < 6 {
+            let mut rest = 0;
+            while rest < CIRCUIT {
+                let mut k = 1;
+                while k <= rest {
+                    let c = (origin + k) % CIRCUIT;
+                    if c == STORE {
+                        table[s][origin][rest].store += 1;
+                    } else {
+                        table[s][origin][rest].holes[hole_at(side, c)] += 1;
+                    }
+                    k += 1;
+                }
+                rest += 1;
+            }
+            origin += 1;
+        }
+        s += 1;
+    }
+    table
+}
+
+static ZOBRIST: ZobristTable = zobrist_table(0x4B41_4C41_4800_0048);
+
+impl<const SEEDS: u8> KalahBoard<SEEDS> {
+    /// Seeds in play: holes plus stores.
+    pub const TOTAL: u32 = SEEDS as u32 * HOLES as u32;
+
+    /// A position from its parts; fails unless holes and stores hold
+    /// [`Self::TOTAL`] seeds.
+    pub fn new(holes: [u8; HOLES], stores: [u8; 2], side: Side) -> Result<Self, PositionError> {
+        let total = holes.iter().chain(&stores).map(|&n| u32::from(n)).sum();
+        check_total(total, Self::TOTAL, "holes and stores")?;
+        Ok(KalahBoard {
+            holes,
+            stores,
+            side,
+        })
+    }
+
+    /// Seeds in holes 1..12 (index `i` is hole `i + 1`).
+    pub fn holes(&self) -> &[u8; HOLES] {
+        &self.holes
+    }
+
+    /// Stores indexed by [`Side::index`] (South first).
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Seeds in `side`'s row.
+    pub fn seeds_on(&self, side: Side) -> u32 {
+        self.holes[own_range(side)]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// Each side's store plus the seeds in its row: the final score if the
+    /// game ended now.
+    fn totals(&self) -> [u32; 2] {
+        Side::BOTH.map(|s| u32::from(self.stores[s.index()]) + self.seeds_on(s))
+    }
+
+    fn row_empty(&self, side: Side) -> bool {
+        self.holes[own_range(side)].iter().all(|&n| n == 0)
+    }
+}
+
+impl<const SEEDS: u8> fmt::Display for KalahBoard<SEEDS> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}/{}",
+            Self::ID,
+            format_holes(self.holes.iter().map(|&n| Some(n))),
+            self.side.letter(),
+            self.stores[0],
+            self.stores[1]
+        )
+    }
+}
+
+impl<const SEEDS: u8> FromStr for KalahBoard<SEEDS> {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Self, PositionError> {
+        let mut fields = FieldReader::new(s, Self::ID)?;
+        let parsed = parse_open_holes(fields.next(Field::Holes)?, HOLES)?;
+        let side = parse_side(fields.next(Field::Side)?)?;
+        let stores = parse_pair(fields.next(Field::Stores)?)?;
+        fields.finish()?;
+        let mut holes = [0; HOLES];
+        holes.copy_from_slice(&parsed);
+        KalahBoard::new(holes, stores, side)
+    }
+}
+
+impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
+    type Move = PitMove;
+
+    const ID: GameId = if SEEDS == 6 {
+        GameId::Kalah6x6
+    } else {
+        GameId::Kalah
+    };
+
+    const LAYOUT: Layout = Layout::TWO_BY_SIX_WITH_STORES;
+
+    /// Never reached: no Kalah position can occur twice in a game.
+    const REPETITION_LIMIT: usize = 2;
+
+    fn start() -> Self {
+        KalahBoard {
+            holes: [SEEDS; HOLES],
+            stores: [0; 2],
+            side: Side::South,
+        }
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    fn legal_moves(&self, moves: &mut Vec<PitMove>) {
+        if self.row_empty(self.side.opponent()) {
+            return;
+        }
+        let range = own_range(self.side);
+        let first = range.start;
+        for (i, &n) in self.holes[range].iter().enumerate() {
+            if n > 0 {
+                moves.push(PitMove::from_index(first + i));
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: PitMove) {
+        self.play_observed(mv, &mut NoTrace);
+    }
+
+    fn status(&self) -> Option<Outcome> {
+        (self.row_empty(Side::South) || self.row_empty(Side::North))
+            .then(|| Outcome::by_scores(self.totals(), EndReason::RowEmpty))
+    }
+
+    /// Decided once a store holds more than half the seeds: stores only
+    /// grow, and the end adds each row to its owner.
+    fn decided(&self) -> Option<GameResult> {
+        if let Some(outcome) = self.status() {
+            return Some(outcome.result);
+        }
+        Side::BOTH
+            .into_iter()
+            .find(|s| u32::from(self.stores[s.index()]) > Self::TOTAL / 2)
+            .map(GameResult::win_for)
+    }
+
+    fn on_repetition(&self) -> RepetitionEffect<Self> {
+        RepetitionEffect::GameOver(Outcome::by_scores(self.totals(), EndReason::Repetition))
+    }
+
+    /// Seeds in the stores: they only ever grow during a game.
+    fn history_key(&self) -> u64 {
+        u64::from(self.stores[0]) + u64::from(self.stores[1])
+    }
+
+    fn zobrist(&self) -> u64 {
+        ZOBRIST.hash(&self.holes, self.stores, self.side)
+    }
+
+    fn seed_count(&self) -> u32 {
+        self.holes
+            .iter()
+            .chain(&self.stores)
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    fn render(&self) -> String {
+        render_two_rows(self, &self.holes, self.stores)
+    }
+}
+
+impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
+    #[inline]
+    fn play_observed<O: Observer>(&mut self, mv: PitMove, observer: &mut O) {
+        let mover = self.side;
+        let origin_hole = mv.index();
+        let origin = origin_hole - own_range(mover).start;
+        let seeds = usize::from(self.holes[origin_hole]);
+        observer.step(|| Step::Lap {
+            number: 1,
+            kind: LapKind::Start,
+        });
+        observer.step(|| Step::Pick {
+            hole: mv.hole(),
+            count: seeds as u8,
+        });
+        for s in 1..=seeds {
+            observer.step(|| match (origin + s) % CIRCUIT {
+                STORE => Step::Store { side: mover },
+                c => Step::Sow {
+                    hole: hole_at(mover, c) as u8 + 1,
+                },
+            });
+        }
+        // Every full lap puts one seed in each hole (the origin included) and
+        // in the mover's store; the rest follow the origin (one table row).
+        self.holes[origin_hole] = 0;
+        let laps = (seeds / CIRCUIT) as u8;
+        let sown = &SOWN[mover.index()][origin][seeds % CIRCUIT];
+        for (hole, &add) in self.holes.iter_mut().zip(&sown.holes) {
+            *hole += add + laps;
+        }
+        self.stores[mover.index()] += sown.store + laps;
+        let last = (origin + seeds) % CIRCUIT;
+        if last == STORE {
+            return; // extra turn: the mover moves again
+        }
+        if last < STORE {
+            let hole = hole_at(mover, last);
+            let opposite = HOLES - 1 - hole;
+            let taken = self.holes[opposite];
+            if self.holes[hole] == 1 && taken > 0 {
+                observer.step(|| Step::Capture {
+                    from: opposite as u8 + 1,
+                    count: taken,
+                    to: Target::Store { side: mover },
+                });
+                observer.step(|| Step::Capture {
+                    from: hole as u8 + 1,
+                    count: 1,
+                    to: Target::Store { side: mover },
+                });
+                self.holes[opposite] = 0;
+                self.holes[hole] = 0;
+                self.stores[mover.index()] += taken + 1;
+            }
+        }
+        self.side = mover.opponent();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,332 @@
+//! Oware (`oware`), Abapa rules as OpenSpiel's `oware` game plays them.
+//!
+//! Board 2×6, 4 seeds a hole, 48 seeds; captured seeds go to the capturer's
+//! store, which is never sown into. Holes are numbered counter-clockwise
+//! from South's left:
+//!
+//! ```text
+//!       12 11 10  9  8  7        North
+//!        1  2  3  4  5  6        South
+//! ```
+//!
+//! The clauses of `docs/rules/oware.md` this module implements:
+//!
+//! - A move takes all seeds of a non-empty hole of the mover's row and sows
+//!   them one by one counter-clockwise; the origin is **always skipped** (with
+//!   12 or more seeds, every lap misses it).
+//! - Capture: when the last seed falls into an opponent's hole that now holds
+//!   2 or 3, those seeds are captured, then the hole before it (clockwise) is
+//!   tested the same way, and so on, within the opponent's row only.
+//! - Grand slam: a move whose capture would take every seed of the opponent's
+//!   row is played, but captures nothing.
+//! - Feeding: when the opponent's row is empty, the mover must play a move
+//!   that sows into it. A mover with no legal move (no seeds, or none that
+//!   feeds) ends the game ([`EndReason::NoLegalMove`]).
+//! - End: the game is over as soon as a store holds more than 24 seeds, or
+//!   both hold 24 ([`EndReason::HalfTaken`]), or the player to move has no
+//!   legal move. At every end each player adds the seeds in his own row to
+//!   his store; the position keeps them, the sweep is in
+//!   [`Outcome::scores`]. More seeds wins; equal is a draw.
+//! - Endless play (OpenSpiel): the first repetition of a position since the
+//!   last capture ends the game, each player taking the seeds in his own row
+//!   ([`EndReason::Repetition`]); [`crate::GameRecord`] applies it.
+//!
+//! Position string: `oware <holes 1..12> <S|N> <south>/<north>`, e.g.
+//! `oware 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Field;
+use crate::games::pit::{own_range, render_two_rows, zobrist_table, PitMove, ZobristTable, HOLES};
+use crate::position::{
+    check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
+};
+use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
+use crate::{
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+};
+
+/// Seeds in play: holes plus stores.
+pub const TOTAL_SEEDS: u32 = 48;
+/// A store above this many seeds ends the game.
+const HALF: u8 = (TOTAL_SEEDS / 2) as u8;
+/// The holes a lap sows into: every hole but the origin.
+const LAP: usize = HOLES - 1;
+
+/// An Oware position: the 12 holes, the two stores and the side to move.
+///
+/// Invariant (checked by every constructor, kept by [`Game::play`]): holes
+/// plus stores hold exactly 48 seeds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Oware {
+    /// Hole `i` is hole number `i + 1`; South owns 0..6, North 6..12.
+    holes: [u8; HOLES],
+    /// Indexed by [`Side::index`].
+    stores: [u8; 2],
+    side: Side,
+}
+
+/// `SOWN[origin][rest]`: one seed in each of the `rest` holes after `origin`
+/// (fewer than a lap, so the origin is never reached).
+static SOWN: [[[u8; HOLES]; LAP]; HOLES] = sown_table();
+
+const fn sown_table() -> [[[u8; HOLES]; LAP]; HOLES] {
+    let mut table = [[[0; HOLES]; LAP]; HOLES];
+    let mut origin = 0;
+    while origin < HOLES {
+        let mut rest = 0;
+        while rest < LAP {
+            let mut k = 1;
+            while k <= rest {
+                table[origin][rest][(origin + k) % HOLES] = 1;
+                k += 1;
+            }
+            rest += 1;
+        }
+        origin += 1;
+    }
+    table
+}
+
+static ZOBRIST: ZobristTable = zobrist_table(0x4F57_4152_4500_0030);
+
+/// Counts that a capture takes: 2 or 3.
+#[inline(always)]
+fn is_capture_count(n: u8) -> bool {
+    n == 2 || n == 3
+}
+
+impl Oware {
+    /// A position from its parts; fails unless holes and stores hold 48 seeds.
+    pub fn new(holes: [u8; HOLES], stores: [u8; 2], side: Side) -> Result<Self, PositionError> {
+        let total = holes.iter().chain(&stores).map(|&n| u32::from(n)).sum();
+        check_total(total, TOTAL_SEEDS, "holes and stores")?;
+        Ok(Oware {
+            holes,
+            stores,
+            side,
+        })
+    }
+
+    /// Seeds in holes 1..12 (index `i` is hole `i + 1`).
+    pub fn holes(&self) -> &[u8; HOLES] {
+        &self.holes
+    }
+
+    /// Stores indexed by [`Side::index`] (South first).
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Seeds in `side`'s row.
+    pub fn seeds_on(&self, side: Side) -> u32 {
+        self.holes[own_range(side)]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// Each side's store plus the seeds in its row: the final score of any
+    /// ending now.
+    fn totals(&self) -> [u32; 2] {
+        Side::BOTH.map(|s| u32::from(self.stores[s.index()]) + self.seeds_on(s))
+    }
+
+    /// More than half the seeds in a store, or half in each.
+    fn half_taken(&self) -> bool {
+        let [south, north] = self.stores;
+        south > HALF || north > HALF || (south == HALF && north == HALF)
+    }
+
+    /// The hole index where the last of `seeds` seeds sown from `origin`
+    /// falls (the origin skipped).
+    #[inline(always)]
+    fn last_hole(origin: usize, seeds: usize) -> usize {
+        (origin + (seeds - 1) % LAP + 1) % HOLES
+    }
+
+    /// The move from `last` (an opponent's hole, just sown) would take every
+    /// seed of that row: no seed after it in the row, and every hole from
+    /// the row's start up to it holding 2 or 3.
+    fn is_grand_slam(&self, row: std::ops::Range<usize>, last: usize) -> bool {
+        self.holes[last + 1..row.end].iter().all(|&n| n == 0)
+            && self.holes[row.start..=last]
+                .iter()
+                .all(|&n| is_capture_count(n))
+    }
+}
+
+impl fmt::Display for Oware {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {}/{}",
+            Self::ID,
+            format_holes(self.holes.iter().map(|&n| Some(n))),
+            self.side.letter(),
+            self.stores[0],
+            self.stores[1]
+        )
+    }
+}
+
+impl FromStr for Oware {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Self, PositionError> {
+        let mut fields = FieldReader::new(s, Self::ID)?;
+        let parsed = parse_open_holes(fields.next(Field::Holes)?, HOLES)?;
+        let side = parse_side(fields.next(Field::Side)?)?;
+        let stores = parse_pair(fields.next(Field::Stores)?)?;
+        fields.finish()?;
+        let mut holes = [0; HOLES];
+        holes.copy_from_slice(&parsed);
+        Oware::new(holes, stores, side)
+    }
+}
+
+impl Game for Oware {
+    type Move = PitMove;
+
+    const ID: GameId = GameId::Oware;
+
+    const LAYOUT: Layout = Layout::TWO_BY_SIX_WITH_STORES;
+
+    /// The first repetition since the last capture ends the game.
+    const REPETITION_LIMIT: usize = 2;
+
+    fn start() -> Self {
+        Oware {
+            holes: [4; HOLES],
+            stores: [0; 2],
+            side: Side::South,
+        }
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    fn legal_moves(&self, moves: &mut Vec<PitMove>) {
+        if self.half_taken() {
+            return;
+        }
+        let range = own_range(self.side);
+        let end = range.end;
+        let starving = self.seeds_on(self.side.opponent()) == 0;
+        for i in range {
+            let n = usize::from(self.holes[i]);
+            // Feeding: from hole i the first end - 1 - i seeds stay in the
+            // mover's row; one more reaches the opponent.
+            let legal = if starving { n > end - 1 - i } else { n > 0 };
+            if legal {
+                moves.push(PitMove::from_index(i));
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: PitMove) {
+        self.play_observed(mv, &mut NoTrace);
+    }
+
+    fn status(&self) -> Option<Outcome> {
+        if self.half_taken() {
+            return Some(Outcome::by_scores(self.totals(), EndReason::HalfTaken));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+            .is_empty()
+            .then(|| Outcome::by_scores(self.totals(), EndReason::NoLegalMove))
+    }
+
+    /// Decided once a store holds more than half the seeds: stores only grow.
+    fn decided(&self) -> Option<GameResult> {
+        if let Some(outcome) = self.status() {
+            return Some(outcome.result);
+        }
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.stores[s.index()] > HALF)
+            .map(GameResult::win_for)
+    }
+
+    fn on_repetition(&self) -> RepetitionEffect<Self> {
+        RepetitionEffect::GameOver(Outcome::by_scores(self.totals(), EndReason::Repetition))
+    }
+
+    /// Seeds in the stores: they grow exactly when a move captures.
+    fn history_key(&self) -> u64 {
+        u64::from(self.stores[0]) + u64::from(self.stores[1])
+    }
+
+    fn zobrist(&self) -> u64 {
+        ZOBRIST.hash(&self.holes, self.stores, self.side)
+    }
+
+    fn seed_count(&self) -> u32 {
+        self.holes
+            .iter()
+            .chain(&self.stores)
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    fn render(&self) -> String {
+        render_two_rows(self, &self.holes, self.stores)
+    }
+}
+
+impl Traced for Oware {
+    #[inline]
+    fn play_observed<O: Observer>(&mut self, mv: PitMove, observer: &mut O) {
+        let mover = self.side;
+        self.side = mover.opponent();
+        let origin = mv.index();
+        let seeds = usize::from(self.holes[origin]);
+        observer.step(|| Step::Lap {
+            number: 1,
+            kind: LapKind::Start,
+        });
+        observer.step(|| Step::Pick {
+            hole: mv.hole(),
+            count: seeds as u8,
+        });
+        observer.sow(seeds, |s| Self::last_hole(origin, s) as u8 + 1);
+        // Every full lap puts one seed in each hole but the origin; the rest
+        // follow the origin (one table row).
+        let laps = (seeds / LAP) as u8;
+        let extra = &SOWN[origin][seeds % LAP];
+        for (hole, &add) in self.holes.iter_mut().zip(extra) {
+            *hole += add + laps;
+        }
+        self.holes[origin] = 0;
+        let last = Self::last_hole(origin, seeds);
+        let row = own_range(mover.opponent());
+        if !row.contains(&last) || self.is_grand_slam(row.clone(), last) {
+            return;
+        }
+        let mut captured = 0;
+        for hole in (row.start..=last).rev() {
+            let count = self.holes[hole];
+            if !is_capture_count(count) {
+                break;
+            }
+            observer.step(|| Step::Capture {
+                from: hole as u8 + 1,
+                count,
+                to: Target::Store { side: mover },
+            });
+            captured += count;
+            self.holes[hole] = 0;
+        }
+        self.stores[mover.index()] += captured;
+    }
+}
+
+#[cfg(test)]
+mod tests;
