@@ -502,16 +502,17 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         let played = async {
             let mut playing =
                 Playing::start(&what, &mut tally, &mut live, &mut sink, feed.as_mut()).await?;
-            match (&pairer, schedule.stages()) {
+            let played = match (&pairer, schedule.stages()) {
                 (Some(pairer), Some(layout)) => {
-                    history = play_stages(&mut playing, pairer, layout, &mut results).await?;
-                    Ok::<Table, UsageError>(playing.table.clone())
+                    play_stages(&mut playing, pairer, layout, &mut results)
+                        .await
+                        .map(|h| history = h)
                 }
-                _ => {
-                    playing.run(pending, None).await?;
-                    Ok(Table::default())
-                }
-            }
+                _ => playing.run(pending, None).await,
+            };
+            let table = playing.table.clone();
+            playing.close().await;
+            played.map(|()| table)
         }
         .await;
         if let (Some(feed), Err(_)) = (&feed, &played) {
@@ -731,6 +732,8 @@ struct Playing<'p, 'a> {
     per_round: usize,
     /// The format's own standings, for the JSON report.
     table: Table,
+    /// The slots' engines between batches of jobs.
+    kept: crate::play::runner::Kept,
 }
 
 impl<'p, 'a> Playing<'p, 'a> {
@@ -773,7 +776,15 @@ impl<'p, 'a> Playing<'p, 'a> {
             since_standings,
             per_round,
             table: Table::default(),
+            kept: crate::play::runner::Kept::default(),
         })
+    }
+
+    /// Shuts the engines down.
+    async fn close(self) {
+        let grace = self.runner.quit_grace;
+        self.bar.finish_and_clear();
+        self.kept.close(grace).await;
     }
 
     fn say(&self, line: &str) {
@@ -821,6 +832,7 @@ impl<'p, 'a> Playing<'p, 'a> {
             since_standings,
             per_round,
             table,
+            kept,
         } = self;
         let Planned {
             args,
@@ -835,7 +847,7 @@ impl<'p, 'a> Playing<'p, 'a> {
         let say = |line: &str| bar.suspend(|| println!("{line}"));
         let mut io_error = None;
         let finished = runner
-            .run(jobs, |done| {
+            .run_kept(jobs, kept, |done| {
                 let mut log = log_of(runner, &spec.event, &done);
                 schedule.tag(&mut log, &done.job);
                 // The game is on disk before anything else happens.
@@ -898,12 +910,6 @@ impl<'p, 'a> Playing<'p, 'a> {
             ))),
             None => Ok(()),
         }
-    }
-}
-
-impl Drop for Playing<'_, '_> {
-    fn drop(&mut self) {
-        self.bar.finish_and_clear();
     }
 }
 
