@@ -52,8 +52,10 @@ pub mod play {
 }
 
 pub mod event {
-    //! Tournaments: schedule, resume, extending rounds, shards, merge.
+    //! Tournaments: schedule, formats paired round by round, resume, extending
+    //! rounds, shards, merge.
     pub mod extend;
+    pub mod formats;
     pub mod merge;
     pub mod resume;
     pub mod running;

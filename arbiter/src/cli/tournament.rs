@@ -1,5 +1,6 @@
-//! `arbiter tournament`: a round robin or gauntlet between any number of
-//! engines, in one or more games, on N concurrent slots — built to run
+//! `arbiter tournament`: a round robin, gauntlet, pyramid, Swiss or knockout
+//! between any number of engines, in one or more games, on N concurrent
+//! slots — built to run
 //! overnight: every finished game is appended (fsynced) to the results log
 //! as it ends, `--resume` continues an interrupted run without replaying or
 //! losing a game, `--shard i/n` plays a deterministic slice for a batch
@@ -15,8 +16,9 @@ use mancala_rules::GameId;
 
 use crate::cli::{self, EngineArgs, RunArgs, UsageError};
 use crate::engine::config::EngineSpec;
+use crate::event::formats::{Pairer, Played, Table};
 use crate::event::resume;
-use crate::event::schedule::{EventSpec, Format, Schedule, Shard};
+use crate::event::schedule::{EventSpec, Format, Schedule, Shard, SlotKey, StageLayout};
 use crate::play::matches::log_of;
 use crate::play::observe::EventObserver;
 use crate::play::runner::{Flow, Job};
@@ -34,15 +36,21 @@ pub struct TournamentArgs {
     pub engines: EngineArgs,
     #[command(flatten)]
     pub run: RunArgs,
-    /// `round-robin` (every pair of engines) or `gauntlet` (the first engine
-    /// against each other one).
+    /// `round-robin` (every pair of engines), `gauntlet` (the first engine
+    /// against each other one), `pyramid` (each engine against those listed
+    /// before it), `swiss` (--rounds rounds, each paired by score) or
+    /// `knockout` (a seeded bracket); see docs/tournaments.md.
     #[arg(long, default_value = "round-robin")]
     pub format: String,
     /// Game pairs (colours swapped, same opening) per pairing and game id
-    /// [default: 1; 6 for the built-in tournament]. The event may have at
-    /// most 10^12 games.
+    /// [default: 1; 6 for the built-in tournament]; a Swiss's rounds; a
+    /// knockout's pairs per encounter. The event may have at most 10^12 games.
     #[arg(long, value_parser = cli::rounds_arg)]
     pub rounds: Option<usize>,
+    /// Knockout: a tied encounter plays up to this many more pairs, one at a
+    /// time, until one engine leads; still tied, the better seed goes through.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub tiebreak_pairs: usize,
     /// Sequential test for two engines: `elo0=0 elo1=5 alpha=0.05 beta=0.05`
     /// (alpha and beta default to 0.05); no new game starts once it is decided.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -182,6 +190,8 @@ fn apply_defaults(args: &mut TournamentArgs) -> Result<bool, UsageError> {
 struct Setup {
     spec: EventSpec,
     schedule: Schedule,
+    /// Swiss and knockout: pairs each stage from the results before it.
+    pairer: Option<Pairer>,
     shard: Option<Shard>,
     sprt: Option<Sprt>,
     names: Vec<String>,
@@ -235,6 +245,19 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
             engines.len()
         )));
     }
+    if sprt.is_some() && format.is_staged() {
+        return Err(UsageError(format!(
+            "--sprt and --format {format} do not go together: a sequential test is a two-engine \
+             round robin (or `arbiter match`)"
+        )));
+    }
+    if let (Some(s), true) = (shard, format.is_staged()) {
+        return Err(UsageError(format!(
+            "--shard {s}: a {format} event pairs each round from the results of the round before, \
+             so its games cannot be dealt to shards ahead of time; play it in one run (with \
+             --concurrency), which --resume continues after a crash"
+        )));
+    }
     if sprt.is_some() && shard.is_some() {
         return Err(UsageError(
             "--sprt and --shard do not go together: a sequential test needs all results in one place"
@@ -251,11 +274,18 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         return Err(UsageError("--rounds must be at least 1".into()));
     }
     let n = engines.len();
-    let pairings = match format {
-        Format::RoundRobin => n * (n - 1) / 2,
-        Format::Gauntlet => n - 1,
+    let tiebreak_pairs = if format == Format::Knockout {
+        args.tiebreak_pairs
+    } else {
+        0
     };
-    let total = rounds
+    let (stages, width) = crate::event::schedule::stage_shape(format, n, rounds, tiebreak_pairs);
+    let (pairings, rounds_or_stages) = match format {
+        Format::RoundRobin | Format::Pyramid => (n * (n - 1) / 2, rounds),
+        Format::Gauntlet => (n - 1, rounds),
+        Format::Swiss | Format::Knockout => (width, stages),
+    };
+    let total = rounds_or_stages
         .checked_mul(games.len())
         .and_then(|t| t.checked_mul(2 * pairings))
         .filter(|&t| t as u64 <= cli::MAX_GAMES);
@@ -280,11 +310,14 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         engines,
         openings,
         max_plies: args.run.ply_limit(),
+        tiebreak_pairs,
     };
+    let pairer = Pairer::of(&spec).map_err(UsageError)?;
     let schedule = Schedule::build(&spec);
     Ok(Setup {
         spec,
         schedule,
+        pairer,
         shard,
         sprt,
         names,
@@ -297,11 +330,18 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     let Setup {
         spec,
         schedule,
+        pairer,
         shard,
         sprt,
         names,
     } = setup(&mut args)?;
-    let in_shard = schedule.shard(shard).len();
+    // Games the event is expected to have in this shard (a knockout without
+    // tie-break pairs: the most it can have is `schedule.len()`).
+    let in_shard = match (&pairer, schedule.stages()) {
+        (Some(Pairer::Knockout(_)), _) => (names.len() - 1) * spec.rounds * 2 * spec.games.len(),
+        (Some(_), _) => schedule.len(),
+        (None, _) => schedule.shard(shard).len(),
+    };
 
     // The logs are locked before they are read: a second arbiter on the same
     // results log refuses here, before it reads or repairs anything.
@@ -322,17 +362,17 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
     // The rest of the JSON standings' counts (`--standings-json`).
     let mut live = crate::stats::json::Live::default();
     let mut done = std::collections::BTreeSet::new();
+    // Staged formats: each finished slot's seats and South's half points.
+    let mut results = Results::new();
     if let Some(path) = &args.run.jsonout {
         let mut log = resume::read(path, args.resume)?;
         for w in &log.warnings {
             eprintln!("arbiter: warning: {w}");
         }
         if args.resume {
-            if let Some(old) =
-                crate::event::extend::adopt_fewer_rounds(&mut log.games, &spec, &schedule)
-            {
+            if let Some(old) = crate::event::extend::adopt(&mut log.games, &spec, &schedule) {
                 // The log is the record: it is replaced whole (a temporary
-                // file renamed over it) with the longer schedule's tags,
+                // file renamed over it) with the new schedule's tags,
                 // locked all the while.
                 let text: String = log
                     .games
@@ -340,10 +380,18 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
                     .map(|g| crate::records::jsonl::to_line(g) + "\n")
                     .collect();
                 sink.replace_jsonl(&text)?;
-                println!(
-                    "Extending the tournament from {old} to {} rounds: the first {old} rounds' games are kept",
-                    spec.rounds
-                );
+                if old.legacy {
+                    println!(
+                        "The results log was written by an earlier arbiter (another schedule \
+                         fingerprint): its games are kept, retagged for this schedule"
+                    );
+                }
+                if old.rounds < spec.rounds {
+                    println!(
+                        "Extending the tournament from {} to {} rounds: the first {} rounds' games are kept",
+                        old.rounds, spec.rounds, old.rounds
+                    );
+                }
             }
         }
         if !args.resume && !log.games.is_empty() {
@@ -361,6 +409,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         for g in &finished {
             tally.add(g);
             live.add(g);
+            results.add(g);
         }
         done.extend(finished_slots_of(&finished));
         if let Some(feed) = feed.as_mut() {
@@ -395,12 +444,17 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
 
     let games_label: Vec<&str> = spec.games.iter().map(|g| g.as_str()).collect();
     println!(
-        "Tournament {:?}: {} of {} engines, {}, {} round(s), {} games (schedule {}){}{}",
+        "Tournament {:?}: {} of {} engines, {}, {} round(s), {}{} games (schedule {}){}{}",
         spec.event,
         spec.format,
         names.len(),
         games_label.join(","),
         spec.rounds,
+        if spec.format == Format::Knockout {
+            "at most "
+        } else {
+            ""
+        },
         schedule.len(),
         schedule.id,
         shard.map_or(String::new(), |s| format!(
@@ -429,28 +483,42 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         );
     }
 
-    if to_play > 0 {
-        let what = Planned {
-            args: &args,
-            spec: &spec,
-            schedule: &schedule,
-            sprt,
-            names: &names,
-            done_before: done_in_shard,
-        };
-        let played = play(
-            &what,
-            pending,
-            &mut tally,
-            &mut live,
-            &mut sink,
-            feed.as_mut(),
-        )
+    let what = Planned {
+        args: &args,
+        spec: &spec,
+        schedule: &schedule,
+        sprt,
+        names: &names,
+        done_before: done_in_shard,
+        total: in_shard,
+    };
+    let mut history = Vec::new();
+    let mut table = Table::default();
+    let needed = match (&pairer, schedule.stages()) {
+        (Some(p), Some(_)) => p.next(&[]).is_some(),
+        _ => to_play > 0,
+    };
+    if needed {
+        let played = async {
+            let mut playing =
+                Playing::start(&what, &mut tally, &mut live, &mut sink, feed.as_mut()).await?;
+            let played = match (&pairer, schedule.stages()) {
+                (Some(pairer), Some(layout)) => {
+                    play_stages(&mut playing, pairer, layout, &mut results)
+                        .await
+                        .map(|h| history = h)
+                }
+                _ => playing.run(pending, None).await,
+            };
+            let table = playing.table.clone();
+            playing.close().await;
+            played.map(|()| table)
+        }
         .await;
         if let (Some(feed), Err(_)) = (&feed, &played) {
             feed.end(cli::end_message(false)).await;
         }
-        played?;
+        table = played?;
     }
     if let Some(feed) = &feed {
         feed.end(cli::end_message(true)).await;
@@ -460,11 +528,18 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         use crate::stats::json;
         json::write_or_warn(
             path,
-            &json::report_from(&names, &tally, &live, sprt.as_ref()),
+            &with_table(
+                json::report_from(&names, &tally, &live, sprt.as_ref()),
+                &table,
+            ),
         );
     }
     println!();
     print!("{}", tally.render(&names, sprt.as_ref()));
+    if let Some(pairer) = &pairer {
+        println!();
+        print!("{}", pairer.render(&names, &history));
+    }
     if let Some(s) = sprt {
         let (llr, state) = tally.sprt_status(&s);
         match state {
@@ -485,6 +560,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         );
     }
     Ok(())
+}
+
+/// The report with the format's own standings.
+fn with_table(mut report: crate::stats::json::Report, table: &Table) -> crate::stats::json::Report {
+    report.swiss = table.swiss.clone();
+    report.knockout = table.knockout.clone();
+    report
 }
 
 /// The slot indices of tournament games.
@@ -519,6 +601,28 @@ impl Iterator for Pending {
     }
 }
 
+/// The finished games of a staged event by slot: the seats and South's half
+/// points (what the pairing of the next stage needs).
+struct Results(std::collections::BTreeMap<usize, ((usize, usize), u32)>);
+
+impl Results {
+    fn new() -> Results {
+        Results(std::collections::BTreeMap::new())
+    }
+
+    fn add(&mut self, g: &GameLog) {
+        let (Some(key), Some(result)) = (SlotKey::of(g), g.result) else {
+            return;
+        };
+        if let Some(seats) = key.seats {
+            self.0.insert(
+                key.index,
+                (seats, result.half_points(mancala_rules::Side::South)),
+            );
+        }
+    }
+}
+
 /// The event as decided before the first game.
 struct Planned<'a> {
     args: &'a TournamentArgs,
@@ -528,98 +632,284 @@ struct Planned<'a> {
     names: &'a [String],
     /// Games of the shard finished by an earlier run.
     done_before: usize,
+    /// Games the shard is expected to have.
+    total: usize,
 }
 
-/// Plays the pending jobs, appending each game to the logs as it ends.
-async fn play(
-    planned: &Planned<'_>,
-    pending: Pending,
-    tally: &mut report::Tally,
-    live: &mut crate::stats::json::Live,
-    sink: &mut LogSink,
-    mut feed: Option<&mut LiveEvent>,
-) -> Result<(), UsageError> {
-    let Planned {
-        args,
-        spec,
-        schedule,
-        sprt,
-        names,
-        done_before,
-    } = *planned;
-    let mut runner = cli::runner(spec.engines.clone(), &args.run)?;
-    if let Some(feed) = feed.as_deref() {
-        runner.observer = Some(feed.game_observer(&runner.engines));
-    }
-    for &game in &spec.games {
-        cli::preflight(&runner, game).await?;
-    }
-    let total = schedule.len();
-    let per_round = (total / spec.rounds.max(1)).max(1);
-    let bar = cli::progress_bar(pending.left);
-    // For the live page's progress: finished games of the shard.
-    let mut played_here = 0;
-    let say = |line: &str| bar.suspend(|| println!("{line}"));
-    let mut io_error = None;
-    // Brief standings once per round's worth of games.
-    let mut since_standings = tally.finished() as usize % per_round;
-    // why count here rather than show the slot: with several games at once
-    // they end out of schedule order, and "2/72" before "1/72" reads wrong;
-    // the lines count games in the order they finish (the log's Slot tag
-    // keeps each game's place in the schedule).
-    let mut ended = total.saturating_sub(pending.left);
-    let finished = runner
-        .run(pending, |done| {
-            let mut log = log_of(&runner, &spec.event, &done);
-            schedule.tag(&mut log, &done.job);
-            // The game is on disk before anything else happens.
-            if let Err(e) = sink.append(&log) {
-                io_error.get_or_insert(e);
-                return Flow::Stop;
-            }
-            ended += 1;
-            let mut line = game_line(ended, total, &log);
-            tally.add(&log);
-            live.add(&log);
-            if let Some(path) = &args.run.standings_json {
-                use crate::stats::json;
-                json::write_or_warn(path, &json::report_from(names, tally, live, sprt.as_ref()));
-            }
-            if let Some(feed) = feed.as_deref_mut() {
-                let report = crate::stats::json::report_from(names, tally, live, sprt.as_ref());
-                played_here += 1;
-                let done_so_far = (done_before + played_here) as u64;
-                feed.finished(&done.job, std::slice::from_ref(&log), &report, done_so_far);
-            }
-            bar.inc(1);
-            let mut flow = Flow::Continue;
-            if let Some(s) = &sprt {
-                let (llr, state) = tally.sprt_status(s);
-                line.push_str(&format!(
-                    "  [LLR {llr:.2} ({:.2}, {:.2})]",
-                    s.lower_bound(),
-                    s.upper_bound()
-                ));
-                if state != SprtState::Continue {
-                    flow = Flow::Stop;
+/// Plays the stages of a Swiss or knockout: each stage is paired from the
+/// stages before (replayed from the log's games on a resume: the same seed
+/// and results give the same pairings), its missing games are played, and
+/// its results feed the next stage's pairing.
+async fn play_stages(
+    playing: &mut Playing<'_, '_>,
+    pairer: &Pairer,
+    layout: &StageLayout,
+    results: &mut Results,
+) -> Result<Vec<Played>, UsageError> {
+    let names = playing.planned.names;
+    let mut history: Vec<Played> = Vec::new();
+    playing.table = pairer.table(names, &history);
+    while let Some(stage) = pairer.next(&history) {
+        let k = history.len();
+        let jobs = layout.jobs(k, &stage.pairings).ok_or_else(|| {
+            UsageError(format!(
+                "internal error: stage {} of {} does not fit the schedule",
+                k + 1,
+                layout.stages
+            ))
+        })?;
+        for j in &jobs {
+            if let Some(&(seats, _)) = results.0.get(&j.index) {
+                if seats != (j.south, j.north) {
+                    return Err(UsageError(format!(
+                        "the results log's game in slot {} is {} v {}, but the pairing of round \
+                         {} puts {} v {} there; the log is not of this event (another engine \
+                         order or results?); give the same arguments as the run that wrote it",
+                        j.index,
+                        names[seats.0],
+                        names[seats.1],
+                        k + 1,
+                        names[j.south],
+                        names[j.north]
+                    )));
                 }
             }
-            say(&line);
-            since_standings += 1;
-            if since_standings == per_round {
-                since_standings = 0;
-                say(&tally.short_standings(names));
+        }
+        let missing: Vec<Job> = jobs
+            .iter()
+            .filter(|j| !results.0.contains_key(&j.index))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            playing.run(missing, Some(&mut *results)).await?;
+        }
+        let mut points = vec![(0, 0); stage.pairings.len()];
+        for j in &jobs {
+            let Some(&(_, south)) = results.0.get(&j.index) else {
+                return Err(UsageError(format!(
+                    "round {}: the game in slot {} did not finish (no result); the next round \
+                     cannot be paired without it: run again with --resume to play it",
+                    k + 1,
+                    j.index
+                )));
+            };
+            let i = j.pair % layout.width.max(1);
+            if j.south == stage.pairings[i].0 {
+                points[i].0 += south;
+                points[i].1 += 2 - south;
+            } else {
+                points[i].0 += 2 - south;
+                points[i].1 += south;
             }
-            flow
+        }
+        history.push(Played { stage, points });
+        playing.table = pairer.table(names, &history);
+        playing.publish();
+        playing.say(&format!(
+            "Stage {} of the {} is complete",
+            k + 1,
+            playing.planned.spec.format
+        ));
+    }
+    Ok(history)
+}
+
+/// A run in progress: the runner (engines checked once), the counts, the
+/// logs and the live page, shared by every batch of jobs.
+struct Playing<'p, 'a> {
+    planned: &'p Planned<'a>,
+    runner: crate::play::runner::Runner,
+    tally: &'p mut report::Tally,
+    live: &'p mut crate::stats::json::Live,
+    sink: &'p mut LogSink,
+    feed: Option<&'p mut LiveEvent>,
+    bar: indicatif::ProgressBar,
+    /// Games ended so far, counted in the order they finish.
+    ended: usize,
+    /// For the live page's progress: finished games of the shard.
+    played_here: usize,
+    since_standings: usize,
+    per_round: usize,
+    /// The format's own standings, for the JSON report.
+    table: Table,
+    /// The slots' engines between batches of jobs.
+    kept: crate::play::runner::Kept,
+}
+
+impl<'p, 'a> Playing<'p, 'a> {
+    async fn start(
+        planned: &'p Planned<'a>,
+        tally: &'p mut report::Tally,
+        live: &'p mut crate::stats::json::Live,
+        sink: &'p mut LogSink,
+        feed: Option<&'p mut LiveEvent>,
+    ) -> Result<Playing<'p, 'a>, UsageError> {
+        let spec = planned.spec;
+        let mut runner = cli::runner(spec.engines.clone(), &planned.args.run)?;
+        if let Some(feed) = feed.as_deref() {
+            runner.observer = Some(feed.game_observer(&runner.engines));
+        }
+        for &game in &spec.games {
+            cli::preflight(&runner, game).await?;
+        }
+        let total = planned.total.max(planned.done_before);
+        let per_round = match planned.schedule.stages() {
+            Some(st) => st.per_stage(),
+            None => planned.schedule.len() / spec.rounds.max(1),
+        }
+        .max(1);
+        let since_standings = tally.finished() as usize % per_round;
+        Ok(Playing {
+            planned,
+            runner,
+            tally,
+            live,
+            sink,
+            feed,
+            bar: cli::progress_bar(total - planned.done_before),
+            // why count here rather than show the slot: with several games
+            // at once they end out of schedule order, and "2/72" before
+            // "1/72" reads wrong; the lines count games in the order they
+            // finish (the log's Slot tag keeps each game's place).
+            ended: planned.done_before,
+            played_here: 0,
+            since_standings,
+            per_round,
+            table: Table::default(),
+            kept: crate::play::runner::Kept::default(),
         })
-        .await;
-    bar.finish_and_clear();
-    finished.map_err(|e| UsageError(e.to_string()))?;
-    match io_error {
-        Some(e) => Err(UsageError(format!(
-            "cannot write the results log ({e}); stopped starting games, the games written so far are safe"
-        ))),
-        None => Ok(()),
+    }
+
+    /// Shuts the engines down.
+    async fn close(self) {
+        let grace = self.runner.quit_grace;
+        self.bar.finish_and_clear();
+        self.kept.close(grace).await;
+    }
+
+    fn say(&self, line: &str) {
+        self.bar.suspend(|| println!("{line}"));
+    }
+
+    /// The report with the format's standings, to `--standings-json` and the
+    /// live page (after a stage, whose end changes the format's table).
+    fn publish(&mut self) {
+        let Planned {
+            args, names, sprt, ..
+        } = *self.planned;
+        let report = with_table(
+            crate::stats::json::report_from(names, self.tally, self.live, sprt.as_ref()),
+            &self.table,
+        );
+        if let Some(path) = &args.run.standings_json {
+            crate::stats::json::write_or_warn(path, &report);
+        }
+        if let Some(feed) = self.feed.as_deref() {
+            feed.standings(
+                &report,
+                (self.planned.done_before + self.played_here) as u64,
+            );
+        }
+    }
+
+    /// Plays `jobs`, appending each game to the logs as it ends (and to
+    /// `results`, for a staged format).
+    async fn run<J>(&mut self, jobs: J, mut results: Option<&mut Results>) -> Result<(), UsageError>
+    where
+        J: IntoIterator<Item = Job>,
+        J::IntoIter: Send + 'static,
+    {
+        let Playing {
+            planned,
+            runner,
+            tally,
+            live,
+            sink,
+            feed,
+            bar,
+            ended,
+            played_here,
+            since_standings,
+            per_round,
+            table,
+            kept,
+        } = self;
+        let Planned {
+            args,
+            spec,
+            schedule,
+            sprt,
+            names,
+            done_before,
+            total,
+        } = **planned;
+        let total = total.max(done_before);
+        let say = |line: &str| bar.suspend(|| println!("{line}"));
+        let mut io_error = None;
+        let finished = runner
+            .run_kept(jobs, kept, |done| {
+                let mut log = log_of(runner, &spec.event, &done);
+                schedule.tag(&mut log, &done.job);
+                // The game is on disk before anything else happens.
+                if let Err(e) = sink.append(&log) {
+                    io_error.get_or_insert(e);
+                    return Flow::Stop;
+                }
+                *ended += 1;
+                let mut line = game_line(*ended, total.max(*ended), &log);
+                tally.add(&log);
+                live.add(&log);
+                let report = || {
+                    with_table(
+                        crate::stats::json::report_from(names, tally, live, sprt.as_ref()),
+                        table,
+                    )
+                };
+                if let Some(path) = &args.run.standings_json {
+                    crate::stats::json::write_or_warn(path, &report());
+                }
+                if let Some(feed) = feed.as_deref_mut() {
+                    *played_here += 1;
+                    let done_so_far = (done_before + *played_here) as u64;
+                    feed.finished(
+                        &done.job,
+                        std::slice::from_ref(&log),
+                        &report(),
+                        done_so_far,
+                    );
+                }
+                bar.inc(1);
+                let mut flow = Flow::Continue;
+                if let Some(s) = &sprt {
+                    let (llr, state) = tally.sprt_status(s);
+                    line.push_str(&format!(
+                        "  [LLR {llr:.2} ({:.2}, {:.2})]",
+                        s.lower_bound(),
+                        s.upper_bound()
+                    ));
+                    if state != SprtState::Continue {
+                        flow = Flow::Stop;
+                    }
+                }
+                say(&line);
+                *since_standings += 1;
+                if *since_standings == *per_round {
+                    *since_standings = 0;
+                    say(&tally.short_standings(names));
+                }
+                if let Some(r) = results.as_deref_mut() {
+                    r.add(&log);
+                }
+                flow
+            })
+            .await;
+        finished.map_err(|e| UsageError(e.to_string()))?;
+        match io_error {
+            Some(e) => Err(UsageError(format!(
+                "cannot write the results log ({e}); stopped starting games, the games written so far are safe"
+            ))),
+            None => Ok(()),
+        }
     }
 }
 

@@ -143,6 +143,8 @@ struct State {
     rounds: Option<u64>,
     repeat: bool,
     concurrency: Option<u64>,
+    /// `-tournament`, when given.
+    format: Option<String>,
     /// Options from a fastchess `-config` file, emitted at the end unless the
     /// command line gave the same option.
     from_config: Vec<(String, Vec<String>)>,
@@ -190,6 +192,7 @@ impl State {
             rounds: None,
             repeat: false,
             concurrency: None,
+            format: None,
             from_config: Vec::new(),
         }
     }
@@ -265,10 +268,14 @@ impl State {
             }
             "resign" | "draw" => Self::push(out, &format!("--{option}"), &strs),
             "tournament" => match one_value(option, values)? {
-                f @ ("gauntlet" | "round-robin") => Self::push(out, "--format", &[f]),
+                f @ ("gauntlet" | "round-robin" | "knockout" | "pyramid" | "swiss") => {
+                    self.format = Some(f.to_owned());
+                    Self::push(out, "--format", &[f]);
+                }
                 f => {
                     return refuse(&format!(
-                        "{f}: the formats here are round-robin and gauntlet (--format)"
+                        "{f}: the formats here are round-robin, gauntlet, knockout, pyramid \
+                         and swiss (--format)"
                     ))
                 }
             },
@@ -455,7 +462,12 @@ impl State {
             (None, false) => 1,
         };
         let rounds = self.rounds.unwrap_or(1);
-        let total = games * rounds;
+        match self.format.as_deref() {
+            Some("knockout") if self.sub != "match" => return self.knockout(out, games),
+            Some("swiss") if self.sub != "match" => return self.swiss(out, games),
+            _ => {}
+        }
+        let mut total = games * rounds;
         if self.games.is_none() && self.repeat {
             out.notes.push(format!(
                 "-rounds {rounds} -repeat: {total} games per pairing, as in fastchess \
@@ -466,14 +478,56 @@ impl State {
             return Err(CompatError("-games/-rounds: no games to play".into()));
         }
         if total % 2 == 1 {
-            return Err(CompatError(format!(
-                "-games {games} -rounds {rounds}: {total} games per pairing, but games here \
-                 come in colour-swapped pairs: give an even number"
-            )));
+            // why play rather than refuse: cutechess plays such a line (its
+            // -games defaults to 1); pairs are the unit here, so one more game.
+            out.notes.push(format!(
+                "-games {games} -rounds {rounds}: {total} game(s) per pairing, played as {} \
+                 colour-swapped pair(s) ({} games): games here come in pairs on one opening",
+                total.div_ceil(2),
+                total + 1
+            ));
+            total += 1;
         }
         match self.sub.as_str() {
             "match" => Self::push(out, "--games", &[&total.to_string()]),
             _ => Self::push(out, "--rounds", &[&(total / 2).to_string()]),
+        }
+        Ok(())
+    }
+}
+
+impl State {
+    /// cutechess's knockout: `-games` per encounter, played as pairs;
+    /// `-rounds` does not repeat a knockout (nor does it in cutechess).
+    fn knockout(&self, out: &mut Translation, games: u64) -> Result<(), CompatError> {
+        if games == 0 {
+            return Err(CompatError("-games 0: no games to play".into()));
+        }
+        if let Some(r) = self.rounds.filter(|&r| r != 1) {
+            out.notes.push(format!(
+                "-rounds {r}: ignored: a knockout is played once (as in cutechess)"
+            ));
+        }
+        if games % 2 == 1 {
+            out.notes.push(format!(
+                "-games {games}: each encounter plays {} colour-swapped pair(s) ({} games)",
+                games.div_ceil(2),
+                games + 1
+            ));
+        }
+        Self::push(out, "--rounds", &[&games.div_ceil(2).to_string()]);
+        Ok(())
+    }
+
+    /// A Swiss: `-rounds` rounds, each pairing one colour-swapped pair.
+    fn swiss(&self, out: &mut Translation, games: u64) -> Result<(), CompatError> {
+        if games > 2 {
+            out.notes.push(format!(
+                "-games {games}: a Swiss pairing plays one colour-swapped pair a round"
+            ));
+        }
+        if let Some(r) = self.rounds {
+            Self::push(out, "--rounds", &[&r.to_string()]);
         }
         Ok(())
     }

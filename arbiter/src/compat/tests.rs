@@ -97,7 +97,14 @@ fn games_rounds_and_repeat() {
         .any(|n| n.contains("400 games per pairing")));
     assert_eq!(rounds("-games 1 -rounds 8 -repeat"), Some(4));
     assert_eq!(rounds("-repeat 2 -rounds 3"), Some(3));
-    assert!(error(&format!("{TWO} -games 1 -rounds 5")).contains("5 games per pairing"));
+    // cutechess plays an odd count (its -games defaults to 1): pairs here,
+    // with a note.
+    assert_eq!(rounds("-games 1 -rounds 5"), Some(3));
+    assert_eq!(rounds("-tournament gauntlet -rounds 1"), Some(1));
+    assert!(translated(&format!("{TWO} -tournament gauntlet -rounds 1"))
+        .notes
+        .iter()
+        .any(|n| n.contains("1 game(s) per pairing, played as 1 colour-swapped pair(s)")));
     assert!(error(&format!("{TWO} -rounds 0")).contains("no games"));
     assert!(error(&format!("{TWO} -repeat 3")).contains("exactly twice"));
     assert!(error(&format!("{TWO} -games x")).contains("not a whole number"));
@@ -169,7 +176,24 @@ fn sprt_tournament_and_adjudication() {
     assert_eq!(t.run.resign, ["movecount=3", "score=600", "twosided=true"]);
     assert_eq!(t.run.draw, ["movenumber=40", "movecount=8", "score=10"]);
     assert!(error(&format!("{TWO} -sprt elo0=0 elo1=5 model=normalized")).contains("logistic"));
-    assert!(error(&format!("{TWO} -tournament knockout")).contains("round-robin and gauntlet"));
+    assert!(error(&format!("{TWO} -tournament double-knockout")).contains("round-robin, gauntlet"));
+    for f in ["knockout", "pyramid", "swiss"] {
+        assert_eq!(tournament(&format!("{TWO} -tournament {f}")).format, f);
+    }
+    // A knockout: -games per encounter (as pairs), -rounds ignored.
+    let ko = |extra: &str| tournament(&format!("{TWO} -tournament knockout {extra}")).rounds;
+    assert_eq!(ko("-games 4"), Some(2));
+    assert_eq!(ko("-games 3 -rounds 5"), Some(2));
+    let notes = translated(&format!("{TWO} -tournament knockout -games 3 -rounds 5")).notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("a knockout is played once")),
+        "{notes:?}"
+    );
+    // A Swiss: -rounds rounds.
+    let swiss = tournament(&format!("{TWO} -tournament swiss -rounds 7 -games 2"));
+    assert_eq!(swiss.rounds, Some(7));
     assert_eq!(
         tournament(&format!("{TWO} -tournament round-robin")).format,
         "round-robin"

@@ -1,5 +1,6 @@
 //! Extending a finished (or interrupted) tournament with more rounds:
-//! `--resume` with a larger `--rounds` than the results log was written with.
+//! `--resume` with a larger `--rounds` than the results log was written with;
+//! and recognising logs written under the legacy fingerprint.
 //!
 //! The schedule is built round by round, and a round's games and openings do
 //! not depend on how many rounds follow, so the first R rounds of an
@@ -10,18 +11,31 @@
 //! the caller replaces the results log with them (so `arbiter merge` and later
 //! resumes see one schedule).
 
-use crate::event::schedule::{EventSpec, Schedule, SlotKey};
+use crate::event::schedule::{
+    fingerprint, EventSpec, Format, Schedule, SlotKey, TAG_SCHEDULE, TAG_SLOT,
+};
 use crate::records::log::GameLog;
 
+/// What [`adopt`] recognised the games of the log as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adopted {
+    /// The round count the log was written with.
+    pub rounds: usize,
+    /// Written by an arbiter whose fingerprint was hashed over every job
+    /// ([`Schedule::legacy_id`]).
+    pub legacy: bool,
+}
+
 /// If the games of `games` carry the fingerprint that `spec` has with fewer
-/// rounds, retags them for `schedule` (the schedule of `spec`) and returns
-/// that smaller round count; otherwise changes nothing and returns `None`
-/// (games of another event stay foreign, and are reported as such).
-pub fn adopt_fewer_rounds(
-    games: &mut [GameLog],
-    spec: &EventSpec,
-    schedule: &Schedule,
-) -> Option<usize> {
+/// rounds (or, from an earlier arbiter, the legacy fingerprint of `spec` with
+/// as many or fewer rounds), retags them for `schedule` (the schedule of
+/// `spec`) and says what they were; otherwise changes nothing and returns
+/// `None` (games of another event stay foreign, and are reported as such).
+pub fn adopt(games: &mut [GameLog], spec: &EventSpec, schedule: &Schedule) -> Option<Adopted> {
+    if spec.format == Format::Knockout {
+        // why: its stages depend on the pairs per encounter; no extension.
+        return None;
+    }
     let per_round = schedule.len() / spec.rounds.max(1);
     let key = games
         .iter()
@@ -31,26 +45,38 @@ pub fn adopt_fewer_rounds(
         return None;
     }
     let old_rounds = key.size / per_round;
-    if old_rounds == 0 || old_rounds >= spec.rounds {
+    if old_rounds == 0 || old_rounds > spec.rounds {
         return None;
     }
     let mut old_spec = spec.clone();
     old_spec.rounds = old_rounds;
-    let old = Schedule::build(&old_spec);
-    if old.id != key.schedule {
+    let legacy = if old_rounds < spec.rounds && fingerprint(&old_spec) == key.schedule {
+        false
+    } else if Schedule::legacy_id(&old_spec).as_ref() == Some(&key.schedule) {
+        // why only now: the legacy fingerprint walks every job of the old
+        // schedule, which is paid once, when such a log is met.
+        true
+    } else {
         return None;
-    }
+    };
+    let size = schedule.len();
     for g in games.iter_mut() {
-        let Some(k) = SlotKey::of(g).filter(|k| k.schedule == old.id) else {
+        let Some(k) = SlotKey::of(g).filter(|k| k.schedule == key.schedule) else {
             continue;
         };
-        // why: the first rounds are the same jobs in the same slots (checked
-        // in the tests); a slot outside the old schedule is left foreign.
-        if let (Some(job), true) = (schedule.job(k.index), k.index < old.len()) {
-            schedule.tag(g, &job);
+        // why keep Pair and Seats: the first rounds are the same jobs in the
+        // same slots (checked in the tests); a slot outside the old schedule
+        // is left foreign.
+        if k.index < key.size {
+            g.tags.insert(TAG_SCHEDULE.into(), schedule.id.clone());
+            g.tags
+                .insert(TAG_SLOT.into(), format!("{}/{size}", k.index));
         }
     }
-    Some(old_rounds)
+    Some(Adopted {
+        rounds: old_rounds,
+        legacy,
+    })
 }
 
 #[cfg(test)]
@@ -95,7 +121,13 @@ mod tests {
         let long_spec = spec(5, "e");
         let long = Schedule::build(&long_spec);
         let mut games = played(&short);
-        assert_eq!(adopt_fewer_rounds(&mut games, &long_spec, &long), Some(2));
+        assert_eq!(
+            adopt(&mut games, &long_spec, &long),
+            Some(Adopted {
+                rounds: 2,
+                legacy: false
+            })
+        );
         for (g, job) in games.iter().zip(long.jobs()) {
             let k = SlotKey::of(g).unwrap();
             assert_eq!(
@@ -105,7 +137,45 @@ mod tests {
             assert_eq!(k.size, long.len());
         }
         // Already adopted: nothing more to do.
-        assert_eq!(adopt_fewer_rounds(&mut games, &long_spec, &long), None);
+        assert_eq!(adopt(&mut games, &long_spec, &long), None);
+    }
+
+    #[test]
+    fn logs_of_the_legacy_fingerprint_are_retagged() {
+        let short_spec = spec(2, "e");
+        let short = Schedule::build(&short_spec);
+        let legacy = Schedule::legacy_id(&short_spec).unwrap();
+        let old = |s: &Schedule| {
+            let mut games = played(s);
+            for g in &mut games {
+                g.tags.insert(TAG_SCHEDULE.into(), legacy.clone());
+            }
+            games
+        };
+        // The same rounds, and more rounds, both take the old games.
+        let mut games = old(&short);
+        assert_eq!(
+            adopt(&mut games, &short_spec, &short),
+            Some(Adopted {
+                rounds: 2,
+                legacy: true
+            })
+        );
+        assert_eq!(games, played(&short));
+        let long_spec = spec(5, "e");
+        let long = Schedule::build(&long_spec);
+        let mut games = old(&short);
+        assert_eq!(
+            adopt(&mut games, &long_spec, &long),
+            Some(Adopted {
+                rounds: 2,
+                legacy: true
+            })
+        );
+        for (g, job) in games.iter().zip(long.jobs()) {
+            assert_eq!(SlotKey::of(g).unwrap().index, job.index);
+            assert_eq!(SlotKey::of(g).unwrap().schedule, long.id);
+        }
     }
 
     #[test]
@@ -114,12 +184,12 @@ mod tests {
         let long = Schedule::build(&long_spec);
         let mut other = played(&Schedule::build(&spec(2, "another")));
         let before = other.clone();
-        assert_eq!(adopt_fewer_rounds(&mut other, &long_spec, &long), None);
+        assert_eq!(adopt(&mut other, &long_spec, &long), None);
         assert_eq!(other, before);
         // Fewer rounds than the log: not an extension.
         let short_spec = spec(2, "e");
         let short = Schedule::build(&short_spec);
         let mut more = played(&long);
-        assert_eq!(adopt_fewer_rounds(&mut more, &short_spec, &short), None);
+        assert_eq!(adopt(&mut more, &short_spec, &short), None);
     }
 }

@@ -11,9 +11,19 @@
 //!   engine progresses at the same pace.
 //! - Every game pair of round `k` (and game id) starts from opening `k`, as in
 //!   cutechess: the whole field plays the same openings.
+//! - Pyramid (cutechess's): engine #k meets engines #1 … #k−1 in turn, the
+//!   newcomer South in the pair's first game; the pairings of a round robin
+//!   in another order.
+//! - Swiss and knockout pair each round from the results of the rounds
+//!   before ([`crate::event::formats`]): their schedule is a [`StageLayout`],
+//!   a fixed number of stages of fixed width whose pairings are given as the
+//!   event goes.
 //! - Each slot has a stable index; logs carry it in tags (see [`TAG_SCHEDULE`]
 //!   …), with the schedule's fingerprint, so that `--resume` and
 //!   `arbiter merge` recognise finished games.
+//! - Nothing is walked before the first game: the fingerprint is hashed over
+//!   what defines the games (engines, format, rounds, games, the openings'
+//!   source), not over the games, so an event of 10^8 rounds starts at once.
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,6 +50,16 @@ pub const TAG_SEATS: &str = "Seats";
 pub enum Format {
     RoundRobin,
     Gauntlet,
+    Pyramid,
+    Swiss,
+    Knockout,
+}
+
+impl Format {
+    /// Whether each round is paired from the results before it.
+    pub fn is_staged(self) -> bool {
+        matches!(self, Format::Swiss | Format::Knockout)
+    }
 }
 
 impl FromStr for Format {
@@ -49,8 +69,11 @@ impl FromStr for Format {
         match s {
             "round-robin" | "roundrobin" | "rr" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
+            "pyramid" => Ok(Format::Pyramid),
+            "swiss" => Ok(Format::Swiss),
+            "knockout" => Ok(Format::Knockout),
             _ => Err(format!(
-                "unknown format {s:?} (known: round-robin, gauntlet)"
+                "unknown format {s:?} (known: round-robin, gauntlet, pyramid, swiss, knockout)"
             )),
         }
     }
@@ -61,6 +84,9 @@ impl fmt::Display for Format {
         f.write_str(match self {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
+            Format::Pyramid => "pyramid",
+            Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
         })
     }
 }
@@ -75,6 +101,9 @@ pub struct EventSpec {
     pub engines: Vec<EngineSpec>,
     pub openings: Openings,
     pub max_plies: Option<u32>,
+    /// Knockout: extra pairs played at most to break a tie (see
+    /// [`crate::event::formats::knockout`]); 0 for other formats.
+    pub tiebreak_pairs: usize,
 }
 
 /// The games of an event, in playing order. The jobs are not stored: each
@@ -87,6 +116,72 @@ pub struct Schedule {
     /// name (not the engine paths, the concurrency or the shard).
     pub id: String,
     layout: Arc<Layout>,
+    /// For formats paired round by round (the fixed layout is then empty).
+    stages: Option<StageLayout>,
+}
+
+/// The slots of a format paired round by round: `stages` stages of `width`
+/// pairings at most, each pairing one colour-swapped pair per game id.
+/// Stage `k`'s games start from opening `k`; within a stage, the first games
+/// of all pairings come before the return games, as in a round robin block.
+#[derive(Clone, Debug)]
+pub struct StageLayout {
+    pub stages: usize,
+    pub width: usize,
+    games: Vec<GameId>,
+    openings: Openings,
+}
+
+impl StageLayout {
+    /// Slots per stage.
+    pub fn per_stage(&self) -> usize {
+        2 * self.width * self.games.len()
+    }
+
+    pub fn len(&self) -> usize {
+        self.per_stage() * self.stages
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The stage of slot `index`.
+    pub fn stage_of(&self, index: usize) -> usize {
+        index / self.per_stage().max(1)
+    }
+
+    /// The jobs of stage `stage` with `pairings` (at most `width`; the first
+    /// engine of a pairing is South in its first game), in playing order.
+    /// `None` when the stage or the pairings do not fit the layout.
+    pub fn jobs(&self, stage: usize, pairings: &[(usize, usize)]) -> Option<Vec<Job>> {
+        if stage >= self.stages || pairings.len() > self.width {
+            return None;
+        }
+        let p = pairings.len();
+        let mut jobs = Vec::with_capacity(2 * p * self.games.len());
+        for (g, &game) in self.games.iter().enumerate() {
+            let start_position = self.openings.for_pair(game, stage);
+            for colour in 0..2 {
+                for (k, &(a, b)) in pairings.iter().enumerate() {
+                    let (south, north) = if colour == 0 { (a, b) } else { (b, a) };
+                    jobs.push(Job {
+                        index: stage * self.per_stage()
+                            + g * 2 * self.width
+                            + colour * self.width
+                            + k,
+                        round: format!("{}.{}", stage + 1, g * 2 * p + colour * p + k + 1),
+                        game,
+                        south,
+                        north,
+                        start_position: start_position.clone(),
+                        pair: (stage * self.games.len() + g) * self.width + k,
+                    });
+                }
+            }
+        }
+        Some(jobs)
+    }
 }
 
 /// What a job is computed from.
@@ -102,6 +197,27 @@ struct Layout {
 }
 
 impl Layout {
+    fn of(spec: &EventSpec, blocks: Vec<Vec<(usize, usize)>>) -> Layout {
+        let blocks: Vec<Vec<(usize, usize)>> =
+            blocks.into_iter().filter(|b| !b.is_empty()).collect();
+        let offsets = blocks
+            .iter()
+            .scan(0, |sum, b| {
+                let off = *sum;
+                *sum += b.len();
+                Some(off)
+            })
+            .collect();
+        Layout {
+            rounds: if blocks.is_empty() { 0 } else { spec.rounds },
+            games: spec.games.clone(),
+            pairings: blocks.iter().map(Vec::len).sum(),
+            blocks,
+            offsets,
+            openings: spec.openings.clone(),
+        }
+    }
+
     /// Jobs per round and game id: every pairing in both colours.
     fn per_game(&self) -> usize {
         2 * self.pairings
@@ -282,45 +398,86 @@ fn gauntlet_blocks(n: usize) -> Vec<Vec<(usize, usize)>> {
     vec![(1..n).map(|j| (0, j)).collect()]
 }
 
+/// The pyramid's pairings (cutechess's order): block `k` is engine `k`
+/// against engines `0 … k−1`, engine `k` South first.
+fn pyramid_blocks(n: usize) -> Vec<Vec<(usize, usize)>> {
+    (1..n).map(|k| (0..k).map(|j| (k, j)).collect()).collect()
+}
+
+/// The pairings of a fixed format (empty for a staged one).
+fn fixed_blocks(format: Format, n: usize) -> Vec<Vec<(usize, usize)>> {
+    match format {
+        Format::RoundRobin => berger_blocks(n),
+        Format::Gauntlet => gauntlet_blocks(n),
+        Format::Pyramid => pyramid_blocks(n),
+        Format::Swiss | Format::Knockout => Vec::new(),
+    }
+}
+
+/// The most stages of a staged format, and their width.
+pub fn stage_shape(
+    format: Format,
+    n: usize,
+    rounds: usize,
+    tiebreak_pairs: usize,
+) -> (usize, usize) {
+    match format {
+        Format::Swiss => (rounds, n / 2),
+        Format::Knockout => {
+            // Each bracket round: the encounter's pairs, then tie-break pairs.
+            let bracket_rounds = n.max(1).next_power_of_two().trailing_zeros() as usize;
+            (
+                bracket_rounds.saturating_mul(rounds.saturating_add(tiebreak_pairs)),
+                n / 2,
+            )
+        }
+        _ => (0, 0),
+    }
+}
+
 // FNV-1a, 64 bits ([`Fnv1a`]): a fingerprint that is the same on every
 // platform and Rust version (unlike `DefaultHasher`).
 
 impl Schedule {
-    /// Builds the schedule of `spec`. The fingerprint is hashed over every
-    /// job's line without keeping them (time linear in the size, memory
-    /// constant).
+    /// Builds the schedule of `spec` in time independent of its size (see
+    /// [`fingerprint`]).
     pub fn build(spec: &EventSpec) -> Schedule {
         let n = spec.engines.len();
-        let blocks: Vec<Vec<(usize, usize)>> = match spec.format {
-            Format::RoundRobin => berger_blocks(n),
-            Format::Gauntlet => gauntlet_blocks(n),
-        }
-        .into_iter()
-        .filter(|b| !b.is_empty())
-        .collect();
-        let offsets = blocks
-            .iter()
-            .scan(0, |sum, b| {
-                let off = *sum;
-                *sum += b.len();
-                Some(off)
-            })
-            .collect();
-        let layout = Arc::new(Layout {
-            rounds: spec.rounds,
-            games: spec.games.clone(),
-            pairings: blocks.iter().map(Vec::len).sum(),
-            blocks,
-            offsets,
-            openings: spec.openings.clone(),
+        let stages = spec.format.is_staged().then(|| {
+            let (stages, width) = stage_shape(spec.format, n, spec.rounds, spec.tiebreak_pairs);
+            StageLayout {
+                stages,
+                width,
+                games: spec.games.clone(),
+                openings: spec.openings.clone(),
+            }
         });
-        let mut schedule = Schedule {
-            id: String::new(),
-            layout,
+        Schedule {
+            id: fingerprint(spec),
+            layout: Arc::new(Layout::of(spec, fixed_blocks(spec.format, n))),
+            stages,
+        }
+    }
+
+    /// The fingerprint the schedule had before it was hashed over its
+    /// definition (over every job's line: time linear in the size), so that
+    /// logs written then are still recognised ([`crate::event::extend`]).
+    /// Only round robins and gauntlets existed then.
+    pub fn legacy_id(spec: &EventSpec) -> Option<String> {
+        if !matches!(spec.format, Format::RoundRobin | Format::Gauntlet) {
+            return None;
+        }
+        let layout = Layout::of(spec, fixed_blocks(spec.format, spec.engines.len()));
+        let jobs = Jobs {
+            end: layout.len(),
+            layout: Arc::new(layout),
+            next: 0,
+            shard: None,
+            opening: None,
         };
         let mut hash = Fnv1a::default();
         write_fingerprint_head(&mut hash, spec);
-        for j in schedule.jobs() {
+        for j in jobs {
             use std::fmt::Write;
             let _ = writeln!(
                 hash,
@@ -328,27 +485,33 @@ impl Schedule {
                 j.index, j.round, j.game, j.south, j.north, j.start_position
             );
         }
-        schedule.id = format!("{:016x}", hash.0);
-        schedule
+        Some(format!("{:016x}", hash.0))
     }
 
-    /// The number of games (slots).
+    /// The layout of a format paired round by round.
+    pub fn stages(&self) -> Option<&StageLayout> {
+        self.stages.as_ref()
+    }
+
+    /// The number of games (slots); for a staged format, the most it can have.
     pub fn len(&self) -> usize {
-        self.layout.len()
+        self.stages
+            .as_ref()
+            .map_or(self.layout.len(), StageLayout::len)
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Every job, in order.
+    /// Every job, in order (none for a staged format: see [`Schedule::stages`]).
     pub fn jobs(&self) -> Jobs {
         self.shard(None)
     }
 
     /// Job `index`, if the schedule has it.
     pub fn job(&self, index: usize) -> Option<Job> {
-        (index < self.len()).then(|| {
+        (index < self.layout.len()).then(|| {
             let key = self.layout.opening_key(index);
             self.layout.job(index, self.layout.opening(key))
         })
@@ -359,7 +522,7 @@ impl Schedule {
         Jobs {
             layout: Arc::clone(&self.layout),
             next: 0,
-            end: self.len(),
+            end: self.layout.len(),
             shard,
             opening: None,
         }
@@ -394,7 +557,54 @@ impl std::fmt::Write for Fnv1a {
     }
 }
 
-/// The event part of the text hashed into [`Schedule::id`] (the job lines follow).
+/// The version of [`fingerprint`]'s text: a new one never equals a legacy id.
+const FINGERPRINT_VERSION: u32 = 2;
+
+/// [`Schedule::id`]: a hash of everything that decides the games — the event
+/// head, the round count, the game ids, the openings' source (the list of a
+/// file or suite, the seed of random ones) and the tie-break limit — in time
+/// independent of the round count. The pairings and openings are pure
+/// functions of these (and, for staged formats, of the results), so the same
+/// text means the same games.
+pub fn fingerprint(spec: &EventSpec) -> String {
+    use std::fmt::Write;
+    let mut hash = Fnv1a::default();
+    let _ = writeln!(hash, "fingerprint={FINGERPRINT_VERSION}");
+    write_fingerprint_head(&mut hash, spec);
+    let games: Vec<&str> = spec.games.iter().map(|g| g.as_str()).collect();
+    let _ = writeln!(
+        hash,
+        "rounds={}\ngames={}\ntiebreak_pairs={}",
+        spec.rounds,
+        games.join(","),
+        spec.tiebreak_pairs
+    );
+    match &spec.openings {
+        Openings::StartPosition => {
+            let _ = writeln!(hash, "openings=start");
+        }
+        Openings::Random { plies, seed } => {
+            let _ = writeln!(hash, "openings=random plies={plies} seed={seed}");
+        }
+        Openings::List(list) => {
+            let _ = writeln!(hash, "openings=list {}", list.len());
+            for p in list {
+                let _ = writeln!(hash, "{p}");
+            }
+        }
+        Openings::Suite => {
+            let _ = writeln!(hash, "openings=suite");
+            for &game in &spec.games {
+                for p in crate::play::openings::suite(game).unwrap_or_default() {
+                    let _ = writeln!(hash, "{p}");
+                }
+            }
+        }
+    }
+    format!("{:016x}", hash.0)
+}
+
+/// The event part of the text hashed into [`Schedule::id`].
 fn write_fingerprint_head(out: &mut impl std::fmt::Write, spec: &EventSpec) {
     let _ = write!(
         out,
@@ -468,16 +678,14 @@ pub(crate) mod tests {
             engines: parse_engines(&engines, &[], None).unwrap(),
             openings: Openings::Random { plies: 2, seed: 5 },
             max_plies: None,
+            tiebreak_pairs: 0,
         }
     }
 
     /// The schedule as it was built before it became lazy: every job in a
     /// vector, and the fingerprint hashed over the whole text at once.
     fn eager(spec: &EventSpec) -> (String, Vec<Job>) {
-        let blocks = match spec.format {
-            Format::RoundRobin => berger_blocks(spec.engines.len()),
-            Format::Gauntlet => gauntlet_blocks(spec.engines.len()),
-        };
+        let blocks = fixed_blocks(spec.format, spec.engines.len());
         let mut jobs = Vec::new();
         let mut pair = 0;
         for round in 0..spec.rounds {
@@ -522,11 +730,20 @@ pub(crate) mod tests {
     #[test]
     fn lazy_schedule_is_the_eager_one_with_the_same_fingerprint() {
         for n in 2..=7 {
-            for format in [Format::RoundRobin, Format::Gauntlet] {
+            for format in [Format::RoundRobin, Format::Gauntlet, Format::Pyramid] {
                 let spec = spec(n, format, 3, vec![GameId::Bohnenspiel, GameId::Bosh]);
                 let (id, jobs) = eager(&spec);
                 let lazy = Schedule::build(&spec);
-                assert_eq!(lazy.id, id, "n={n} {format}: logs of earlier runs resume");
+                if format == Format::Pyramid {
+                    assert_eq!(Schedule::legacy_id(&spec), None, "no legacy pyramid logs");
+                } else {
+                    assert_eq!(
+                        Schedule::legacy_id(&spec),
+                        Some(id),
+                        "n={n} {format}: logs of earlier runs are recognised"
+                    );
+                }
+                assert_ne!(Schedule::legacy_id(&spec), Some(lazy.id.clone()));
                 assert_eq!(lazy.jobs().collect::<Vec<_>>(), jobs, "n={n} {format}");
                 assert_eq!(lazy.jobs().len(), jobs.len());
                 for j in &jobs {
@@ -544,6 +761,162 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fingerprint_names_what_defines_the_games() {
+        let base = spec(4, Format::RoundRobin, 2, vec![GameId::Bohnenspiel]);
+        let id = Schedule::build(&base).id;
+        assert_eq!(Schedule::build(&base.clone()).id, id);
+        let mut changes: Vec<EventSpec> = Vec::new();
+        for f in [
+            Format::Gauntlet,
+            Format::Pyramid,
+            Format::Swiss,
+            Format::Knockout,
+        ] {
+            changes.push(EventSpec {
+                format: f,
+                ..base.clone()
+            });
+        }
+        changes.push(EventSpec {
+            rounds: 3,
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            tiebreak_pairs: 1,
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            games: vec![GameId::Bosh],
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            max_plies: Some(50),
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            event: "other".into(),
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            openings: Openings::Random { plies: 3, seed: 5 },
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            openings: Openings::Suite,
+            ..base.clone()
+        });
+        changes.push(EventSpec {
+            openings: Openings::StartPosition,
+            ..base.clone()
+        });
+        let list = |p: &[&str]| Openings::List(p.iter().map(|s| s.to_string()).collect());
+        let one = EventSpec {
+            openings: list(&["a", "b"]),
+            ..base.clone()
+        };
+        let two = EventSpec {
+            openings: list(&["a", "c"]),
+            ..base.clone()
+        };
+        changes.push(one.clone());
+        assert_ne!(Schedule::build(&one).id, Schedule::build(&two).id);
+        let mut other_engine = base.clone();
+        other_engine.engines[2]
+            .options
+            .push(("Level".into(), "3".into()));
+        changes.push(other_engine);
+        let ids: BTreeSet<String> = changes.iter().map(|s| Schedule::build(s).id).collect();
+        assert_eq!(
+            ids.len(),
+            changes.len(),
+            "each change gives its own fingerprint"
+        );
+        assert!(!ids.contains(&id));
+    }
+
+    #[test]
+    fn a_huge_schedule_is_built_without_walking_it() {
+        // 10^11 rounds: walking them would take days; building is immediate.
+        let s = Schedule::build(&spec(
+            3,
+            Format::RoundRobin,
+            100_000_000_000,
+            vec![GameId::Bohnenspiel],
+        ));
+        assert_eq!(s.len(), 600_000_000_000);
+        let last = s.job(s.len() - 1).unwrap();
+        assert_eq!(last.round, "100000000000.6");
+        assert_eq!(s.jobs().next().unwrap().index, 0);
+    }
+
+    #[test]
+    fn pyramid_pairs_each_newcomer_with_those_before() {
+        let s = Schedule::build(&spec(4, Format::Pyramid, 1, vec![GameId::Bohnenspiel]));
+        let firsts: Vec<(usize, usize)> = s
+            .jobs()
+            .filter(|j| j.south > j.north)
+            .map(|j| (j.south, j.north))
+            .collect();
+        assert_eq!(firsts, [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2)]);
+        assert_eq!(s.len(), 12);
+        // The newcomer opens: South in the first game of each pair.
+        let j0 = s.job(0).unwrap();
+        assert_eq!((j0.south, j0.north), (1, 0));
+    }
+
+    #[test]
+    fn stage_layout_slots() {
+        let mut sp = spec(5, Format::Swiss, 3, vec![GameId::Bohnenspiel, GameId::Bosh]);
+        let s = Schedule::build(&sp);
+        let st = s.stages().unwrap();
+        // 2 pairings at most, 2 colours, 2 games: 8 slots a stage.
+        assert_eq!(
+            (st.stages, st.width, st.per_stage(), s.len()),
+            (3, 2, 8, 24)
+        );
+        assert_eq!(s.jobs().count(), 0);
+        let jobs = st.jobs(1, &[(4, 0), (1, 3)]).unwrap();
+        let seats: Vec<(usize, usize, usize)> =
+            jobs.iter().map(|j| (j.index, j.south, j.north)).collect();
+        assert_eq!(
+            seats,
+            [
+                (8, 4, 0),
+                (9, 1, 3),
+                (10, 0, 4),
+                (11, 3, 1),
+                (12, 4, 0),
+                (13, 1, 3),
+                (14, 0, 4),
+                (15, 3, 1)
+            ]
+        );
+        assert!(jobs.iter().all(|j| st.stage_of(j.index) == 1));
+        assert_eq!(jobs[0].start_position, jobs[2].start_position);
+        assert_ne!(
+            jobs[0].start_position,
+            st.jobs(0, &[(4, 0)]).unwrap()[0].start_position
+        );
+        assert_eq!(jobs[0].pair, jobs[2].pair);
+        assert_eq!(jobs[4].game, GameId::Bosh);
+        assert_eq!(jobs[7].round, "2.8");
+        // One pairing: the slots of the missing one stay empty.
+        let one = st.jobs(2, &[(2, 3)]).unwrap();
+        let idx: Vec<usize> = one.iter().map(|j| j.index).collect();
+        assert_eq!(idx, [16, 18, 20, 22]);
+        assert!(st.jobs(3, &[(0, 1)]).is_none(), "past the last stage");
+        assert!(
+            st.jobs(0, &[(0, 1), (2, 3), (4, 0)]).is_none(),
+            "wider than the layout"
+        );
+        // A knockout of 5: 3 bracket rounds of (3 + 2) stages.
+        sp.format = Format::Knockout;
+        sp.tiebreak_pairs = 2;
+        let k = Schedule::build(&sp);
+        assert_eq!(k.stages().unwrap().stages, 15);
     }
 
     #[test]

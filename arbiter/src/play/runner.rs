@@ -84,6 +84,88 @@ fn panic_message(e: tokio::task::JoinError) -> String {
     }
 }
 
+/// The most engines a slot keeps running between their games: a field of
+/// hundreds (a Swiss of a class) would otherwise hold an engine process per
+/// engine and slot. The least recently used is shut down first.
+pub const KEEP_PER_SLOT: usize = 64;
+
+/// One slot's engine sessions (by engine index) and when each was last used.
+#[derive(Default)]
+pub struct SlotPool {
+    sessions: Vec<Option<Session>>,
+    last_used: Vec<u64>,
+    tick: u64,
+}
+
+impl SlotPool {
+    fn new(engines: usize) -> SlotPool {
+        SlotPool {
+            sessions: (0..engines).map(|_| None).collect(),
+            last_used: vec![0; engines],
+            tick: 0,
+        }
+    }
+
+    /// Marks `engines` used now; returns the sessions beyond
+    /// [`KEEP_PER_SLOT`], least recently used first, to shut down.
+    fn used(&mut self, engines: &[usize]) -> Vec<Session> {
+        self.tick += 1;
+        for &e in engines {
+            if let Some(t) = self.last_used.get_mut(e) {
+                *t = self.tick;
+            }
+        }
+        let mut alive: Vec<(u64, usize)> = self
+            .sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(e, _)| (self.last_used[e], e))
+            .collect();
+        if alive.len() <= KEEP_PER_SLOT {
+            return Vec::new();
+        }
+        alive.sort_unstable();
+        let excess = alive.len() - KEEP_PER_SLOT;
+        alive[..excess]
+            .iter()
+            .filter_map(|&(_, e)| self.sessions[e].take())
+            .collect()
+    }
+}
+
+/// The engines of every slot between runs ([`Runner::run_kept`]).
+#[derive(Default)]
+pub struct Kept {
+    slots: Vec<Option<SlotPool>>,
+}
+
+impl Kept {
+    fn take(&mut self, slot: usize, engines: usize) -> SlotPool {
+        self.slots
+            .get_mut(slot)
+            .and_then(Option::take)
+            .filter(|p| p.sessions.len() == engines)
+            .unwrap_or_else(|| SlotPool::new(engines))
+    }
+
+    fn put(&mut self, slot: usize, pool: SlotPool) {
+        if self.slots.len() <= slot {
+            self.slots.resize_with(slot + 1, || None);
+        }
+        self.slots[slot] = Some(pool);
+    }
+
+    /// Shuts every kept engine down.
+    pub async fn close(self, grace: Duration) {
+        for pool in self.slots.into_iter().flatten() {
+            for s in pool.sessions.into_iter().flatten() {
+                s.shutdown(grace).await;
+            }
+        }
+    }
+}
+
 /// What the consumer of results wants next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -157,15 +239,38 @@ impl Runner {
     }
 
     /// Runs `jobs` (in order, `concurrency` at a time) and hands each result
+    /// to `on_result` as it finishes, in the order they finish; the engines
+    /// are shut down at the end (see [`Runner::run_kept`] to keep them).
+    pub async fn run<J>(
+        &self,
+        jobs: J,
+        on_result: impl FnMut(Finished) -> Flow,
+    ) -> Result<(), RunError>
+    where
+        J: IntoIterator<Item = Job>,
+        J::IntoIter: Send + 'static,
+    {
+        let mut kept = Kept::default();
+        let result = self.run_kept(jobs, &mut kept, on_result).await;
+        kept.close(self.quit_grace).await;
+        result
+    }
+
+    /// Runs `jobs` (in order, `concurrency` at a time) and hands each result
     /// to `on_result` as it finishes, in the order they finish.
     ///
     /// A game's result is handed over (and so logged) before an engine that
     /// misbehaved in it is shut down. If a worker panics, no new game starts,
     /// the games in flight finish and are handed over, and the panic is
     /// returned as an error: the run fails loudly instead of quietly ending.
-    pub async fn run<J>(
+    ///
+    /// The slots' engines stay in `kept` for the next call (an event played
+    /// in batches, such as a Swiss round by round, restarts no engine between
+    /// batches); [`Kept::close`] shuts them down.
+    pub async fn run_kept<J>(
         &self,
         jobs: J,
+        kept: &mut Kept,
         mut on_result: impl FnMut(Finished) -> Flow,
     ) -> Result<(), RunError>
     where
@@ -189,7 +294,8 @@ impl Runner {
                 Arc::clone(&stop),
                 tx.clone(),
             );
-            workers.spawn(async move { runner.slot(slot, queue, stop, tx).await });
+            let pool = kept.take(slot, self.engines.len());
+            workers.spawn(async move { (slot, runner.slot(slot, pool, queue, stop, tx).await) });
         }
         drop(tx);
         let mut panics = Vec::new();
@@ -206,10 +312,13 @@ impl Runner {
                     None => results_open = false,
                 },
                 Some(joined) = workers.join_next(), if !workers.is_empty() => {
-                    if let Err(e) = joined {
-                        stop.store(true, Ordering::SeqCst);
-                        tracing::error!("a game worker failed: {e}");
-                        panics.push(panic_message(e));
+                    match joined {
+                        Ok((slot, pool)) => kept.put(slot, pool),
+                        Err(e) => {
+                            stop.store(true, Ordering::SeqCst);
+                            tracing::error!("a game worker failed: {e}");
+                            panics.push(panic_message(e));
+                        }
                     }
                 }
             }
@@ -221,14 +330,16 @@ impl Runner {
         }
     }
 
+    /// Plays jobs from `queue` until it is empty or `stop` is set; returns
+    /// the slot's engines, still running.
     async fn slot(
         &self,
         slot: usize,
+        mut pool: SlotPool,
         queue: JobQueue,
         stop: Arc<AtomicBool>,
         results: mpsc::UnboundedSender<(Finished, oneshot::Sender<()>)>,
-    ) {
-        let mut sessions: Vec<Option<Session>> = (0..self.engines.len()).map(|_| None).collect();
+    ) -> SlotPool {
         loop {
             if stop.load(Ordering::SeqCst) {
                 break;
@@ -237,16 +348,18 @@ impl Runner {
             let Some(job) = next else {
                 break;
             };
+            let sessions = &mut pool.sessions;
             let (played, partie, retired) = match self.partie {
                 Some(target) => {
-                    let (played, games) = self.play_partie(slot, &job, target, &mut sessions).await;
+                    let (played, games) = self.play_partie(slot, &job, target, sessions).await;
                     (played, games, Vec::new())
                 }
                 None => {
-                    let (played, retired) = self.play_job(slot, &job, &mut sessions).await;
+                    let (played, retired) = self.play_job(slot, &job, sessions).await;
                     (played, Vec::new(), retired)
                 }
             };
+            let idle = pool.used(&[job.south, job.north]);
             let (ack, logged) = oneshot::channel();
             let sent = results.send((
                 Finished {
@@ -262,16 +375,14 @@ impl Runner {
             if sent.is_ok() {
                 let _ = logged.await;
             }
-            for s in retired {
+            for s in retired.into_iter().chain(idle) {
                 s.shutdown(self.quit_grace).await;
             }
             if sent.is_err() {
                 break;
             }
         }
-        for s in sessions.into_iter().flatten() {
-            s.shutdown(self.quit_grace).await;
-        }
+        pool
     }
 
     /// Plays a Partie between the job's South (who opens game 1) and North;

@@ -34,6 +34,12 @@ pub struct Report {
     /// Two-engine events only: the first engine against the second.
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub head_to_head: Option<MatchLine>,
+    /// `--format swiss`: the Swiss table with its tie-breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<Vec<crate::stats::formats::SwissLine>>,
+    /// `--format knockout`: the bracket, round by round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knockout: Option<Vec<Vec<crate::stats::formats::Encounter>>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -311,6 +317,8 @@ pub fn report_from(names: &[String], tally: &Tally, live: &Live, sprt: Option<&S
         standings,
         terminations,
         head_to_head,
+        swiss: None,
+        knockout: None,
     }
 }
 

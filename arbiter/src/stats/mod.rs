@@ -14,6 +14,7 @@
 //! All functions are pure; nothing here knows about engines or processes.
 //! [`rating`] fits Elo over a whole field; [`report`] formats standings.
 
+pub mod formats;
 pub mod json;
 pub mod rating;
 pub mod report;
