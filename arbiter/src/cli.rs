@@ -533,13 +533,18 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
 
 /// Starts every engine once before the first game: a binary that does not
 /// start, answer `umi`, play the game or accept its options is refused here
-/// with a clear message rather than forfeiting every game.
+/// with a clear message rather than forfeiting every game: what went wrong,
+/// where the engine's stderr went and its last lines (as `arbiter check`).
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
     for (i, spec) in runner.engines.iter().enumerate() {
-        let session = runner
-            .start_engine(i, 0, game)
-            .await
-            .map_err(|e| UsageError(format!("engine {}: {e}", spec.name)))?;
+        let session = runner.start_engine(i, 0, game).await.map_err(|e| {
+            let stderr = runner.launch_spec(i, 0).stderr_log;
+            UsageError(format!(
+                "engine {}: {e}; {}",
+                spec.name,
+                crate::engine::stderr_tail::explain(stderr.as_deref())
+            ))
+        })?;
         session.shutdown(runner.quit_grace).await;
     }
     Ok(())
