@@ -27,7 +27,8 @@ const KEPT_PLIES: [u32; 5] = [0, 3, 8, 17, 30];
 /// A walk stops here at the latest (positions only can cycle for ever).
 const MAX_WALK: u32 = 400;
 /// Perft depths are tried from 1 up to this, while the count stays below
-/// [`PERFT_NODES`] (the files stay small and the test fast).
+/// [`PERFT_NODES`] (the files stay small and the test fast), and never past
+/// a depth with no leaf.
 const MAX_PERFT_DEPTH: u32 = 4;
 const PERFT_NODES: u64 = 200_000;
 
@@ -141,7 +142,7 @@ fn describe<G: Game>(pos: &G) -> PositionVector {
     for depth in 1..=MAX_PERFT_DEPTH {
         let n = crate::perft::perft(pos, depth);
         perft.push(n);
-        if n >= PERFT_NODES {
+        if n == 0 || n >= PERFT_NODES {
             break;
         }
     }
