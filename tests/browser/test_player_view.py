@@ -92,8 +92,9 @@ def test_kujifunza_choices_are_shown_on_the_board(server, browser):
     for move in choices:
         button = browser.find_element(By.CSS_SELECTOR, f'[data-choice="{move}"]')
         ActionChains(browser).move_to_element(button).perform()
-        sown = page.wait_for(lambda d: [int(e.get_attribute("data-hole")) for e in
-                                        d.find_elements(By.CSS_SELECTOR, '#board [data-preview="sow"]')])
+        sown = page.wait_for(lambda d: [int(e.get_attribute("data-hole")) for e in sorted(
+            d.find_elements(By.CSS_SELECTOR, '#board [data-preview="sow"]'),
+            key=lambda e: int(e.get_attribute("data-preview-step")))])
         # The words name the first hole sown.
         assert f"towards {sown[0]}" in button.text, button.text
         previews[move] = sown
@@ -140,13 +141,14 @@ def test_the_evaluation_graph_has_a_point_per_scored_ply_and_a_click_jumps(score
         page.wait_for(lambda d: page.text("[data-ply]") == f"0/{plies}")
         points = page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "#eval [data-eval-ply]"))
         assert [int(p.get_attribute("data-eval-ply")) for p in points] == list(range(1, plies + 1))
-        # Each score from South's side: a mover's own score, turned for North.
+        # Each score from South's side: a mover's own score (the JSON log's
+        # {"cp": …} or {"mate": …}), turned for North (odd plies: South opened).
         for i, (p, m) in enumerate(zip(points, game["moves"])):
-            own = m["score"]
-            want = own if i % 2 == 0 else ("-" + own[1:] if own.startswith("+") else "+" + own[1:])
-            if want in ("-0", "+0"):
-                want = "+0"
-            assert p.get_attribute("data-score").replace("-0", "+0") == want, (i, own, p.get_attribute("data-score"))
+            kind, value = next(iter(m["score"].items()))
+            value = value if i % 2 == 0 else -value
+            sign = "+" if value >= 0 else "-"
+            want = f"{sign}{abs(value)}" if kind == "cp" else f"{sign}M{abs(value)}"
+            assert p.get_attribute("data-score") == want, (i, m["score"], p.get_attribute("data-score"))
         ply = min(5, plies)
         point = browser.find_element(By.CSS_SELECTOR, f'#eval [data-eval-ply="{ply}"]')
         browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", point)

@@ -115,18 +115,20 @@ export function markPv(holes, count, board = $("#board")) {
 
 // What a choice of move does, shown on the board while it is hovered or
 // focused (the server's preview, from the move's trace): the first holes
-// it sows (`data-preview="sow"`, numbered in order: the direction) and
+// it sows (`data-preview="sow"`, numbered 1, 2, … in order in
+// `data-preview-step`: the direction) and
 // each kichwa it enters (`data-preview="kichwa"`). `null` clears it.
 export function showPreview(preview, board = $("#board")) {
-  $$("[data-preview]", board).forEach((h) => { delete h.dataset.preview; });
+  $$("[data-preview]", board).forEach((h) => { delete h.dataset.preview; delete h.dataset.previewStep; });
   $$(".preview-mark", board).forEach((m) => m.remove());
   if (!preview) return;
   const mark = (n, kind, text) => {
     const hole = $(`[data-hole="${n}"]`, board);
     if (!hole) return;
     hole.dataset.preview = kind;
+    if (kind === "sow") hole.dataset.previewStep = text;
     hole.append(el("span", { class: `preview-mark ${kind}`, "aria-hidden": "true" }, text));
   };
-  preview.sows.forEach((n, i) => mark(n, "sow", i === preview.sows.length - 1 ? "→" : String(i + 1)));
+  preview.sows.forEach((n, i) => mark(n, "sow", String(i + 1)));
   preview.kichwas.forEach((n) => mark(n, "kichwa", "K"));
 }

@@ -32,7 +32,7 @@ export function scoreText(s) {
   const v = parseScore(s);
   if (!v) return "";
   if (v.mate !== undefined) return v.mate >= 0 ? `#${v.mate}` : `#-${Math.abs(v.mate)}`;
-  return (v.cp >= 0 ? "+" : "−") + (Math.abs(v.cp) / 100).toFixed(2);
+  return (v.cp >= 0 ? "+" : "-") + (Math.abs(v.cp) / 100).toFixed(2);
 }
 
 // The list `#moves`: one item per ply (`data-ply`, `data-side`), in two
