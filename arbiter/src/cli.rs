@@ -184,9 +184,14 @@ pub struct RunArgs {
     /// Serve a read-only live page of the event at this address (e.g.
     /// `127.0.0.1:8080`; port 0 picks a free one): standings, games in
     /// progress, finished games (see docs/live.md). It closes when the
-    /// arbiter exits.
+    /// arbiter exits (see --live-linger).
     #[arg(long, value_name = "ADDR")]
     pub live: Option<std::net::SocketAddr>,
+    /// Keep serving the live page this many seconds after the event ends
+    /// (the page says the event is over; Ctrl-C ends the wait early), so
+    /// that a fast event can still be looked at.
+    #[arg(long, value_name = "SECONDS", requires = "live", value_parser = seconds_arg)]
+    pub live_linger: Option<f64>,
     /// A further `name:port` the live page may be reached by (with a
     /// non-loopback --live, e.g. `0.0.0.0:8080` watched as `myhost:8080`).
     #[arg(long, value_name = "HOST:PORT", requires = "live")]
@@ -541,13 +546,18 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
 
 /// Starts every engine once before the first game: a binary that does not
 /// start, answer `umi`, play the game or accept its options is refused here
-/// with a clear message rather than forfeiting every game.
+/// with a clear message rather than forfeiting every game: what went wrong,
+/// where the engine's stderr went and its last lines (as `arbiter check`).
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
     for (i, spec) in runner.engines.iter().enumerate() {
-        let session = runner
-            .start_engine(i, 0, game)
-            .await
-            .map_err(|e| UsageError(format!("engine {}: {e}", spec.name)))?;
+        let session = runner.start_engine(i, 0, game).await.map_err(|e| {
+            let stderr = runner.launch_spec(i, 0).stderr_log;
+            UsageError(format!(
+                "engine {}: {e}; {}",
+                spec.name,
+                crate::engine::stderr_tail::explain(stderr.as_deref())
+            ))
+        })?;
         session.shutdown(runner.quit_grace).await;
     }
     Ok(())
@@ -612,10 +622,28 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     .await;
     bar.finish_and_clear();
     if let Some(live) = &live {
-        live.end(end_message(played.is_ok())).await;
+        live.end(end_message(played.is_ok(), args.run.live_linger))
+            .await;
     }
     print!("{}", played?.render());
+    if let Some(live) = &live {
+        linger(live, args.run.live_linger).await;
+    }
     Ok(())
+}
+
+/// `--live-linger`: the live page stays up this long after the event (the
+/// report is printed first).
+pub async fn linger(live: &crate::web::live::feed::LiveEvent, secs: Option<f64>) {
+    let Some(wait) = secs.and_then(|s| Duration::try_from_secs_f64(s).ok()) else {
+        return;
+    };
+    println!(
+        "arbiter: the live page stays at {} for {} s (Ctrl-C to stop)",
+        live.url,
+        wait.as_secs_f64()
+    );
+    tokio::time::sleep(wait).await;
 }
 
 /// `--event`, or `default`.
@@ -643,14 +671,20 @@ pub async fn start_live(
     Ok(Some(live))
 }
 
-/// What the live page says when the event is over.
-pub fn end_message(completed: bool) -> String {
+/// What the live page says when the event is over (`linger`: the seconds
+/// the page stays up, `--live-linger`).
+pub fn end_message(completed: bool, linger: Option<f64>) -> String {
     let how = if completed {
         "The event is over"
     } else {
         "The event stopped on an error (see the arbiter's output)"
     };
-    format!("{how}. The arbiter exits now: this page stops updating and its replay links close with it.")
+    match linger {
+        Some(secs) if secs > 0.0 => format!(
+            "{how}. This page stays up for {secs} s more, then the arbiter exits and its replay links close with it."
+        ),
+        _ => format!("{how}. The arbiter exits now: this page stops updating and its replay links close with it."),
+    }
 }
 
 /// A progress bar on stderr for long runs (hidden when stderr is not a terminal).

@@ -34,6 +34,7 @@ pub mod engine {
     pub mod config;
     pub mod process;
     pub mod session;
+    pub mod stderr_tail;
     pub mod watchdog;
 }
 

@@ -338,6 +338,7 @@ fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
         mv: "6".into(),
         time_ms: 1,
         board,
+        steps: Vec::new(),
         clocks_ms: [None, None],
         engine: EngineLine::default(),
     })

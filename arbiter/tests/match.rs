@@ -418,6 +418,13 @@ fn crash_at_start_is_refused_before_the_first_game() {
         err.contains("engine Bad") && err.contains("exited with code 1"),
         "{err}"
     );
+    // Where its stderr went, and its last lines, as `arbiter check` shows them.
+    let log = s.path("stderr").join("Bad.1.stderr.log");
+    assert!(err.contains(&log.display().to_string()), "{err}");
+    assert!(
+        err.contains("stderr| testbot: cannot load weights.bin: no such file"),
+        "{err}"
+    );
     assert!(s.games().is_empty());
 }
 

@@ -24,6 +24,7 @@ pub mod position;
 mod record;
 mod side;
 pub mod trace;
+pub mod vectors;
 mod zobrist;
 
 pub mod games {

@@ -121,6 +121,29 @@ impl EndReason {
         }
     }
 
+    /// Every reason, e.g. to read one back from its [`EndReason::describe`]
+    /// text in a log.
+    pub const ALL: &'static [EndReason] = &[
+        EndReason::NoSeedsToMove,
+        EndReason::BoardEmpty,
+        EndReason::Cycle,
+        EndReason::MatchWon,
+        EndReason::NoLegalMove,
+        EndReason::EmptyFrontRow,
+        EndReason::Repetition,
+        EndReason::RoundStartRepeated,
+        EndReason::RowEmpty,
+        EndReason::HalfTaken,
+    ];
+
+    /// The reason whose [`EndReason::describe`] is `text`.
+    pub fn from_description(text: &str) -> Option<EndReason> {
+        EndReason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.describe() == text)
+    }
+
     /// A short lower-case description, used in logs.
     pub fn describe(self) -> &'static str {
         match self {

@@ -1,5 +1,7 @@
-"""Takes the screenshots in docs/img/ (one board per game, the analysis
-board and its editor, the live page) with the same headless Chromium as the browser tests:
+"""Takes the screenshots in docs/img/ (every page at 1280×800 and 390×844:
+one board per game, the end banner, the analysis board, its options and
+its editor, the replay with its evaluation graph, the live page) with the
+same headless Chromium as the browser tests:
 
     tests/setup && cargo build -p arbiter -p engine -p testbots
     target/browser-venv/bin/python tests/browser/screenshots.py [live]
@@ -8,6 +10,7 @@ board and its editor, the live page) with the same headless Chromium as the brow
 """
 
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -26,11 +29,29 @@ SHOTS = {
 }
 
 
+# Every page at a laptop's and a phone's size (docs/img/<name>.png and
+# <name>-phone.png).
+SIZES = {"": (1280, 800), "-phone": (390, 844)}
+
+
+def shot(driver, out, name):
+    for suffix, (w, h) in SIZES.items():
+        driver.set_window_size(w, h)
+        # why: the layout follows the width; give it a moment to settle.
+        time.sleep(0.3)
+        path = out / f"{name}{suffix}.png"
+        driver.save_screenshot(str(path))
+        print(path)
+    driver.set_window_size(*SIZES[""])
+
+
 def main():
     out = ROOT / "docs" / "img"
     out.mkdir(parents=True, exist_ok=True)
-    proc, url = start_server()
+    log = scored_log()
+    proc, url = start_server("--log", str(log))
     driver = next(conftest.browser.__wrapped__())
+    driver.set_window_size(*SIZES[""])
     try:
         for name, (start, moves) in SHOTS.items():
             query = {"south": "human", "north": "human", "tc": "5+0", "animate": "off"}
@@ -43,9 +64,13 @@ def main():
                 field.send_keys(mv + "\n")
                 page.wait_for(lambda d, n=i + 1: len(page.moves()) == n)
             if name == "kujifunza":
-                page.click_hole(13)   # show the kichwa chooser
-            driver.find_element(By.TAG_NAME, "main").screenshot(str(out / f"{name}.png"))
-            print(out / f"{name}.png")
+                page.click_hole(13)   # show the kichwa chooser, the first choice on the board
+            shot(driver, out, name)
+        # The end of a game: the banner with the final totals.
+        page = Page(driver, f"{url}/analyse?" + urllib.parse.urlencode(
+            {"position": "bohnenspiel 0,0,0,0,1,1,1,0,0,0,0,0 S 34/35", "moves": "6", "animate": "off"}))
+        page.wait_for(lambda d: page.board("data-status") == "1-0")
+        shot(driver, out, "game-end")
         # The analysis board with the reference engine's live lines.
         page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0") + "&moves=3")
         page.wait_for(lambda d: page.moves() == ["3"])
@@ -56,8 +81,11 @@ def main():
         page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, '#infos [data-multipv="1"] td')[1].text == "5")
         page.click('[data-action="stop"]')
         page.wait_for(lambda d: page.text("[data-bestmove]"))
-        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse.png"))
-        print(out / "analyse.png")
+        shot(driver, out, "analyse")
+        page.click('[data-action="options"]')
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-option]"))
+        shot(driver, out, "analyse-options")
+        driver.find_element(By.CSS_SELECTOR, "#options-dialog button[value=cancel]").click()
         # Board editing: one pit emptied, a draft the rules refuse (72 beans).
         page = Page(driver, f"{url}/analyse?position=" + urllib.parse.quote("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"))
         page.wait_for(lambda d: page.board("data-position"))
@@ -68,12 +96,31 @@ def main():
         alert.send_keys("0")
         alert.accept()
         page.wait_for(lambda d: page.board("data-draft") == "invalid")
-        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "analyse-edit.png"))
-        print(out / "analyse-edit.png")
+        shot(driver, out, "analyse-edit")
+        # The replay of a scored game, a few moves in: the evaluation graph.
+        page = Page(driver, f"{url}/replay?log=0&game=0&animate=off")
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "#eval [data-eval-ply]"))
+        for _ in range(7):
+            driver.find_element(By.CSS_SELECTOR, '[data-step="forward"]').click()
+        page.wait_for(lambda d: page.text("[data-ply]").startswith("7/"))
+        shot(driver, out, "replay")
     finally:
         driver.quit()
         proc.terminate()
     live_shot(out)
+
+
+def scored_log():
+    """One game of the reference engine against itself, every move scored."""
+    import tempfile
+    d = Path(tempfile.mkdtemp(prefix="shots-"))
+    engine = str(conftest.BIN / "engine")
+    conftest.arbiter("match", "--game", "bohnenspiel", "--games", "2",
+                     "--engine", f"cmd={engine}", "name=level-3", "option.Level=3",
+                     "--engine", f"cmd={engine}", "name=level-6", "option.Level=6",
+                     "--each", "depth=4", "--jsonout", str(d / "games.jsonl"),
+                     "--stderr-dir", str(d / "stderr"))
+    return d / "games.jsonl"
 
 
 def live_shot(out):
@@ -83,15 +130,14 @@ def live_shot(out):
     proc, url = live_tournament(Path(tempfile.mkdtemp(prefix="live-shot-")))
     driver = next(conftest.browser.__wrapped__())
     try:
-        driver.set_window_size(1200, 1400)
+        driver.set_window_size(*SIZES[""])
         page = Page(driver, url)
         page.wait_for(lambda d: int(d.find_element(By.CSS_SELECTOR, "[data-standings]")
                                     .get_attribute("data-games")) >= 3)
         page.wait_for(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-live-game]")) == 2
                       and all(int(e.get_attribute("data-ply")) >= 6
                               for e in d.find_elements(By.CSS_SELECTOR, "[data-live-game]")))
-        driver.find_element(By.TAG_NAME, "main").screenshot(str(out / "live.png"))
-        print(out / "live.png")
+        shot(driver, out, "live")
     finally:
         driver.quit()
         proc.terminate()

@@ -5,14 +5,12 @@
 # of its own (selenium is pointed at /usr/bin/chromedriver).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/setup.d/debian-packages
 
-missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
-python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+missing=$(missing_debian_packages)
+if [ -n "$missing" ]; then
+  # shellcheck disable=SC2086 # one word per package
+  install_debian_packages $missing
 fi
 
 venv=target/browser-venv

@@ -2,9 +2,10 @@
 # The Python bot kit's test environment: a virtual environment in
 # target/venv with maturin (the build backend) and pytest from PyPI, and the
 # kit itself installed from ./python the way its README says (pip install).
-# Idempotent: an existing venv and its tools are reused (PyPI is asked only
-# when they are missing); the kit is reinstalled every time (cargo only
-# recompiles what changed).
+# Idempotent: an existing venv, its tools and an installed kit are reused
+# (PyPI is asked only when they are missing). The suite
+# (tests/suites/python.sh) reinstalls the kit from the working tree before it
+# runs, so a kit installed here is never tested stale.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,5 +23,7 @@ if [ ! -x "$venv/bin/maturin" ] || ! "$venv/bin/python" -m pytest --version >/de
 fi
 # --no-build-isolation: build with the venv's maturin instead of fetching a
 # fresh copy into a throwaway environment on every run.
-"$venv/bin/python" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+if ! "$venv/bin/python" -c 'import mancala' 2>/dev/null; then
+  "$venv/bin/python" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+fi
 "$venv/bin/python" -c 'import mancala; print("mancala kit", mancala.__version__, "installed in target/venv")'

@@ -85,34 +85,14 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
     Ok(if passed { 0 } else { 1 })
 }
 
-/// Lines of the engine's stderr the report shows after a failure.
-const STDERR_TAIL_LINES: usize = 20;
-/// Bytes read from the end of the stderr file for them.
-const STDERR_TAIL_BYTES: u64 = 16 * 1024;
-
 /// After the check lines: the last lines the engine wrote to stderr, each
 /// prefixed `stderr| `, under a header (nothing when it wrote none).
 fn print_stderr_tail(path: &std::path::Path) {
-    use std::io::{Read, Seek, SeekFrom, Write};
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return;
-    };
-    let len = file.metadata().map_or(0, |m| m.len());
-    let from = len.saturating_sub(STDERR_TAIL_BYTES);
-    let mut bytes = Vec::new();
-    if file.seek(SeekFrom::Start(from)).is_err() || file.read_to_end(&mut bytes).is_err() {
-        return;
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    if lines.is_empty() {
-        return;
-    }
-    let tail = &lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..];
+    use crate::engine::stderr_tail::{last_lines, report_lines, TAIL_LINES};
+    use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "engine stderr (last {} of its lines):", tail.len());
-    for line in tail {
-        let _ = writeln!(out, "stderr| {line}");
+    for line in report_lines(&last_lines(path, TAIL_LINES)) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
 }

@@ -516,12 +516,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         }
         .await;
         if let (Some(feed), Err(_)) = (&feed, &played) {
-            feed.end(cli::end_message(false)).await;
+            feed.end(cli::end_message(false, args.run.live_linger))
+                .await;
         }
         table = played?;
     }
     if let Some(feed) = &feed {
-        feed.end(cli::end_message(true)).await;
+        feed.end(cli::end_message(true, args.run.live_linger)).await;
     }
 
     if let Some(path) = &args.run.standings_json {
@@ -558,6 +559,9 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
         println!(
             "This is shard {s}: combine all shards' logs with `arbiter merge` for the event's standings."
         );
+    }
+    if let Some(feed) = &feed {
+        cli::linger(feed, args.run.live_linger).await;
     }
     Ok(())
 }

@@ -154,9 +154,10 @@ pub enum ConfigError {
         path: String,
         message: String,
     },
-    /// Two engines (or two file entries) with the same name.
+    /// Two engines (or two file entries: `file` names it) with the same name.
     DuplicateName {
         name: String,
+        file: Option<String>,
     },
     BinaryNotFound {
         path: PathBuf,
@@ -206,7 +207,18 @@ impl fmt::Display for ConfigError {
                 known.join(", ")
             ),
             File { path, message } => write!(f, "engines file {path}: {message}"),
-            DuplicateName { name } => write!(f, "two engines are named {name:?}"),
+            DuplicateName { name, file: None } => write!(
+                f,
+                "two engines are named {name:?} (a name defaults to the command's file \
+                 name): give each its own with name=, e.g. --engine cmd=... name={name}-2"
+            ),
+            DuplicateName {
+                name,
+                file: Some(path),
+            } => write!(
+                f,
+                "engines file {path}: two entries are named {name:?}; each needs a name of its own"
+            ),
             BinaryNotFound { path } => write!(f, "engine binary not found: {}", path.display()),
             NotExecutable { path } => {
                 write!(f, "engine binary not executable: {}", path.display())
@@ -587,6 +599,7 @@ impl EnginesFile {
             if entries[..i].iter().any(|p| p.name == e.name) {
                 return Err(ConfigError::DuplicateName {
                     name: e.name.clone(),
+                    file: Some(path.to_owned()),
                 });
             }
         }
@@ -690,6 +703,7 @@ pub fn parse_engines(
         if specs[..i].iter().any(|p| p.name == s.name) {
             return Err(ConfigError::DuplicateName {
                 name: s.name.clone(),
+                file: None,
             });
         }
     }
@@ -883,8 +897,20 @@ mod tests {
         let r = parse_engines(&[toks("cmd=a name=X"), toks("cmd=b name=X")], &[], None);
         assert_eq!(
             r.unwrap_err(),
-            ConfigError::DuplicateName { name: "X".into() }
+            ConfigError::DuplicateName {
+                name: "X".into(),
+                file: None
+            }
         );
+        // Two engines named after the same command: the message says how to
+        // tell them apart.
+        let r = parse_engines(&[toks("cmd=engine"), toks("cmd=engine")], &[], None);
+        let message = r.unwrap_err().to_string();
+        assert!(
+            message.contains("two engines are named \"engine\""),
+            "{message}"
+        );
+        assert!(message.contains("name="), "{message}");
     }
 
     const FILE: &str = r#"[
@@ -938,7 +964,7 @@ mod tests {
             .contains("expected a string, number or boolean"));
         assert!(
             err(r#"[{"name": "A", "cmd": "a"}, {"name": "A", "cmd": "b"}]"#)
-                .contains("two engines are named \"A\"")
+                .contains("two entries are named \"A\"")
         );
     }
 

@@ -240,16 +240,14 @@ impl Tally {
             .collect()
     }
 
-    /// The full report.
-    pub fn render(&self, names: &[String], sprt: Option<&Sprt>) -> String {
-        let st = self.standings(names);
-        let mut out = st.render();
-        let (order, fit) = self.ratings(&st);
+    /// The Elo table relative to the field average, with LOS over the next.
+    fn render_field_elo(&self, st: &Standings, out: &mut String) {
+        let (order, fit) = self.ratings(st);
         out.push('\n');
         out.push_str(
-            "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
-             95% interval, LOS over the next in rank:\n",
-        );
+                "Elo relative to the field average (maximum likelihood, one virtual draw per pairing), \
+                 95% interval, LOS over the next in rank:\n",
+            );
         let name_w = order
             .iter()
             .map(|n| n.chars().count())
@@ -282,6 +280,18 @@ impl Tally {
                 margin,
                 los
             );
+        }
+    }
+
+    /// The full report.
+    pub fn render(&self, names: &[String], sprt: Option<&Sprt>) -> String {
+        let st = self.standings(names);
+        let mut out = st.render();
+        // why: two engines have one Elo, the difference of the match report
+        // below; the field-average table would print a second, different
+        // figure for the same event (its virtual draw keeps it finite).
+        if names.len() != 2 {
+            self.render_field_elo(&st, &mut out);
         }
         // A forfeit kind names who forfeited: `time_forfeit 3 (level-1 2, level-7 1)`.
         let terms: Vec<String> = self
@@ -396,6 +406,24 @@ mod tests {
         assert!(text.contains("Ptnml(0-2): [0, 0, 2, 1, 0]"), "{text}");
         assert!(text.contains("SPRT: llr 0.24"), "{text}");
         assert!(text.contains("Terminations: rules 7"), "{text}");
+    }
+
+    /// One event, one Elo: two engines get only the match report's
+    /// difference (labelled), more engines the field-average table.
+    #[test]
+    fn two_engines_print_one_elo() {
+        use GameResult::*;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let games = [game("A", "B", SouthWins, 0), game("B", "A", NorthWins, 0)];
+        let text = render(&names, &games, None);
+        assert_eq!(text.matches("Elo difference: ").count(), 1, "{text}");
+        assert!(text.contains("Elo difference: +inf"), "{text}");
+        assert!(!text.contains("field average"), "{text}");
+        let three = ["A".to_owned(), "B".to_owned(), "C".to_owned()];
+        let games = [game("A", "B", SouthWins, 0), game("B", "C", Draw, 1)];
+        let text = render(&three, &games, None);
+        assert!(text.contains("Elo relative to the field average"), "{text}");
+        assert!(!text.contains("Elo difference"), "{text}");
     }
 
     #[test]

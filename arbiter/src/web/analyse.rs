@@ -78,6 +78,9 @@ pub struct PositionAnswer {
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The end in words, with the final totals ([`crate::web::ending`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     /// The last move's steps, from the rules library (none without moves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<LastTrace>,
@@ -86,8 +89,13 @@ pub struct PositionAnswer {
 pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
     let (game, trace) = line.replay_traced()?;
     let outcome = game.outcome();
+    let board = view(&game.position_string()).map_err(|e| e.to_string())?;
+    let ending = outcome.map(|o| {
+        crate::web::ending::in_words(o.result, &Termination::rules(o.reason), o.scores, &board)
+    });
     Ok(PositionAnswer {
-        board: view(&game.position_string()).map_err(|e| e.to_string())?,
+        board,
+        ending,
         start: game.start_string(),
         moves: game.moves(),
         legal: LegalMove::list(game.as_ref()),

@@ -16,8 +16,10 @@
 //! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
 
 pub mod analyse;
+pub mod assets;
 pub mod board;
 pub mod edit;
+pub mod ending;
 pub mod kept;
 pub mod live;
 pub mod play;
@@ -48,8 +50,6 @@ pub mod security {
 use security::AllowedHosts;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
-const BOARD_JS: &str = include_str!("assets/board.js");
-const STYLE_CSS: &str = include_str!("assets/style.css");
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
@@ -121,14 +121,7 @@ async fn not_found() -> (StatusCode, &'static str) {
 fn read_only() -> Router<AppState> {
     Router::new()
         .route("/replay", get(index))
-        .route(
-            "/assets/board.js",
-            get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
-        )
-        .route(
-            "/assets/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
+        .merge(assets::routes())
         .route("/api/config", get(config))
         .route("/api/view", get(position_view))
         .route("/api/start", get(start_view))

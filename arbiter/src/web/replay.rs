@@ -56,6 +56,10 @@ pub struct Replay {
     pub summary: GameSummary,
     pub start: BoardView,
     pub plies: Vec<Ply>,
+    /// The end in words, with the final totals ([`crate::web::ending`]);
+    /// none for an unfinished game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     /// Set when a move of the log is not legal: the plies stop before it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -115,8 +119,14 @@ pub fn replay(index: usize, log: &GameLog) -> Result<Replay, String> {
             steps,
         });
     }
+    let last = plies.last().map_or(&start, |p| &p.board);
+    let ending = log
+        .result
+        .filter(|_| error.is_none())
+        .map(|r| crate::web::ending::in_words(r, &log.termination, log.scores, last));
     Ok(Replay {
         summary: summary(index, log),
+        ending,
         start,
         plies,
         error,

@@ -17,12 +17,15 @@ use crate::play::game::{go_command, position_command};
 use crate::play::tc::{Clock, TimeControl};
 use crate::records::log::{MoveRecord, Termination};
 use crate::web::board::{lay_out, move_hole, BoardView};
+use crate::web::ending::in_words;
 
 /// A finished game: result and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ended {
     pub result: GameResult,
     pub termination: Termination,
+    /// The final totals, where the rules count seeds.
+    pub scores: Option<[u32; 2]>,
 }
 
 /// Why a move was not played.
@@ -66,17 +69,84 @@ pub struct LegalMove {
     #[serde(rename = "move")]
     pub mv: String,
     pub hole: Option<u32>,
+    /// For a move that shares its hole with others (Kujifunza's direction
+    /// and kichwa choices): what it does, for the page to show on the board
+    /// while the choice is hovered or focused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preview: Option<Preview>,
+}
+
+/// What a move does, read from its trace (the rules library's steps).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Preview {
+    /// The first holes its first lap sows, in order (the direction).
+    pub sows: Vec<u8>,
+    /// Each kichwa the mover's choice sows captured seeds from, in order.
+    pub kichwas: Vec<u8>,
+}
+
+/// How many sown holes of the first lap a preview shows.
+const PREVIEW_SOWS: usize = 3;
+
+impl Preview {
+    fn of(steps: &[Step]) -> Preview {
+        use mancala_rules::trace::LapKind;
+        let mut sows = Vec::new();
+        let mut kichwas = Vec::new();
+        let mut lap = 0;
+        for step in steps {
+            match step {
+                Step::Lap { number, kind } => {
+                    lap = *number;
+                    if let LapKind::Captured {
+                        kichwa,
+                        chosen: true,
+                    } = kind
+                    {
+                        kichwas.push(*kichwa);
+                    }
+                }
+                Step::Sow { hole } if lap <= 1 && sows.len() < PREVIEW_SOWS => sows.push(*hole),
+                _ => {}
+            }
+        }
+        Preview { sows, kichwas }
+    }
 }
 
 impl LegalMove {
-    /// The legal moves of `game` now, each with its starting hole.
+    /// The legal moves of `game` now, each with its starting hole (and a
+    /// preview where a hole starts several).
     pub fn list(game: &dyn AnyGame) -> Vec<LegalMove> {
-        game.legal_moves()
+        let moves: Vec<LegalMove> = game
+            .legal_moves()
             .into_iter()
             .map(|mv| LegalMove {
                 hole: move_hole(&mv),
                 mv,
+                preview: None,
             })
+            .collect();
+        let shared = |m: &LegalMove| {
+            m.hole.is_some() && moves.iter().filter(|o| o.hole == m.hole).count() > 1
+        };
+        if !moves.iter().any(shared) {
+            return moves;
+        }
+        let position = game.position_string();
+        let previews: Vec<Option<Preview>> = moves
+            .iter()
+            .map(|m| {
+                shared(m)
+                    .then(|| mancala_rules::trace_move(&position, &m.mv).ok())
+                    .flatten()
+                    .map(|t| Preview::of(&t.steps))
+            })
+            .collect();
+        moves
+            .into_iter()
+            .zip(previews)
+            .map(|(m, preview)| LegalMove { preview, ..m })
             .collect()
     }
 }
@@ -111,6 +181,9 @@ pub struct TableView<'a> {
     /// Why the game ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The end in words, with the final totals ([`crate::web::ending`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
     /// Milliseconds left on each chess clock (South, North), as of now.
     pub clocks: [Option<u64>; 2],
     /// The side whose clock runs.
@@ -242,6 +315,7 @@ impl Table {
         self.end = Some(Ended {
             result,
             termination,
+            scores: None,
         });
     }
 
@@ -251,6 +325,7 @@ impl Table {
             self.end = Some(Ended {
                 result: outcome.result,
                 termination: Termination::rules(outcome.reason),
+                scores: outcome.scores,
             });
         } else if self.max_plies.is_some_and(|m| self.moves.len() as u32 >= m) {
             self.end = Some(Ended {
@@ -258,6 +333,7 @@ impl Table {
                 termination: Termination::Adjudication {
                     detail: format!("draw by the ply limit ({} plies)", self.moves.len()),
                 },
+                scores: None,
             });
         }
     }
@@ -280,8 +356,14 @@ impl Table {
             Some(_) => LegalMove::list(self.game.as_ref()),
             None => Vec::new(),
         };
+        let board = lay_out(self.position.clone())?;
+        let ending = self
+            .end
+            .as_ref()
+            .map(|e| in_words(e.result, &e.termination, e.scores, &board));
         Ok(TableView {
-            board: lay_out(self.position.clone())?,
+            board,
+            ending,
             legal,
             ply: self.moves.len(),
             moves: self.moves.get(seen..).unwrap_or_default(),
@@ -308,6 +390,36 @@ mod tests {
 
     fn table(position: &str) -> Table {
         Table::new(position, [tc("inf"), tc("inf")], None).expect("valid")
+    }
+
+    /// A hole that starts several moves (Kujifunza) gets each move's
+    /// preview from its trace; a hole with one move gets none.
+    #[test]
+    fn choices_of_one_hole_carry_what_each_does() {
+        let game = game_from_position(&start_position(GameId::Kujifunza)).unwrap();
+        let moves = LegalMove::list(game.as_ref());
+        let from = |hole: u32| -> Vec<&LegalMove> {
+            moves.iter().filter(|m| m.hole == Some(hole)).collect()
+        };
+        let shared = moves
+            .iter()
+            .filter_map(|m| m.hole)
+            .find(|&h| from(h).len() > 1)
+            .expect("the start has a hole with several moves");
+        let choices = from(shared);
+        for m in &choices {
+            let p = m.preview.as_ref().expect("a preview for each choice");
+            assert!(!p.sows.is_empty(), "{}: {p:?}", m.mv);
+        }
+        let firsts: std::collections::BTreeSet<u8> = choices
+            .iter()
+            .map(|m| m.preview.as_ref().unwrap().sows[0])
+            .collect();
+        assert!(firsts.len() > 1, "the directions differ: {choices:?}");
+        let bohnenspiel = game_from_position(&start_position(GameId::Bohnenspiel)).unwrap();
+        assert!(LegalMove::list(bohnenspiel.as_ref())
+            .iter()
+            .all(|m| m.preview.is_none()));
     }
 
     #[test]

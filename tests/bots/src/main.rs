@@ -515,7 +515,11 @@ fn no_core_dumps() {
 fn main() {
     let opts = parse_options();
     match opts.mode {
-        Mode::CrashStart => process::exit(1),
+        Mode::CrashStart => {
+            // As a real bot that fails to start: a reason on stderr, then exit 1.
+            eprintln!("testbot: cannot load weights.bin: no such file");
+            process::exit(1)
+        }
         Mode::CrashMid => no_core_dumps(),
         Mode::CrashBehindChild => {
             no_core_dumps();

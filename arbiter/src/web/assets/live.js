@@ -1,7 +1,11 @@
 // The live page of an event (docs/live.md). It draws what /ws/live sends:
 // a snapshot, then each update; boards are drawn by board.js's drawBoard
 // from the server's board views (no rule here). Read-only.
-"use strict";
+
+import { $, $$, el, SIDES, formatClock } from "/assets/dom.js";
+import { drawBoard } from "/assets/board.js";
+import { scoreText } from "/assets/moves.js";
+import { evalPoints, drawEvalGraph, drawLineChart } from "/assets/graph.js";
 
 const FINISHED_SHOWN = 200;   // rows kept in the finished list (newest first)
 
@@ -34,7 +38,7 @@ function renderProgress(p) {
   const bar = $("[data-progress-bar]");
   bar.max = p.total || Math.max(1, p.done);
   bar.value = p.done;
-  const eta = p.eta_secs === null || p.eta_secs === undefined ? "" : `, about ${duration(p.eta_secs)} left`;
+  const eta = p.eta_secs === null || p.eta_secs === undefined || ended ? "" : `, about ${duration(p.eta_secs)} left`;
   $("[data-progress]").textContent = `${p.done}${p.total === null ? "" : "/" + p.total} games${eta}`;
   $("[data-progress]").dataset.done = p.done;
 }
@@ -57,13 +61,16 @@ function renderStandings(r) {
       const c = e.crosstable[n];
       return el("td", {}, n === e.name ? "—" : c ? `${num(c.points)}/${c.games}` : "");
     }))));
+  recordChart(r);
   const m = r.match;
   const matchBox = $("[data-match]"), sprtBox = $("[data-sprt]");
   matchBox.hidden = !m;
   sprtBox.hidden = !(m && m.sprt);
   if (m) {
-    const elo = m.elo ? `Elo ${signed(m.elo.elo)} [${signed(m.elo.lower)}, ${signed(m.elo.upper)}]` : "Elo —";
-    const pairs = m.pair_elo ? `, from pairs ${signed(m.pair_elo.elo)} ± ${num(m.pair_elo.margin)}` : "";
+    // One event, one Elo: the match's difference (as the arbiter's report
+    // prints it), its estimate from game pairs labelled as such.
+    const elo = m.elo ? `Elo difference ${signed(m.elo.elo)} [${signed(m.elo.lower)}, ${signed(m.elo.upper)}]` : "Elo difference —";
+    const pairs = m.pair_elo ? ` (pair Elo ${signed(m.pair_elo.elo)} ± ${num(m.pair_elo.margin)})` : "";
     matchBox.textContent = `${m.first} vs ${m.second}: +${m.wins} =${m.draws} -${m.losses}, ${elo}${pairs}` +
       (m.los === null ? "" : `, LOS ${pct(m.los)}`) + `, pentanomial [${m.pentanomial.join(", ")}]`;
   }
@@ -79,11 +86,14 @@ function renderStandings(r) {
 
 function gameCard(id) { return $(`[data-live-game="${id}"]`); }
 
+// Each game in progress: its plies' scores and movers, for its graph.
+const cardPlies = new Map();
+
 function thinkText(line) {
   if (!line) return "";
   const parts = [];
   if (line.depth) parts.push(`d${line.depth}`);
-  if (line.score) parts.push(line.score);
+  if (line.score) parts.push(scoreText(line.score));
   if (line.pv && line.pv.length) parts.push("pv " + line.pv.join(" "));
   return parts.join("  ");
 }
@@ -98,13 +108,14 @@ function addGame(g) {
   const old = gameCard(g.id);
   if (old) old.remove();
   const card = el("article", { class: `live-game game-${g.game}`, "data-live-game": g.id, "data-ply": 0 },
-    el("div", { class: "meta" }, `${g.game}, round ${g.round}`),
+    el("div", { class: "meta" }, `${g.game}, event round ${g.round}`),
     seat("north"),
     el("p", { class: "think", "data-think": "north" }),
     el("div", { class: "board", "data-board": g.id }),
     el("p", { class: "think", "data-think": "south" }),
     seat("south"),
-    el("div", { class: "meta", "data-last-move": "" }));
+    el("div", { class: "meta", "data-last-move": "" }),
+    el("div", { class: "eval", "data-eval-graph": "", hidden: true }));
   $("[data-seat=north]", card).textContent = g.north;
   $("[data-seat=south]", card).textContent = g.south;
   $("[data-playing]").append(card);
@@ -141,7 +152,12 @@ function updateGame(p) {
   const card = gameCard(p.id);
   if (!card) return;
   card.dataset.ply = p.ply;
-  drawBoard(p.board, { target: $("[data-board]", card) });
+  drawBoard(p.board, { target: $("[data-board]", card), steps: p.steps });
+  // The engines' scores so far, from South's side (the card's graph).
+  const plies = cardPlies.get(p.id) || [];
+  plies[p.ply - 1] = { score: p.engine.score, side: p.side };
+  cardPlies.set(p.id, plies);
+  drawEvalGraph($("[data-eval-graph]", card), evalPoints(Array.from(plies, (x) => x || {})), { plies: p.ply, current: p.ply });
   showClocks(card, p.clocks_ms, p.board.to_move);
   const think = $(`[data-think=${p.side}]`, card);
   think.textContent = thinkText(p.engine);
@@ -192,6 +208,7 @@ function addFinished(f) {
   const first = href
     ? el("a", { href, "data-replay": "", "data-log": f.log, "data-index": s.index }, gameLabel(f.log, s.index))
     : String(s.index + 1);
+  if (f.id !== null) cardPlies.delete(f.id);
   const row = el("tr", { "data-finished-game": s.index },
     el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
@@ -207,11 +224,50 @@ function showProblems(problems) {
   box.hidden = !box.children.length;
 }
 
+// The event is over: one banner says so (the progress line loses its
+// time estimate; the socket's close after it adds nothing).
+let ended = false;
+
 function showEnded(message) {
+  ended = true;
   const box = $("[data-ended]");
   box.textContent = message;
   box.hidden = false;
   document.body.dataset.ended = "true";
+  $("[data-connection]").hidden = true;
+  const progress = $("[data-progress]");
+  progress.textContent = progress.textContent.replace(/, about .* left$/, "");
+}
+
+// ------------------------------------------------------------ charts
+
+// The standings after each finished game (as the page saw them): each
+// engine's score, and the SPRT's LLR between its bounds.
+const history = { games: -1, scores: new Map(), llr: [], bounds: null };
+
+function recordChart(r) {
+  if (r.games === history.games) return;
+  history.games = r.games;
+  for (const e of r.standings) {
+    if (e.score === null || e.score === undefined) continue;
+    const points = history.scores.get(e.name) || [];
+    points.push({ x: r.games, y: 100 * e.score });
+    history.scores.set(e.name, points);
+  }
+  const s = r.match && r.match.sprt;
+  if (s && s.llr !== null && s.llr !== undefined) {
+    history.llr.push({ x: r.games, y: s.llr });
+    history.bounds = [s.lower_bound, s.upper_bound];
+  }
+  drawLineChart($("[data-score-chart]"), [...history.scores].map(([name, points]) => ({ name, points })),
+    { yMin: 0, yMax: 100, bands: [{ y: 50, label: "50%" }], xLabel: "games", yLabel: "score %" });
+  if (history.bounds) {
+    drawLineChart($("[data-llr-chart]"), [{ name: "LLR", points: history.llr }],
+      { yMin: history.bounds[0], yMax: history.bounds[1],
+        bands: [{ y: history.bounds[0], label: `H0 accepted below ${history.bounds[0].toFixed(2)}` },
+                { y: history.bounds[1], label: `H1 accepted above ${history.bounds[1].toFixed(2)}` }],
+        xLabel: "games", yLabel: "SPRT log-likelihood ratio" });
+  }
 }
 
 // ------------------------------------------------------------ the socket
@@ -266,6 +322,7 @@ function connectLive() {
   socket.onclose = (e) => {
     document.body.dataset.connected = "false";
     clockBases.clear();   // nothing is known to be running any more
+    if (ended && !e.reason) return;   // the end banner says it already
     banner.hidden = false;
     banner.textContent = e.reason
       ? `Disconnected: ${e.reason}`

@@ -128,6 +128,7 @@ impl LiveEvent {
             hub: self.hub.clone(),
             names: engines.iter().map(|e| e.name.clone()).collect(),
             shown: Mutex::default(),
+            positions: Mutex::default(),
         })
     }
 
@@ -157,7 +158,15 @@ struct GameFeed {
     names: Vec<String>,
     /// When each game's search was last shown, and for which ply.
     shown: Mutex<HashMap<u64, (u32, Instant)>>,
+    /// Each game's position before its next ply (the move's steps are
+    /// traced from it).
+    positions: Mutex<HashMap<u64, String>>,
 }
+
+/// Entries kept in [`GameFeed`]'s maps before they are cleared (bounded
+/// without an end-of-game hook; games in progress are far fewer, and a
+/// cleared entry only costs one ply's marks or one more thinking line).
+const FEED_ENTRIES: usize = 4096;
 
 impl GameFeed {
     fn name(&self, engine: usize) -> String {
@@ -182,6 +191,13 @@ impl GameObserver for GameFeed {
                 return;
             }
         };
+        {
+            let mut positions = self.positions.lock().unwrap_or_else(|p| p.into_inner());
+            if positions.len() > FEED_ENTRIES {
+                positions.clear();
+            }
+            positions.insert(job.index as u64, board.position.clone());
+        }
         self.hub.publish(LiveMsg::GameStarted(GameStarted {
             id: job.index as u64,
             round: job.round.clone(),
@@ -201,6 +217,14 @@ impl GameObserver for GameFeed {
                 return;
             }
         };
+        let steps = {
+            let mut positions = self.positions.lock().unwrap_or_else(|p| p.into_inner());
+            let before = positions.insert(job.index as u64, board.position.clone());
+            before
+                .and_then(|b| mancala_rules::trace_move(&b, ply.mv).ok())
+                .map(|t| t.steps)
+                .unwrap_or_default()
+        };
         self.hub.publish(LiveMsg::Ply(PlyPlayed {
             id: job.index as u64,
             ply: ply.ply,
@@ -211,6 +235,7 @@ impl GameObserver for GameFeed {
             mv: ply.mv.to_owned(),
             time_ms: ply.time_ms,
             board,
+            steps,
             clocks_ms: ply.clocks_ms,
             engine: EngineLine {
                 depth: ply.depth,
@@ -238,10 +263,7 @@ impl GameObserver for GameFeed {
                     return;
                 }
             }
-            // why: bounded without an end-of-game hook; the games in
-            // progress are far fewer, and a cleared entry only lets one
-            // more line through.
-            if shown.len() > 4096 {
+            if shown.len() > FEED_ENTRIES {
                 shown.clear();
             }
             shown.insert(id, (t.ply, now));

@@ -91,6 +91,9 @@ pub struct PlyPlayed {
     pub time_ms: u64,
     /// The board after the move.
     pub board: BoardView,
+    /// The move's steps from the rules library (the page marks the holes
+    /// the move changed); empty when the position before is not known.
+    pub steps: Vec<mancala_rules::Step>,
     pub clocks_ms: ClocksMs,
     pub engine: EngineLine,
 }

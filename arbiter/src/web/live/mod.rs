@@ -29,7 +29,6 @@ pub use hub::{LiveHub, LiveMsg, Snapshot};
 pub struct LiveState(pub Option<LiveHub>);
 
 const LIVE_HTML: &str = include_str!("../assets/live.html");
-const LIVE_JS: &str = include_str!("../assets/live.js");
 
 fn no_event() -> Response {
     (StatusCode::NOT_FOUND, "no live event on this server").into_response()
@@ -52,7 +51,8 @@ async fn snapshot(State(LiveState(live)): State<LiveState>) -> Response {
     }
 }
 
-/// The live routes (the page, its script, the socket and the JSON).
+/// The live routes (the page, the socket and the JSON; its script is one
+/// of [`crate::web::assets`]).
 pub fn routes<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
@@ -62,10 +62,6 @@ where
         .route(
             "/live",
             get(|| async { super::asset("text/html; charset=utf-8", LIVE_HTML) }),
-        )
-        .route(
-            "/assets/live.js",
-            get(|| async { super::asset("text/javascript; charset=utf-8", LIVE_JS) }),
         )
         .route("/ws/live", get(socket::socket))
         .route("/api/live/standings", get(standings))

@@ -23,6 +23,7 @@ fn ply(id: u64, n: u32) -> LiveMsg {
         mv: "6".into(),
         time_ms: 3,
         board: view("bohnenspiel 6,6,6,6,6,0,7,7,7,7,7,7 N 0/0").expect("valid"),
+        steps: Vec::new(),
         clocks_ms: [Some(997), Some(1000)],
         engine: EngineLine {
             depth: Some(4),
