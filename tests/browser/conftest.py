@@ -38,6 +38,17 @@ def rules_position(start, moves):
     return position, over.group(1) if over else "ongoing"
 
 
+def reference_match(directory, game, games, levels, *each):
+    """A JSON-lines log of a match between Levels of the reference engine
+    (`levels`: name -> Level), whose moves carry scores and depths."""
+    log = directory / "games.jsonl"
+    args = ["match", "--game", game, "--games", str(games)]
+    for name, level in levels.items():
+        args += ["--engine", f"cmd={BIN / 'engine'}", f"name={name}", f"option.Level={level}"]
+    arbiter(*args, "--each", *each, "--jsonout", str(log), "--stderr-dir", str(directory / "stderr"))
+    return log
+
+
 # The pid of the session's server, for the tests that count its engines.
 SERVER_PID = [None]
 

@@ -113,14 +113,8 @@ def main():
 def scored_log():
     """One game of the reference engine against itself, every move scored."""
     import tempfile
-    d = Path(tempfile.mkdtemp(prefix="shots-"))
-    engine = str(conftest.BIN / "engine")
-    conftest.arbiter("match", "--game", "bohnenspiel", "--games", "2",
-                     "--engine", f"cmd={engine}", "name=level-3", "option.Level=3",
-                     "--engine", f"cmd={engine}", "name=level-6", "option.Level=6",
-                     "--each", "depth=4", "--jsonout", str(d / "games.jsonl"),
-                     "--stderr-dir", str(d / "stderr"))
-    return d / "games.jsonl"
+    return conftest.reference_match(Path(tempfile.mkdtemp(prefix="shots-")), "bohnenspiel", 2,
+                                    {"level-3": 3, "level-6": 6}, "depth=4")
 
 
 def live_shot(out):

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Page, arbiter, rules_position, start_server, stop
+from conftest import BIN, Page, reference_match, rules_position, start_server, stop
 
 
 def analyse_url(server, position, moves=""):
@@ -121,15 +121,8 @@ def test_the_options_dialog_labels_every_field_and_offers_no_ponder(server, brow
 @pytest.fixture(scope="module")
 def scored_log(tmp_path_factory):
     """A game of the reference engine against itself: every move scored."""
-    d = tmp_path_factory.mktemp("scored")
-    log = d / "games.jsonl"
-    engine = str(BIN / "engine")
-    arbiter("match", "--game", "bohnenspiel", "--games", "1",
-            "--engine", f"cmd={engine}", "name=A", "option.Level=3",
-            "--engine", f"cmd={engine}", "name=B", "option.Level=4",
-            "--each", "depth=3", "--max-plies", "30", "--jsonout", str(log),
-            "--stderr-dir", str(d / "stderr"))
-    return log
+    return reference_match(tmp_path_factory.mktemp("scored"), "bohnenspiel", 1, {"A": 3, "B": 4},
+                           "depth=3", "--max-plies", "30")
 
 
 def test_the_evaluation_graph_has_a_point_per_scored_ply_and_a_click_jumps(scored_log, browser):

@@ -8,21 +8,15 @@ import re
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, Page, arbiter, rules_position, start_server, stop
+from conftest import Page, reference_match, rules_position, start_server, stop
 
 
 @pytest.fixture(scope="module")
 def jsonl_log(tmp_path_factory):
     """Two short Bosh games between two Levels of the reference engine, whose
     moves carry scores and depths."""
-    d = tmp_path_factory.mktemp("jsonl")
-    log = d / "games.jsonl"
-    engine = str(BIN / "engine")
-    arbiter("match", "--game", "bosh", "--games", "2",
-            "--engine", f"cmd={engine}", "name=Low", "option.Level=2",
-            "--engine", f"cmd={engine}", "name=High", "option.Level=4",
-            "--each", "st=0.05", "--max-plies", "12", "--jsonout", str(log))
-    return log
+    return reference_match(tmp_path_factory.mktemp("jsonl"), "bosh", 2, {"Low": 2, "High": 4},
+                           "st=0.05", "--max-plies", "12")
 
 
 def meta(browser):

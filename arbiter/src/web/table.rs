@@ -411,11 +411,15 @@ mod tests {
             let p = m.preview.as_ref().expect("a preview for each choice");
             assert!(!p.sows.is_empty(), "{}: {p:?}", m.mv);
         }
-        let firsts: std::collections::BTreeSet<u8> = choices
+        // Each choice does something else: another direction or kichwa.
+        let distinct: std::collections::BTreeSet<(Vec<u8>, Vec<u8>)> = choices
             .iter()
-            .map(|m| m.preview.as_ref().unwrap().sows[0])
+            .map(|m| {
+                let p = m.preview.as_ref().unwrap();
+                (p.sows.clone(), p.kichwas.clone())
+            })
             .collect();
-        assert!(firsts.len() > 1, "the directions differ: {choices:?}");
+        assert_eq!(distinct.len(), choices.len(), "{choices:?}");
         let bohnenspiel = game_from_position(&start_position(GameId::Bohnenspiel)).unwrap();
         assert!(LegalMove::list(bohnenspiel.as_ref())
             .iter()

@@ -45,7 +45,7 @@ export function drawEvalGraph(box, points, { plies, current = 0, onPick = null }
   box.hidden = points.length === 0;
   if (!points.length) return;
   const n = Math.max(plies || 0, ...points.map((p) => p.ply), 1);
-  const x = (ply) => (ply / n) * W;
+  const x = (ply) => 4 + (ply / n) * (W - 8);   // a point at either end stays whole
   const y = (v) => H / 2 - height(v) * (H / 2 - 4);
   const line = points.map((p) => `${x(p.ply).toFixed(1)},${y(p.score).toFixed(1)}`);
   const area = `${x(points[0].ply).toFixed(1)},${H / 2} ${line.join(" ")} ${x(points[points.length - 1].ply).toFixed(1)},${H / 2}`;
