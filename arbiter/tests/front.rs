@@ -168,14 +168,7 @@ fn a_server_short_of_descriptors_goes_on_answering() {
 #[test]
 fn repeated_or_non_ascii_host_and_origin_are_refused() {
     let scratch = common::Scratch::new("front", "headers");
-    let s = common::serve(&[
-        "--engine".to_owned(),
-        format!("cmd={}", common::testbot()),
-        scratch.dir_arg(),
-        "arg=--mode".into(),
-        "arg=instant".into(),
-        "name=A".into(),
-    ]);
+    let s = common::serve_bot(&scratch, "instant", &[]);
     let own = s.addr.clone();
     let own_origin = format!("http://{}", s.addr);
     let cases: [&[(&str, &str)]; 4] = [

@@ -357,29 +357,13 @@ fn a_human_move_comes_back_at_once_and_the_engine_answers_after_it() {
 #[test]
 fn a_page_that_stops_reading_loses_its_game_and_its_engines() {
     let scratch = common::Scratch::new("serve", "stuck");
-    let s = common::serve(&[
-        "--engine".to_owned(),
-        format!("cmd={}", common::testbot()),
-        scratch.dir_arg(),
-        "arg=--mode".into(),
-        "arg=instant".into(),
-        "name=A".into(),
-    ]);
-    // A page that never reads: a tiny receive buffer, and nothing read after
-    // the handshake.
-    let stream = common::tiny_buffer_connection(&s.addr);
-    // why: once the server stops reading too, a write of ours waits; the
-    // hang guard turns that into an error, which ends our sending.
-    stream
-        .set_write_timeout(Some(std::time::Duration::from_secs(30)))
-        .expect("timeout");
-    let (mut ws, _) =
-        tungstenite::client(format!("ws://{}/ws/play", s.addr), stream).expect("the socket opens");
+    let s = common::serve_bot(&scratch, "instant", &[]);
+    let mut ws = common::stuck_page(&s.addr, "/ws/play");
     let mut send =
         |m: serde_json::Value| ws.send(tungstenite::Message::text(m.to_string())).is_ok();
     send(serde_json::json!({
         "type": "start", "game": "bohnenspiel", "tc": "60+1",
-        "south": {"player": "human"}, "north": {"player": "A"},
+        "south": {"player": "human"}, "north": {"player": "S"},
     }));
     // The engine in the scratch directory (the server names it too).
     let engines = || {
@@ -412,21 +396,6 @@ fn a_page_that_stops_reading_loses_its_game_and_its_engines() {
     }
     let (status, _) = request(&s.addr, "/api/config", &[]);
     assert_eq!(status, 200, "the server goes on serving");
-}
-
-/// `arbiter serve` with one testbot engine `S` in `--mode mode`, started in
-/// `scratch` (so its processes are found), and `extra` flags.
-fn serve_bot(scratch: &common::Scratch, mode: &str, extra: &[&str]) -> common::Served {
-    let mut args = vec![
-        "--engine".to_owned(),
-        format!("cmd={}", common::testbot()),
-        scratch.dir_arg(),
-        "arg=--mode".into(),
-        format!("arg={mode}"),
-        "name=S".into(),
-    ];
-    args.extend(extra.iter().map(|a| (*a).to_owned()));
-    common::serve(&args)
 }
 
 /// The processes in `scratch` other than the server: its engines and theirs.
@@ -520,7 +489,7 @@ fn start_game(
 #[test]
 fn the_engine_caps_refuse_with_a_message_and_free_with_the_page() {
     let scratch = common::Scratch::new("serve", "caps");
-    let s = serve_bot(
+    let s = common::serve_bot(
         &scratch,
         "silent",
         &["--max-engines", "2", "--max-engines-per-page", "1"],
@@ -567,7 +536,7 @@ fn the_engine_caps_refuse_with_a_message_and_free_with_the_page() {
 fn a_closed_analysis_tab_ends_its_engine_at_once_whatever_it_does() {
     let limit = std::time::Duration::from_secs(4);
     let scratch = common::Scratch::new("serve", "analyse-close");
-    let s = serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "300"]);
+    let s = common::serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "300"]);
     let mut tab = socket(&s.addr, "/ws/analyse");
     send(
         &mut tab,
@@ -579,7 +548,7 @@ fn a_closed_analysis_tab_ends_its_engine_at_once_whatever_it_does() {
     drop(s);
 
     let scratch = common::Scratch::new("serve", "analyse-stop");
-    let s = serve_bot(&scratch, "ignore-stop", &[]);
+    let s = common::serve_bot(&scratch, "ignore-stop", &[]);
     let mut tab = socket(&s.addr, "/ws/analyse");
     send(
         &mut tab,
@@ -609,13 +578,8 @@ fn a_closed_analysis_tab_ends_its_engine_at_once_whatever_it_does() {
 #[test]
 fn a_page_that_stops_reading_while_its_game_starts_loses_its_engine() {
     let scratch = common::Scratch::new("serve", "stuck-start");
-    let s = serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "600"]);
-    let stream = common::tiny_buffer_connection(&s.addr);
-    stream
-        .set_write_timeout(Some(std::time::Duration::from_secs(30)))
-        .expect("timeout");
-    let (mut ws, _) =
-        tungstenite::client(format!("ws://{}/ws/play", s.addr), stream).expect("the socket opens");
+    let s = common::serve_bot(&scratch, "no-umiok", &["--handshake-timeout", "600"]);
+    let mut ws = common::stuck_page(&s.addr, "/ws/play");
     let mut send =
         |m: &serde_json::Value| ws.send(tungstenite::Message::text(m.to_string())).is_ok();
     send(&serde_json::json!({
@@ -646,7 +610,7 @@ fn a_page_that_stops_reading_while_its_game_starts_loses_its_engine() {
 fn every_descendant_of_an_engine_ends_with_the_server_on_each_signal() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP].repeat(2) {
         let scratch = common::Scratch::new("serve", &format!("signal-{signal}"));
-        let mut s = serve_bot(&scratch, "setsid-child", &[]);
+        let mut s = common::serve_bot(&scratch, "setsid-child", &[]);
         let mut tab = socket(&s.addr, "/ws/analyse");
         send(
             &mut tab,

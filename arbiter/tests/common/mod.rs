@@ -274,3 +274,32 @@ pub fn tiny_buffer_connection(addr: &str) -> TcpStream {
     stream.set_nonblocking(false).expect("blocking");
     stream
 }
+
+/// `arbiter serve` with one testbot engine `S` in `--mode mode`, started in
+/// `scratch` (so its processes are found), and `extra` flags.
+pub fn serve_bot(scratch: &Scratch, mode: &str, extra: &[&str]) -> Served {
+    let mut args = vec![
+        "--engine".to_owned(),
+        format!("cmd={}", testbot()),
+        scratch.dir_arg(),
+        "arg=--mode".into(),
+        format!("arg={mode}"),
+        "name=S".into(),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    serve(&args)
+}
+
+/// A page's socket at `path` that never reads: a tiny receive buffer, and
+/// nothing read after the handshake.
+pub fn stuck_page(addr: &str, path: &str) -> tungstenite::WebSocket<TcpStream> {
+    let stream = tiny_buffer_connection(addr);
+    // why: once the server stops reading too, a write of ours waits; the
+    // hang guard turns that into an error, which ends our sending.
+    stream
+        .set_write_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    tungstenite::client(format!("ws://{addr}{path}"), stream)
+        .expect("the socket opens")
+        .0
+}

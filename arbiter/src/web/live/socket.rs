@@ -65,6 +65,23 @@ fn snapshot_text(snapshot: &Snapshot) -> String {
     .unwrap_or_default()
 }
 
+/// The `ended` message of an event over with `message`, as the hub sends it.
+fn ended_text(message: &str) -> Text {
+    let ended = crate::web::live::hub::LiveMsg::Ended {
+        message: message.to_owned(),
+    };
+    Text::from(serde_json::to_string(&ended).unwrap_or_default())
+}
+
+/// The snapshot's text, and for an event that is over the `ended` message
+/// after it: a page (or a script) that skipped ahead to the end hears of it
+/// as one that read every message does.
+fn snapshot_texts(snapshot: &Snapshot) -> Vec<Text> {
+    let mut texts = vec![Text::from(snapshot_text(snapshot))];
+    texts.extend(snapshot.ended.as_deref().map(ended_text));
+    texts
+}
+
 /// Messages written before one flush, when they queue up.
 const BATCH: usize = 64;
 
@@ -122,12 +139,11 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
         write(socket, pending).await;
     });
     let (snapshot, mut rx) = hub.subscribe();
-    if queue
-        .try_send(Text::from(snapshot_text(&snapshot)))
-        .is_err()
-    {
-        writer.abort();
-        return;
+    for text in snapshot_texts(&snapshot) {
+        if queue.try_send(text).is_err() {
+            writer.abort();
+            return;
+        }
     }
     let mut over = snapshot.ended.is_some();
     drop(snapshot);
@@ -155,11 +171,13 @@ async fn feed(socket: WebSocket, hub: LiveHub) {
             // not read at all is dropped by its writer's timeout, which
             // closes the queue and ends this wait.
             drop(rx);
-            let Ok(permit) = queue.reserve().await else {
+            let Ok(permits) = queue.reserve_many(2).await else {
                 return;
             };
             let (snapshot, fresh) = hub.subscribe();
-            permit.send(Text::from(snapshot_text(&snapshot)));
+            for (permit, text) in permits.zip(snapshot_texts(&snapshot)) {
+                permit.send(text);
+            }
             over = snapshot.ended.is_some();
             rx = fresh;
             tracing::debug!("a live page fell behind; sent it the current snapshot");
