@@ -216,8 +216,8 @@ fn candidates(
     // p and `group` are k engines: p (the top) prefers the first of the
     // lower half, at index k/2 − 1 of `group`; then the rest of the lower
     // half, then the upper half from the bottom.
-    let h = (group.len() + 1) / 2;
-    let h = h.saturating_sub(1).min(group.len());
+    let k = group.len() + 1;
+    let h = (k / 2).saturating_sub(1).min(group.len());
     let lower_scores = unpaired().filter(|&q| score[players[q]] != score[me]);
     group[h..]
         .iter()
