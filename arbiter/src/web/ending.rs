@@ -105,6 +105,22 @@ fn why(
             format!("{}'s front row was empty", side_word(to_move))
         }
         Some(EndReason::Repetition) => "the position repeated".to_owned(),
+        Some(EndReason::RowEmpty) => {
+            let taken: Vec<String> = Side::BOTH
+                .into_iter()
+                .filter(|&s| swept(s) > 0)
+                .map(|s| format!("{} took {}", side_word(s), seeds(swept(s))))
+                .collect();
+            let mut text = "a row was empty, so each player took the seeds in his own row".to_owned();
+            if !taken.is_empty() {
+                text.push_str(&format!(" ({})", taken.join(", ")));
+            }
+            text
+        }
+        Some(EndReason::HalfTaken) => match result.winner() {
+            Some(w) => format!("{} has more than half the seeds", side_word(w)),
+            None => "each player has half the seeds".to_owned(),
+        },
         Some(EndReason::RoundStartRepeated) => {
             "a round started from the same position for the third time; the stones each player owns decide".to_owned()
         }
