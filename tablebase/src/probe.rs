@@ -27,6 +27,15 @@ pub struct Tablebase {
     layers: BTreeMap<(GameId, usize), Layer>,
 }
 
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("layers", &self.layers.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
 /// What the database says about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {

@@ -68,6 +68,7 @@ pub async fn start(
         quit_grace: Duration::from_millis(500),
         max_plies: None,
         stderr_dir: None,
+        tablebase: None,
     };
     let state = AppState::with_live(config, hub.clone());
     let server = crate::web::Server::bind_with(addr, extra_hosts, |allowed| {
