@@ -49,6 +49,10 @@ pub enum Command {
     Verify {
         /// The log file.
         log: PathBuf,
+        /// The endgame database directory that `tablebase_adjudication`
+        /// results are checked against (`--adjudicate tb=DIR`).
+        #[arg(long, value_name = "DIR")]
+        tb: Option<PathBuf>,
     },
     /// Play a round robin or gauntlet; with no --engine, a built-in
     /// tournament of the reference engine at several levels.
@@ -108,6 +112,10 @@ pub struct ServeArgs {
     pub limits: limits::LimitArgs,
     #[command(flatten)]
     pub engine_caps: limits::EngineCapArgs,
+    /// A Bohnenspiel endgame database (`engine tb build`): the analysis page
+    /// shows a database position's exact value and best moves.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -163,9 +171,11 @@ pub struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Vec<String>,
     /// `decided`: end a game as soon as its result can no longer change
-    /// (see docs/arbiter.md for each game's criterion).
-    #[arg(long, value_name = "WHAT", value_parser = ["decided"])]
-    pub adjudicate: Option<String>,
+    /// (see docs/arbiter.md for each game's criterion); `tb=DIR`: as soon as
+    /// its position is in the Bohnenspiel endgame database in DIR (both may
+    /// be given).
+    #[arg(long, value_name = "WHAT", value_parser = adjudicate_arg)]
+    pub adjudicate: Vec<Adjudicate>,
     /// Adjudicate a draw after this many plies (0: never). A backstop only:
     /// the rules end every game (Bosh's cycles of rounds by the round-start
     /// rule), long before the default in fixed-depth self-play.
@@ -535,13 +545,54 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         traffic,
         quit_grace: Duration::from_millis(500),
         partie: None,
-        adjudication: crate::play::adjudicate::Rules::parse(
-            &run.resign,
-            &run.draw,
-            run.adjudicate.is_some(),
-        )?,
+        adjudication: adjudication_rules(run)?,
         observer: None,
     })
+}
+
+/// One `--adjudicate` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Adjudicate {
+    Decided,
+    Tablebase(PathBuf),
+}
+
+fn adjudicate_arg(s: &str) -> Result<Adjudicate, String> {
+    match s.split_once('=') {
+        None if s == "decided" => Ok(Adjudicate::Decided),
+        Some(("tb", dir)) if !dir.is_empty() => Ok(Adjudicate::Tablebase(PathBuf::from(dir))),
+        _ => Err(format!(
+            "{s:?}: expected decided or tb=DIR (an endgame database directory)"
+        )),
+    }
+}
+
+/// `--resign`, `--draw` and `--adjudicate`; the database is opened (and
+/// every layer checked) here, before any game starts.
+fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, UsageError> {
+    use crate::play::adjudicate::{Rules, TablebaseRule};
+    let decided = run.adjudicate.contains(&Adjudicate::Decided);
+    let mut rules = Rules::parse(&run.resign, &run.draw, decided)?;
+    for a in &run.adjudicate {
+        if let Adjudicate::Tablebase(dir) = a {
+            let tb = mancala_tablebase::Tablebase::open(dir)
+                .and_then(|tb| tb.verify().map(|_| tb))
+                .map_err(|e| UsageError(format!("--adjudicate tb={}: {e}", dir.display())))?;
+            rules.tablebase = Some(TablebaseRule(std::sync::Arc::new(tb)));
+        }
+    }
+    Ok(rules)
+}
+
+/// `arbiter verify LOG [--tb DIR]`.
+fn verify_log(
+    log: &Path,
+    tb: Option<&Path>,
+) -> Result<crate::records::verify::VerifyReport, String> {
+    let tb = tb
+        .map(|dir| mancala_tablebase::Tablebase::open(dir).map_err(|e| format!("--tb: {e}")))
+        .transpose()?;
+    crate::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
 }
 
 /// Starts every engine once before the first game: a binary that does not
@@ -815,6 +866,13 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         quit_grace: Duration::from_millis(500),
         max_plies: Some(DEFAULT_MAX_PLIES),
         stderr_dir: args.stderr_dir,
+        tablebase: match &args.tb {
+            Some(dir) => Some(Arc::new(
+                mancala_tablebase::Tablebase::open(dir)
+                    .map_err(|e| UsageError(format!("--tb {}: {e}", dir.display())))?,
+            )),
+            None => None,
+        },
     };
     let hub = watch.as_ref().map(|_| crate::web::live::LiveHub::new());
     let state = match &hub {
@@ -864,7 +922,7 @@ pub async fn main(cli: Cli) -> i32 {
                 print!("{text}");
                 0
             }),
-            Command::Verify { log } => match crate::records::verify::verify_file(&log) {
+            Command::Verify { log, tb } => match verify_log(&log, tb.as_deref()) {
                 Ok(report) => {
                     println!("{report}");
                     Ok(0)

@@ -1,17 +1,31 @@
 //! Static evaluation, one implementation per game.
 
-use mancala_rules::games::bohnenspiel::Bean;
+use mancala_rules::games::bohnenspiel::{Bean, BeanMove};
 use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kalah::KalahBoard;
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::games::oware::Oware;
 use mancala_rules::{Game, Side};
+use mancala_tablebase::Tablebase;
 
 /// A position's static value in centi-seeds (100 = one seed of advantage) for
 /// the side to move.
 pub trait Evaluate: Game {
     fn evaluate(&self) -> i32;
+
+    /// The exact score of this position from an endgame database, with the
+    /// moves that keep it (`None`: no database for this game, or the
+    /// position is not in it). See [`crate::tb::score`].
+    fn tablebase(&self, _tb: &Tablebase) -> Option<(i32, Vec<Self::Move>)> {
+        None
+    }
+
+    /// Only the exact score (the search's leaves): [`Evaluate::tablebase`]
+    /// without the moves.
+    fn tablebase_score(&self, _tb: &Tablebase) -> Option<i32> {
+        None
+    }
 }
 
 /// Kimasai: stones are everything (a player without stones loses, and no
@@ -48,6 +62,26 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
         let store = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
         let side = self.beans_on(me) as i32 - self.beans_on(me.opponent()) as i32;
         100 * store + 10 * side
+    }
+
+    fn tablebase(&self, tb: &Tablebase) -> Option<(i32, Vec<BeanMove>)> {
+        let probe = tb.probe(self).ok()??;
+        let score = crate::tb::score(self.side_to_move(), probe.scores);
+        Some((score, probe.moves))
+    }
+
+    #[inline]
+    fn tablebase_score(&self, tb: &Tablebase) -> Option<i32> {
+        let value = tb.value(self)?;
+        let me = self.side_to_move();
+        let stores = self.stores();
+        // The mover's gain g with g + g' = beans on the board, g - g' = value.
+        let beans = self.beans_on_board() as i32;
+        let mine = (beans + value) / 2;
+        let mut scores = stores.map(u32::from);
+        scores[me.index()] += mine as u32;
+        scores[me.opponent().index()] += (beans - mine) as u32;
+        Some(crate::tb::score(me, scores))
     }
 }
 

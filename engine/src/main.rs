@@ -54,6 +54,11 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Bohnenspiel endgame databases: build, join, probe, verify.
+    Tb {
+        #[command(subcommand)]
+        command: engine::tb::TbCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -109,6 +114,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Tb { command }) => engine::tb::run(command),
         Some(Command::Bench { seconds, games }) => {
             let ids: Result<Vec<GameId>, _> = if games.is_empty() {
                 Ok(GameId::ALL.to_vec())

@@ -1,6 +1,6 @@
 //! The engine's UMI options, their declarations and `setoption` handling.
 
-use umi::{OptionDecl, OptionKind, OptionName, SetOption};
+use umi::{OptionDecl, OptionKind, OptionName, SetOption, Text};
 
 use crate::search::{Weakness, MAX_MULTIPV};
 
@@ -16,6 +16,9 @@ pub struct Options {
     pub ponder: bool,
     /// Root lines reported per iteration (UCI `MultiPV`).
     pub multipv: u32,
+    /// A Bohnenspiel endgame database directory ("" = none), as UCI engines
+    /// take `SyzygyPath`.
+    pub tablebase_path: String,
 }
 
 impl Default for Options {
@@ -27,6 +30,7 @@ impl Default for Options {
             random_seed: 0,
             ponder: false,
             multipv: 1,
+            tablebase_path: String::new(),
         }
     }
 }
@@ -35,6 +39,8 @@ impl Default for Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
     Hash,
+    /// `TablebasePath`: open (or drop) the database.
+    Tablebase,
     Other,
 }
 
@@ -59,6 +65,10 @@ impl Options {
                 .ok()
                 .and_then(|n| OptionDecl::new(n, OptionKind::Check { default: false }).ok()),
             spin("MultiPV", 1, 1, i64::from(MAX_MULTIPV)),
+            OptionName::new("TablebasePath").ok().and_then(|n| {
+                let default = Text::new("<empty>").ok()?;
+                OptionDecl::new(n, OptionKind::String { default }).ok()
+            }),
         ]
         .into_iter()
         .flatten()
@@ -85,6 +95,10 @@ impl Options {
                 ))
             }
         };
+        if name.matches("TablebasePath") {
+            self.tablebase_path = value.unwrap_or_default();
+            return Ok(Changed::Tablebase);
+        }
         if name.matches("Hash") {
             self.hash_mib = int(1, 4096)? as usize;
             Ok(Changed::Hash)
@@ -155,6 +169,7 @@ mod tests {
                 "option name RandomSeed type spin default 0 min 0 max 2147483647",
                 "option name Ponder type check default false",
                 "option name MultiPV type spin default 1 min 1 max 32",
+                "option name TablebasePath type string default <empty>",
             ]
         );
     }

@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use mancala_rules::{Game, GameRecord, Outcome, RepetitionEffect, Side};
+use mancala_tablebase::Tablebase;
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -132,6 +133,8 @@ pub struct Searcher<'a, G: Evaluate> {
     iteration: u32,
     /// Root lines to report (UCI `MultiPV`), at least 1.
     multipv: usize,
+    /// An endgame database: positions in it score exactly (`TablebasePath`).
+    tablebase: Option<&'a Tablebase>,
 }
 
 enum Child<G> {
@@ -174,7 +177,14 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             aborted: false,
             iteration: 0,
             multipv: 1,
+            tablebase: None,
         }
+    }
+
+    /// Scores the positions of `tablebase` exactly inside the search.
+    pub fn with_tablebase(mut self, tablebase: Option<&'a Tablebase>) -> Searcher<'a, G> {
+        self.tablebase = tablebase;
+        self
     }
 
     /// Reports the `lines` best root moves each iteration (UCI `MultiPV`;
@@ -489,6 +499,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.check_abort();
         if self.aborted {
             return 0;
+        }
+        if let Some(score) = self.tablebase.and_then(|tb| pos.tablebase_score(tb)) {
+            return score;
         }
         if depth == 0 || ply >= MAX_PLY {
             return pos.evaluate();

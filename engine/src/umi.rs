@@ -2,11 +2,13 @@
 //! on a worker thread so that `isready` and `stop` are answered at once.
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord};
+use mancala_tablebase::Tablebase;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use umi::{Command, Go, Info, LineReader, Message, PositionBase, ReadLine, Score, Text};
@@ -88,6 +90,8 @@ pub struct Engine {
     tt: Arc<Mutex<Table>>,
     running: Option<Running>,
     perft: Option<PerftRun>,
+    /// The open endgame database (`TablebasePath`), its layers loaded.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Engine {
@@ -102,6 +106,7 @@ impl Engine {
             tt,
             running: None,
             perft: None,
+            tablebase: None,
         }
     }
 
@@ -140,6 +145,7 @@ impl Engine {
                                 self.options.hash_mib = old_hash;
                             }
                         },
+                        Ok(Changed::Tablebase) => self.open_tablebase(),
                         Ok(Changed::Other) => {}
                         Err(e) => self.out.error(&e),
                     }
@@ -218,6 +224,44 @@ impl Engine {
         Ok(Setup { game })
     }
 
+    /// Opens the database of `TablebasePath` and loads (and checks) every
+    /// layer it holds, as engines load Syzygy files when the path is set; an
+    /// empty path drops it. A bad directory or file is reported and leaves
+    /// the engine without a database.
+    fn open_tablebase(&mut self) {
+        self.tablebase = None;
+        let path = self.options.tablebase_path.clone();
+        if path.is_empty() {
+            return;
+        }
+        let opened = Tablebase::open(Path::new(&path)).and_then(|tb| {
+            let mut held = Vec::new();
+            for game in [GameId::Bohnenspiel, GameId::BohnenspielHemprich] {
+                if let Some(n) = tb.max_beans(game) {
+                    tb.load(game, n)?;
+                    held.push(format!("{game} up to {n} beans"));
+                }
+            }
+            Ok((tb, held))
+        });
+        match opened {
+            Ok((tb, held)) if !held.is_empty() => {
+                let note = format!("tablebase {path}: {}", held.join(", "));
+                if let Ok(string) = Text::new(&note) {
+                    self.out.send(&Message::Info(Info {
+                        string: Some(string),
+                        ..Info::default()
+                    }));
+                }
+                self.tablebase = Some(Arc::new(tb));
+            }
+            Ok(_) => self.out.error(&format!(
+                "TablebasePath {path}: no layer files (*.tb) from 0 beans up"
+            )),
+            Err(e) => self.out.error(&format!("TablebasePath {path}: {e}")),
+        }
+    }
+
     fn go(&mut self, go: Go) {
         let received = Instant::now();
         self.finish_search();
@@ -252,6 +296,7 @@ impl Engine {
                 nodes: go.nodes,
             },
             options: self.options.clone(),
+            tablebase: self.tablebase.clone(),
             tt: Arc::clone(&self.tt),
             control: Arc::clone(&control),
             out: self.out.clone(),
@@ -375,6 +420,7 @@ struct Job {
     setup: Setup,
     limits: Limits,
     options: Options,
+    tablebase: Option<Arc<Tablebase>>,
     tt: Arc<Mutex<Table>>,
     control: Arc<SearchControl>,
     out: Output,
@@ -406,13 +452,28 @@ impl Job {
         if record.is_over() {
             return Message::BestMoveNone;
         }
+        let tablebase = self.tablebase.as_deref();
+        if let Some((best, score)) = tablebase.and_then(|tb| crate::tb::root_move(&record, tb)) {
+            // In the database: a value-keeping move at once, its exact score.
+            self.out.send(&Message::Info(Info {
+                depth: Some(0),
+                score: Some(umi_score(score)),
+                string: Some(Text::new("tablebase").expect("plain text")),
+                ..Info::default()
+            }));
+            return match umi::Move::new(&best.to_string()) {
+                Ok(best) => Message::BestMove { best, ponder: None },
+                Err(_) => Message::BestMoveNone,
+            };
+        }
         let root = record.position().clone();
         let Ok(mut tt) = self.tt.lock() else {
             return Message::BestMoveNone;
         };
         let mut rng = SmallRng::seed_from_u64(self.options.random_seed ^ root.zobrist());
         let weakness = self.options.weakness().map(|w| (w, &mut rng));
-        let mut searcher = Searcher::<G>::for_record(&mut tt, &self.control, self.limits, &record);
+        let mut searcher = Searcher::<G>::for_record(&mut tt, &self.control, self.limits, &record)
+            .with_tablebase(tablebase);
         searcher.set_multipv(self.options.multipv);
         let result = searcher.run(&root, weakness, |it| self.report(it));
         match result {

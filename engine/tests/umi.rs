@@ -25,6 +25,7 @@ fn handshake_lists_identity_games_and_options() {
             "option name RandomSeed type spin default 0 min 0 max 2147483647",
             "option name Ponder type check default false",
             "option name MultiPV type spin default 1 min 1 max 32",
+            "option name TablebasePath type string default <empty>",
             "umiok",
         ]
     );

@@ -12,8 +12,10 @@ from ._native import (
     PositionError,
     ProtocolError,
     Side,
+    Tablebase,
     divide,
     perft,
+    tablebase,
 )
 
 __version__ = "0.1.0"
@@ -36,6 +38,7 @@ __all__ = [
     "PositionError",
     "ProtocolError",
     "Side",
+    "Tablebase",
     "divide",
     "options",
     "Button",
@@ -45,4 +48,5 @@ __all__ = [
     "String",
     "perft",
     "run_engine",
+    "tablebase",
 ]

@@ -1,5 +1,6 @@
 //! The native part of the `mancala` Python package: the project's rules
-//! library (`mancala-rules`) and protocol grammar (`umi`) exposed with PyO3.
+//! library (`mancala-rules`), protocol grammar (`umi`) and endgame databases
+//! (`mancala-tablebase`) exposed with PyO3.
 //! No rule is written here; every call goes to the rules library.
 //!
 //! Errors become Python exceptions (`errors`), never panics: every input
@@ -15,6 +16,7 @@ mod perft;
 mod position;
 mod protocol;
 mod record;
+mod tablebase;
 mod trace;
 
 use mancala_rules::GameId;
@@ -29,6 +31,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<record::GameRecord>()?;
     m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    m.add_class::<tablebase::Tablebase>()?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase, m)?)?;
     m.add_function(wrap_pyfunction!(protocol::parse_command, m)?)?;
     m.add_function(wrap_pyfunction!(protocol::canonical_message, m)?)?;
     let games: Vec<&str> = GameId::ALL.iter().map(|g| g.as_str()).collect();

@@ -12,13 +12,19 @@
 //! - **decided** (`--adjudicate decided`, mancala only): the game ends as soon
 //!   as the rules prove its result can no longer change
 //!   ([`mancala_rules::Game::decided`]; Bohnenspiel: a store above 36).
+//! - **tablebase** (`--adjudicate tb=DIR`, Bohnenspiel only, as cutechess's
+//!   `-tb` for chess): the game ends as soon as its position is in the
+//!   endgame database in DIR, with the result its exact value gives.
 //!
 //! Scores are the ones the engines reported with their moves (the last
 //! `info score` before `bestmove`), from the mover's point of view. A move
 //! without a score breaks every run of scores it belongs to: nothing is
 //! adjudicated on silence. Pure logic: the game room asks after every move.
 
+use std::sync::Arc;
+
 use mancala_rules::{AnyGame, GameResult, Side};
+use mancala_tablebase::Tablebase;
 
 use crate::records::log::{Score, Termination};
 
@@ -38,12 +44,51 @@ pub struct DrawRule {
     pub score: i32,
 }
 
+/// `--adjudicate tb=DIR`: the database, opened once for the event.
+#[derive(Clone)]
+pub struct TablebaseRule(pub Arc<Tablebase>);
+
+impl std::fmt::Debug for TablebaseRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TablebaseRule({})", self.0.dir().display())
+    }
+}
+
+impl PartialEq for TablebaseRule {
+    fn eq(&self, other: &TablebaseRule) -> bool {
+        self.0.dir() == other.0.dir()
+    }
+}
+
+impl Eq for TablebaseRule {}
+
 /// Which adjudications are on for an event.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
     pub decided: bool,
+    pub tablebase: Option<TablebaseRule>,
+}
+
+/// The verdict of the database on `game`'s position, if it is in it.
+pub fn tablebase_verdict(tb: &Tablebase, game: &dyn AnyGame, plies: usize) -> Option<Verdict> {
+    let position = game.position_string();
+    let probe = match tb.probe_str(&position) {
+        Ok(probe) => probe?,
+        Err(e) => {
+            tracing::warn!("tablebase adjudication skipped: {e}");
+            return None;
+        }
+    };
+    let detail = format!(
+        "in the database after {plies} plies: value {:+} for {} to move, best play ends {}-{} (position {position})",
+        probe.value, probe.side, probe.scores[0], probe.scores[1]
+    );
+    Some(Verdict {
+        result: probe.result(),
+        termination: Termination::TablebaseAdjudication { detail },
+    })
 }
 
 /// A bad `--resign`/`--draw` argument; the message names it.
@@ -136,11 +181,12 @@ impl Rules {
             resign,
             draw,
             decided,
+            tablebase: None,
         })
     }
 
     pub fn is_off(&self) -> bool {
-        self.resign.is_none() && self.draw.is_none() && !self.decided
+        self.resign.is_none() && self.draw.is_none() && !self.decided && self.tablebase.is_none()
     }
 }
 
@@ -197,6 +243,11 @@ impl Adjudicator {
     ) -> Option<Verdict> {
         if game.outcome().is_some() {
             return None;
+        }
+        if let Some(TablebaseRule(tb)) = &self.rules.tablebase {
+            if let Some(verdict) = tablebase_verdict(tb, game, plies) {
+                return Some(verdict);
+            }
         }
         if self.rules.decided {
             if let Some(result) = game.decided() {

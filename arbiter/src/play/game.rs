@@ -182,7 +182,7 @@ pub async fn play_observed(
     };
     let mut clocks = plan.tc.map(Clock::new);
     let mut played: Vec<String> = Vec::new();
-    let mut adjudicator = crate::play::adjudicate::Adjudicator::new(plan.adjudication);
+    let mut adjudicator = crate::play::adjudicate::Adjudicator::new(plan.adjudication.clone());
     let mut pondering: [Option<Pondering>; 2] = [None, None];
 
     let (result, termination, scores) = loop {

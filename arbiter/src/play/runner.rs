@@ -488,7 +488,7 @@ impl Runner {
             start_position: job.start_position.clone(),
             tc: [self.engines[job.south].tc, self.engines[job.north].tc],
             max_plies: self.max_plies,
-            adjudication: self.adjudication,
+            adjudication: self.adjudication.clone(),
             ponder: [false; 2],
         };
         let sides = [job.south, job.north];

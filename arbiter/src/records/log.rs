@@ -178,6 +178,8 @@ pub enum Termination {
     DrawAdjudication { detail: String },
     /// The rules say the result can no longer change (`--adjudicate decided`).
     DecidedAdjudication { detail: String },
+    /// The endgame database gives the result (`--adjudicate tb=DIR`).
+    TablebaseAdjudication { detail: String },
     /// The engine sent a move that is not legal (or not a move); `detail` is
     /// why, e.g. the rules' error.
     IllegalMove {
@@ -236,12 +238,13 @@ pub enum Termination {
 }
 
 /// The termination kinds, as written in logs.
-pub const TERMINATION_KINDS: [&str; 14] = [
+pub const TERMINATION_KINDS: [&str; 15] = [
     "rules",
     "adjudication",
     "resign_adjudication",
     "draw_adjudication",
     "decided_adjudication",
+    "tablebase_adjudication",
     "illegal_move",
     "time_forfeit",
     "unparseable_bestmove",
@@ -269,6 +272,7 @@ impl Termination {
             Termination::ResignAdjudication { .. } => "resign_adjudication",
             Termination::DrawAdjudication { .. } => "draw_adjudication",
             Termination::DecidedAdjudication { .. } => "decided_adjudication",
+            Termination::TablebaseAdjudication { .. } => "tablebase_adjudication",
             Termination::IllegalMove { .. } => "illegal_move",
             Termination::TimeForfeit { .. } => "time_forfeit",
             Termination::UnparseableBestmove { .. } => "unparseable_bestmove",
@@ -297,6 +301,7 @@ impl Termination {
             | Termination::ResignAdjudication { .. }
             | Termination::DrawAdjudication { .. }
             | Termination::DecidedAdjudication { .. }
+            | Termination::TablebaseAdjudication { .. }
             | Termination::Interrupted { .. } => None,
         }
     }
@@ -316,6 +321,7 @@ impl Termination {
             | Termination::ResignAdjudication { detail }
             | Termination::DrawAdjudication { detail }
             | Termination::DecidedAdjudication { detail }
+            | Termination::TablebaseAdjudication { detail }
             | Termination::IllegalMove { detail, .. }
             | Termination::TimeForfeit { detail, .. }
             | Termination::UnparseableBestmove { detail, .. }
@@ -343,6 +349,7 @@ impl Termination {
             "resign_adjudication" => Termination::ResignAdjudication { detail },
             "draw_adjudication" => Termination::DrawAdjudication { detail },
             "decided_adjudication" => Termination::DecidedAdjudication { detail },
+            "tablebase_adjudication" => Termination::TablebaseAdjudication { detail },
             "interrupted" => Termination::Interrupted { detail },
             "illegal_move" => Termination::IllegalMove {
                 side: need_side()?,

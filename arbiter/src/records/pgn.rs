@@ -709,8 +709,8 @@ mod tests {
         assert_eq!(
             error_of(&with("[Termination \"rules\"]", "[Termination \"resign\"]")),
             "line 1: unknown termination \"resign\" (known: rules, adjudication, \
-             resign_adjudication, draw_adjudication, decided_adjudication, illegal_move, \
-             time_forfeit, unparseable_bestmove, no_bestmove, crash, disconnect, stray_bestmove, \
+             resign_adjudication, draw_adjudication, decided_adjudication, \
+             tablebase_adjudication, illegal_move, time_forfeit, unparseable_bestmove, no_bestmove, crash, disconnect, stray_bestmove, \
              unresponsive, interrupted)"
         );
         assert_eq!(

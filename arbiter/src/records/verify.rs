@@ -16,11 +16,15 @@
 //!   offending move is indeed not legal there; for a time forfeit or a bad or
 //!   missing `bestmove`, the offender is the side to move. (A crash, a
 //!   disconnect or an unresponsive engine can happen on either side's turn.)
+//! - a `tablebase_adjudication`: the final position is in the endgame
+//!   database given to [`verify_with`] (`arbiter verify --tb DIR`) and its
+//!   value gives the recorded result.
 
 use std::fmt;
 use std::path::Path;
 
 use mancala_rules::{game_from_position, GameResult, PositionError, Side};
+use mancala_tablebase::Tablebase;
 
 use crate::records::log::{GameLog, Termination};
 use crate::records::{jsonl, pgn};
@@ -28,6 +32,18 @@ use crate::records::{jsonl, pgn};
 /// Why a log does not stand up. Ply numbers count from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyError {
+    /// A `tablebase_adjudication` checked without a database (`--tb DIR`).
+    NeedsTablebase,
+    /// A `tablebase_adjudication` whose final position the database does not hold.
+    NotInTablebase {
+        position: String,
+        why: String,
+    },
+    /// A `tablebase_adjudication` with another result than the database's.
+    TablebaseResult {
+        recorded: Option<GameResult>,
+        database: GameResult,
+    },
     /// A `decided_adjudication` whose result the rules do not (yet) prove.
     NotDecided {
         recorded: Option<GameResult>,
@@ -102,6 +118,20 @@ impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use VerifyError::*;
         match self {
+            NeedsTablebase => f.write_str(
+                "adjudicated by an endgame database: give its directory (arbiter verify --tb DIR)",
+            ),
+            NotInTablebase { position, why } => {
+                write!(
+                    f,
+                    "adjudicated by the endgame database, but {position} is not in it ({why})"
+                )
+            }
+            TablebaseResult { recorded, database } => write!(
+                f,
+                "adjudicated by the endgame database as {}, but it gives {database}",
+                result_text(*recorded)
+            ),
             NotDecided { recorded, decided } => write!(
                 f,
                 "adjudicated as decided {}, but the rules prove {} in the final position",
@@ -220,6 +250,12 @@ fn check_result(log: &GameLog) -> Result<(), VerifyError> {
 /// Replays a log with the rules and checks it (see the module documentation).
 /// Reports the first problem.
 pub fn verify(log: &GameLog) -> Result<(), VerifyError> {
+    verify_with(log, None)
+}
+
+/// [`verify`], with the endgame database that `tablebase_adjudication`
+/// results are checked against (without one they do not verify).
+pub fn verify_with(log: &GameLog, tablebase: Option<&Tablebase>) -> Result<(), VerifyError> {
     check_result(log)?;
     let mut game =
         game_from_position(&log.start_position).map_err(VerifyError::BadStartPosition)?;
@@ -277,6 +313,23 @@ pub fn verify(log: &GameLog) -> Result<(), VerifyError> {
             }
         }
         return Ok(());
+    }
+    if matches!(log.termination, Termination::TablebaseAdjudication { .. }) {
+        let tb = tablebase.ok_or(VerifyError::NeedsTablebase)?;
+        let position = game.position_string();
+        let probe = tb
+            .probe_str(&position)
+            .and_then(|p| p.ok_or_else(|| "no layer for it".to_owned()))
+            .map_err(|why| VerifyError::NotInTablebase {
+                position: position.clone(),
+                why,
+            })?;
+        if log.result != Some(probe.result()) {
+            return Err(VerifyError::TablebaseResult {
+                recorded: log.result,
+                database: probe.result(),
+            });
+        }
     }
     if matches!(log.termination, Termination::DecidedAdjudication { .. }) {
         let decided = game.decided();
@@ -456,9 +509,17 @@ impl fmt::Display for VerifyReport {
 /// Reads a PGN or JSON-lines log file and verifies every game; stops at the
 /// first problem. An empty file is `OK (0 games)`.
 pub fn verify_file(path: &Path) -> Result<VerifyReport, VerifyFileError> {
+    verify_file_with(path, None)
+}
+
+/// [`verify_file`] with an endgame database for `tablebase_adjudication`s.
+pub fn verify_file_with(
+    path: &Path,
+    tablebase: Option<&Tablebase>,
+) -> Result<VerifyReport, VerifyFileError> {
     let (format, logs) = read_logs(path)?;
     for (i, log) in logs.iter().enumerate() {
-        verify(log).map_err(|error| VerifyFileError::Game {
+        verify_with(log, tablebase).map_err(|error| VerifyFileError::Game {
             number: i + 1,
             south: log.south.clone(),
             north: log.north.clone(),

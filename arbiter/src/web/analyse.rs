@@ -84,16 +84,62 @@ pub struct PositionAnswer {
     /// The last move's steps, from the rules library (none without moves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<LastTrace>,
+    /// The endgame database's exact value, when the server has one
+    /// (`arbiter serve --tb DIR`) and the position is in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TablebaseView>,
+}
+
+/// What the endgame database says about a position, for the analysis page.
+#[derive(Clone, Debug, Serialize)]
+pub struct TablebaseView {
+    /// The mover's net future gain under best play (exact, not an engine score).
+    pub value: i32,
+    /// Every move that keeps the value.
+    pub moves: Vec<String>,
+    /// Final totals under best play, South first.
+    pub scores: [u32; 2],
+    pub result: String,
+    /// `false` for a board whose value depends on endless play (the cycle
+    /// ruling's value, within `bounds`).
+    pub exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<(i8, i8)>,
+}
+
+fn tablebase_view(tb: &mancala_tablebase::Tablebase, position: &str) -> Option<TablebaseView> {
+    let probe = tb
+        .probe_str(position)
+        .map_err(|e| tracing::warn!("tablebase: {e}"))
+        .ok()??;
+    Some(TablebaseView {
+        value: probe.value,
+        moves: probe.moves.iter().map(ToString::to_string).collect(),
+        scores: probe.scores,
+        result: probe.result().as_pgn().to_owned(),
+        exact: probe.cycle.is_none(),
+        bounds: probe.cycle,
+    })
 }
 
 pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
+    answer_with(line, None)
+}
+
+/// [`answer`], with the database's value of the position when it has one.
+pub fn answer_with(
+    line: &Line,
+    tablebase: Option<&mancala_tablebase::Tablebase>,
+) -> Result<PositionAnswer, String> {
     let (game, trace) = line.replay_traced()?;
     let outcome = game.outcome();
-    let board = view(&game.position_string()).map_err(|e| e.to_string())?;
+    let position = game.position_string();
+    let board = view(&position).map_err(|e| e.to_string())?;
     let ending = outcome.map(|o| {
         crate::web::ending::in_words(o.result, &Termination::rules(o.reason), o.scores, &board)
     });
     Ok(PositionAnswer {
+        tablebase: tablebase.and_then(|tb| tablebase_view(tb, &position)),
         board,
         ending,
         start: game.start_string(),
@@ -106,8 +152,8 @@ pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
 }
 
 /// `GET /api/position?position=…&moves=…`.
-pub async fn position(Query(line): Query<Line>) -> Response {
-    match answer(&line) {
+pub async fn position(State(state): State<AppState>, Query(line): Query<Line>) -> Response {
+    match answer_with(&line, state.config.tablebase.as_deref()) {
         Ok(a) => Json(a).into_response(),
         Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e).into_response(),
     }

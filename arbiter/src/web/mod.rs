@@ -175,6 +175,7 @@ pub fn live_state(hub: live::LiveHub, results_log: Option<std::path::PathBuf>) -
         quit_grace: std::time::Duration::from_millis(500),
         max_plies: None,
         stderr_dir: None,
+        tablebase: None,
     };
     AppState::with_live(config, hub)
 }

@@ -30,6 +30,8 @@ pub struct ServeConfig {
     pub max_plies: Option<u32>,
     /// Directory for engine stderr logs (`None`: discarded).
     pub stderr_dir: Option<PathBuf>,
+    /// The endgame database the analysis page shows exact values from (`--tb`).
+    pub tablebase: Option<Arc<mancala_tablebase::Tablebase>>,
 }
 
 /// Shared, read-only state.

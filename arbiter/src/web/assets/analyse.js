@@ -139,7 +139,23 @@ async function anShow() {
     status.textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.ending, a.reason);
     $("[data-pass]").hidden = !a.legal.some((l) => l.move === "pass");
     $("[data-move-input]").disabled = a.status !== "ongoing";
+    drawTablebase(a.tablebase, a.board.to_move);
   });
+}
+
+// The endgame database's value (`arbiter serve --tb`): exact, marked as
+// such, never mixed with the engine's scores.
+function drawTablebase(tb, toMove) {
+  const p = $("[data-tablebase]");
+  p.hidden = !tb;
+  if (!tb) return;
+  p.dataset.value = tb.value;
+  p.dataset.exact = tb.exact;
+  p.dataset.moves = tb.moves.join(" ");
+  const value = tb.value > 0 ? `+${tb.value}` : String(tb.value);
+  const kind = tb.exact ? "Exact (endgame database)" : `Cycle ruling (endgame database, bounds ${tb.bounds[0]} to ${tb.bounds[1]})`;
+  const best = tb.moves.length ? `; best ${tb.moves.length > 1 ? "moves" : "move"} ${tb.moves.join(", ")}` : "";
+  p.textContent = `${kind}: ${value} for ${toMove} from here${best}; best play ends ${tb.scores[0]}–${tb.scores[1]} (${tb.result}).`;
 }
 
 // A move by click, Pass or typed: the line grows only by a move the rules

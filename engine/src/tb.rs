@@ -1,0 +1,220 @@
+//! `engine tb`: build, join, probe and verify Bohnenspiel endgame databases
+//! (crate `mancala-tablebase`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use mancala_rules::{GameId, GameRecord, Side};
+use mancala_tablebase::build::{self, Event};
+use mancala_tablebase::solve::Pass;
+use mancala_tablebase::Tablebase;
+
+use crate::eval::Evaluate;
+
+/// Database wins and losses score `±TB_WIN` plus 100 per bean of the final
+/// margin: above every evaluation, below every mate score (a win the search
+/// sees to the end is still preferred), and a bigger margin scores higher.
+pub const TB_WIN: i32 = 500_000;
+
+/// The search score of a database position with final totals `scores`, for
+/// `mover`.
+pub fn score(mover: Side, scores: [u32; 2]) -> i32 {
+    let margin = scores[mover.index()] as i32 - scores[mover.opponent().index()] as i32;
+    margin.signum() * TB_WIN + 100 * margin
+}
+
+/// The move to play at the root from the database, with its score: one that
+/// keeps the value; among those, the biggest capture (it leaves the layer for
+/// good), then one whose position has occurred least often in the game (so
+/// value-keeping moves do not go round in circles into the cycle rule).
+pub fn root_move<G: Evaluate>(record: &GameRecord<G>, tb: &Tablebase) -> Option<(G::Move, i32)> {
+    let root = record.position();
+    let (score, moves) = root.tablebase(tb)?;
+    let seen = |child: &G| {
+        let key = child.zobrist();
+        record
+            .repetition_history()
+            .filter(|p| p.zobrist() == key)
+            .count()
+    };
+    let best = moves.into_iter().max_by_key(|&mv| {
+        let child = root.after(mv);
+        // The history key of Bohnenspiel counts the beans in the stores.
+        let captured = child.history_key().saturating_sub(root.history_key());
+        (captured, std::cmp::Reverse(seen(&child)))
+    })?;
+    Some((best, score))
+}
+
+#[derive(Subcommand)]
+pub enum TbCommand {
+    /// Build every layer up to --max-beans (resumable: layers present and
+    /// checked are kept), or with --layer one layer, or one shard of it.
+    Build {
+        #[arg(long)]
+        game: GameId,
+        /// Every layer 0..=N.
+        #[arg(long, conflicts_with = "layer", required_unless_present = "layer")]
+        max_beans: Option<usize>,
+        /// Only this layer (the layers below must be in --out).
+        #[arg(long)]
+        layer: Option<usize>,
+        /// With --layer: shard i of k (`i/k`, i from 0), joined by `engine tb join`.
+        #[arg(long, requires = "layer", value_parser = shard_arg)]
+        shard: Option<(u32, u32)>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Join the k shards of a layer into its layer file (and remove them).
+    Join {
+        #[arg(long)]
+        game: GameId,
+        #[arg(long)]
+        layer: usize,
+        #[arg(long)]
+        shards: u32,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print the exact value of a position and the moves that keep it.
+    Probe {
+        #[arg(long)]
+        tb: PathBuf,
+        /// A position string, e.g. "bohnenspiel 1,0,0,0,0,0,1,0,1,0,0,0 S 36/33".
+        position: String,
+    },
+    /// Check every file's checksum.
+    Verify {
+        #[arg(long)]
+        tb: PathBuf,
+    },
+}
+
+/// `i/k` with i < k.
+fn shard_arg(s: &str) -> Result<(u32, u32), String> {
+    let (i, k) = s
+        .split_once('/')
+        .ok_or_else(|| format!("{s:?}: expected i/k, e.g. 0/3"))?;
+    let (i, k): (u32, u32) = match (i.parse(), k.parse()) {
+        (Ok(i), Ok(k)) => (i, k),
+        _ => return Err(format!("{s:?}: expected two numbers i/k")),
+    };
+    if i >= k {
+        return Err(format!("{s:?}: shards are numbered 0 to k-1"));
+    }
+    Ok((i, k))
+}
+
+pub fn run(command: TbCommand) -> ExitCode {
+    let result = match command {
+        TbCommand::Build {
+            game,
+            max_beans,
+            layer,
+            shard,
+            out,
+        } => with_progress(|report| match (max_beans, layer, shard) {
+            (Some(n), _, _) => build::build(game, n, &out, report),
+            (None, Some(n), Some((i, k))) => build::build_shard(game, n, i, k, &out, report),
+            (None, Some(n), None) => build::build_shard(game, n, 0, 1, &out, report)
+                .and_then(|()| build::join(game, n, 1, &out, report)),
+            (None, None, _) => Err("--max-beans or --layer is needed".into()),
+        }),
+        TbCommand::Join {
+            game,
+            layer,
+            shards,
+            out,
+        } => with_progress(|report| build::join(game, layer, shards, &out, report)),
+        TbCommand::Probe { tb, position } => probe(&tb, &position),
+        TbCommand::Verify { tb } => verify(&tb),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("engine tb: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs a build with a progress bar on stderr (hidden when it is not a
+/// terminal) and one summary line per layer on stdout.
+fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Result<(), String> {
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} boards, eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    let mut layer = (0usize, Instant::now());
+    let mut report = |event: Event| match event {
+        Event::Kept { beans, path } => {
+            println!("layer {beans}: kept {}", path.display());
+        }
+        Event::Start { beans, boards } => {
+            layer = (beans, Instant::now());
+            bar.set_length(boards);
+            bar.set_position(0);
+        }
+        Event::Progress { pass, done } => {
+            let msg = match pass {
+                Pass::Exits => format!("layer {}: captures", layer.0),
+                Pass::Bounds { number, unresolved } => {
+                    format!("layer {}: pass {number}, {unresolved} open", layer.0)
+                }
+            };
+            bar.set_message(msg);
+            bar.set_position(done);
+        }
+        Event::Written {
+            beans,
+            flagged,
+            path,
+        } => {
+            let secs = layer.1.elapsed().as_secs_f64();
+            bar.suspend(|| {
+                println!(
+                    "layer {beans}: {} boards, {flagged} flagged, {secs:.1} s, {}",
+                    mancala_tablebase::index::layer_size(beans),
+                    path.display()
+                )
+            });
+        }
+        Event::ShardWritten { path } => {
+            let secs = layer.1.elapsed().as_secs_f64();
+            bar.suspend(|| println!("shard: {secs:.1} s, {}", path.display()));
+        }
+    };
+    let result = job(&mut report);
+    bar.finish_and_clear();
+    result
+}
+
+fn probe(dir: &Path, position: &str) -> Result<(), String> {
+    let tb = Tablebase::open(dir)?;
+    let probe = tb
+        .probe_str(position)?
+        .ok_or_else(|| format!("{position}: not in the database {}", dir.display()))?;
+    println!("value {}", probe.value);
+    let moves: Vec<String> = probe.moves.iter().map(ToString::to_string).collect();
+    println!("moves {}", moves.join(" "));
+    println!("scores {}-{}", probe.scores[0], probe.scores[1]);
+    println!("result {}", probe.result());
+    if let Some((lower, upper)) = probe.cycle {
+        println!("cycle {lower} {upper}");
+    }
+    Ok(())
+}
+
+fn verify(dir: &Path) -> Result<(), String> {
+    let tb = Tablebase::open(dir)?;
+    let layers = tb.verify()?;
+    for (game, beans) in &layers {
+        println!("ok {game} {beans}");
+    }
+    println!("{} files checked", layers.len());
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! Building a database directory: whole layers in order (resumable: a layer
+//! whose file is present and checks is kept), or one index range of a layer
+//! (a shard, for batch arrays) and the join of a layer's shards.
+
+use std::fs;
+use std::path::Path;
+
+use mancala_rules::GameId;
+
+use crate::file::{self, layer_path, shard_path};
+use crate::index::{layer_size, MAX_BEANS};
+use crate::solve::{self, Bounds, Pass, Solved};
+
+/// What a build reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A layer file was present and checked: not rebuilt.
+    Kept { beans: usize, path: &'a Path },
+    /// Work on a layer (or a shard of it) starts: `boards` indices to do.
+    Start { beans: usize, boards: u64 },
+    /// Boards done in the current pass.
+    Progress { pass: Pass, done: u64 },
+    /// A layer file was written.
+    Written {
+        beans: usize,
+        flagged: usize,
+        path: &'a Path,
+    },
+    /// A shard file was written.
+    ShardWritten { path: &'a Path },
+}
+
+pub type Report<'a> = &'a mut dyn FnMut(Event);
+
+fn check_game(game: GameId) -> Result<(), String> {
+    if file::supported(game) {
+        Ok(())
+    } else {
+        Err(format!(
+            "no database for {game}: only bohnenspiel and bohnenspiel-hemprich"
+        ))
+    }
+}
+
+fn check_beans(beans: usize) -> Result<(), String> {
+    if beans <= MAX_BEANS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{beans} beans: the board holds at most {MAX_BEANS}"
+        ))
+    }
+}
+
+fn solve_game(game: GameId, n: usize, lower: &[Solved], report: Report) -> Solved {
+    let mut progress = |pass, done| report(Event::Progress { pass, done });
+    if game == GameId::BohnenspielHemprich {
+        solve::solve::<true>(n, lower, &mut progress)
+    } else {
+        solve::solve::<false>(n, lower, &mut progress)
+    }
+}
+
+/// Loads a present layer, or `None` when its file is missing or does not
+/// check (then it is rebuilt).
+fn kept(game: GameId, path: &Path, beans: usize) -> Option<Solved> {
+    match file::read_layer(path) {
+        Ok((g, layer)) if g == game && layer.beans == beans => Some(layer),
+        Ok(_) => {
+            tracing::warn!("{}: another game or layer; rebuilding it", path.display());
+            None
+        }
+        Err(e) => {
+            if path.exists() {
+                tracing::warn!("{e}; rebuilding it");
+            }
+            None
+        }
+    }
+}
+
+/// Every layer `0..=max_beans` of `game` into `dir`.
+pub fn build(game: GameId, max_beans: usize, dir: &Path, report: Report) -> Result<(), String> {
+    check_game(game)?;
+    check_beans(max_beans)?;
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut layers = Vec::with_capacity(max_beans + 1);
+    for n in 0..=max_beans {
+        let path = layer_path(dir, game, n);
+        if let Some(layer) = kept(game, &path, n) {
+            report(Event::Kept {
+                beans: n,
+                path: &path,
+            });
+            layers.push(layer);
+            continue;
+        }
+        report(Event::Start {
+            beans: n,
+            boards: layer_size(n),
+        });
+        let layer = solve_game(game, n, &layers, report);
+        file::write_layer(&path, game, &layer).map_err(|e| format!("{}: {e}", path.display()))?;
+        report(Event::Written {
+            beans: n,
+            flagged: layer.flagged.len(),
+            path: &path,
+        });
+        layers.push(layer);
+    }
+    Ok(())
+}
+
+/// The index range of shard `number` of `of` in layer `beans`.
+pub fn shard_range(beans: usize, number: u32, of: u32) -> (u64, u64) {
+    let size = u128::from(layer_size(beans));
+    let at = |i: u32| (size * u128::from(i) / u128::from(of)) as u64;
+    (at(number), at(number + 1))
+}
+
+fn lower_layers(game: GameId, beans: usize, dir: &Path) -> Result<Vec<Solved>, String> {
+    (0..beans)
+        .map(|n| {
+            let path = layer_path(dir, game, n);
+            let (g, layer) =
+                file::read_layer(&path).map_err(|e| format!("layer {n} is needed first: {e}"))?;
+            if g != game || layer.beans != n {
+                return Err(format!("{}: not layer {n} of {game}", path.display()));
+            }
+            Ok(layer)
+        })
+        .collect()
+}
+
+/// Shard `number` of `of` of layer `beans`: needs the layers below in `dir`.
+pub fn build_shard(
+    game: GameId,
+    beans: usize,
+    number: u32,
+    of: u32,
+    dir: &Path,
+    report: Report,
+) -> Result<(), String> {
+    check_game(game)?;
+    check_beans(beans)?;
+    if of == 0 || number >= of {
+        return Err(format!(
+            "shard {number}/{of}: shards are numbered 0 to k-1 of k"
+        ));
+    }
+    let lower = lower_layers(game, beans, dir)?;
+    let (start, end) = shard_range(beans, number, of);
+    report(Event::Start {
+        beans,
+        boards: end - start,
+    });
+    let mut progress = |pass, done| report(Event::Progress { pass, done });
+    let bounds = if game == GameId::BohnenspielHemprich {
+        solve::shard::<true, _>(beans, start, end, &lower[..], &mut progress)
+    } else {
+        solve::shard::<false, _>(beans, start, end, &lower[..], &mut progress)
+    };
+    let path = shard_path(dir, game, beans, number, of);
+    file::write_shard(&path, game, number, of, &bounds)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    report(Event::ShardWritten { path: &path });
+    Ok(())
+}
+
+/// Joins the `of` shards of layer `beans` into its layer file, then removes
+/// the shard files.
+pub fn join(game: GameId, beans: usize, of: u32, dir: &Path, report: Report) -> Result<(), String> {
+    check_game(game)?;
+    check_beans(beans)?;
+    let mut parts = Vec::new();
+    let mut paths = Vec::new();
+    for number in 0..of {
+        let path = shard_path(dir, game, beans, number, of);
+        let (header, bounds) = file::read_shard(&path)?;
+        let expected = shard_range(beans, number, of);
+        if header.game != game || (bounds.start, bounds.end()) != expected {
+            return Err(format!(
+                "{}: not shard {number}/{of} of layer {beans} of {game}",
+                path.display()
+            ));
+        }
+        parts.push(bounds);
+        paths.push(path);
+    }
+    let bounds = Bounds::join(parts)?;
+    report(Event::Start {
+        beans,
+        boards: layer_size(beans),
+    });
+    let mut progress = |pass, done| report(Event::Progress { pass, done });
+    let layer = if game == GameId::BohnenspielHemprich {
+        solve::finish::<true>(bounds, &mut progress)?
+    } else {
+        solve::finish::<false>(bounds, &mut progress)?
+    };
+    let path = layer_path(dir, game, beans);
+    file::write_layer(&path, game, &layer).map_err(|e| format!("{}: {e}", path.display()))?;
+    report(Event::Written {
+        beans,
+        flagged: layer.flagged.len(),
+        path: &path,
+    });
+    for p in paths {
+        fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
