@@ -46,7 +46,7 @@ run() {
   while kill -0 "$pid" 2>/dev/null; do
     now=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo "$cpu")
     cpu=$now
-    if [ "$(wc -l < "$log" 2>/dev/null || echo 0)" -ge "$limit" ]; then
+    if [ -f "$log" ] && [ "$(wc -l < "$log")" -ge "$limit" ]; then
       kill "$pid"
       break
     fi

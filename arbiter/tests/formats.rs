@@ -274,18 +274,8 @@ fn a_swiss_of_33_keeps_its_rules_and_its_tie_breaks_add_up() {
 /// Runs `a` (which has `--resume --jsonout log`) to the end, killing it with
 /// SIGKILL at random moments first.
 fn kill_and_resume(dir: &Path, a: &[String], log: &Path, total: usize) {
-    let count = || {
-        std::fs::read_to_string(log)
-            .map(|t| t.lines().filter(|l| l.ends_with('}')).count())
-            .unwrap_or(0)
-    };
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id());
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) as f64 / (1u64 << 31) as f64
-    };
+    let count = || common::count_lines(log);
+    let mut next = common::random_moments(0x9e37_79b9_7f4a_7c15);
     let mut kills = 0;
     for _ in 0..6 {
         let finished = count();
@@ -569,11 +559,7 @@ fn an_event_of_a_hundred_million_rounds_starts_at_once() {
         ]));
         a.extend(args(&["arg=--mode", &format!("arg={mode}"), "depth=1"]));
     }
-    let count = || {
-        std::fs::read_to_string(&log)
-            .map(|t| t.lines().filter(|l| l.ends_with('}')).count())
-            .unwrap_or(0)
-    };
+    let count = || common::count_lines(&log);
     // Twice: the start, then a resume of the same event.
     for want in [1, 3] {
         let mut child = Command::new(ARBITER)

@@ -116,12 +116,7 @@ fn slots(log: &Path) -> BTreeMap<usize, usize> {
     count
 }
 
-/// Complete lines (games) in a results log so far.
-fn count_lines(log: &Path) -> usize {
-    std::fs::read_to_string(log)
-        .map(|t| t.lines().filter(|l| l.ends_with('}')).count())
-        .unwrap_or(0)
-}
+use common::count_lines;
 
 /// Uninterrupted reference run at concurrency 2: its report.
 fn reference() -> &'static str {
@@ -169,14 +164,8 @@ fn resume_after_kill_9_loses_and_repeats_nothing() {
             &path_arg(&pgn),
         ],
     );
-    // A small LCG: the kill moments vary from attempt to attempt.
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d ^ u64::from(std::process::id());
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) as f64 / (1u64 << 31) as f64
-    };
+    // The kill moments vary from attempt to attempt.
+    let mut next = common::random_moments(0x2545_f491_4f6c_dd1d);
     let mut kills = 0;
     let mut interrupted = 0;
     let mut finished = 0;

@@ -329,6 +329,7 @@ mod tests {
             quit_grace: std::time::Duration::from_millis(1),
             max_plies: None,
             stderr_dir: None,
+            tablebase: None,
         });
         let (games, stopped) = read_file(&state, 0).expect("readable up to its bad line");
         assert_eq!(games.len(), 3);

@@ -303,3 +303,22 @@ pub fn stuck_page(addr: &str, path: &str) -> tungstenite::WebSocket<TcpStream> {
         .expect("the socket opens")
         .0
 }
+
+/// A small LCG giving numbers in [0, 1), for the random kill moments of the
+/// resume tests: they vary from run to run (`seed` mixes in the process id).
+pub fn random_moments(seed: u64) -> impl FnMut() -> f64 {
+    let mut state: u64 = seed ^ u64::from(std::process::id());
+    move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as f64 / (1u64 << 31) as f64
+    }
+}
+
+/// Complete lines (games) in a results log so far.
+pub fn count_lines(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .map(|t| t.lines().filter(|l| l.ends_with('}')).count())
+        .unwrap_or(0)
+}
