@@ -17,6 +17,7 @@ use crate::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod check;
+pub mod remote;
 pub mod tournament;
 
 #[derive(Parser)]
@@ -69,6 +70,13 @@ pub enum Command {
     /// The browser board: play, analyse and replay in a local web page
     /// (prints the address to open).
     Serve(Box<ServeArgs>),
+    /// Run an engine here for an arbiter elsewhere: `arbiter connect
+    /// ws://host:9000/umi --token T --engine cmd=./mybot [--slots N]`
+    /// relays its lines and reconnects by itself.
+    #[command(
+        override_usage = "arbiter connect URL --token TOKEN --engine KEY=VALUE... [OPTIONS]"
+    )]
+    Connect(Box<remote::ConnectArgs>),
 }
 
 /// `arbiter serve`.
@@ -213,6 +221,8 @@ pub struct RunArgs {
     /// (above 0, at most 1000000).
     #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
     pub stall_timeout: f64,
+    #[command(flatten)]
+    pub remote: remote::RemoteArgs,
 }
 
 #[derive(Args)]
@@ -354,7 +364,11 @@ impl Command {
     pub fn runs_engines(&self) -> bool {
         matches!(
             self,
-            Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
+            Command::Match(_)
+                | Command::Tournament(_)
+                | Command::Check(_)
+                | Command::Serve(_)
+                | Command::Connect(_)
         )
     }
 
@@ -364,6 +378,7 @@ impl Command {
             Command::Tournament(t) => Some(&mut t.engines),
             Command::Check(c) => Some(&mut c.engines),
             Command::Serve(s) => Some(&mut s.engines),
+            Command::Connect(c) => Some(&mut c.engines),
             Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
         }
     }
@@ -528,14 +543,27 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
             run.adjudicate.is_some(),
         )?,
         observer: None,
+        remote: None,
     })
 }
 
 /// Starts every engine once before the first game: a binary that does not
 /// start, answer `umi`, play the game or accept its options is refused here
 /// with a clear message rather than forfeiting every game.
+///
+/// Remote engines are waited for instead (`--remote-wait`), not started:
+/// their first connection is kept for their first game.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
+    if let Some(remote) = &runner.remote {
+        remote
+            .wait_for_all(&runner.engines)
+            .await
+            .map_err(UsageError)?;
+    }
     for (i, spec) in runner.engines.iter().enumerate() {
+        if spec.remote.is_some() {
+            continue;
+        }
         let session = runner
             .start_engine(i, 0, game)
             .await
@@ -577,6 +605,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         });
         runner.observer = Some(live.game_observer(&runner.engines));
     }
+    remote::open(&mut runner, &args.run.remote).await?;
     preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
@@ -706,6 +735,12 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> 
 
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut engines = serve_engine_specs(&args.engines)?;
+    if let Some(e) = engines.iter().find(|e| e.remote.is_some()) {
+        return Err(UsageError(format!(
+            "engine {}: serve plays local engines only (remote= is for match and tournament)",
+            e.name
+        )));
+    }
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [
@@ -811,6 +846,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
+            Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0

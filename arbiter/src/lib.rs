@@ -20,6 +20,8 @@
 //!   [`cli::tournament`]); library modules never depend on it, the binary is
 //!   a thin shell over it.
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
+//! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
+//!   grace, lag compensation) and the bridge `arbiter connect`.
 
 pub mod cli;
 pub mod compat;
@@ -30,6 +32,7 @@ pub mod engine {
     pub mod config;
     pub mod process;
     pub mod session;
+    pub mod transport;
     pub mod watchdog;
 }
 
@@ -58,6 +61,7 @@ pub mod event {
     pub mod watch;
 }
 
+pub mod remote;
 pub mod stats;
 
 pub mod web;

@@ -551,6 +551,7 @@ async fn play(
     if let Some(feed) = feed.as_deref() {
         runner.observer = Some(feed.game_observer(&runner.engines));
     }
+    cli::remote::open(&mut runner, &args.run.remote).await?;
     for &game in &spec.games {
         cli::preflight(&runner, game).await?;
     }
