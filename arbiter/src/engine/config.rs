@@ -1128,6 +1128,39 @@ mod tests {
     ]"#;
 
     #[test]
+    fn remote_engines() {
+        let e = engine("remote=alice tc=10+0.1").unwrap();
+        assert_eq!(
+            (e.remote.as_deref(), e.name.as_str()),
+            (Some("alice"), "alice")
+        );
+        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Quota);
+        let e = engine("remote=bob name=Bob slots=3 lag=150").unwrap();
+        assert_eq!(e.slots, Some(3));
+        assert_eq!(
+            e.lag,
+            crate::remote::lag::LagPolicy::Fixed(Duration::from_millis(150))
+        );
+        let err = |s: &str| engine(s).unwrap_err().to_string();
+        assert!(err("remote=a cmd=x").contains("cmd= and remote= together"));
+        assert!(err("remote=a/b").contains("an id of letters"));
+        assert!(err("remote=a slots=0").contains("expected 1 to 1024"));
+        assert!(err("remote=a lag=fast").contains("expected auto, 0"));
+        // No binary to check for a remote engine.
+        assert!(resolve_engines(&[toks("remote=a name=A")], &[], None).is_ok());
+        let file = EnginesFile::parse(
+            r#"[{"name": "Alice", "remote": "alice", "slots": 2, "lag": 0}]"#,
+            "e.json",
+        )
+        .unwrap();
+        let e = parse_engine(0, &toks("conf=Alice st=1"), &[], Some(&file)).unwrap();
+        assert_eq!(e.remote.as_deref(), Some("alice"));
+        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Off);
+        let bad = EnginesFile::parse(r#"[{"name": "A", "remote": "a", "cmd": "x"}]"#, "e.json");
+        assert!(bad.unwrap_err().to_string().contains("together"));
+    }
+
+    #[test]
     fn cutechess_engines_json_loads() {
         let file = EnginesFile::parse(CUTECHESS_FILE, "engines.json").unwrap();
         let e = parse_engine(0, &toks("conf=Bot st=1"), &[], Some(&file)).unwrap();

@@ -137,7 +137,7 @@ impl Session {
         timeout: Duration,
         traffic: Option<Arc<dyn TrafficLog>>,
     ) -> Result<Session, Fault> {
-        Session::over(Transport::Remote(Box::new(link)), timeout, traffic).await
+        Session::over(Transport::Remote(link), timeout, traffic).await
     }
 
     /// The handshake over `transport`; on a fault the transport is ended.

@@ -27,7 +27,7 @@ pub struct LagCharge {
 /// One engine's line pipe.
 pub enum Transport {
     Process(EngineProcess),
-    Remote(Box<RemoteLink>),
+    Remote(RemoteLink),
 }
 
 impl Transport {
