@@ -521,7 +521,10 @@ fn field(remote: bool) -> Vec<String> {
     args.extend(local("d1", 1));
     args.extend(local("d2", 2));
     if remote {
-        args.extend(["--engine", "remote=d3", "name=d3", "depth=3"].map(String::from));
+        // restart=on: a fresh engine (a fresh connection) for every game.
+        args.extend(
+            ["--engine", "remote=d3", "name=d3", "depth=3", "restart=on"].map(String::from),
+        );
         args.extend(["--engine", "remote=fm", "name=first-move", "depth=1"].map(String::from));
     } else {
         args.extend(local("d3", 3));
@@ -693,5 +696,116 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
         verify.status.success(),
         "{}",
         String::from_utf8_lossy(&verify.stdout)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_the_line_limit_is_the_same_fault_as_an_overlong_line_from_a_process() {
+    use arbiter::engine::session::{Fault, Session};
+    use arbiter::remote::link::{LinkSettings, RemoteLink};
+    let (registry, url) = endpoint(Limits::default()).await;
+    let bot = tokio::spawn(async move {
+        let mut ws = connect(&url, Some(TOKEN_A)).await.expect("connects");
+        while let Some(Ok(Message::Text(line))) = ws.next().await {
+            if line.as_str() == "umi" {
+                let long = format!("id name {}", "x".repeat(umi::MAX_LINE_BYTES + 100));
+                ws.send(Message::text(long)).await.expect("sent");
+                ws.send(Message::text("umiok")).await.expect("sent");
+            }
+        }
+    });
+    let conn = registry
+        .take(
+            "alice",
+            tokio::time::Instant::now() + Duration::from_secs(10),
+        )
+        .await
+        .expect("alice connected");
+    let settings = LinkSettings {
+        grace: Duration::ZERO,
+        write_timeout: Duration::from_secs(10),
+        lag: Default::default(),
+        tc: Default::default(),
+    };
+    let link = RemoteLink::new(conn, registry.clone(), "alice", settings);
+    match Session::start_remote(link, Duration::from_secs(10), None).await {
+        Err(Fault::Garbled { problem, .. }) => {
+            assert!(
+                problem.contains("line longer than 1048576 bytes"),
+                "{problem}"
+            )
+        }
+        Err(other) => panic!("expected a garbled line, got {other}"),
+        Ok(_) => panic!("expected a garbled line, got a session"),
+    }
+    // The session ended the connection.
+    open_becomes(&registry, "alice", 0).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), bot).await;
+}
+
+#[test]
+fn an_event_whose_remote_engines_do_not_come_names_them() {
+    let s = common::Scratch::new("remote", "missing");
+    let out = std::process::Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={}", engine_cmd()),
+            "depth=1",
+        ])
+        .args([
+            "--engine",
+            "remote=alice",
+            "depth=1",
+            "--engine",
+            "remote=bob",
+            "depth=1",
+        ])
+        .args(["--remote-listen", "127.0.0.1:0", "--remote-wait", "0.5"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Three engines for a match is refused first: a match with two remote ones.
+    assert!(stderr.contains("exactly two --engine"), "{stderr}");
+    let out = std::process::Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args([
+            "tournament",
+            "--engine",
+            &format!("cmd={}", engine_cmd()),
+            "depth=1",
+        ])
+        .args([
+            "--engine",
+            "remote=alice",
+            "depth=1",
+            "--engine",
+            "remote=bob",
+            "depth=1",
+        ])
+        .args(["--remote-listen", "127.0.0.1:0", "--remote-wait", "0.5"])
+        .args(["--stderr-dir", &s.path("logs").display().to_string()])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Generated tokens, printed once each.
+    assert_eq!(
+        stdout
+            .matches("arbiter: remote engine alice: token ")
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("arbiter: remote engine bob: token ").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("remote engine(s) not connected after 500ms (--remote-wait): alice, bob"),
+        "{stderr}"
     );
 }

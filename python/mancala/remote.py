@@ -6,7 +6,8 @@ Each WebSocket text frame is one protocol line, both ways; the token goes in
 the upgrade request's ``Authorization: Bearer`` header. One connection is
 one engine instance: every connection gets a fresh engine loop (fresh
 options, no game), as a fresh process would. When a connection ends the
-kit reconnects by itself, with backoff (0.5 s doubling to 30 s); a token
+kit reconnects by itself (at once after a connection that was served,
+with backoff from 0.5 s doubling to 30 s after failures); a token
 the arbiter refuses raises :class:`PermissionError`.
 
 It uses the ``websockets`` package (its thread-based client; ``pip install
@@ -19,9 +20,11 @@ from __future__ import annotations
 import time
 from typing import Callable, Optional
 
-#: First pause before reconnecting, and the longest.
+#: First pause before reconnecting after a failed attempt, and the longest.
 BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
+#: The pause after a connection that was served, before the next one.
+RECONNECT_PAUSE_S = 0.1
 
 
 class _FrameInput:
@@ -83,7 +86,7 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
     backoff = BACKOFF_S
     made = 0
     while connections is None or made < connections:
-        started = time.monotonic()
+        served = False
         try:
             with connect(
                 url,
@@ -93,15 +96,20 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
                 ping_interval=None,
             ) as ws:
                 made += 1
+                served = True
                 run_one(_FrameInput(ws), _FrameOutput(ws))
         except InvalidStatus as e:
             if e.response.status_code == 401:
                 raise PermissionError(f"{url}: the arbiter refused the token") from e
         except OSError:
             pass
-        if time.monotonic() - started > 10:
-            backoff = BACKOFF_S
         if connections is not None and made >= connections:
             return
-        time.sleep(backoff)
-        backoff = min(backoff * 2, MAX_BACKOFF_S)
+        if served:
+            # The arbiter closes a connection to replace the engine and
+            # waits for the next one: come back at once.
+            backoff = BACKOFF_S
+            time.sleep(RECONNECT_PAUSE_S)
+        else:
+            time.sleep(backoff)
+            backoff = min(backoff * 2, MAX_BACKOFF_S)

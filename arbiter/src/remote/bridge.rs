@@ -27,8 +27,8 @@ pub struct BridgeConfig {
     /// The engine; `{slot}` in its stderr log's name is not needed: each
     /// slot gets `launch_for(slot)`.
     pub launch: Vec<LaunchSpec>,
-    /// First pause before reconnecting; doubled after each failure, up to
-    /// `max_backoff`, and back to this after a connection that lasted.
+    /// First pause before reconnecting after a failed attempt; doubled after
+    /// each failure, up to `max_backoff`, and back to this once connected.
     pub backoff: Duration,
     pub max_backoff: Duration,
     /// Stop after this many connections per slot (`None`: never; tests).
@@ -54,6 +54,10 @@ impl std::fmt::Display for BridgeError {
 }
 
 impl std::error::Error for BridgeError {}
+
+/// The pause before the next connection after one that was served (a
+/// short one, so that an arbiter that keeps closing at once is not flooded).
+const RECONNECT_PAUSE: Duration = Duration::from_millis(100);
 
 /// How one connection went.
 enum Outcome {
@@ -107,23 +111,26 @@ async fn run_slot(
     let mut backoff = config.backoff;
     let mut made = 0;
     loop {
-        match connect_once(config, &launch).await? {
+        let pause = match connect_once(config, &launch).await? {
             Outcome::Served(lasted, why) => {
                 made += 1;
                 tracing::info!(slot = slot + 1, "connection ended after {lasted:?}: {why}");
-                if lasted > Duration::from_secs(10) {
-                    backoff = config.backoff;
-                }
+                // why at once: the arbiter closes a connection to replace
+                // the engine (`restart=on`, a fault) and waits for the next.
+                backoff = config.backoff;
+                RECONNECT_PAUSE
             }
             Outcome::Failed(why) => {
                 tracing::warn!(slot = slot + 1, "cannot connect to {}: {why}", config.url);
+                let pause = backoff;
+                backoff = (backoff * 2).min(config.max_backoff);
+                pause
             }
-        }
+        };
         if config.connections.is_some_and(|n| made >= n) {
             return Ok(());
         }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(config.max_backoff);
+        tokio::time::sleep(pause).await;
     }
 }
 
