@@ -143,8 +143,9 @@ pub async fn listen(
 ) -> std::io::Result<SocketAddr> {
     let endpoint = endpoint::Endpoint { registry, limits };
     // why the allowed hosts are not used: see `endpoint::routes`.
-    let server =
-        crate::web::Server::bind_with(listen, &[], |_allowed| endpoint::routes(endpoint)).await?;
+    let server = crate::web::Server::bind_with(listen, &[], |_allowed| endpoint::routes(endpoint))
+        .await?
+        .with_nodelay();
     let addr = server.addr;
     tokio::spawn(async move {
         if let Err(e) = server.run().await {

@@ -199,6 +199,8 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The kernel send buffer of each connection, when bounded.
     send_buffer: Option<usize>,
+    /// Whether each connection sends at once (`TCP_NODELAY`).
+    nodelay: bool,
 }
 
 impl Server {
@@ -234,6 +236,7 @@ impl Server {
             router,
             addr,
             send_buffer: None,
+            nodelay: false,
         })
     }
 
@@ -242,6 +245,14 @@ impl Server {
     /// read, and the server would not notice the page is stuck).
     pub fn with_send_buffer(mut self, bytes: usize) -> Server {
         self.send_buffer = Some(bytes);
+        self
+    }
+
+    /// Sends every write at once (`TCP_NODELAY`): for a line protocol of
+    /// small frames (the remote engines' `/umi`), where Nagle's algorithm
+    /// with the peer's delayed ACK would hold a `bestmove` back ~40 ms.
+    pub fn with_nodelay(mut self) -> Server {
+        self.nodelay = true;
         self
     }
 
@@ -261,14 +272,20 @@ impl Server {
     /// Serves until the process ends.
     pub async fn run(self) -> std::io::Result<()> {
         use axum::serve::ListenerExt;
-        match self.send_buffer {
-            None => axum::serve(self.listener, self.router).await,
-            Some(bytes) => {
-                let listener = self
-                    .listener
-                    .tap_io(move |stream| set_send_buffer(stream, bytes));
-                axum::serve(listener, self.router).await
-            }
+        let (send_buffer, nodelay) = (self.send_buffer, self.nodelay);
+        if send_buffer.is_none() && !nodelay {
+            return axum::serve(self.listener, self.router).await;
         }
+        let listener = self.listener.tap_io(move |stream| {
+            if let Some(bytes) = send_buffer {
+                set_send_buffer(stream, bytes);
+            }
+            if nodelay {
+                if let Err(e) = stream.set_nodelay(true) {
+                    tracing::debug!("cannot set TCP_NODELAY on a connection: {e}");
+                }
+            }
+        });
+        axum::serve(listener, self.router).await
     }
 }
