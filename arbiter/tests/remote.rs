@@ -540,14 +540,6 @@ fn field(remote: bool) -> Vec<String> {
     args
 }
 
-fn report(text: &str) -> String {
-    let start = text.find("Rank Name").expect("standings in the output");
-    let rest = &text[start..];
-    let end = rest.find("Terminations:").expect("terminations line");
-    let end = end + rest[end..].find('\n').unwrap_or(rest.len() - end);
-    rest[..end].to_owned()
-}
-
 /// `arbiter connect` for one remote engine, killed (with its engines) when
 /// dropped.
 struct Bridge(std::process::Child);
@@ -606,7 +598,7 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
         ]
         .concat(),
     );
-    let expected = report(&String::from_utf8_lossy(&local.stdout));
+    let expected = common::report(&String::from_utf8_lossy(&local.stdout));
 
     let tokens = s.path("tokens.json");
     std::fs::write(
@@ -675,7 +667,7 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
     // The bridges reconnect to the restarted arbiter by themselves.
     let resumed = common::run_arbiter(&s.0, &args);
     let text = String::from_utf8_lossy(&resumed.stdout).into_owned();
-    assert_eq!(report(&text), expected);
+    assert_eq!(common::report(&text), expected);
     let games = games_in(&log);
     assert_eq!(games.len(), 24, "no game lost or doubled");
     let mut slots: Vec<String> = games
@@ -746,28 +738,6 @@ async fn a_frame_over_the_line_limit_is_the_same_fault_as_an_overlong_line_from_
 #[test]
 fn an_event_whose_remote_engines_do_not_come_names_them() {
     let s = common::Scratch::new("remote", "missing");
-    let out = std::process::Command::new(ARBITER)
-        .current_dir(&s.0)
-        .args([
-            "match",
-            "--engine",
-            &format!("cmd={}", engine_cmd()),
-            "depth=1",
-        ])
-        .args([
-            "--engine",
-            "remote=alice",
-            "depth=1",
-            "--engine",
-            "remote=bob",
-            "depth=1",
-        ])
-        .args(["--remote-listen", "127.0.0.1:0", "--remote-wait", "0.5"])
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // Three engines for a match is refused first: a match with two remote ones.
-    assert!(stderr.contains("exactly two --engine"), "{stderr}");
     let out = std::process::Command::new(ARBITER)
         .current_dir(&s.0)
         .args([

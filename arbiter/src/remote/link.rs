@@ -177,6 +177,18 @@ impl RemoteLink {
         let waited_from = std::time::Instant::now();
         let mut reconnected = false;
         if !self.conn.state.is_open() {
+            // why: a `stop`, `gameover` or `quit` to an engine that is away
+            // starts nothing; waiting out the grace for it would only hold
+            // up the end of the game.
+            let ending = lines.iter().all(|l| {
+                matches!(
+                    l.split_whitespace().next(),
+                    Some("stop" | "gameover" | "quit")
+                )
+            });
+            if ending {
+                return Err(WriteError::Closed);
+            }
             // why before `remember`: the replay is of what came before.
             let until = Instant::now() + self.settings.grace;
             if !self.reconnect(until).await {

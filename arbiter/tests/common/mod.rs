@@ -262,3 +262,13 @@ pub fn tiny_buffer_connection(addr: &str) -> TcpStream {
     stream.set_nonblocking(false).expect("blocking");
     stream
 }
+
+/// The report an event prints: from the standings header to the
+/// terminations line.
+pub fn report(text: &str) -> String {
+    let start = text.find("Rank Name").expect("standings in the output");
+    let rest = &text[start..];
+    let end = rest.find("Terminations:").expect("terminations line");
+    let end = end + rest[end..].find('\n').unwrap_or(rest.len() - end);
+    rest[..end].to_owned()
+}
