@@ -18,6 +18,7 @@ use tournament::{MergeArgs, TournamentArgs};
 
 pub mod check;
 pub mod limits;
+pub mod remote;
 pub mod tournament;
 
 #[derive(Parser)]
@@ -74,6 +75,13 @@ pub enum Command {
     /// The browser board: play, analyse and replay in a local web page
     /// (prints the address to open).
     Serve(Box<ServeArgs>),
+    /// Run an engine here for an arbiter elsewhere: `arbiter connect
+    /// ws://host:9000/umi --token T --engine cmd=./mybot [--slots N]`
+    /// relays its lines and reconnects by itself.
+    #[command(
+        override_usage = "arbiter connect URL --token TOKEN --engine KEY=VALUE... [OPTIONS]"
+    )]
+    Connect(Box<remote::ConnectArgs>),
 }
 
 /// `arbiter serve`.
@@ -236,6 +244,8 @@ pub struct RunArgs {
     /// (above 0, at most 1000000).
     #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
     pub stall_timeout: f64,
+    #[command(flatten)]
+    pub remote: remote::RemoteArgs,
 }
 
 #[derive(Args)]
@@ -377,7 +387,11 @@ impl Command {
     pub fn runs_engines(&self) -> bool {
         matches!(
             self,
-            Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
+            Command::Match(_)
+                | Command::Tournament(_)
+                | Command::Check(_)
+                | Command::Serve(_)
+                | Command::Connect(_)
         )
     }
 
@@ -387,6 +401,7 @@ impl Command {
             Command::Tournament(t) => Some(&mut t.engines),
             Command::Check(c) => Some(&mut c.engines),
             Command::Serve(s) => Some(&mut s.engines),
+            Command::Connect(c) => Some(&mut c.engines),
             Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
         }
     }
@@ -547,6 +562,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageEr
         partie: None,
         adjudication: adjudication_rules(run)?,
         observer: None,
+        remote: None,
     })
 }
 
@@ -599,8 +615,20 @@ fn verify_log(
 /// start, answer `umi`, play the game or accept its options is refused here
 /// with a clear message rather than forfeiting every game: what went wrong,
 /// where the engine's stderr went and its last lines (as `arbiter check`).
+///
+/// Remote engines are waited for instead (`--remote-wait`), not started:
+/// their first connection is kept for their first game.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
+    if let Some(remote) = &runner.remote {
+        remote
+            .wait_for_all(&runner.engines)
+            .await
+            .map_err(UsageError)?;
+    }
     for (i, spec) in runner.engines.iter().enumerate() {
+        if spec.remote.is_some() {
+            continue;
+        }
         let session = runner.start_engine(i, 0, game).await.map_err(|e| {
             let stderr = runner.launch_spec(i, 0).stderr_log;
             UsageError(format!(
@@ -646,6 +674,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         });
         runner.observer = Some(live.game_observer(&runner.engines));
     }
+    remote::open(&mut runner, &args.run.remote).await?;
     preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
@@ -804,6 +833,12 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> 
 
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut engines = serve_engine_specs(&args.engines)?;
+    if let Some(e) = engines.iter().find(|e| e.remote.is_some()) {
+        return Err(UsageError(format!(
+            "engine {}: serve plays local engines only (remote= is for match and tournament)",
+            e.name
+        )));
+    }
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [
@@ -918,6 +953,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
+            Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0

@@ -22,6 +22,8 @@
 //!   [`cli::tournament`]); library modules never depend on it, the binary is
 //!   a thin shell over it.
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
+//! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
+//!   grace, lag compensation) and the bridge `arbiter connect`.
 
 pub mod cli;
 pub mod compat;
@@ -35,6 +37,7 @@ pub mod engine {
     pub mod process;
     pub mod session;
     pub mod stderr_tail;
+    pub mod transport;
     pub mod watchdog;
 }
 
@@ -65,6 +68,7 @@ pub mod event {
     pub mod watch;
 }
 
+pub mod remote;
 pub mod stats;
 
 pub mod front;

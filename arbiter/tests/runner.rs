@@ -35,6 +35,7 @@ fn runner(s: &common::Scratch) -> Runner {
         partie: None,
         adjudication: Default::default(),
         observer: None,
+        remote: None,
     }
 }
 
@@ -103,6 +104,7 @@ async fn an_observer_sees_every_ply_as_it_is_played() {
     let seen = std::sync::Arc::new(Seen::default());
     let runner = Runner {
         observer: Some(seen.clone()),
+        remote: None,
         ..runner(&s)
     };
     let mut played = Vec::new();
@@ -178,6 +180,7 @@ async fn an_observer_hears_each_search_before_its_move() {
     let runner = Runner {
         engines: parse_engines(&[reference("A"), reference("B")], &[], None).expect("engines"),
         observer: Some(heard.clone()),
+        remote: None,
         max_plies: Some(12),
         ..runner(&s)
     };

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::run_arbiter as run;
+use common::{report, run_arbiter as run};
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -63,15 +63,6 @@ fn arbiter(dir: &Path, args: &[String]) -> Command {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The report: from the standings header to the terminations line.
-fn report(text: &str) -> String {
-    let start = text.find("Rank Name").expect("standings in the output");
-    let rest = &text[start..];
-    let end = rest.find("Terminations:").expect("terminations line");
-    let end = end + rest[end..].find('\n').unwrap_or(rest.len() - end);
-    rest[..end].to_owned()
 }
 
 /// The field of the determinism tests: 4 engines, 3 rounds, 36 games.

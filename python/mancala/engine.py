@@ -370,6 +370,9 @@ def run_engine(
     move_overhead: int = 30,
     input: Optional[IO[bytes]] = None,
     output: Optional[IO[str]] = None,
+    connect: Optional[str] = None,
+    token: Optional[str] = None,
+    connections: Optional[int] = None,
 ) -> None:
     """Runs the UMI protocol until ``quit`` or end of input, calling
     ``choose(record, limits)`` for every ``go``.
@@ -385,9 +388,30 @@ def run_engine(
       stdin/stdout; while the loop runs on stdout, ``sys.stdout`` points to
       stderr so that ``print()`` cannot break the protocol).
 
+    - ``connect``, ``token``: play for an arbiter elsewhere over WebSocket
+      (``connect="ws://host:9000/umi"``, the organiser's token) instead of
+      on stdin/stdout; see :mod:`mancala.remote`. Each connection gets a
+      fresh loop; the kit reconnects by itself (``connections`` caps how
+      many connections are made; default: no cap).
+
     Raises ``ValueError`` at once for a bad declaration (a name the protocol
     cannot carry, an unknown game id), before reading any input.
     """
+    if connect is not None:
+        if token is None:
+            raise ValueError("connect= needs the token= the organiser gave")
+        from . import remote
+
+        def one(stream: Any, out: Any) -> None:
+            run_engine(choose, name, author, options, games, move_overhead,
+                       input=stream, output=out)
+
+        # why check first: a bad declaration is an error before connecting.
+        _Engine(choose, name=name, author=author, options=options or {},
+                games=_native.GAMES if games is None else games,
+                move_overhead=move_overhead, out=_Output(sys.stderr))
+        remote.serve(one, connect, token, connections)
+        return
     engine = _Engine(
         choose,
         name=name,

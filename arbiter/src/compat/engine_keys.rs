@@ -1,14 +1,15 @@
 //! The `key=value` tokens of a cutechess or fastchess `-engine`/`-each`.
 //!
 //! Most keys are ours already (`cmd name dir arg option.X tc st depth nodes
-//! timemargin stderr conf proto ponder restart`) and pass unchanged. fastchess's
+//! timemargin stderr conf proto ponder restart remote slots lag`) and pass
+//! unchanged. fastchess's
 //! `args="a b"` becomes one `arg=` per word and its `plies=N` becomes
 //! `depth=N`; keys that cannot mean anything here are refused with the reason.
 
 use super::CompatError;
 
 /// Keys passed as they are (checked later by [`crate::engine::config`]).
-const OURS: [&str; 15] = [
+const OURS: [&str; 18] = [
     "stderr_max",
     "cmd",
     "name",
@@ -24,6 +25,9 @@ const OURS: [&str; 15] = [
     "proto",
     "ponder",
     "restart",
+    "remote",
+    "slots",
+    "lag",
 ];
 
 /// Translates the tokens of `-engine` or `-each` (`option` names which).
@@ -51,7 +55,8 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
             _ => {
                 return refuse(
                     "unknown key (known: cmd, name, dir, arg, args, option.<name>, tc, st, \
-                     depth, plies, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart)",
+                     depth, plies, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart, \
+                     remote, slots, lag)",
                 )
             }
         }

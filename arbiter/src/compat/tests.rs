@@ -250,6 +250,22 @@ fn engine_keys() {
 }
 
 #[test]
+fn a_remote_engine_in_the_single_dash_form() {
+    let t = translated("-engine remote=alice name=Alice slots=2 lag=0 -engine cmd=b -each st=1");
+    let cli = Cli::try_parse_grouped(t.args).unwrap();
+    let Command::Tournament(t) = cli.command else {
+        panic!()
+    };
+    let specs =
+        crate::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None).unwrap();
+    assert_eq!(specs[0].remote.as_deref(), Some("alice"));
+    assert_eq!(specs[0].name, "Alice");
+    assert_eq!(specs[0].slots, Some(2));
+    assert_eq!(specs[0].lag, crate::remote::lag::LagPolicy::Off);
+    assert_eq!(specs[1].remote, None);
+}
+
+#[test]
 fn refused_options_name_the_equivalent() {
     for (line, why) in [
         ("-epdout x.epd", "--pgnout"),

@@ -16,6 +16,9 @@
 //! | `proto=umi` | accepted for cutechess habits; any other protocol is refused |
 //! | `ponder` (or `ponder=true`) | the engine ponders (`go ponder` on the opponent's time, see `play::ponder`) |
 //! | `restart=on\|off` | `on`: a fresh process for every game; `off` (default): one process for many games, restarted only after a fault |
+//! | `remote=<id>` | instead of `cmd=`: a remote engine, connecting to `--remote-listen` with the token of `<id>` (see [`crate::remote`]) |
+//! | `slots=<n>` | a remote engine's most connections at once (default: the event's concurrency) |
+//! | `lag=auto\|0\|<ms>` | a remote engine's lag compensation: the per-game quota (default), none, or up to `<ms>` a move ([`crate::remote::lag`]) |
 //!
 //! `--each` takes the same keys (except `conf`) and applies them to every
 //! engine. Precedence, lowest first: `--each`, the `conf=` entry, the
@@ -69,6 +72,12 @@ pub struct EngineSpec {
     pub ponder: bool,
     /// When the arbiter starts a fresh process for this engine.
     pub restart: Restart,
+    /// A remote engine's id (`remote=`); then `cmd` is empty and unused.
+    pub remote: Option<String>,
+    /// A remote engine's most connections at once (`slots=`).
+    pub slots: Option<usize>,
+    /// A remote engine's lag compensation (`lag=`).
+    pub lag: crate::remote::lag::LagPolicy,
 }
 
 /// cutechess's `restart=`: when an engine gets a fresh process.
@@ -133,6 +142,10 @@ pub enum ConfigError {
     MissingCmd {
         origin: String,
     },
+    /// Both `cmd=` and `remote=`.
+    CmdAndRemote {
+        origin: String,
+    },
     /// A value the key does not take (`proto=uci`, `restart=maybe`).
     Refused {
         origin: String,
@@ -177,7 +190,8 @@ impl fmt::Display for ConfigError {
             UnknownKey { origin, key } => write!(
                 f,
                 "{origin}: unknown key {key:?} (known: cmd, name, arg, dir, option.<name>, \
-                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart)"
+                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart, \
+                 remote, slots, lag)"
             ),
             EmptyValue { origin, key } => write!(f, "{origin}: empty value for {key}"),
             BadValue {
@@ -187,7 +201,11 @@ impl fmt::Display for ConfigError {
                 expected,
             } => write!(f, "{origin}: {key}={value}: expected {expected}"),
             TimeControl { origin, error } => write!(f, "{origin}: {error}"),
-            MissingCmd { origin } => write!(f, "{origin}: no cmd= given"),
+            MissingCmd { origin } => write!(f, "{origin}: no cmd= (or remote=) given"),
+            CmdAndRemote { origin } => write!(
+                f,
+                "{origin}: cmd= and remote= together; an engine is either a process or remote"
+            ),
             Refused {
                 origin,
                 key,
@@ -246,6 +264,9 @@ struct Layer {
     conf: Option<String>,
     ponder: Option<bool>,
     restart: Option<Restart>,
+    remote: Option<String>,
+    slots: Option<usize>,
+    lag: Option<crate::remote::lag::LagPolicy>,
 }
 
 impl Layer {
@@ -281,6 +302,28 @@ impl Layer {
                 )
             }
             "restart" => self.restart = Some(value.parse().map_err(bad)?),
+            "remote" => {
+                let id = nonempty(value)?;
+                if !id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+                {
+                    return Err(bad(format!(
+                        "{id:?}: an id of letters, digits, '-', '_' and '.'"
+                    )));
+                }
+                self.remote = Some(id);
+            }
+            "slots" => {
+                self.slots = Some(
+                    value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=1024).contains(n))
+                        .ok_or_else(|| bad(format!("{value:?}: expected 1 to 1024")))?,
+                )
+            }
+            "lag" => self.lag = Some(value.parse().map_err(bad)?),
             "name" => self.name = Some(nonempty(value)?),
             "cmd" => self.cmd = Some(nonempty(value)?),
             "dir" => self.dir = Some(nonempty(value)?),
@@ -381,6 +424,9 @@ impl Layer {
         pick(&mut self.ponder, &over.ponder);
         pick(&mut self.restart, &over.restart);
         pick(&mut self.stderr_max, &over.stderr_max);
+        pick(&mut self.remote, &over.remote);
+        pick(&mut self.slots, &over.slots);
+        pick(&mut self.lag, &over.lag);
         for (name, value) in &over.options {
             match self.options.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1.clone_from(value),
@@ -413,8 +459,15 @@ fn parse_bytes(text: &str) -> Option<u64> {
 #[serde(deny_unknown_fields)]
 struct FileEntry {
     name: String,
-    #[serde(alias = "command")]
-    cmd: String,
+    #[serde(default, alias = "command")]
+    cmd: Option<String>,
+    /// A remote engine's id, instead of `cmd`.
+    #[serde(default)]
+    remote: Option<String>,
+    #[serde(default)]
+    slots: Option<usize>,
+    #[serde(default)]
+    lag: Option<serde_json::Value>,
     #[serde(default)]
     args: Vec<String>,
     #[serde(default, alias = "workingDirectory")]
@@ -515,7 +568,19 @@ impl FileEntry {
         let origin = format!("engines file {path}, entry {:?}", self.name);
         let mut layer = Layer::default();
         layer.set(&origin, "name", &self.name)?;
-        layer.set(&origin, "cmd", &self.cmd)?;
+        match (&self.cmd, &self.remote) {
+            (Some(cmd), None) => layer.set(&origin, "cmd", cmd)?,
+            (None, Some(remote)) => layer.set(&origin, "remote", remote)?,
+            (Some(_), Some(_)) => return Err(ConfigError::CmdAndRemote { origin }),
+            (None, None) => return Err(ConfigError::MissingCmd { origin }),
+        }
+        if let Some(slots) = self.slots {
+            layer.set(&origin, "slots", &slots.to_string())?;
+        }
+        if let Some(lag) = &self.lag {
+            let text = scalar_text(path, "lag", lag)?;
+            layer.set(&origin, "lag", &text)?;
+        }
         layer.args.clone_from(&self.args);
         // why skip empty ones: cutechess writes `"workingDirectory": ""` and
         // `"stderrFile": ""` for an engine without them.
@@ -659,11 +724,21 @@ pub fn parse_engine(
         .cloned()
         .collect();
     let merged = each.overlay(&entry).overlay(&own);
-    let cmd = merged.cmd.ok_or(ConfigError::MissingCmd { origin })?;
-    let cmd = PathBuf::from(cmd);
-    let name = match merged.name {
-        Some(n) => n,
-        None => cmd.file_name().map_or_else(
+    // why only the engine's own and its entry's: `--each remote=` would make
+    // every engine the same remote one.
+    let remote = own.remote.clone().or(entry.remote.clone());
+    let cmd = match (&merged.cmd, &remote) {
+        (Some(_), Some(_)) if own.cmd.is_some() || entry.cmd.is_some() => {
+            return Err(ConfigError::CmdAndRemote { origin })
+        }
+        (_, Some(_)) => PathBuf::new(),
+        (Some(cmd), None) => PathBuf::from(cmd),
+        (None, None) => return Err(ConfigError::MissingCmd { origin }),
+    };
+    let name = match (merged.name, &remote) {
+        (Some(n), _) => n,
+        (None, Some(id)) => id.clone(),
+        (None, None) => cmd.file_name().map_or_else(
             || cmd.display().to_string(),
             |f| f.to_string_lossy().into_owned(),
         ),
@@ -684,6 +759,9 @@ pub fn parse_engine(
         ponder: merged.ponder.unwrap_or(false),
         restart: merged.restart.unwrap_or_default(),
         stderr_max: merged.stderr_max,
+        remote,
+        slots: merged.slots,
+        lag: merged.lag.unwrap_or_default(),
     })
 }
 
@@ -717,7 +795,7 @@ pub fn resolve_engines(
     file: Option<&EnginesFile>,
 ) -> Result<Vec<EngineSpec>, ConfigError> {
     let specs = parse_engines(engines, each, file)?;
-    for s in &specs {
+    for s in specs.iter().filter(|s| s.remote.is_none()) {
         s.check_binary()?;
     }
     Ok(specs)
@@ -851,7 +929,7 @@ mod tests {
     #[test]
     fn errors() {
         let err = |s: &str| engine(s).unwrap_err().to_string();
-        assert_eq!(err("name=A"), "--engine #1: no cmd= given");
+        assert_eq!(err("name=A"), "--engine #1: no cmd= (or remote=) given");
         assert!(err("cmd=x hash=1").contains("unknown key \"hash\""));
         assert!(err("cmd=x option.=1").contains("unknown key \"option.\""));
         assert!(err("cmd=x depth=ten").contains("bad depth value \"ten\""));
@@ -957,7 +1035,7 @@ mod tests {
     fn bad_engines_files() {
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err("{").starts_with("engines file e.json: "));
-        assert!(err(r#"[{"name": "A"}]"#).contains("missing field `cmd`"));
+        assert!(err(r#"[{"name": "A"}]"#).contains("no cmd= (or remote=) given"));
         assert!(err(r#"[{"name": "A", "cmd": "a", "hash": 1}]"#).contains("unknown field `hash`"));
         assert!(err(r#"[{"name": "A", "cmd": "a", "tc": "fast"}]"#).contains("bad tc value"));
         assert!(err(r#"[{"name": "A", "cmd": "a", "options": {"H": [1]}}]"#)
@@ -1074,6 +1152,39 @@ mod tests {
             "workingDirectory": ""
         }
     ]"#;
+
+    #[test]
+    fn remote_engines() {
+        let e = engine("remote=alice tc=10+0.1").unwrap();
+        assert_eq!(
+            (e.remote.as_deref(), e.name.as_str()),
+            (Some("alice"), "alice")
+        );
+        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Quota);
+        let e = engine("remote=bob name=Bob slots=3 lag=150").unwrap();
+        assert_eq!(e.slots, Some(3));
+        assert_eq!(
+            e.lag,
+            crate::remote::lag::LagPolicy::Fixed(Duration::from_millis(150))
+        );
+        let err = |s: &str| engine(s).unwrap_err().to_string();
+        assert!(err("remote=a cmd=x").contains("cmd= and remote= together"));
+        assert!(err("remote=a/b").contains("an id of letters"));
+        assert!(err("remote=a slots=0").contains("expected 1 to 1024"));
+        assert!(err("remote=a lag=fast").contains("expected auto, 0"));
+        // No binary to check for a remote engine.
+        assert!(resolve_engines(&[toks("remote=a name=A")], &[], None).is_ok());
+        let file = EnginesFile::parse(
+            r#"[{"name": "Alice", "remote": "alice", "slots": 2, "lag": 0}]"#,
+            "e.json",
+        )
+        .unwrap();
+        let e = parse_engine(0, &toks("conf=Alice st=1"), &[], Some(&file)).unwrap();
+        assert_eq!(e.remote.as_deref(), Some("alice"));
+        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Off);
+        let bad = EnginesFile::parse(r#"[{"name": "A", "remote": "a", "cmd": "x"}]"#, "e.json");
+        assert!(bad.unwrap_err().to_string().contains("together"));
+    }
 
     #[test]
     fn cutechess_engines_json_loads() {

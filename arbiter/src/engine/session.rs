@@ -14,6 +14,8 @@ use umi::{Message, OptionDecl, OptionKind, ScoreValue};
 use crate::engine::process::{
     EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
+use crate::engine::transport::{LagCharge, Transport};
+use crate::remote::link::RemoteLink;
 
 /// How an engine failed the protocol.
 #[derive(Debug)]
@@ -34,6 +36,9 @@ pub enum Fault {
     Garbled { line: String, problem: String },
     /// `bestmove (none)` although the position has legal moves.
     NoMove,
+    /// A remote engine's connection ended (or none came: a no-show);
+    /// `reason` says how.
+    Dropped { reason: String },
     /// The engine does not declare an option it was configured with.
     NoSuchOption { name: String },
     /// A `bestmove` that answers no `go` (a second one for the same `go`, or
@@ -67,6 +72,7 @@ impl fmt::Display for Fault {
             Fault::Gone { exit: None } => f.write_str("engine closed its output"),
             Fault::Garbled { line, problem } => write!(f, "{problem}: {line:?}"),
             Fault::NoMove => f.write_str("bestmove (none) in a position with legal moves"),
+            Fault::Dropped { reason } => write!(f, "remote engine disconnected: {reason}"),
             Fault::NoSuchOption { name } => write!(f, "the engine has no option {name:?}"),
             Fault::StrayBestmove { line, when } => {
                 write!(f, "{line:?} {when}, when no search was running")
@@ -91,13 +97,17 @@ pub struct BestMove {
     /// The last `pv` an `info` line gave (empty if none did); kept as parsed,
     /// so a game nobody watches pays no copy.
     pub pv: Vec<umi::Move>,
-    /// From writing `go` to reading `bestmove`, on the arbiter's monotonic clock.
+    /// From writing `go` to reading `bestmove`, on the arbiter's monotonic
+    /// clock, less the lag compensation of a remote engine: the time its
+    /// clock is charged.
     pub elapsed: Duration,
+    /// A remote engine's measured lag and compensation for this move.
+    pub lag: Option<LagCharge>,
 }
 
-/// One engine process under the protocol.
+/// One engine under the protocol, through a process or a connection.
 pub struct Session {
-    process: EngineProcess,
+    transport: Transport,
     /// What the engine calls itself (`id name`), if it said.
     pub id_name: Option<String>,
     /// Game ids from `games`.
@@ -117,10 +127,28 @@ impl Session {
         timeout: Duration,
         traffic: Option<Arc<dyn TrafficLog>>,
     ) -> Result<Session, Fault> {
-        let mut process = EngineProcess::spawn(spec).map_err(Fault::Spawn)?;
-        process.set_traffic_log(traffic);
+        let process = EngineProcess::spawn(spec).map_err(Fault::Spawn)?;
+        Session::over(Transport::Process(process), timeout, traffic).await
+    }
+
+    /// Runs the handshake with a remote engine over its connection.
+    pub async fn start_remote(
+        link: RemoteLink,
+        timeout: Duration,
+        traffic: Option<Arc<dyn TrafficLog>>,
+    ) -> Result<Session, Fault> {
+        Session::over(Transport::Remote(link), timeout, traffic).await
+    }
+
+    /// The handshake over `transport`; on a fault the transport is ended.
+    async fn over(
+        mut transport: Transport,
+        timeout: Duration,
+        traffic: Option<Arc<dyn TrafficLog>>,
+    ) -> Result<Session, Fault> {
+        transport.set_traffic_log(traffic);
         let mut s = Session {
-            process,
+            transport,
             id_name: None,
             games: Vec::new(),
             options: Vec::new(),
@@ -131,7 +159,7 @@ impl Session {
             Err(fault) => {
                 // why shut down rather than drop: the process is reaped and its
                 // stderr log is complete before the caller reports the fault.
-                s.process.shutdown(Duration::ZERO).await;
+                s.transport.shutdown(Duration::ZERO).await;
                 Err(fault)
             }
         }
@@ -157,7 +185,7 @@ impl Session {
     }
 
     pub fn pid(&self) -> u32 {
-        self.process.pid()
+        self.transport.pid()
     }
 
     pub fn plays(&self, game: &str) -> bool {
@@ -257,7 +285,7 @@ impl Session {
     /// `Ok(false)` when the engine's output has ended.
     async fn stray_bestmove(&mut self, when: &'static str) -> Result<bool, Fault> {
         loop {
-            match self.process.read_line_if_ready().await {
+            match self.transport.read_line_if_ready().await {
                 Ok(None) | Err(ReadError::Timeout) => return Ok(true),
                 Ok(Some(line)) if is_bestmove(&line) => {
                     return Err(Fault::StrayBestmove {
@@ -285,7 +313,7 @@ impl Session {
 
     /// Sends `lines` in one write (see [`EngineProcess::send_lines`]).
     pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), Fault> {
-        match self.process.send_lines(lines).await {
+        match self.transport.send_lines(lines).await {
             Ok(()) => Ok(()),
             Err(WriteError::InvalidLine) => Err(Fault::Garbled {
                 line: lines.join("\n"),
@@ -322,7 +350,7 @@ impl Session {
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
         self.send_lines(&[position, go]).await?;
-        let started = self.process.last_line_at();
+        let started = self.transport.last_line_at();
         self.bestmove(started, deadline, on_info).await
     }
 
@@ -355,7 +383,7 @@ impl Session {
     pub async fn ponderhit(&mut self, deadline: Instant) -> Result<BestMove, Fault> {
         self.check_pondering().await?;
         self.send("ponderhit").await?;
-        let started = self.process.last_line_at();
+        let started = self.transport.last_line_at();
         self.bestmove(started, deadline, None).await
     }
 
@@ -367,7 +395,7 @@ impl Session {
     pub async fn stop_ponder(&mut self, deadline: Instant) -> Result<std::time::Instant, Fault> {
         self.check_pondering().await?;
         self.send("stop").await?;
-        let stopped = self.process.last_line_at();
+        let stopped = self.transport.last_line_at();
         loop {
             let line = self.read_until(deadline, "bestmove after stop").await?;
             if is_bestmove(&line) {
@@ -413,10 +441,15 @@ impl Session {
                 Ok(Message::BestMove { best, ponder }) => {
                     // why the stamp of the line: the time charged is exactly
                     // the time between the two lines of the traffic log.
-                    let elapsed = self
-                        .process
+                    let measured = self
+                        .transport
                         .last_line_at()
                         .saturating_duration_since(started);
+                    // why here: the compensation is part of what the move
+                    // cost, decided once, where the time is measured.
+                    let lag = self.transport.lag_charge(measured);
+                    let elapsed =
+                        measured.saturating_sub(lag.map_or(Duration::ZERO, |l| l.compensation));
                     // why not `check_idle`: an engine that exits right after its
                     // answer has still answered; its exit is for the next `go`.
                     self.stray_bestmove("right after the bestmove that answered the go")
@@ -428,6 +461,7 @@ impl Session {
                         depth,
                         pv,
                         elapsed,
+                        lag,
                     });
                 }
                 Ok(Message::BestMoveNone) => return Err(Fault::NoMove),
@@ -459,18 +493,18 @@ impl Session {
 
     /// Tells the engine to stop searching (after a flag), without waiting.
     pub async fn stop(&mut self) {
-        let _ = self.process.send("stop").await;
+        let _ = self.transport.send_lines(&["stop"]).await;
     }
 
     /// `quit`, then after `grace` the process group is killed; always reaped.
     pub async fn shutdown(self, grace: Duration) -> Option<Exit> {
-        self.process.shutdown(grace).await.exit
+        self.transport.shutdown(grace).await.exit
     }
 
     /// `quit`, then after `grace` the process group is killed; the full report
     /// (whether it exited by itself, and how).
     pub async fn quit(self, grace: Duration) -> ShutdownReport {
-        self.process.shutdown(grace).await
+        self.transport.shutdown(grace).await
     }
 
     /// The next line from the engine, whatever it is (for callers that drive
@@ -485,16 +519,21 @@ impl Session {
 
     /// Kills the engine now (for an engine that misbehaved).
     pub fn kill(&mut self) {
-        self.process.kill();
+        self.transport.kill();
     }
 
     /// Keeps `slot` (of a server's engine cap) until the engine is ended.
     pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
-        self.process.hold(slot);
+        self.transport.hold(slot);
     }
 
     pub fn is_alive(&mut self) -> bool {
-        self.process.try_exit().is_none()
+        self.transport.is_alive()
+    }
+
+    /// Whether the engine is a remote one (a connection, not a process).
+    pub fn is_remote(&self) -> bool {
+        matches!(self.transport, Transport::Remote(_))
     }
 
     async fn read_until(
@@ -502,7 +541,7 @@ impl Session {
         deadline: Instant,
         waiting_for: &'static str,
     ) -> Result<String, Fault> {
-        match self.process.read_line_until(deadline).await {
+        match self.transport.read_line_until(deadline).await {
             Ok(line) => Ok(line),
             Err(ReadError::Timeout) => Err(Fault::Timeout {
                 waiting_for,
@@ -525,8 +564,11 @@ impl Session {
     }
 
     async fn gone(&mut self) -> Fault {
+        if let Some(reason) = self.transport.drop_reason() {
+            return Fault::Dropped { reason };
+        }
         let exit = self
-            .process
+            .transport
             .wait_exit_until(Instant::now() + EXIT_GRACE)
             .await;
         Fault::Gone { exit }

@@ -37,10 +37,13 @@ const LONGEST_BACKOFF: Duration = Duration::from_secs(1);
 /// What to do with each accepted connection.
 pub struct Front {
     pub app: Router,
-    pub allowed: AllowedHosts,
+    /// The `Host`/`Origin` guard's hosts; `None`: no guard.
+    pub allowed: Option<AllowedHosts>,
     pub limits: Limits,
     /// `SO_SNDBUF` of each connection, when bounded.
     pub send_buffer: Option<usize>,
+    /// `TCP_NODELAY` on each connection (small frames of a line protocol).
+    pub nodelay: bool,
 }
 
 /// Serves `front` on `listener` until the process ends.
@@ -74,6 +77,11 @@ pub async fn run(listener: TcpListener, front: Front) -> io::Result<()> {
             Ok(ticket) => {
                 if let Some(bytes) = front.send_buffer {
                     set_send_buffer(&stream, bytes);
+                }
+                if front.nodelay {
+                    if let Err(e) = stream.set_nodelay(true) {
+                        tracing::debug!("cannot set TCP_NODELAY on a connection: {e}");
+                    }
                 }
                 tokio::spawn(conn::serve(stream, peer, ticket, app.clone(), limits));
             }

@@ -18,11 +18,15 @@ use super::guard::{self, AllowedHosts};
 use super::Limits;
 
 /// `app` behind the front's layers.
-pub fn wrap(app: Router, allowed: AllowedHosts, limits: &Limits) -> Router {
-    app.layer(TimeoutLayer::with_status_code(
-        StatusCode::REQUEST_TIMEOUT,
-        limits.request_timeout,
-    ))
-    .layer(RequestBodyLimitLayer::new(limits.max_body))
-    .layer(axum::middleware::from_fn_with_state(allowed, guard::guard))
+pub fn wrap(app: Router, allowed: Option<AllowedHosts>, limits: &Limits) -> Router {
+    let app = app
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
+        .layer(RequestBodyLimitLayer::new(limits.max_body));
+    match allowed {
+        Some(allowed) => app.layer(axum::middleware::from_fn_with_state(allowed, guard::guard)),
+        None => app,
+    }
 }

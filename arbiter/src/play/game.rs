@@ -78,7 +78,7 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
             Termination::Unresponsive { side, detail }
         }
         Fault::Gone { .. } if fault.is_crash() => Termination::Crash { side, detail },
-        Fault::Gone { .. } => Termination::Disconnect { side, detail },
+        Fault::Gone { .. } | Fault::Dropped { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
         Fault::NoMove => Termination::NoBestmove { side, detail },
         Fault::StrayBestmove { .. } | Fault::BestmoveWhilePondering { .. } => {
@@ -251,6 +251,8 @@ pub async fn play_observed(
                     time_ms: bm.elapsed.as_millis() as u64,
                     score,
                     depth: bm.depth,
+                    lag_ms: bm.lag.map(|l| l.lag.as_millis() as u64),
+                    comp_ms: bm.lag.map(|l| l.compensation.as_millis() as u64),
                 });
                 played.push(mv);
                 if let Some(w) = watch {

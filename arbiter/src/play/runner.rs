@@ -196,6 +196,9 @@ pub struct Runner {
     /// Told when each game starts and after each ply (`--live`); `None`
     /// costs nothing.
     pub observer: Option<Arc<dyn GameObserver>>,
+    /// The remote engines' connections (`remote=` engines); `None` when
+    /// every engine is a process.
+    pub remote: Option<crate::remote::RemoteEngines>,
 }
 
 impl Runner {
@@ -216,12 +219,26 @@ impl Runner {
         slot: usize,
         game: GameId,
     ) -> Result<Session, Fault> {
-        let mut s = Session::start(
-            &self.launch_spec(engine, slot),
-            self.handshake_timeout,
-            self.traffic.clone(),
-        )
-        .await?;
+        let spec = &self.engines[engine];
+        let mut s = match (&spec.remote, &self.remote) {
+            (None, _) => {
+                Session::start(
+                    &self.launch_spec(engine, slot),
+                    self.handshake_timeout,
+                    self.traffic.clone(),
+                )
+                .await?
+            }
+            (Some(_), Some(remote)) => {
+                let link = remote.link(spec).await?;
+                Session::start_remote(link, self.handshake_timeout, self.traffic.clone()).await?
+            }
+            (Some(id), None) => {
+                return Err(Fault::Dropped {
+                    reason: format!("remote engine {id}, but no remote endpoint is open"),
+                })
+            }
+        };
         if !s.plays(game.as_str()) {
             let games = s.games.join(" ");
             s.shutdown(self.quit_grace).await;
@@ -502,10 +519,11 @@ impl Runner {
                     if offender.is_none() {
                         // It could not be started: say so in the verdict.
                         let detail = format!("{} at start: {fault}", self.engines[engine].name);
-                        played.termination = if matches!(fault, Fault::Gone { .. }) {
-                            Termination::Crash { side, detail }
-                        } else {
-                            Termination::Unresponsive { side, detail }
+                        played.termination = match fault {
+                            Fault::Gone { .. } => Termination::Crash { side, detail },
+                            // A remote engine that did not come: a no-show.
+                            Fault::Dropped { .. } => Termination::Disconnect { side, detail },
+                            _ => Termination::Unresponsive { side, detail },
                         };
                     }
                     let mut others: Vec<&mut Session> = ready.iter_mut().collect();
@@ -566,7 +584,9 @@ impl Runner {
     }
 }
 
-fn sanitize(name: &str) -> String {
+/// `name` with every character but ASCII letters, digits, `-` and `_` as `_`
+/// (for file names).
+pub fn sanitize(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {

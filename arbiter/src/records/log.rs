@@ -90,6 +90,13 @@ pub struct MoveRecord {
     /// The last depth the engine reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// A remote engine's measured round trip for this move, milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lag_ms: Option<u64>,
+    /// The part of it given back to its clock (`time_ms` is already net of
+    /// it), milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comp_ms: Option<u64>,
 }
 
 impl MoveRecord {
@@ -100,6 +107,8 @@ impl MoveRecord {
             time_ms,
             score: None,
             depth: None,
+            lag_ms: None,
+            comp_ms: None,
         }
     }
 }
@@ -530,12 +539,16 @@ pub(crate) mod tests {
                     time_ms: 1234,
                     score: Some(Score::Cp(-35)),
                     depth: Some(12),
+                    lag_ms: None,
+                    comp_ms: None,
                 },
                 MoveRecord {
                     mv: "7".into(),
                     time_ms: 5,
                     score: Some(Score::Mate(1)),
                     depth: None,
+                    lag_ms: None,
+                    comp_ms: None,
                 },
             ],
             scores: Some([36, 36]),

@@ -636,6 +636,8 @@ mod tests {
                 time_ms: i * 37,
                 score: (i % 3 == 0).then_some(Score::Cp(i as i32 - 40)),
                 depth: (i % 2 == 0).then_some(i as u32),
+                lag_ms: None,
+                comp_ms: None,
             })
             .collect();
         // An engine that never answered: no moves at all.

@@ -189,8 +189,12 @@ pub struct Server {
     pub addr: SocketAddr,
     /// The kernel send buffer of each connection, when bounded.
     send_buffer: Option<usize>,
-    allowed: AllowedHosts,
+    /// The hosts its requests may name; `None`: any (see
+    /// [`Server::without_host_guard`]).
+    allowed: Option<AllowedHosts>,
     limits: Limits,
+    /// Whether each connection sends at once (`TCP_NODELAY`).
+    nodelay: bool,
 }
 
 impl Server {
@@ -226,8 +230,9 @@ impl Server {
             router,
             addr,
             send_buffer: None,
-            allowed,
+            allowed: Some(allowed),
             limits: Limits::default(),
+            nodelay: false,
         })
     }
 
@@ -242,6 +247,24 @@ impl Server {
     /// read, and the server would not notice the page is stuck).
     pub fn with_send_buffer(mut self, bytes: usize) -> Server {
         self.send_buffer = Some(bytes);
+        self
+    }
+
+    /// Sends every write at once (`TCP_NODELAY`): for a line protocol of
+    /// small frames (the remote engines' `/umi`), where Nagle's algorithm
+    /// with the peer's delayed ACK would hold a `bestmove` back ~40 ms.
+    pub fn with_nodelay(mut self) -> Server {
+        self.nodelay = true;
+        self
+    }
+
+    /// Serves requests whatever `Host` and `Origin` they name, under the
+    /// same limits: for an endpoint whose clients are programs that
+    /// authenticate themselves (the remote engines' `/umi`, by token), which
+    /// reach a `0.0.0.0` listener by any name the organiser gave them; the
+    /// guard protects pages that act on a browser's behalf without one.
+    pub fn without_host_guard(mut self) -> Server {
+        self.allowed = None;
         self
     }
 
@@ -265,6 +288,7 @@ impl Server {
             allowed: self.allowed,
             limits: self.limits,
             send_buffer: self.send_buffer,
+            nodelay: self.nodelay,
         };
         crate::front::accept::run(self.listener, front).await
     }

@@ -286,6 +286,8 @@ impl Table {
             time_ms: elapsed.as_millis() as u64,
             score,
             depth,
+            lag_ms: None,
+            comp_ms: None,
         });
         self.settle();
         Ok(())

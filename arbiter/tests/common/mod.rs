@@ -322,3 +322,13 @@ pub fn count_lines(log: &Path) -> usize {
         .map(|t| t.lines().filter(|l| l.ends_with('}')).count())
         .unwrap_or(0)
 }
+
+/// The report an event prints: from the standings header to the
+/// terminations line.
+pub fn report(text: &str) -> String {
+    let start = text.find("Rank Name").expect("standings in the output");
+    let rest = &text[start..];
+    let end = rest.find("Terminations:").expect("terminations line");
+    let end = end + rest[end..].find('\n').unwrap_or(rest.len() - end);
+    rest[..end].to_owned()
+}

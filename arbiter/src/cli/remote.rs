@@ -1,0 +1,146 @@
+//! The command line of remote engines: the `--remote-*` options of `match`
+//! and `tournament`, and `arbiter connect` (the bridge).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::cli::{engine_specs, EngineArgs, UsageError};
+use crate::play::runner::Runner;
+use crate::remote::bridge::{self, BridgeConfig};
+use crate::remote::tokens::Tokens;
+use crate::remote::{Limits, RemoteEngines};
+
+/// Where remote engines (`--engine remote=<id>`) connect, and how long the
+/// event waits for them.
+#[derive(Args, Clone, Debug)]
+pub struct RemoteArgs {
+    /// Address of the remote engines' endpoint, `ws://ADDR/umi` (e.g.
+    /// `0.0.0.0:9000` to let other machines in; port 0 picks one).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9000")]
+    pub remote_listen: SocketAddr,
+    /// JSON `{"<id>": "<token>", …}` with a token for every remote engine
+    /// [default: tokens generated and printed once at start].
+    #[arg(long, value_name = "FILE")]
+    pub remote_tokens: Option<PathBuf>,
+    /// Seconds to wait for a remote engine: before the first game for all
+    /// of them (then an error names who is missing), and for each game a
+    /// remote engine is due in (then it is lost by disconnect, a no-show).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
+    pub remote_wait: f64,
+    /// Seconds a remote engine whose connection dropped mid-game has to
+    /// come back (its clock running) before the game is lost by
+    /// disconnect; 0: no grace.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub remote_grace: f64,
+}
+
+/// Opens the endpoint when the runner has remote engines (prints generated
+/// tokens and the address) and gives the runner their registry.
+pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageError> {
+    let ids = crate::remote::remote_ids(&runner.engines);
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let grace = Duration::try_from_secs_f64(args.remote_grace)
+        .ok()
+        .filter(|g| g.as_secs_f64() <= crate::cli::MAX_TIMEOUT_SECS)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--remote-grace {}: expected seconds from 0 to {}",
+                args.remote_grace,
+                crate::cli::MAX_TIMEOUT_SECS
+            ))
+        })?;
+    let wait = Duration::from_secs_f64(args.remote_wait);
+    let (tokens, generated) = match &args.remote_tokens {
+        Some(path) => (Tokens::load(path, &ids).map_err(UsageError)?, false),
+        None => (Tokens::generate(&ids), true),
+    };
+    let registry = crate::remote::registry_for(&runner.engines, tokens.clone(), runner.concurrency);
+    let limits = Limits::default();
+    let addr = crate::remote::listen(args.remote_listen, registry.clone(), limits)
+        .await
+        .map_err(|e| {
+            UsageError(format!(
+                "--remote-listen {}: cannot listen: {e}",
+                args.remote_listen
+            ))
+        })?;
+    println!("arbiter: remote engines connect to ws://{addr}/umi");
+    if generated {
+        for (id, token) in tokens.iter() {
+            println!("arbiter: remote engine {id}: token {token}");
+        }
+    }
+    runner.remote = Some(RemoteEngines {
+        registry,
+        wait,
+        grace,
+        write_timeout: limits.write_timeout,
+    });
+    Ok(())
+}
+
+/// `arbiter connect`.
+#[derive(Args)]
+pub struct ConnectArgs {
+    /// The arbiter's endpoint, `ws://host:port/umi`.
+    pub url: String,
+    /// The token the organiser gave for this engine.
+    #[arg(long)]
+    pub token: String,
+    /// The engine to run here, as for a match: `cmd=./mybot arg=… dir=…`.
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Connections (engine instances) at once, for games played in parallel.
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::concurrency_arg)]
+    pub slots: usize,
+    /// Directory for the engine's stderr logs.
+    #[arg(long, value_name = "DIR", default_value = "arbiter-logs")]
+    pub stderr_dir: PathBuf,
+}
+
+/// Runs the bridge until the token is refused (or the bridge is stopped).
+pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
+    let specs = engine_specs(&args.engines)?;
+    let [spec] = specs.as_slice() else {
+        return Err(UsageError(format!(
+            "connect runs exactly one --engine, got {}",
+            specs.len()
+        )));
+    };
+    if spec.remote.is_some() {
+        return Err(UsageError(
+            "connect runs a local engine: give it cmd=, not remote=".into(),
+        ));
+    }
+    std::fs::create_dir_all(&args.stderr_dir)
+        .map_err(|e| UsageError(format!("cannot create {}: {e}", args.stderr_dir.display())))?;
+    let launch = (0..args.slots)
+        .map(|slot| {
+            let log = args.stderr_dir.join(format!(
+                "{}.{}.stderr.log",
+                crate::play::runner::sanitize(&spec.name),
+                slot + 1
+            ));
+            spec.launch_spec(spec.stderr.clone().or(Some(log)))
+        })
+        .collect();
+    println!(
+        "arbiter: connecting {} ({} slot(s)) to {}",
+        spec.name, args.slots, args.url
+    );
+    bridge::run(BridgeConfig {
+        url: args.url,
+        token: args.token,
+        launch,
+        backoff: Duration::from_millis(500),
+        max_backoff: Duration::from_secs(30),
+        connections: None,
+    })
+    .await
+    .map_err(|e| UsageError(e.to_string()))
+}

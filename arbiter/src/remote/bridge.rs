@@ -1,0 +1,220 @@
+//! `arbiter connect`: the bridge a bot author runs at home. It starts the
+//! author's engine as a local process (the process room's code: its own
+//! process group, killed on exit, stderr kept) and relays its lines over one
+//! WebSocket connection per slot, one text frame a line. A connection that
+//! ends takes its engine with it; the bridge then reconnects, with backoff,
+//! and starts a fresh engine for the fresh connection — which is how the
+//! arbiter replaces a remote engine (`restart=on`, or after a fault): it
+//! closes the connection and waits for the next one.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+use crate::engine::process::{EngineProcess, LaunchSpec, ReadError};
+
+/// What the bridge needs.
+#[derive(Clone, Debug)]
+pub struct BridgeConfig {
+    /// `ws://host:port/umi`.
+    pub url: String,
+    pub token: String,
+    /// The engine; `{slot}` in its stderr log's name is not needed: each
+    /// slot gets `launch_for(slot)`.
+    pub launch: Vec<LaunchSpec>,
+    /// First pause before reconnecting after a failed attempt; doubled after
+    /// each failure, up to `max_backoff`, and back to this once connected.
+    pub backoff: Duration,
+    pub max_backoff: Duration,
+    /// Stop after this many connections per slot (`None`: never; tests).
+    pub connections: Option<usize>,
+}
+
+/// Why the bridge stopped.
+#[derive(Debug)]
+pub enum BridgeError {
+    /// The arbiter refused the token: retrying would not help.
+    Refused(String),
+    /// The URL is not a WebSocket URL.
+    BadUrl(String),
+}
+
+impl std::fmt::Display for BridgeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BridgeError::Refused(why) => write!(f, "the arbiter refused the connection: {why}"),
+            BridgeError::BadUrl(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for BridgeError {}
+
+/// The pause before the next connection after one that was served (a
+/// short one, so that an arbiter that keeps closing at once is not flooded).
+const RECONNECT_PAUSE: Duration = Duration::from_millis(100);
+
+/// How one connection went.
+enum Outcome {
+    /// It was served, for this long; the reason it ended.
+    Served(Duration, String),
+    /// It could not be made (the arbiter is not up, the network).
+    Failed(String),
+}
+
+/// Runs every slot until the token is refused (or, with `connections`, the
+/// slots have made that many connections).
+pub async fn run(config: BridgeConfig) -> Result<(), BridgeError> {
+    if !(config.url.starts_with("ws://") || config.url.starts_with("wss://")) {
+        return Err(BridgeError::BadUrl(format!(
+            "{}: expected a ws:// URL such as ws://host:9000/umi",
+            config.url
+        )));
+    }
+    if config.url.starts_with("wss://") {
+        return Err(BridgeError::BadUrl(format!(
+            "{}: this bridge speaks ws:// only; for TLS run it behind a local TLS tunnel \
+             (docs/tournaments.md, remote engines)",
+            config.url
+        )));
+    }
+    let mut slots = tokio::task::JoinSet::new();
+    for (slot, launch) in config.launch.iter().cloned().enumerate() {
+        let config = config.clone();
+        slots.spawn(async move { run_slot(&config, slot, launch).await });
+    }
+    let mut result = Ok(());
+    while let Some(done) = slots.join_next().await {
+        match done {
+            Ok(Err(e)) => {
+                result = Err(e);
+                slots.abort_all();
+            }
+            Ok(Ok(())) => {}
+            Err(e) if e.is_cancelled() => {}
+            Err(e) => tracing::error!("a bridge slot failed: {e}"),
+        }
+    }
+    result
+}
+
+async fn run_slot(
+    config: &BridgeConfig,
+    slot: usize,
+    launch: LaunchSpec,
+) -> Result<(), BridgeError> {
+    let mut backoff = config.backoff;
+    let mut made = 0;
+    loop {
+        let pause = match connect_once(config, &launch).await? {
+            Outcome::Served(lasted, why) => {
+                made += 1;
+                tracing::info!(slot = slot + 1, "connection ended after {lasted:?}: {why}");
+                // why at once: the arbiter closes a connection to replace
+                // the engine (`restart=on`, a fault) and waits for the next.
+                backoff = config.backoff;
+                RECONNECT_PAUSE
+            }
+            Outcome::Failed(why) => {
+                tracing::warn!(slot = slot + 1, "cannot connect to {}: {why}", config.url);
+                let pause = backoff;
+                backoff = (backoff * 2).min(config.max_backoff);
+                pause
+            }
+        };
+        if config.connections.is_some_and(|n| made >= n) {
+            return Ok(());
+        }
+        tokio::time::sleep(pause).await;
+    }
+}
+
+/// One connection with one fresh engine, relayed until either ends.
+async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outcome, BridgeError> {
+    let mut request = config
+        .url
+        .as_str()
+        .into_client_request()
+        .map_err(|e| BridgeError::BadUrl(format!("{}: {e}", config.url)))?;
+    let bearer = HeaderValue::from_str(&format!("Bearer {}", config.token))
+        .map_err(|_| BridgeError::Refused("the token is not a valid header value".into()))?;
+    request.headers_mut().insert(header::AUTHORIZATION, bearer);
+    let ws_config = WebSocketConfig::default()
+        .max_message_size(Some(2 * umi::MAX_LINE_BYTES))
+        .max_frame_size(Some(2 * umi::MAX_LINE_BYTES));
+    let mut ws =
+        match tokio_tungstenite::connect_async_with_config(request, Some(ws_config), true).await {
+            Ok((ws, _)) => ws,
+            Err(WsError::Http(response)) if response.status() == StatusCode::UNAUTHORIZED => {
+                return Err(BridgeError::Refused("unknown token".into()))
+            }
+            Err(WsError::Http(response)) => {
+                return Ok(Outcome::Failed(format!("HTTP {}", response.status())))
+            }
+            Err(e) => return Ok(Outcome::Failed(e.to_string())),
+        };
+    let started = Instant::now();
+    let mut engine = match EngineProcess::spawn(launch) {
+        Ok(engine) => engine,
+        Err(e) => {
+            let _ = ws.close(None).await;
+            return Ok(Outcome::Failed(format!("cannot start the engine: {e}")));
+        }
+    };
+    let why = relay(&mut ws, &mut engine).await;
+    engine.shutdown(Duration::from_millis(500)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+    Ok(Outcome::Served(started.elapsed(), why))
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn relay(ws: &mut Socket, engine: &mut EngineProcess) -> String {
+    // why a far deadline: the engine speaks when it wants; the arbiter
+    // keeps the clocks.
+    let far = || Instant::now() + Duration::from_secs(24 * 3600);
+    loop {
+        tokio::select! {
+            frame = ws.next() => match frame {
+                None => return "the arbiter closed the connection".into(),
+                Some(Err(e)) => return format!("connection error: {e}"),
+                Some(Ok(Message::Text(line))) => {
+                    if let Err(e) = engine.send(line.as_str()).await {
+                        return format!("the engine did not take a line: {e}");
+                    }
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return match frame {
+                        Some(f) if !f.reason.is_empty() => format!("closed by the arbiter: {}", f.reason),
+                        _ => "closed by the arbiter".into(),
+                    }
+                }
+                // Pings are answered by tungstenite; nothing else is sent.
+                Some(Ok(_)) => {}
+            },
+            line = engine.read_line_until(far()) => match line {
+                Ok(line) => {
+                    if let Err(e) = ws.send(Message::Text(line.into())).await {
+                        return format!("connection error: {e}");
+                    }
+                }
+                Err(ReadError::Timeout) => {}
+                // why skip: the arbiter sees the same as from a process
+                // whose unreadable line it dropped (spec section 9).
+                Err(ReadError::LineTooLong { .. } | ReadError::InvalidUtf8 { .. }) => {}
+                Err(ReadError::Eof | ReadError::Io(_)) => {
+                    return match engine.wait_exit_until(Instant::now() + Duration::from_millis(500)).await {
+                        Some(exit) => format!("the engine ended ({exit})"),
+                        None => "the engine closed its output".into(),
+                    }
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The `/umi` WebSocket endpoint: authenticates a bot, then relays one UMI
+//! line per text frame between it and the game that holds its connection,
+//! and drops it, with a logged reason, when it misbehaves: binary frames,
+//! more than one line in a frame, a flood of lines, a frame far over the
+//! line limit, pings it never answers (a bot that stops reading), lines that
+//! do not go out in time.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::remote::registry::{Admission, ConnState, Connection, Inbound, Registry};
+use crate::remote::Limits;
+
+/// What the endpoint's handlers share.
+#[derive(Clone)]
+pub struct Endpoint {
+    pub registry: Arc<Registry>,
+    pub limits: Limits,
+}
+
+/// The router of the remote endpoint: `/umi` and nothing else.
+///
+/// It is not behind the board's `Host`/`Origin` guard: a bot connects to a
+/// listener on `0.0.0.0:9000` by whatever name the organiser's machine has,
+/// and a bot in a browser sends its page's `Origin`. The token is what
+/// guards it (a page from another site cannot know it).
+pub fn routes(endpoint: Endpoint) -> Router {
+    Router::new()
+        .route("/umi", get(upgrade))
+        .fallback(|| async { (StatusCode::NOT_FOUND, "no such page; bots connect to /umi") })
+        .with_state(endpoint)
+}
+
+/// Who a connection is, once known.
+enum Auth {
+    /// By its upgrade request's `Authorization: Bearer` header.
+    Header(String, Admission),
+    /// To be read from its first frame.
+    FirstFrame,
+}
+
+async fn upgrade(State(ep): State<Endpoint>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    let auth = match headers.get(header::AUTHORIZATION) {
+        None => Auth::FirstFrame,
+        Some(value) => {
+            let token = value
+                .to_str()
+                .ok()
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .map(str::trim);
+            let Some(remote) = token.and_then(|t| ep.registry.identify(t)) else {
+                tracing::info!("remote: refused an upgrade with a wrong token");
+                return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
+            };
+            match ep.registry.admit(&remote) {
+                Ok(admission) => Auth::Header(remote, admission),
+                Err(why) => {
+                    tracing::info!("remote: refused a connection: {why}");
+                    return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+                }
+            }
+        }
+    };
+    // why a margin over the line limit: a frame a little too long is a
+    // protocol fault of the game (reported like a process's overlong line);
+    // one far beyond it is not read at all.
+    let ws = ws
+        .max_message_size(ep.limits.max_frame)
+        .max_frame_size(ep.limits.max_frame);
+    ws.on_upgrade(move |socket| serve(socket, ep, auth))
+        .into_response()
+}
+
+/// Reads the `auth <token>` first frame before the deadline.
+async fn first_frame_auth(
+    socket: &mut WebSocket,
+    ep: &Endpoint,
+) -> Result<(String, Admission), String> {
+    let deadline = Instant::now() + ep.limits.auth_deadline;
+    let frame = match tokio::time::timeout_at(deadline, socket.recv()).await {
+        Err(_) => return Err("no auth frame in time".into()),
+        Ok(None | Some(Err(_))) => return Err("closed before authenticating".into()),
+        Ok(Some(Ok(frame))) => frame,
+    };
+    let Message::Text(text) = frame else {
+        return Err("first frame is not `auth <token>`".into());
+    };
+    let token = text
+        .as_str()
+        .trim_end_matches(['\r', '\n'])
+        .strip_prefix("auth ")
+        .ok_or("first frame is not `auth <token>`")?;
+    let remote = ep.registry.identify(token.trim()).ok_or("unknown token")?;
+    let admission = ep.registry.admit(&remote)?;
+    Ok((remote, admission))
+}
+
+async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth) {
+    let (remote, admission) = match auth {
+        Auth::Header(remote, admission) => (remote, admission),
+        Auth::FirstFrame => match first_frame_auth(&mut socket, &ep).await {
+            Ok(found) => found,
+            Err(why) => {
+                tracing::info!("remote: dropped an unauthenticated connection: {why}");
+                let _ =
+                    tokio::time::timeout(ep.limits.write_timeout, socket.send(close(&why))).await;
+                return;
+            }
+        },
+    };
+    let id = ep.registry.next_id();
+    let state = Arc::new(ConnState::new());
+    let (in_tx, in_rx) = mpsc::channel(ep.limits.inbound_queue);
+    let (out_tx, out_rx) = mpsc::channel(64);
+    ep.registry.offer(Connection {
+        id,
+        remote: remote.clone(),
+        inbound: in_rx,
+        outbound: out_tx,
+        state: Arc::clone(&state),
+    });
+    tracing::info!(remote = %remote, id, "remote engine connected");
+    let reason = relay(&mut socket, &ep.limits, &state, in_tx, out_rx).await;
+    state.close(&reason);
+    tracing::info!(remote = %remote, id, "remote connection dropped: {reason}");
+    let _ = tokio::time::timeout(ep.limits.write_timeout, socket.send(close(&reason))).await;
+    drop(admission);
+}
+
+fn close(reason: &str) -> Message {
+    // why clipped: a close frame's reason is at most 123 bytes.
+    let mut text: String = reason.chars().take(100).collect();
+    while text.len() > 120 {
+        text.pop();
+    }
+    Message::Close(Some(CloseFrame {
+        code: 1008,
+        reason: text.into(),
+    }))
+}
+
+/// A token bucket: `rate` lines a second, bursts of `burst`.
+struct Bucket {
+    level: f64,
+    at: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
+        self.level = (self.level + refill).min(self.burst);
+        self.at = now;
+        if self.level >= 1.0 {
+            self.level -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Relays until the connection ends; returns why it ended.
+async fn relay(
+    socket: &mut WebSocket,
+    limits: &Limits,
+    state: &ConnState,
+    inbound: mpsc::Sender<Inbound>,
+    mut outbound: mpsc::Receiver<String>,
+) -> String {
+    let mut bucket = Bucket {
+        level: f64::from(limits.line_burst),
+        at: Instant::now(),
+        rate: f64::from(limits.lines_per_second),
+        burst: f64::from(limits.line_burst),
+    };
+    let mut pings = tokio::time::interval(limits.ping_interval);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The ping awaiting its pong: its number and when it went out.
+    let mut awaiting: Option<(u64, Instant)> = None;
+    let mut last_pong = Instant::now();
+    let mut seq: u64 = 0;
+    loop {
+        tokio::select! {
+            frame = socket.recv() => {
+                let frame = match frame {
+                    None => return "the bot closed the connection".into(),
+                    Some(Err(e)) => return format!("connection error: {e}"),
+                    Some(Ok(frame)) => frame,
+                };
+                match frame {
+                    Message::Text(text) => {
+                        if !bucket.take() {
+                            return format!(
+                                "flood: more than {} lines a second (bursts of {})",
+                                limits.lines_per_second, limits.line_burst
+                            );
+                        }
+                        let line = text.as_str();
+                        let line = line.strip_suffix('\n').unwrap_or(line);
+                        let line = line.strip_suffix('\r').unwrap_or(line);
+                        if line.contains(['\n', '\r']) {
+                            return "a frame with more than one line (one UMI line per frame)".into();
+                        }
+                        let item = if line.len() > umi::MAX_LINE_BYTES {
+                            Inbound::TooLong { bytes: line.len() }
+                        } else {
+                            Inbound::Line(line.to_owned())
+                        };
+                        match inbound.try_send(item) {
+                            Ok(()) => {}
+                            Err(mpsc::error::TrySendError::Full(_)) => {
+                                return format!(
+                                    "{} lines sent that nobody asked for",
+                                    limits.inbound_queue
+                                )
+                            }
+                            // The link is gone: the arbiter is done with it.
+                            Err(mpsc::error::TrySendError::Closed(_)) => {
+                                return "closed by the arbiter".into()
+                            }
+                        }
+                    }
+                    Message::Binary(_) => {
+                        return "a binary frame (UMI lines are text frames)".into()
+                    }
+                    Message::Pong(payload) => {
+                        if let Some((n, sent)) = awaiting {
+                            if payload.as_ref() == n.to_be_bytes() {
+                                state.record_rtt(sent.elapsed());
+                                awaiting = None;
+                                last_pong = Instant::now();
+                            }
+                        }
+                    }
+                    // tungstenite answers pings by itself.
+                    Message::Ping(_) => {}
+                    Message::Close(_) => return "the bot closed the connection".into(),
+                }
+            }
+            line = outbound.recv() => {
+                let Some(line) = line else {
+                    return "closed by the arbiter".into();
+                };
+                let send = socket.send(Message::Text(line.into()));
+                match tokio::time::timeout(limits.write_timeout, send).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => return format!("connection error: {e}"),
+                    Err(_) => {
+                        return format!(
+                            "stopped reading: a line did not go out in {:?}",
+                            limits.write_timeout
+                        )
+                    }
+                }
+            }
+            _ = pings.tick() => {
+                if last_pong.elapsed() > limits.pong_timeout {
+                    return format!(
+                        "stopped reading: no pong for {:?}",
+                        limits.pong_timeout
+                    );
+                }
+                if awaiting.is_none() {
+                    seq += 1;
+                    let ping = Message::Ping(seq.to_be_bytes().to_vec().into());
+                    match tokio::time::timeout(limits.write_timeout, socket.send(ping)).await {
+                        Ok(Ok(())) => awaiting = Some((seq, Instant::now())),
+                        Ok(Err(e)) => return format!("connection error: {e}"),
+                        Err(_) => return "stopped reading: a ping did not go out".into(),
+                    }
+                }
+            }
+        }
+    }
+}

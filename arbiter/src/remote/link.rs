@@ -1,0 +1,382 @@
+//! The arbiter's end of one remote engine: what a session reads and writes
+//! lines through instead of a process's pipes
+//! ([`crate::engine::transport::Transport::Remote`]).
+//!
+//! A dropped connection is not at once the engine's end: for `grace` the
+//! link waits for the bot to come back with the same token, then replays
+//! what a fresh instance needs — `umi` … `umiok`, the `setoption` lines,
+//! the game's `newgame` and `isready` … `readyok`, and the `position`/`go`
+//! of a search in progress — while the engine's clock keeps running (the
+//! search's time is measured from the first `go`). Not back in time, the
+//! link reports end of output and the session's verdict is `disconnect`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc::error::TryRecvError;
+use tokio::time::{timeout_at, Instant};
+
+use crate::engine::process::{
+    ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
+};
+use crate::engine::transport::LagCharge;
+use crate::play::tc::TimeControl;
+use crate::remote::lag::{LagPolicy, LagTracker};
+use crate::remote::registry::{Connection, Inbound, Registry};
+
+/// How a remote engine's link behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkSettings {
+    /// How long a dropped connection may take to come back (`--remote-grace`).
+    pub grace: Duration,
+    /// Time allowed for a line to be handed to the connection.
+    pub write_timeout: Duration,
+    pub lag: LagPolicy,
+    pub tc: TimeControl,
+}
+
+/// What a fresh instance must be told to stand where the old one stood.
+#[derive(Debug, Default)]
+struct Replay {
+    options: Vec<String>,
+    newgame: Option<String>,
+    /// The `position` and `go` lines of the search not yet answered.
+    search: Vec<String>,
+}
+
+pub struct RemoteLink {
+    conn: Connection,
+    registry: Arc<Registry>,
+    /// The engine's name for the traffic log.
+    name: String,
+    settings: LinkSettings,
+    traffic: Option<Arc<dyn TrafficLog>>,
+    last_line_at: std::time::Instant,
+    lag: LagTracker,
+    replay: Replay,
+    /// Set once the link gave up on the engine (its last connection's end).
+    ended: Option<String>,
+}
+
+impl RemoteLink {
+    pub fn new(
+        conn: Connection,
+        registry: Arc<Registry>,
+        name: impl Into<String>,
+        settings: LinkSettings,
+    ) -> RemoteLink {
+        RemoteLink {
+            conn,
+            registry,
+            name: name.into(),
+            lag: LagTracker::new(settings.lag, &settings.tc),
+            settings,
+            traffic: None,
+            last_line_at: std::time::Instant::now(),
+            replay: Replay::default(),
+            ended: None,
+        }
+    }
+
+    pub fn id(&self) -> u32 {
+        self.conn.id
+    }
+
+    pub fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
+        self.traffic = log;
+        self.note(&format!(
+            "connected as {}, connection {}",
+            self.conn.remote, self.conn.id
+        ));
+    }
+
+    fn record(&self, kind: TrafficKind, text: &str, at: std::time::Instant) {
+        if let Some(log) = &self.traffic {
+            log.record(&TrafficRecord {
+                at,
+                engine: &self.name,
+                pid: self.conn.id,
+                kind,
+                text,
+            });
+        }
+    }
+
+    fn note(&self, text: &str) {
+        self.record(TrafficKind::Event, text, std::time::Instant::now());
+    }
+
+    fn log_line(&mut self, kind: TrafficKind, text: &str) {
+        self.last_line_at = std::time::Instant::now();
+        self.record(kind, text, self.last_line_at);
+    }
+
+    pub fn last_line_at(&self) -> std::time::Instant {
+        self.last_line_at
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.ended.is_none() && self.conn.state.is_open()
+    }
+
+    pub fn drop_reason(&self) -> Option<String> {
+        self.ended.clone().or_else(|| {
+            (!self.conn.state.is_open()).then(|| {
+                self.conn
+                    .state
+                    .reason()
+                    .unwrap_or_else(|| "connection closed".into())
+            })
+        })
+    }
+
+    /// Ends the connection now.
+    pub fn close(&mut self, why: &str) {
+        self.conn.state.close(why);
+        self.ended.get_or_insert_with(|| why.to_owned());
+        // why a fresh channel: dropping the sender is what tells the
+        // endpoint task to close the socket.
+        let (dead, _) = tokio::sync::mpsc::channel(1);
+        self.conn.outbound = dead;
+        self.note(why);
+    }
+
+    pub fn lag_charge(&mut self, elapsed: Duration) -> LagCharge {
+        let lag = self.conn.state.rtt().unwrap_or(Duration::ZERO);
+        let compensation = self.lag.on_move(lag, elapsed);
+        LagCharge { lag, compensation }
+    }
+
+    fn remember(&mut self, lines: &[&str]) {
+        for line in lines {
+            let first = line.split_whitespace().next().unwrap_or("");
+            match first {
+                "setoption" => self.replay.options.push((*line).to_owned()),
+                "newgame" => {
+                    self.replay.newgame = Some((*line).to_owned());
+                    self.replay.search.clear();
+                    self.lag.new_game();
+                }
+                "position" => {
+                    self.replay.search.clear();
+                    self.replay.search.push((*line).to_owned());
+                }
+                "go" | "ponderhit" => self.replay.search.push((*line).to_owned()),
+                _ => {}
+            }
+        }
+    }
+
+    pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), WriteError> {
+        if lines.iter().any(|l| l.contains(['\n', '\r'])) {
+            return Err(WriteError::InvalidLine);
+        }
+        if self.ended.is_some() {
+            return Err(WriteError::Closed);
+        }
+        let waited_from = std::time::Instant::now();
+        let mut reconnected = false;
+        if !self.conn.state.is_open() {
+            // why: a `stop`, `gameover` or `quit` to an engine that is away
+            // starts nothing; waiting out the grace for it would only hold
+            // up the end of the game.
+            let ending = lines.iter().all(|l| {
+                matches!(
+                    l.split_whitespace().next(),
+                    Some("stop" | "gameover" | "quit")
+                )
+            });
+            if ending {
+                return Err(WriteError::Closed);
+            }
+            // why before `remember`: the replay is of what came before.
+            let until = Instant::now() + self.settings.grace;
+            if !self.reconnect(until).await {
+                return Err(WriteError::Closed);
+            }
+            reconnected = true;
+        }
+        self.remember(lines);
+        for line in lines {
+            let deadline = Instant::now() + self.settings.write_timeout;
+            match timeout_at(deadline, self.conn.outbound.send((*line).to_owned())).await {
+                Ok(Ok(())) => self.log_line(TrafficKind::ToEngine, line),
+                Ok(Err(_)) => return Err(WriteError::Closed),
+                Err(_) => return Err(WriteError::Timeout),
+            }
+        }
+        if reconnected {
+            // why: the clock ran while the engine was away; a search timed
+            // from this write starts when the wait did.
+            self.last_line_at = waited_from;
+        }
+        Ok(())
+    }
+
+    pub async fn read_line_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
+        loop {
+            if self.ended.is_some() {
+                return Err(ReadError::Eof);
+            }
+            match timeout_at(deadline, self.conn.inbound.recv()).await {
+                Err(_) => return Err(ReadError::Timeout),
+                Ok(Some(item)) => return self.received(item),
+                Ok(None) => {
+                    let until = deadline.min(Instant::now() + self.settings.grace);
+                    if !self.reconnect(until).await {
+                        return Err(ReadError::Eof);
+                    }
+                }
+            }
+        }
+    }
+
+    fn received(&mut self, item: Inbound) -> Result<String, ReadError> {
+        match item {
+            Inbound::Line(line) => {
+                if line.split_whitespace().next() == Some("bestmove") {
+                    self.replay.search.clear();
+                }
+                self.log_line(TrafficKind::FromEngine, &line);
+                Ok(line)
+            }
+            Inbound::TooLong { bytes } => {
+                let e = ReadError::LineTooLong {
+                    bytes,
+                    limit: umi::MAX_LINE_BYTES,
+                };
+                self.note(&e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// A line already received, without waiting. A dropped connection
+    /// reads as nothing yet: whether it comes back is decided by the next
+    /// write or read, within the grace.
+    pub fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+        if self.ended.is_some() {
+            return Err(ReadError::Eof);
+        }
+        match self.conn.inbound.try_recv() {
+            Ok(item) => self.received(item).map(Some),
+            Err(TryRecvError::Empty) => Ok(None),
+            Err(TryRecvError::Disconnected) if self.settings.grace.is_zero() => {
+                self.give_up();
+                Err(ReadError::Eof)
+            }
+            Err(TryRecvError::Disconnected) => Ok(None),
+        }
+    }
+
+    fn give_up(&mut self) {
+        let reason = self
+            .conn
+            .state
+            .reason()
+            .unwrap_or_else(|| "connection closed".into());
+        self.ended.get_or_insert(reason);
+    }
+
+    /// Waits until `until` for the engine's next connection and replays the
+    /// session onto it; `false` (and the link ended) if none came or the
+    /// replay failed.
+    async fn reconnect(&mut self, until: Instant) -> bool {
+        let reason = self
+            .conn
+            .state
+            .reason()
+            .unwrap_or_else(|| "connection closed".into());
+        if self.settings.grace.is_zero() {
+            self.ended = Some(reason);
+            return false;
+        }
+        self.note(&format!(
+            "connection dropped ({reason}); waiting up to {:?} for it to come back",
+            until.saturating_duration_since(Instant::now())
+        ));
+        let Some(conn) = self.registry.take(&self.conn.remote, until).await else {
+            let why = format!(
+                "{reason}; not back within the grace of {:?}",
+                self.settings.grace
+            );
+            self.note(&why);
+            self.ended = Some(why);
+            return false;
+        };
+        self.conn = conn;
+        self.note(&format!("reconnected as connection {}", self.conn.id));
+        match self
+            .replay_onto(until.max(Instant::now() + self.settings.grace))
+            .await
+        {
+            Ok(()) => true,
+            Err(why) => {
+                let why = format!("{reason}; the replay after reconnecting failed: {why}");
+                self.note(&why);
+                self.conn.state.close(&why);
+                self.ended = Some(why);
+                false
+            }
+        }
+    }
+
+    async fn replay_onto(&mut self, deadline: Instant) -> Result<(), String> {
+        self.push("umi").await?;
+        self.expect("umiok", deadline).await?;
+        let mut lines = std::mem::take(&mut self.replay.options);
+        lines.extend(self.replay.newgame.clone());
+        for line in &lines {
+            self.push(line).await?;
+        }
+        self.replay.options = lines
+            .into_iter()
+            .filter(|l| l.starts_with("setoption"))
+            .collect();
+        self.push("isready").await?;
+        self.expect("readyok", deadline).await?;
+        for line in self.replay.search.clone() {
+            self.push(&line).await?;
+        }
+        Ok(())
+    }
+
+    async fn push(&mut self, line: &str) -> Result<(), String> {
+        let deadline = Instant::now() + self.settings.write_timeout;
+        match timeout_at(deadline, self.conn.outbound.send(line.to_owned())).await {
+            Ok(Ok(())) => {
+                self.log_line(TrafficKind::ToEngine, line);
+                Ok(())
+            }
+            _ => Err(format!("could not send {line:?}")),
+        }
+    }
+
+    async fn expect(&mut self, wanted: &str, deadline: Instant) -> Result<(), String> {
+        loop {
+            match timeout_at(deadline, self.conn.inbound.recv()).await {
+                Err(_) => return Err(format!("no {wanted} in time")),
+                Ok(None) => return Err(format!("closed again before {wanted}")),
+                Ok(Some(item)) => {
+                    if let Ok(line) = self.received(item) {
+                        if line == wanted {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `quit`, then the connection is closed (the bridge then starts a
+    /// fresh engine for its next connection).
+    pub async fn shutdown(mut self) -> ShutdownReport {
+        let quit_sent = self.is_open() && self.push("quit").await.is_ok();
+        self.close("closed by the arbiter");
+        ShutdownReport {
+            exit: None,
+            quit_sent,
+            forced: false,
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The remote room: engines that run on their authors' machines and play
+//! over the network. A remote engine is a transport, not a new kind of game:
+//! its session is the same code as a process's
+//! ([`crate::engine::transport::Transport`]), so the handshake, option
+//! checks, the arbiter's own clock, legality, verdicts and logs do not
+//! change; only the pipe does.
+//!
+//! - [`endpoint`]: the `/umi` WebSocket (tokens, limits, ping/pong).
+//! - [`registry`]: the connected instances of each remote engine.
+//! - [`link`]: one connection as a session's transport (grace, replay).
+//! - [`lag`]: lag compensation (a per-game quota, lichess-style).
+//! - [`tokens`]: the tokens, compared in constant time.
+//! - [`bridge`]: `arbiter connect`, a local engine relayed to an arbiter.
+//!
+//! The wire is specified in protocol-spec.md (section 16).
+
+pub mod bridge;
+pub mod endpoint;
+pub mod lag;
+pub mod link;
+pub mod registry;
+pub mod tokens;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::engine::config::EngineSpec;
+use crate::engine::session::Fault;
+use crate::remote::link::{LinkSettings, RemoteLink};
+use crate::remote::registry::Registry;
+use crate::remote::tokens::Tokens;
+
+/// The endpoint's limits on what one connection may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// How long a connection without a token in its upgrade request has to
+    /// send `auth <token>`.
+    pub auth_deadline: Duration,
+    /// The largest frame read at all; a text frame longer than the
+    /// protocol's line limit but within this is a protocol fault of the
+    /// game, a longer one ends the connection.
+    pub max_frame: usize,
+    /// Lines a second a bot may send on average, and in one burst.
+    pub lines_per_second: u32,
+    pub line_burst: u32,
+    /// Lines received and not yet read by a game; more is a flood.
+    pub inbound_queue: usize,
+    pub ping_interval: Duration,
+    /// No pong for this long: the bot stopped reading, and is dropped.
+    pub pong_timeout: Duration,
+    /// Time a frame may take to go out.
+    pub write_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            auth_deadline: Duration::from_secs(5),
+            max_frame: 2 * umi::MAX_LINE_BYTES,
+            // why these: an engine's `info` lines come a few dozen a second;
+            // a thousand a second is an engine printing every node.
+            lines_per_second: 1000,
+            line_burst: 2000,
+            inbound_queue: 4096,
+            ping_interval: Duration::from_secs(1),
+            pong_timeout: Duration::from_secs(15),
+            write_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The remote engines of an event: their registry and how the games wait
+/// for them.
+#[derive(Clone, Debug)]
+pub struct RemoteEngines {
+    pub registry: Arc<Registry>,
+    /// How long a game waits for a remote engine that is not connected
+    /// (`--remote-wait`): then it is a no-show.
+    pub wait: Duration,
+    /// How long a dropped connection may take to come back (`--remote-grace`).
+    pub grace: Duration,
+    pub write_timeout: Duration,
+}
+
+impl RemoteEngines {
+    /// A fresh session's link for `spec` (a remote engine), waiting up to
+    /// `wait` for a connection; none is a no-show, a [`Fault::Dropped`].
+    pub async fn link(&self, spec: &EngineSpec) -> Result<RemoteLink, Fault> {
+        let id = spec.remote.as_deref().unwrap_or(&spec.name);
+        match self.registry.take(id, Instant::now() + self.wait).await {
+            Some(conn) => Ok(RemoteLink::new(
+                conn,
+                Arc::clone(&self.registry),
+                spec.name.clone(),
+                LinkSettings {
+                    grace: self.grace,
+                    write_timeout: self.write_timeout,
+                    lag: spec.lag,
+                    tc: spec.tc,
+                },
+            )),
+            None => Err(Fault::Dropped {
+                reason: format!(
+                    "no-show: remote engine {id} was not connected within {:?}",
+                    self.wait
+                ),
+            }),
+        }
+    }
+
+    /// Waits until every remote engine of `specs` has a connection, up to
+    /// `wait`; the error names those missing.
+    pub async fn wait_for_all(&self, specs: &[EngineSpec]) -> Result<(), String> {
+        let ids: Vec<String> = specs.iter().filter_map(|s| s.remote.clone()).collect();
+        self.registry
+            .wait_for(&ids, Instant::now() + self.wait)
+            .await
+            .map_err(|missing| {
+                format!(
+                    "remote engine(s) not connected after {:?} (--remote-wait): {}",
+                    self.wait,
+                    missing.join(", ")
+                )
+            })
+    }
+}
+
+/// The ids of the remote engines among `specs`.
+pub fn remote_ids(specs: &[EngineSpec]) -> Vec<String> {
+    specs.iter().filter_map(|s| s.remote.clone()).collect()
+}
+
+/// Binds the endpoint on `listen` through the shared web front
+/// ([`crate::web::Server::bind_with`], so it has the listeners' limits)
+/// and serves it in the background; returns the bound address.
+pub async fn listen(
+    listen: SocketAddr,
+    registry: Arc<Registry>,
+    limits: Limits,
+) -> std::io::Result<SocketAddr> {
+    let endpoint = endpoint::Endpoint { registry, limits };
+    // why the allowed hosts are not used: see `endpoint::routes`.
+    let server = crate::web::Server::bind_with(listen, &[], |_allowed| endpoint::routes(endpoint))
+        .await?
+        .with_nodelay()
+        .without_host_guard();
+    let addr = server.addr;
+    tokio::spawn(async move {
+        if let Err(e) = server.run().await {
+            tracing::error!("the remote endpoint stopped: {e}");
+        }
+    });
+    Ok(addr)
+}
+
+/// A registry for `specs`' remote engines, each allowed `slots=` (or
+/// `concurrency`) connections.
+pub fn registry_for(specs: &[EngineSpec], tokens: Tokens, concurrency: usize) -> Arc<Registry> {
+    let limits: Vec<(String, usize)> = specs
+        .iter()
+        .filter_map(|s| {
+            s.remote
+                .clone()
+                .map(|id| (id, s.slots.unwrap_or(concurrency)))
+        })
+        .collect();
+    Registry::new(tokens, move |id| {
+        limits
+            .iter()
+            .find(|(i, _)| i == id)
+            .map_or(concurrency, |(_, n)| *n)
+    })
+}

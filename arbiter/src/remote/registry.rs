@@ -1,0 +1,258 @@
+//! The registry: the remote engines' connections, per remote id, waiting to
+//! be given a game. The endpoint adds every authenticated connection; a game
+//! slot takes one (waiting up to `--remote-wait` for it) and holds it for as
+//! long as the engine plays there, exactly as it would hold a process.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+use crate::remote::tokens::Tokens;
+
+/// What a connection delivers to the arbiter.
+#[derive(Debug)]
+pub enum Inbound {
+    /// One UMI line (a text frame).
+    Line(String),
+    /// A text frame over the protocol's line limit, not kept.
+    TooLong { bytes: usize },
+}
+
+/// What one connection's endpoint task and its link share.
+#[derive(Debug, Default)]
+pub struct ConnState {
+    open: AtomicBool,
+    reason: Mutex<Option<String>>,
+    /// Smoothed round trip, microseconds (0: none measured yet).
+    rtt_us: AtomicU32,
+}
+
+impl ConnState {
+    pub fn new() -> ConnState {
+        ConnState {
+            open: AtomicBool::new(true),
+            ..ConnState::default()
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.open.load(Ordering::SeqCst)
+    }
+
+    /// Marks the connection ended for `reason` (the first reason stays).
+    pub fn close(&self, reason: &str) {
+        let mut r = self.reason.lock().unwrap_or_else(|p| p.into_inner());
+        if r.is_none() {
+            *r = Some(reason.to_owned());
+        }
+        self.open.store(false, Ordering::SeqCst);
+    }
+
+    pub fn reason(&self) -> Option<String> {
+        self.reason
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Folds one ping's round trip into the smoothed one (weight 1/4, as
+    /// TCP's SRTT does with 1/8: quick to follow, calm on one outlier).
+    pub fn record_rtt(&self, rtt: Duration) {
+        let sample = u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX);
+        let old = self.rtt_us.load(Ordering::Relaxed);
+        let new = if old == 0 {
+            sample
+        } else {
+            ((u64::from(old) * 3 + u64::from(sample)) / 4) as u32
+        };
+        self.rtt_us.store(new.max(1), Ordering::Relaxed);
+    }
+
+    /// The smoothed round trip, if one was measured.
+    pub fn rtt(&self) -> Option<Duration> {
+        match self.rtt_us.load(Ordering::Relaxed) {
+            0 => None,
+            us => Some(Duration::from_micros(u64::from(us))),
+        }
+    }
+}
+
+/// One authenticated connection: one remote engine instance.
+#[derive(Debug)]
+pub struct Connection {
+    /// A number for the traffic log (where a process shows its pid).
+    pub id: u32,
+    /// The remote id its token proved (`remote=alice`).
+    pub remote: String,
+    pub inbound: mpsc::Receiver<Inbound>,
+    /// Lines to send; dropping it closes the connection.
+    pub outbound: mpsc::Sender<String>,
+    pub state: Arc<ConnState>,
+}
+
+#[derive(Debug, Default)]
+struct Pool {
+    idle: VecDeque<Connection>,
+    /// Connections of this id now open (idle or playing).
+    open: usize,
+    limit: usize,
+}
+
+/// The connections of every remote engine.
+#[derive(Debug)]
+pub struct Registry {
+    tokens: Tokens,
+    pools: Mutex<BTreeMap<String, Pool>>,
+    /// Bumped whenever a connection arrives.
+    arrivals: watch::Sender<u64>,
+    next_id: AtomicU32,
+}
+
+/// Counts a connection as open until dropped (the endpoint task holds it).
+#[derive(Debug)]
+pub struct Admission {
+    registry: Arc<Registry>,
+    remote: String,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        if let Some(pool) = self.registry.pools().get_mut(&self.remote) {
+            pool.open = pool.open.saturating_sub(1);
+        }
+    }
+}
+
+impl Registry {
+    /// A registry for the ids of `tokens`, each allowed `limit(id)` open
+    /// connections at once.
+    pub fn new(tokens: Tokens, limit: impl Fn(&str) -> usize) -> Arc<Registry> {
+        let pools = tokens
+            .iter()
+            .map(|(id, _)| {
+                let pool = Pool {
+                    limit: limit(id).max(1),
+                    ..Pool::default()
+                };
+                (id.to_owned(), pool)
+            })
+            .collect();
+        Arc::new(Registry {
+            tokens,
+            pools: Mutex::new(pools),
+            arrivals: watch::channel(0).0,
+            next_id: AtomicU32::new(1),
+        })
+    }
+
+    fn pools(&self) -> MutexGuard<'_, BTreeMap<String, Pool>> {
+        self.pools.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The remote id a token belongs to.
+    pub fn identify(&self, token: &str) -> Option<String> {
+        self.tokens.identify(token).map(str::to_owned)
+    }
+
+    /// Lets one more connection of `remote` in, or says why not.
+    pub fn admit(self: &Arc<Registry>, remote: &str) -> Result<Admission, String> {
+        let mut pools = self.pools();
+        let Some(pool) = pools.get_mut(remote) else {
+            return Err(format!("{remote} is not a remote engine of this event"));
+        };
+        if pool.open >= pool.limit {
+            return Err(format!(
+                "{remote} already has {} connection(s), its limit",
+                pool.limit
+            ));
+        }
+        pool.open += 1;
+        Ok(Admission {
+            registry: Arc::clone(self),
+            remote: remote.to_owned(),
+        })
+    }
+
+    /// A number for a new connection.
+    pub fn next_id(&self) -> u32 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Puts an authenticated connection where a game can take it.
+    pub fn offer(&self, connection: Connection) {
+        if let Some(pool) = self.pools().get_mut(&connection.remote) {
+            pool.idle.push_back(connection);
+        }
+        self.arrivals.send_modify(|n| *n += 1);
+    }
+
+    /// An open connection of `remote`, waiting for one until `deadline`.
+    pub async fn take(&self, remote: &str, deadline: Instant) -> Option<Connection> {
+        let mut arrivals = self.arrivals.subscribe();
+        loop {
+            if let Some(c) = self.take_now(remote) {
+                return Some(c);
+            }
+            match tokio::time::timeout_at(deadline, arrivals.changed()).await {
+                Ok(Ok(())) => {}
+                _ => return self.take_now(remote),
+            }
+        }
+    }
+
+    fn take_now(&self, remote: &str) -> Option<Connection> {
+        let mut pools = self.pools();
+        let pool = pools.get_mut(remote)?;
+        while let Some(c) = pool.idle.pop_front() {
+            if c.state.is_open() {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    /// Waits until every id of `remotes` has an idle open connection, or
+    /// `deadline`; `Err` lists those still missing.
+    pub async fn wait_for(&self, remotes: &[String], deadline: Instant) -> Result<(), Vec<String>> {
+        let mut arrivals = self.arrivals.subscribe();
+        loop {
+            let missing = self.missing(remotes);
+            if missing.is_empty() {
+                return Ok(());
+            }
+            match tokio::time::timeout_at(deadline, arrivals.changed()).await {
+                Ok(Ok(())) => {}
+                _ => {
+                    let missing = self.missing(remotes);
+                    return if missing.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(missing)
+                    };
+                }
+            }
+        }
+    }
+
+    fn missing(&self, remotes: &[String]) -> Vec<String> {
+        let pools = self.pools();
+        remotes
+            .iter()
+            .filter(|id| {
+                !pools
+                    .get(*id)
+                    .is_some_and(|p| p.idle.iter().any(|c| c.state.is_open()))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Open connections of `remote` (idle or playing).
+    pub fn open_count(&self, remote: &str) -> usize {
+        self.pools().get(remote).map_or(0, |p| p.open)
+    }
+}

@@ -1,0 +1,140 @@
+//! The secrets remote engines prove who they are with: one token per remote
+//! engine, from `--remote-tokens FILE` (JSON `{"alice": "<token>", …}`) or
+//! generated at start. Tokens are compared in constant time (`subtle`), so
+//! the time a refusal takes says nothing about how much of a guess was right.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use subtle::ConstantTimeEq;
+
+/// Shortest token accepted from a file: a guessable token is no lock.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// Remote ids (`remote=alice`) and their tokens.
+#[derive(Clone, Default)]
+pub struct Tokens {
+    by_id: BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for Tokens {
+    // why by hand: a token must never reach a log through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tokens")
+            .field("ids", &self.by_id.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Tokens {
+    /// Reads a tokens file; every id in `needed` must have a token.
+    pub fn load(path: &Path, needed: &[String]) -> Result<Tokens, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--remote-tokens {}: {e}", path.display()))?;
+        Tokens::parse(&text, needed).map_err(|e| format!("--remote-tokens {}: {e}", path.display()))
+    }
+
+    /// Parses tokens-file text (see [`Tokens::load`]).
+    pub fn parse(text: &str, needed: &[String]) -> Result<Tokens, String> {
+        let by_id: BTreeMap<String, String> = serde_json::from_str(text)
+            .map_err(|e| format!("expected a JSON object of id: token ({e})"))?;
+        for (id, token) in &by_id {
+            if token.len() < MIN_TOKEN_LEN || token.contains(char::is_whitespace) {
+                return Err(format!(
+                    "the token of {id:?} must be at least {MIN_TOKEN_LEN} characters, without spaces"
+                ));
+            }
+        }
+        let missing: Vec<&str> = needed
+            .iter()
+            .filter(|id| !by_id.contains_key(*id))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "no token for remote engine(s) {}",
+                missing.join(", ")
+            ));
+        }
+        Ok(Tokens { by_id })
+    }
+
+    /// A fresh random token (192 bits from the thread's CSPRNG, hex) for
+    /// each id.
+    pub fn generate(ids: &[String]) -> Tokens {
+        use rand::Rng;
+        let mut rng = rand::rng();
+        let by_id = ids
+            .iter()
+            .map(|id| {
+                let bytes: [u8; 24] = rng.random();
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                (id.clone(), hex)
+            })
+            .collect();
+        Tokens { by_id }
+    }
+
+    /// A token for `id` given in code (tests, the caller's own scheme).
+    pub fn insert(&mut self, id: impl Into<String>, token: impl Into<String>) {
+        self.by_id.insert(id.into(), token.into());
+    }
+
+    /// The id whose token `presented` is. Every token is compared, each in
+    /// constant time, so the answer's timing depends on neither which id
+    /// matched nor how much of the token did.
+    pub fn identify(&self, presented: &str) -> Option<&str> {
+        let mut found = None;
+        for (id, token) in &self.by_id {
+            if bool::from(token.as_bytes().ct_eq(presented.as_bytes())) {
+                found = Some(id.as_str());
+            }
+        }
+        found
+    }
+
+    /// Every id and its token (to print generated ones once).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.by_id.iter().map(|(i, t)| (i.as_str(), t.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifies_by_token_and_checks_the_file() {
+        let needed = vec!["alice".to_owned()];
+        let t = Tokens::parse(
+            r#"{"alice": "0123456789abcdef0123", "bob": "fedcba9876543210xx"}"#,
+            &needed,
+        )
+        .unwrap();
+        assert_eq!(t.identify("0123456789abcdef0123"), Some("alice"));
+        assert_eq!(t.identify("fedcba9876543210xx"), Some("bob"));
+        assert_eq!(t.identify("0123456789abcdef012"), None);
+        assert_eq!(t.identify(""), None);
+        assert!(!format!("{t:?}").contains("0123"), "tokens never in Debug");
+        let e = Tokens::parse(r#"{"bob": "fedcba9876543210xx"}"#, &needed)
+            .err()
+            .unwrap();
+        assert!(e.contains("no token for remote engine(s) alice"), "{e}");
+        let e = Tokens::parse(r#"{"alice": "short"}"#, &needed)
+            .err()
+            .unwrap();
+        assert!(e.contains("at least 16 characters"), "{e}");
+        assert!(Tokens::parse("[1]", &needed).is_err());
+    }
+
+    #[test]
+    fn generated_tokens_differ() {
+        let ids = vec!["a".to_owned(), "b".to_owned()];
+        let t = Tokens::generate(&ids);
+        let all: Vec<_> = t.iter().map(|(_, tok)| tok.to_owned()).collect();
+        assert_eq!(all.len(), 2);
+        assert_ne!(all[0], all[1]);
+        assert!(all.iter().all(|tok| tok.len() == 48));
+        assert_eq!(t.identify(&all[1]), Some("b"));
+    }
+}

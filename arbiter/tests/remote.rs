@@ -1,0 +1,781 @@
+//! Remote engines on real loopback sockets: the `/umi` endpoint's refusals
+//! and drops, games with scripted bots (disconnect grace, no-shows, lag
+//! through a delaying relay), and tournaments through `arbiter connect`
+//! whose standings equal the all-local ones, also after `kill -9` and
+//! `--resume`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter::engine::config::parse_engines;
+use arbiter::play::game::Timeouts;
+use arbiter::play::runner::{Finished, Flow, Job, Runner};
+use arbiter::records::log::Termination;
+use arbiter::remote::registry::Registry;
+use arbiter::remote::tokens::Tokens;
+use arbiter::remote::{Limits, RemoteEngines};
+use futures_util::{SinkExt, StreamExt};
+use mancala_rules::{start_position, GameId};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+mod common;
+
+const TOKEN_A: &str = "token-of-alice-0123456789";
+const TOKEN_B: &str = "token-of-bob-0123456789ab";
+
+/// Limits short enough for tests.
+fn quick_limits() -> Limits {
+    Limits {
+        auth_deadline: Duration::from_millis(300),
+        ping_interval: Duration::from_millis(100),
+        pong_timeout: Duration::from_millis(800),
+        line_burst: 200,
+        lines_per_second: 200,
+        ..Limits::default()
+    }
+}
+
+/// An endpoint on a free loopback port for ids alice and bob (one
+/// connection each); its registry and `ws://…/umi`.
+async fn endpoint(limits: Limits) -> (Arc<Registry>, String) {
+    let mut tokens = Tokens::default();
+    tokens.insert("alice", TOKEN_A);
+    tokens.insert("bob", TOKEN_B);
+    let registry = Registry::new(tokens, |_| 1);
+    let addr = arbiter::remote::listen("127.0.0.1:0".parse().unwrap(), registry.clone(), limits)
+        .await
+        .expect("listens");
+    (registry, format!("ws://{addr}/umi"))
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+async fn connect(url: &str, token: Option<&str>) -> Result<Ws, WsError> {
+    let mut request = url.into_client_request().unwrap();
+    if let Some(t) = token {
+        request
+            .headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// Reads until the server closes; the close frame's reason.
+async fn close_reason(ws: &mut Ws) -> String {
+    let read = async {
+        while let Some(frame) = ws.next().await {
+            match frame {
+                Ok(Message::Close(Some(f))) => return f.reason.to_string(),
+                Ok(Message::Close(None)) => return String::new(),
+                Ok(_) => {}
+                Err(e) => return format!("error: {e}"),
+            }
+        }
+        "ended without a close frame".to_owned()
+    };
+    tokio::time::timeout(Duration::from_secs(20), read)
+        .await
+        .expect("the server closes the connection")
+}
+
+/// Waits until `remote` has `n` open connections (drops are asynchronous).
+async fn open_becomes(registry: &Registry, remote: &str, n: usize) {
+    for _ in 0..400 {
+        if registry.open_count(remote) == n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!(
+        "{remote} has {} open connections, not {n}",
+        registry.open_count(remote)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_endpoint_refuses_and_drops_bad_clients_with_a_reason() {
+    let (registry, url) = endpoint(quick_limits()).await;
+
+    // A wrong token in the header: refused before the upgrade.
+    match connect(&url, Some("not-a-token-at-all-xx")).await {
+        Err(WsError::Http(r)) => assert_eq!(r.status(), 401),
+        other => panic!("expected 401, got {:?}", other.map(|_| ())),
+    }
+    // No token, and no auth frame: closed after the deadline, told nothing else.
+    let mut ws = connect(&url, None).await.expect("upgrade");
+    assert_eq!(close_reason(&mut ws).await, "no auth frame in time");
+    // A wrong token in the first frame.
+    let mut ws = connect(&url, None).await.expect("upgrade");
+    ws.send(Message::text("auth wrong-token-0123456789"))
+        .await
+        .unwrap();
+    assert_eq!(close_reason(&mut ws).await, "unknown token");
+
+    // A binary frame after authenticating by the first frame.
+    let mut ws = connect(&url, None).await.expect("upgrade");
+    ws.send(Message::text(format!("auth {TOKEN_A}")))
+        .await
+        .unwrap();
+    open_becomes(&registry, "alice", 1).await;
+    ws.send(Message::binary(vec![1u8, 2, 3])).await.unwrap();
+    assert!(close_reason(&mut ws).await.contains("binary frame"));
+    open_becomes(&registry, "alice", 0).await;
+
+    // Two lines in one frame.
+    let mut ws = connect(&url, Some(TOKEN_A)).await.expect("upgrade");
+    ws.send(Message::text("id name x\numiok")).await.unwrap();
+    assert!(close_reason(&mut ws).await.contains("more than one line"));
+    open_becomes(&registry, "alice", 0).await;
+
+    // A flood: far more lines than the rate allows.
+    let mut ws = connect(&url, Some(TOKEN_A)).await.expect("upgrade");
+    for i in 0..1000 {
+        if ws
+            .send(Message::text(format!("info string {i}")))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    assert!(close_reason(&mut ws).await.contains("flood"));
+    open_becomes(&registry, "alice", 0).await;
+
+    // Two connections fighting over alice's one slot: the second is refused.
+    let first = connect(&url, Some(TOKEN_A)).await.expect("upgrade");
+    open_becomes(&registry, "alice", 1).await;
+    match connect(&url, Some(TOKEN_A)).await {
+        Err(WsError::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("expected 429, got {:?}", other.map(|_| ())),
+    }
+    // bob is not slowed by alice's quarrel.
+    let bob = connect(&url, Some(TOKEN_B)).await.expect("bob connects");
+    open_becomes(&registry, "bob", 1).await;
+    drop((first, bob));
+    open_becomes(&registry, "alice", 0).await;
+
+    // A slow reader: it never reads, so never answers a ping.
+    let mut ws = connect(&url, Some(TOKEN_A)).await.expect("upgrade");
+    open_becomes(&registry, "alice", 1).await;
+    open_becomes(&registry, "alice", 0).await;
+    assert!(close_reason(&mut ws).await.contains("stopped reading"));
+}
+
+/// A scripted bot over one token: plays the first legal move, and can drop
+/// its connection instead of answering one `go` (then comes back after
+/// `back_after`, or never).
+#[derive(Clone, Copy, Default)]
+struct Script {
+    drop_at_go: Option<usize>,
+    back_after: Option<Duration>,
+}
+
+fn first_legal(position: &str) -> String {
+    // `position startpos moves a b …`
+    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
+    if let Some((_, moves)) = position.split_once(" moves ") {
+        for mv in moves.split_whitespace() {
+            game.play(mv).expect("the arbiter sends legal moves");
+        }
+    }
+    game.legal_moves()[0].clone()
+}
+
+async fn scripted_bot(url: String, token: &'static str, script: Script) {
+    let mut gos = 0;
+    let mut position = String::new();
+    'connections: loop {
+        let Ok(mut ws) = connect(&url, Some(token)).await else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        while let Some(Ok(frame)) = ws.next().await {
+            let Message::Text(line) = frame else { continue };
+            let line = line.as_str();
+            let replies: Vec<String> = match line.split_whitespace().next() {
+                Some("umi") => vec![
+                    "id name scripted".into(),
+                    "games bohnenspiel".into(),
+                    "umiok".into(),
+                ],
+                Some("isready") => vec!["readyok".into()],
+                Some("position") => {
+                    position = line.to_owned();
+                    vec![]
+                }
+                Some("go") => {
+                    gos += 1;
+                    if script.drop_at_go == Some(gos) {
+                        drop(ws);
+                        match script.back_after {
+                            Some(pause) => {
+                                tokio::time::sleep(pause).await;
+                                continue 'connections;
+                            }
+                            None => return,
+                        }
+                    }
+                    vec![format!("bestmove {}", first_legal(&position))]
+                }
+                Some("quit") => return,
+                _ => vec![],
+            };
+            for r in replies {
+                if ws.send(Message::text(r)).await.is_err() {
+                    continue 'connections;
+                }
+            }
+        }
+        return;
+    }
+}
+
+fn job() -> Job {
+    let game = GameId::Bohnenspiel;
+    Job {
+        index: 0,
+        round: "1".into(),
+        game,
+        south: 0,
+        north: 1,
+        start_position: start_position(game).to_owned(),
+        pair: 0,
+    }
+}
+
+/// A runner of the testbot (first legal move, local) against remote
+/// `remote`, with the endpoint's registry.
+fn runner(registry: Arc<Registry>, remote: &str, grace: Duration, wait: Duration) -> Runner {
+    let toks = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    let local = toks(&format!(
+        "cmd={} name=local arg=--mode arg=instant tc=60+1",
+        common::testbot()
+    ));
+    let remote = toks(&format!("remote={remote} name=remote tc=60+1"));
+    Runner {
+        engines: parse_engines(&[local, remote], &[], None).expect("engines"),
+        concurrency: 1,
+        timeouts: Timeouts::default(),
+        handshake_timeout: Duration::from_secs(10),
+        max_plies: Some(40),
+        stderr_dir: None,
+        traffic: None,
+        quit_grace: Duration::from_millis(500),
+        partie: None,
+        adjudication: Default::default(),
+        observer: None,
+        remote: Some(RemoteEngines {
+            registry,
+            wait,
+            grace,
+            write_timeout: Duration::from_secs(10),
+        }),
+    }
+}
+
+async fn play_one(runner: &Runner) -> Finished {
+    let mut done = Vec::new();
+    let run = runner.run(vec![job()], |f| {
+        done.push(f);
+        Flow::Continue
+    });
+    tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the game ends")
+        .expect("no panic");
+    done.pop().expect("one game")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drop_within_the_grace_changes_nothing_and_one_past_it_loses_by_disconnect() {
+    let (registry, url) = endpoint(Limits::default()).await;
+    let grace = Duration::from_secs(5);
+    let wait = Duration::from_secs(10);
+
+    // The reference: no drop.
+    tokio::spawn(scripted_bot(url.clone(), TOKEN_A, Script::default()));
+    let plain = play_one(&runner(registry.clone(), "alice", grace, wait)).await;
+    assert!(
+        matches!(
+            plain.played.termination,
+            Termination::Rules { .. } | Termination::Adjudication { .. }
+        ),
+        "{:?}",
+        plain.played.termination
+    );
+
+    // Dropped at its third `go`, back 300 ms later: the same game.
+    let script = Script {
+        drop_at_go: Some(3),
+        back_after: Some(Duration::from_millis(300)),
+    };
+    tokio::spawn(scripted_bot(url.clone(), TOKEN_A, script));
+    let back = play_one(&runner(registry.clone(), "alice", grace, wait)).await;
+    let moves = |f: &Finished| {
+        f.played
+            .moves
+            .iter()
+            .map(|m| m.mv.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&back), moves(&plain));
+    assert_eq!(back.played.result, plain.played.result);
+    // The time away was charged: the move answered after the reconnect.
+    let remote_third = &back.played.moves[5];
+    assert!(remote_third.time_ms >= 250, "{remote_third:?}");
+
+    // Dropped and never back: lost by disconnect, with the reason.
+    let script = Script {
+        drop_at_go: Some(3),
+        back_after: None,
+    };
+    tokio::spawn(scripted_bot(url.clone(), TOKEN_B, script));
+    let gone = play_one(&runner(
+        registry.clone(),
+        "bob",
+        Duration::from_millis(500),
+        wait,
+    ))
+    .await;
+    match &gone.played.termination {
+        Termination::Disconnect { detail, .. } => {
+            assert!(detail.contains("not back within the grace"), "{detail}")
+        }
+        other => panic!("expected a disconnect, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_engine_that_never_comes_is_a_no_show() {
+    let (registry, _url) = endpoint(Limits::default()).await;
+    let r = runner(
+        registry,
+        "alice",
+        Duration::from_secs(1),
+        Duration::from_millis(300),
+    );
+    let finished = play_one(&r).await;
+    match &finished.played.termination {
+        Termination::Disconnect { detail, .. } => assert!(detail.contains("no-show"), "{detail}"),
+        other => panic!("expected a no-show, got {other:?}"),
+    }
+}
+
+/// A TCP relay that delays every chunk, each way, by 50 to 200 ms (in
+/// order): a slow network on the loopback.
+async fn delaying_relay(target: std::net::SocketAddr) -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = TcpStream::connect(target).await else {
+                continue;
+            };
+            let (cr, cw) = client.into_split();
+            let (sr, sw) = server.into_split();
+            tokio::spawn(delay_pipe(cr, sw, 1));
+            tokio::spawn(delay_pipe(sr, cw, 2));
+        }
+    });
+    addr
+}
+
+async fn delay_pipe(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    seed: u64,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+    tokio::spawn(async move {
+        while let Some((at, bytes)) = rx.recv().await {
+            tokio::time::sleep_until(at).await;
+            if to.write_all(&bytes).await.is_err() {
+                return;
+            }
+        }
+    });
+    let mut state = seed;
+    let mut last = tokio::time::Instant::now();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        // why a tiny LCG: a spread of delays, the same every run.
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = Duration::from_millis(50 + (state >> 33) % 151);
+        last = last.max(tokio::time::Instant::now() + delay);
+        if tx.send((last, buf[..n].to_vec())).is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lag_through_a_delaying_relay_is_logged_and_compensated_within_the_quota() {
+    let (registry, url) = endpoint(Limits {
+        ping_interval: Duration::from_millis(200),
+        ..Limits::default()
+    })
+    .await;
+    let target: std::net::SocketAddr = url
+        .trim_start_matches("ws://")
+        .trim_end_matches("/umi")
+        .parse()
+        .unwrap();
+    let relay = delaying_relay(target).await;
+    tokio::spawn(scripted_bot(
+        format!("ws://{relay}/umi"),
+        TOKEN_A,
+        Script::default(),
+    ));
+    let mut r = runner(
+        registry,
+        "alice",
+        Duration::from_secs(5),
+        Duration::from_secs(10),
+    );
+    r.max_plies = Some(16);
+    let finished = play_one(&r).await;
+    let moves = &finished.played.moves;
+    assert_eq!(moves.len(), 16, "{:?}", finished.played.termination);
+    // The remote engine plays North: the odd plies.
+    let remote: Vec<_> = moves.iter().skip(1).step_by(2).collect();
+    assert!(moves
+        .iter()
+        .step_by(2)
+        .all(|m| m.lag_ms.is_none() && m.comp_ms.is_none()));
+    // tc=60+1: about 100 s a game, so 600 ms a move and 1800 ms at the start.
+    let (gain, initial) = (600, 1800);
+    let mut quota_bound = initial;
+    let mut total_comp = 0;
+    for m in &remote {
+        let (lag, comp) = (
+            m.lag_ms.expect("lag logged"),
+            m.comp_ms.expect("comp logged"),
+        );
+        assert!(comp <= lag, "{m:?}");
+        total_comp += comp;
+        assert!(
+            total_comp <= quota_bound,
+            "credited {total_comp} ms, quota {quota_bound}"
+        );
+        quota_bound += gain;
+    }
+    // The relay's 100 to 400 ms round trips were measured.
+    assert!(
+        remote.iter().skip(2).any(|m| m.lag_ms.unwrap() >= 100),
+        "{remote:?}"
+    );
+    assert!(total_comp > 0);
+}
+
+// ---------------------------------------------------------------------------
+// Tournaments through `arbiter connect`
+// ---------------------------------------------------------------------------
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// A port free a moment ago (the bridges must know it before the arbiter
+/// is started, and again after it is restarted).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn engine_cmd() -> String {
+    common::engine()
+}
+
+/// The field: two engines local, two remote (`remote` = true) or all local.
+fn field(remote: bool) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "tournament",
+        "--rounds",
+        "2",
+        "--openings",
+        "plies=2",
+        "--seed",
+        "7",
+    ]
+    .map(String::from)
+    .to_vec();
+    let local = |name: &str, depth: u32| {
+        vec![
+            "--engine".to_owned(),
+            format!("cmd={}", engine_cmd()),
+            format!("name={name}"),
+            format!("depth={depth}"),
+        ]
+    };
+    args.extend(local("d1", 1));
+    args.extend(local("d2", 2));
+    if remote {
+        // restart=on: a fresh engine (a fresh connection) for every game.
+        args.extend(
+            ["--engine", "remote=d3", "name=d3", "depth=3", "restart=on"].map(String::from),
+        );
+        args.extend(["--engine", "remote=fm", "name=first-move", "depth=1"].map(String::from));
+    } else {
+        args.extend(local("d3", 3));
+        args.extend([
+            "--engine".to_owned(),
+            format!("cmd={}", common::testbot()),
+            "name=first-move".into(),
+            "arg=--mode".into(),
+            "arg=instant".into(),
+            "depth=1".into(),
+        ]);
+    }
+    args
+}
+
+/// `arbiter connect` for one remote engine, killed (with its engines) when
+/// dropped.
+struct Bridge(std::process::Child);
+
+impl Bridge {
+    fn start(dir: &std::path::Path, port: u16, token: &str, engine: &[&str]) -> Bridge {
+        let mut cmd = std::process::Command::new(ARBITER);
+        cmd.current_dir(dir)
+            .args([
+                "connect",
+                &format!("ws://127.0.0.1:{port}/umi"),
+                "--token",
+                token,
+                "--slots",
+                "2",
+                "--engine",
+            ])
+            .args(engine)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        Bridge(cmd.spawn().expect("arbiter connect starts"))
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        // why SIGTERM: the bridge kills its engines on the way out.
+        // SAFETY: a plain signal to our own child.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+fn games_in(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.ends_with('}'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_kill_9_and_resume() {
+    let s = common::Scratch::new("remote", "tournament");
+    let local = common::run_arbiter(
+        &s.0,
+        &[
+            field(false),
+            vec![
+                "--concurrency".into(),
+                "2".into(),
+                "--stderr-dir".into(),
+                s.path("l").display().to_string(),
+            ],
+        ]
+        .concat(),
+    );
+    let expected = common::report(&String::from_utf8_lossy(&local.stdout));
+
+    let tokens = s.path("tokens.json");
+    std::fs::write(
+        &tokens,
+        r#"{"d3": "d3-token-0123456789abcdef", "fm": "fm-token-0123456789abcdef"}"#,
+    )
+    .unwrap();
+    let port = free_port();
+    let engine = format!("cmd={}", engine_cmd());
+    let testbot = format!("cmd={}", common::testbot());
+    let _d3 = Bridge::start(&s.0, port, "d3-token-0123456789abcdef", &[&engine]);
+    let _fm = Bridge::start(
+        &s.0,
+        port,
+        "fm-token-0123456789abcdef",
+        &[&testbot, "arg=--mode", "arg=instant"],
+    );
+
+    let log = s.path("remote.jsonl");
+    let args = [
+        field(true),
+        [
+            "--concurrency",
+            "2",
+            "--remote-listen",
+            &format!("127.0.0.1:{port}"),
+            "--remote-tokens",
+            &tokens.display().to_string(),
+            "--remote-wait",
+            "30",
+            "--jsonout",
+            &log.display().to_string(),
+            "--resume",
+            "--stderr-dir",
+            &s.path("r").display().to_string(),
+        ]
+        .map(String::from)
+        .to_vec(),
+    ]
+    .concat();
+    // First run: killed with SIGKILL once a few games are logged.
+    let mut first = std::process::Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arbiter starts");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while games_in(&log).len() < 4 {
+        assert!(std::time::Instant::now() < deadline, "no games were played");
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the arbiter ended early"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let before = games_in(&log).len();
+    assert!(
+        before < 24,
+        "the event was not interrupted ({before} games)"
+    );
+
+    // The bridges reconnect to the restarted arbiter by themselves.
+    let resumed = common::run_arbiter(&s.0, &args);
+    let text = String::from_utf8_lossy(&resumed.stdout).into_owned();
+    assert_eq!(common::report(&text), expected);
+    let games = games_in(&log);
+    assert_eq!(games.len(), 24, "no game lost or doubled");
+    let mut slots: Vec<String> = games
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a whole line");
+            v["tags"]["Slot"].as_str().expect("Slot tag").to_owned()
+        })
+        .collect();
+    slots.sort();
+    slots.dedup();
+    assert_eq!(slots.len(), 24, "every slot once");
+    let verify = std::process::Command::new(ARBITER)
+        .args(["verify", &log.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_the_line_limit_is_the_same_fault_as_an_overlong_line_from_a_process() {
+    use arbiter::engine::session::{Fault, Session};
+    use arbiter::remote::link::{LinkSettings, RemoteLink};
+    let (registry, url) = endpoint(Limits::default()).await;
+    let bot = tokio::spawn(async move {
+        let mut ws = connect(&url, Some(TOKEN_A)).await.expect("connects");
+        while let Some(Ok(Message::Text(line))) = ws.next().await {
+            if line.as_str() == "umi" {
+                let long = format!("id name {}", "x".repeat(umi::MAX_LINE_BYTES + 100));
+                ws.send(Message::text(long)).await.expect("sent");
+                ws.send(Message::text("umiok")).await.expect("sent");
+            }
+        }
+    });
+    let conn = registry
+        .take(
+            "alice",
+            tokio::time::Instant::now() + Duration::from_secs(10),
+        )
+        .await
+        .expect("alice connected");
+    let settings = LinkSettings {
+        grace: Duration::ZERO,
+        write_timeout: Duration::from_secs(10),
+        lag: Default::default(),
+        tc: Default::default(),
+    };
+    let link = RemoteLink::new(conn, registry.clone(), "alice", settings);
+    match Session::start_remote(link, Duration::from_secs(10), None).await {
+        Err(Fault::Garbled { problem, .. }) => {
+            assert!(
+                problem.contains("line longer than 1048576 bytes"),
+                "{problem}"
+            )
+        }
+        Err(other) => panic!("expected a garbled line, got {other}"),
+        Ok(_) => panic!("expected a garbled line, got a session"),
+    }
+    // The session ended the connection.
+    open_becomes(&registry, "alice", 0).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), bot).await;
+}
+
+#[test]
+fn an_event_whose_remote_engines_do_not_come_names_them() {
+    let s = common::Scratch::new("remote", "missing");
+    let out = std::process::Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args([
+            "tournament",
+            "--engine",
+            &format!("cmd={}", engine_cmd()),
+            "depth=1",
+        ])
+        .args([
+            "--engine",
+            "remote=alice",
+            "depth=1",
+            "--engine",
+            "remote=bob",
+            "depth=1",
+        ])
+        .args(["--remote-listen", "127.0.0.1:0", "--remote-wait", "0.5"])
+        .args(["--stderr-dir", &s.path("logs").display().to_string()])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Generated tokens, printed once each.
+    assert_eq!(
+        stdout
+            .matches("arbiter: remote engine alice: token ")
+            .count(),
+        1,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("arbiter: remote engine bob: token ").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("remote engine(s) not connected after 500ms (--remote-wait): alice, bob"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,115 @@
+"""The engine loop over the network: ``run_engine(choose, ...,
+connect="ws://host:9000/umi", token=...)`` plays for an arbiter elsewhere
+(protocol-spec.md section 16) instead of on stdin/stdout.
+
+Each WebSocket text frame is one protocol line, both ways; the token goes in
+the upgrade request's ``Authorization: Bearer`` header. One connection is
+one engine instance: every connection gets a fresh engine loop (fresh
+options, no game), as a fresh process would. When a connection ends the
+kit reconnects by itself (at once after a connection that was served,
+with backoff from 0.5 s doubling to 30 s after failures); a token
+the arbiter refuses raises :class:`PermissionError`.
+
+It uses the ``websockets`` package (its thread-based client; ``pip install
+mancala-kit[remote]``), the Python standard for WebSockets: the loop itself
+stays the same thread-based code as on stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Optional
+
+#: First pause before reconnecting after a failed attempt, and the longest.
+BACKOFF_S = 0.5
+MAX_BACKOFF_S = 30.0
+#: The pause after a connection that was served, before the next one.
+RECONNECT_PAUSE_S = 0.1
+
+
+class _FrameInput:
+    """A binary line stream over received text frames (what the loop reads)."""
+
+    def __init__(self, ws):
+        self._ws = ws
+
+    def readline(self, limit: int = -1) -> bytes:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            frame = self._ws.recv()
+        except ConnectionClosed:
+            return b""
+        if isinstance(frame, bytes):
+            # Binary frames are not UMI; the arbiter never sends one.
+            return b"\n"
+        return frame.encode("utf-8") + b"\n"
+
+
+class _FrameOutput:
+    """A text stream whose every line goes out as one text frame."""
+
+    def __init__(self, ws):
+        self._ws = ws
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        while "\n" in self._pending:
+            line, self._pending = self._pending.split("\n", 1)
+            from websockets.exceptions import ConnectionClosed
+
+            try:
+                self._ws.send(line)
+            except ConnectionClosed as e:
+                # What the loop's output expects of a closed pipe: it stops
+                # writing, and the read side sees the end.
+                raise BrokenPipeError(str(e)) from e
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def serve(run_one: Callable[[object, object], None], url: str, token: str,
+          connections: Optional[int] = None) -> None:
+    """Connects to ``url`` with ``token`` and runs ``run_one(input, output)``
+    on each connection, reconnecting with backoff; ``connections`` caps how
+    many are made (``None``: forever)."""
+    try:
+        from websockets.sync.client import connect
+        from websockets.exceptions import InvalidStatus
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError(
+            "connect= needs the websockets package: pip install 'mancala-kit[remote]'"
+        ) from e
+    backoff = BACKOFF_S
+    made = 0
+    while connections is None or made < connections:
+        served = False
+        try:
+            with connect(
+                url,
+                additional_headers={"Authorization": f"Bearer {token}"},
+                max_size=2 * (1 << 20),
+                # The arbiter pings; answering is enough.
+                ping_interval=None,
+            ) as ws:
+                made += 1
+                served = True
+                run_one(_FrameInput(ws), _FrameOutput(ws))
+        except InvalidStatus as e:
+            if e.response.status_code == 401:
+                raise PermissionError(f"{url}: the arbiter refused the token") from e
+        except OSError:
+            pass
+        if connections is not None and made >= connections:
+            return
+        if served:
+            # The arbiter closes a connection to replace the engine and
+            # waits for the next one: come back at once.
+            backoff = BACKOFF_S
+            time.sleep(RECONNECT_PAUSE_S)
+        else:
+            time.sleep(backoff)
+            backoff = min(backoff * 2, MAX_BACKOFF_S)
