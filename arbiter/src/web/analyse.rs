@@ -25,7 +25,7 @@ use crate::engine::session::Session;
 use crate::play::game::position_command;
 use crate::records::log::{GameLog, MoveRecord, Score, Termination};
 use crate::web::board::{move_hole, view, BoardView};
-use crate::web::socket::{send_text, while_open};
+use crate::web::socket::{send_text, while_open, Meanwhile};
 use crate::web::state::AppState;
 use crate::web::table::{LastTrace, LegalMove};
 
@@ -459,22 +459,28 @@ async fn send(socket: &mut WebSocket, m: &ServerMessage) -> bool {
     }
 }
 
-/// What the page hears when it sends a message while its engine starts or
-/// its last search stops.
+/// What the page hears when it sends more messages than are kept while its
+/// engine starts or its last search stops (those kept are handled next).
 const BUSY: &str = "the engine is busy starting or stopping: try again in a moment";
 
 async fn drive(mut socket: WebSocket, state: AppState) {
     let engines = state.engine_cap.for_connection();
     let mut analyst: Option<Analyst> = None;
     let grace = state.config.quit_grace;
+    // The page's messages that came while an engine started or stopped.
+    let mut kept = std::collections::VecDeque::new();
     loop {
-        let event = tokio::select! {
+        let event = if let Some(text) = kept.pop_front() {
+            Event::Text(text)
+        } else {
+            tokio::select! {
             msg = socket.recv() => match msg {
                 None | Some(Err(_)) | Some(Ok(WsMessage::Close(_))) => Event::Closed,
                 Some(Ok(WsMessage::Text(t))) => Event::Text(t.to_string()),
                 Some(Ok(_)) => Event::Other,
             },
             line = next_line(&mut analyst) => Event::Line(line),
+            }
         };
         let reply = match event {
             Event::Closed => break,
@@ -518,8 +524,12 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     if let Some(a) = analyst.take() {
                         a.session.shutdown(grace).await;
                     }
-                    let Some(started) =
-                        while_open(&mut socket, start(&engine, &state, &engines), BUSY).await
+                    let Some(started) = while_open(
+                        &mut socket,
+                        start(&engine, &state, &engines),
+                        Meanwhile::Keep(&mut kept, BUSY),
+                    )
+                    .await
                     else {
                         break;
                     };
@@ -544,7 +554,8 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     let restarted = match (&analyst, engine) {
                         (None, Some(name)) => {
                             let starting = start(&name, &state, &engines);
-                            match while_open(&mut socket, starting, BUSY).await {
+                            let meanwhile = Meanwhile::Keep(&mut kept, BUSY);
+                            match while_open(&mut socket, starting, meanwhile).await {
                                 None => break,
                                 Some(Ok(a)) => {
                                     analyst = Some(a);
@@ -565,7 +576,8 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                             // search's bestmove (up to STOP_GRACE); a tab
                             // closed meanwhile ends the engine at once.
                             let going = go(a, &line, &options, &state);
-                            match while_open(&mut socket, going, BUSY).await {
+                            let meanwhile = Meanwhile::Keep(&mut kept, BUSY);
+                            match while_open(&mut socket, going, meanwhile).await {
                                 None => break,
                                 Some(Ok(position)) => Some(ServerMessage::Searching { position }),
                                 Some(Err(message)) => Some(ServerMessage::Error { message }),

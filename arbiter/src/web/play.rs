@@ -27,7 +27,7 @@ use crate::play::game::{forfeit, gameover_line};
 use crate::play::tc::TimeControl;
 use crate::records::log::{Score, Termination};
 use crate::web::kept::{EngineKey, Kept};
-use crate::web::socket::{send_text, while_open};
+use crate::web::socket::{send_text, while_open, Meanwhile};
 use crate::web::state::{AppState, ServeConfig};
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
@@ -360,7 +360,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     // engines at once.
                     let starting = start(&request, &state, &engines, &mut kept);
                     let busy = "still starting the last game: try again when it has started";
-                    match while_open(&mut socket, starting, busy).await {
+                    match while_open(&mut socket, starting, Meanwhile::Refuse(busy)).await {
                         Some(Ok(game)) => live = Some(game),
                         Some(Err(e)) => error = Some(e),
                         None => break,
