@@ -65,12 +65,15 @@ fn assert_fail(lines: &[String], name: &str, reason: &str) {
     );
 }
 
-const GAMES: [&str; 5] = [
+const GAMES: [&str; 8] = [
     "bohnenspiel",
     "bohnenspiel-hemprich",
     "bosh",
     "kimasai",
     "kujifunza",
+    "kalah",
+    "kalah-6x6",
+    "oware",
 ];
 
 const GO_FIELDS: [&str; 7] = [
@@ -210,10 +213,10 @@ fn engine_without_umiok_fails_the_handshake() {
 fn engine_with_no_known_game_fails_the_games_check() {
     let s = Scratch::new("check", "no-game");
     let mut tokens = bot("random");
-    tokens.extend(["arg=--games".into(), "arg=oware".into()]);
+    tokens.extend(["arg=--games".into(), "arg=awari".into()]);
     let (code, lines) = check(&s, &tokens);
     assert_eq!(code, Some(1), "{lines:#?}");
-    assert_fail(&lines, "games", "no known game id in `games oware`");
+    assert_fail(&lines, "games", "no known game id in `games awari`");
     assert_pass(&lines, "quit");
 }
 

@@ -99,7 +99,7 @@ async fn handshake_and_clean_quit() {
         [
             "id name testbot-instant",
             "id author tests",
-            "games bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza",
+            "games bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza kalah kalah-6x6 oware",
             "umiok"
         ]
     );

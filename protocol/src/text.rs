@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn game_names() {
         assert_eq!(GameName::new("bosh").unwrap().id(), Some(GameId::Bosh));
-        assert_eq!(GameName::new("oware").unwrap().id(), None);
+        assert_eq!(GameName::new("awari").unwrap().id(), None);
         assert!(GameName::new("Bosh").is_err());
         assert!(GameName::new("").is_err());
         for id in GameId::ALL {

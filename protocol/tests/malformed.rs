@@ -94,8 +94,8 @@ fn malformed_commands_name_the_problem() {
     );
     command_error("newgame", &["game id"]);
     command_error(
-        "newgame oware",
-        &["unknown game id", "oware", "bohnenspiel"],
+        "newgame awari",
+        &["unknown game id", "awari", "bohnenspiel"],
     );
     command_error("newgame bosh kimasai", &["newgame", "kimasai"]);
     command_error("position", &["startpos or pos"]);

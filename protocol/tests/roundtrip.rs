@@ -367,7 +367,7 @@ fn random_message(rng: &mut Rng) -> Message {
         1 => Message::IdAuthor(random_text(rng, Text::new)),
         2 => Message::Games(
             (0..rng.below(4))
-                .map(|_| GameName::new(rng.pick(&["bosh", "oware", "kimasai", "x-1"])).unwrap())
+                .map(|_| GameName::new(rng.pick(&["bosh", "awari", "kimasai", "x-1"])).unwrap())
                 .collect(),
         ),
         3 => Message::Option(random_option(rng)),

@@ -31,9 +31,11 @@
 //! South 1-6, North 7-12.}`, how move numbers and the move comments read),
 //! which the reader skips; then the moves. A move number covers a South move and the North move after it
 //! (`1. 3 9 2. 4`); a game whose start position has North to move begins
-//! `1... 9`. Play alternates in all four games (a Bosh round that ends
-//! hands the move to the player who was to move), so the numbers follow from
-//! the start side. Each move is followed by a comment
+//! `1... 9`. Who moved is the rules' answer (the game replayed from its
+//! start): a South move always gets the next number, a North move that does
+//! not follow a South move is written `N... 9` with the current number, so a
+//! Kalah extra turn reads `4. 3 5. 1 9` (South twice) or `4. 3 9 4... 10`
+//! (North twice). Each move is followed by a comment
 //! `{[score][/depth] time}` with the time in seconds to the millisecond. Then
 //! the result token. Lines are wrapped at 80 columns, never between a move
 //! number and its move; games are separated by a blank line.
@@ -175,19 +177,21 @@ pub fn write_game(log: &GameLog) -> String {
         }
     }
     let mut tokens: Vec<String> = Vec::new();
-    let mut side = log.start_side().unwrap_or(Side::South);
     let mut number = 1;
-    for (i, m) in log.moves.iter().enumerate() {
-        match side {
-            Side::South => tokens.push(format!("{number}. {}", m.mv)),
-            Side::North if i == 0 => tokens.push(format!("{number}... {}", m.mv)),
-            Side::North => tokens.push(m.mv.clone()),
+    let mut previous = None;
+    for (i, (m, side)) in log.moves.iter().zip(movers(log)).enumerate() {
+        match (side, previous) {
+            (Side::South, _) => {
+                if i > 0 {
+                    number += 1;
+                }
+                tokens.push(format!("{number}. {}", m.mv));
+            }
+            (Side::North, Some(Side::South)) => tokens.push(m.mv.clone()),
+            (Side::North, _) => tokens.push(format!("{number}... {}", m.mv)),
         }
         tokens.push(comment(m));
-        if side == Side::North {
-            number += 1;
-        }
-        side = side.opponent();
+        previous = Some(side);
     }
     tokens.push(result_token(log.result).to_owned());
     let mut line = String::new();
@@ -344,6 +348,26 @@ fn parse_seconds(text: &str) -> Option<u64> {
     let whole: u64 = whole.parse().ok()?;
     let frac: u64 = format!("{frac:0<3}").parse().ok()?;
     whole.checked_mul(1000)?.checked_add(frac)
+}
+
+/// Who made each move of `log`, as the rules say (a Kalah extra turn is
+/// the same side twice); where the log does not replay (a bad start or
+/// move), play is taken to alternate from there.
+fn movers(log: &GameLog) -> Vec<Side> {
+    let mut side = log.start_side().unwrap_or(Side::South);
+    let mut game = mancala_rules::game_from_position(&log.start_position).ok();
+    log.moves
+        .iter()
+        .map(|m| {
+            let mover = game.as_ref().map_or(side, |g| g.side_to_move());
+            let played = game.as_mut().is_some_and(|g| g.play(&m.mv).is_ok());
+            if !played {
+                game = None;
+            }
+            side = game.as_ref().map_or(mover.opponent(), |g| g.side_to_move());
+            mover
+        })
+        .collect()
 }
 
 fn is_move_number(token: &str) -> bool {
@@ -616,6 +640,28 @@ mod tests {
             text.ends_with("\n1... 8 {0.010s} 2. 3 {999.999s} 1-0\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn extra_turns_are_numbered_by_who_moved() {
+        // Kalah: South's 3 ends in his store (South again), then 1; North's
+        // 9 ends in his (North again), then 10.
+        let mut log = rules_log();
+        log.game = "kalah".into();
+        log.start_position = "kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0".into();
+        log.moves = ["3", "1", "9", "10"]
+            .iter()
+            .map(|mv| MoveRecord {
+                mv: (*mv).into(),
+                ..log.moves[0].clone()
+            })
+            .collect();
+        let text = write_game(&log);
+        let c = "{-35/12 1.234s}";
+        let expected = format!("1. 3 {c} 2. 1 {c} 9 {c} 2... 10 {c} 1/2-1/2 ");
+        assert!(text.replace('\n', " ").ends_with(&expected), "{text}");
+        let back = parse_games(&text).expect("reads back");
+        assert_eq!(back[0].moves.len(), 4);
     }
 
     #[test]

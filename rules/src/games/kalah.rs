@@ -35,11 +35,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Field;
-use crate::games::pit::{own_range, render_two_rows, zobrist_table, PitMove, ZobristTable, HOLES};
-use crate::position::{
-    check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
+use crate::games::pit::{
+    own_range, read_two_rows, render_two_rows, write_two_rows, zobrist_table, PitMove,
+    ZobristTable, HOLES,
 };
+use crate::position::check_total;
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
     EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
@@ -175,15 +175,7 @@ impl<const SEEDS: u8> KalahBoard<SEEDS> {
 
 impl<const SEEDS: u8> fmt::Display for KalahBoard<SEEDS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}/{}",
-            Self::ID,
-            format_holes(self.holes.iter().map(|&n| Some(n))),
-            self.side.letter(),
-            self.stores[0],
-            self.stores[1]
-        )
+        write_two_rows(f, Self::ID, &self.holes, self.side, self.stores)
     }
 }
 
@@ -191,13 +183,7 @@ impl<const SEEDS: u8> FromStr for KalahBoard<SEEDS> {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Self, PositionError> {
-        let mut fields = FieldReader::new(s, Self::ID)?;
-        let parsed = parse_open_holes(fields.next(Field::Holes)?, HOLES)?;
-        let side = parse_side(fields.next(Field::Side)?)?;
-        let stores = parse_pair(fields.next(Field::Stores)?)?;
-        fields.finish()?;
-        let mut holes = [0; HOLES];
-        holes.copy_from_slice(&parsed);
+        let (holes, stores, side) = read_two_rows(s, Self::ID)?;
         KalahBoard::new(holes, stores, side)
     }
 }

@@ -37,11 +37,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Field;
-use crate::games::pit::{own_range, render_two_rows, zobrist_table, PitMove, ZobristTable, HOLES};
-use crate::position::{
-    check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
+use crate::games::pit::{
+    own_range, read_two_rows, render_two_rows, write_two_rows, zobrist_table, PitMove,
+    ZobristTable, HOLES,
 };
+use crate::position::check_total;
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
     EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
@@ -159,15 +159,7 @@ impl Oware {
 
 impl fmt::Display for Oware {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {}/{}",
-            Self::ID,
-            format_holes(self.holes.iter().map(|&n| Some(n))),
-            self.side.letter(),
-            self.stores[0],
-            self.stores[1]
-        )
+        write_two_rows(f, Self::ID, &self.holes, self.side, self.stores)
     }
 }
 
@@ -175,13 +167,7 @@ impl FromStr for Oware {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Self, PositionError> {
-        let mut fields = FieldReader::new(s, Self::ID)?;
-        let parsed = parse_open_holes(fields.next(Field::Holes)?, HOLES)?;
-        let side = parse_side(fields.next(Field::Side)?)?;
-        let stores = parse_pair(fields.next(Field::Stores)?)?;
-        fields.finish()?;
-        let mut holes = [0; HOLES];
-        holes.copy_from_slice(&parsed);
+        let (holes, stores, side) = read_two_rows(s, Self::ID)?;
         Oware::new(holes, stores, side)
     }
 }
@@ -237,11 +223,14 @@ impl Game for Oware {
         if self.half_taken() {
             return Some(Outcome::by_scores(self.totals(), EndReason::HalfTaken));
         }
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        moves
-            .is_empty()
-            .then(|| Outcome::by_scores(self.totals(), EndReason::NoLegalMove))
+        // why not `legal_moves`: no allocation (playouts ask every ply).
+        let range = own_range(self.side);
+        let end = range.end;
+        let starving = self.seeds_on(self.side.opponent()) == 0;
+        let has_move = range
+            .into_iter()
+            .any(|i| usize::from(self.holes[i]) > if starving { end - 1 - i } else { 0 });
+        (!has_move).then(|| Outcome::by_scores(self.totals(), EndReason::NoLegalMove))
     }
 
     /// Decided once a store holds more than half the seeds: stores only grow.

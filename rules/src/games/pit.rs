@@ -5,9 +5,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::display::{render_board, Row};
-use crate::position::parse_hole_number;
+use crate::error::Field;
+use crate::position::{
+    format_holes, parse_hole_number, parse_open_holes, parse_pair, parse_side, FieldReader,
+};
 use crate::zobrist::{mix, GOLDEN};
-use crate::{Game, MoveSyntaxError, Side};
+use crate::{Game, GameId, MoveSyntaxError, PositionError, Side};
 
 /// Holes on a 2×6 board.
 pub const HOLES: usize = 12;
@@ -66,6 +69,40 @@ pub(crate) fn own_range(side: Side) -> std::ops::Range<usize> {
         Side::South => 0..6,
         Side::North => 6..12,
     }
+}
+
+/// Writes a 2×6 position with stores: `<id> <holes> <side> <south>/<north>`.
+pub(crate) fn write_two_rows(
+    f: &mut fmt::Formatter<'_>,
+    id: GameId,
+    holes: &[u8; HOLES],
+    side: Side,
+    stores: [u8; 2],
+) -> fmt::Result {
+    write!(
+        f,
+        "{id} {} {} {}/{}",
+        format_holes(holes.iter().map(|&n| Some(n))),
+        side.letter(),
+        stores[0],
+        stores[1]
+    )
+}
+
+/// Reads the fields [`write_two_rows`] writes (the seed total is the
+/// game's to check).
+pub(crate) fn read_two_rows(
+    s: &str,
+    id: GameId,
+) -> Result<([u8; HOLES], [u8; 2], Side), PositionError> {
+    let mut fields = FieldReader::new(s, id)?;
+    let parsed = parse_open_holes(fields.next(Field::Holes)?, HOLES)?;
+    let side = parse_side(fields.next(Field::Side)?)?;
+    let stores = parse_pair(fields.next(Field::Stores)?)?;
+    fields.finish()?;
+    let mut holes = [0; HOLES];
+    holes.copy_from_slice(&parsed);
+    Ok((holes, stores, side))
 }
 
 /// The board of a 2×6 store game for people: North's row on top, right to

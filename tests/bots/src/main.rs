@@ -162,7 +162,8 @@ fn parse_options() -> Options {
         delay: Duration::from_millis(1000),
         count: 3,
         line_bytes: 1 << 20,
-        games: "bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza".to_string(),
+        games: "bohnenspiel bohnenspiel-hemprich bosh kimasai kujifunza kalah kalah-6x6 oware"
+            .to_string(),
         max_starts: None,
         state: None,
     };

@@ -41,6 +41,7 @@ function applyStep(s, state) {
     case "lap": note.textContent = `lap ${s.number}${s.kind === "relay" ? " (relay)" : s.kind === "captured" ? ` (from kichwa ${s.kichwa})` : ""}`; break;
     case "pick": setSeeds(s.hole, 0); state.hand += s.count; break;
     case "sow": setSeeds(s.hole, seedsOf(s.hole) + 1); state.hand -= 1; break;
+    case "store": addStore(s.side, 1); state.hand -= 1; break;
     case "capture":
       setSeeds(s.from, 0);
       if (s.to === "store" || s.to === "reserve") addStore(s.side, s.count);

@@ -3,6 +3,7 @@
 //! comments).
 
 use super::*;
+use crate::Field;
 use crate::GameRecord;
 
 /// Plays `mv` (checked legal) on `before` and compares with `after`.
