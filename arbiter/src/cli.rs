@@ -16,6 +16,7 @@ use crate::play::runner::Runner;
 use crate::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
 
+pub mod arena;
 pub mod check;
 pub mod tournament;
 
@@ -69,6 +70,9 @@ pub enum Command {
     /// The browser board: play, analyse and replay in a local web page
     /// (prints the address to open).
     Serve(Box<ServeArgs>),
+    /// The standing arena: a server where bots connect any time and are
+    /// paired, rated and watched; and its admin commands.
+    Arena(Box<arena::ArenaArgs>),
 }
 
 /// `arbiter serve`.
@@ -352,10 +356,13 @@ impl Cli {
 impl Command {
     /// Whether the command starts engine processes.
     pub fn runs_engines(&self) -> bool {
-        matches!(
-            self,
-            Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
-        )
+        match self {
+            Command::Arena(a) => a.runs_engines(),
+            _ => matches!(
+                self,
+                Command::Match(_) | Command::Tournament(_) | Command::Check(_) | Command::Serve(_)
+            ),
+        }
     }
 
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
@@ -364,7 +371,10 @@ impl Command {
             Command::Tournament(t) => Some(&mut t.engines),
             Command::Check(c) => Some(&mut c.engines),
             Command::Serve(s) => Some(&mut s.engines),
-            Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
+            Command::Verify { .. }
+            | Command::Show { .. }
+            | Command::Merge(_)
+            | Command::Arena(_) => None,
         }
     }
 }
@@ -811,6 +821,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
+            Command::Arena(args) => arena::main(*args).await,
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0

@@ -20,7 +20,10 @@
 //!   [`cli::tournament`]); library modules never depend on it, the binary is
 //!   a thin shell over it.
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
+//! - [`arena`]: `arbiter arena`, the standing server where bots are paired,
+//!   rated and watched.
 
+pub mod arena;
 pub mod cli;
 pub mod compat;
 
