@@ -11,12 +11,19 @@
 //! - [`ratings`]: a pool's ratings from its games.
 //! - [`lobby`]: the seam to the bots' side: who is connected with how many
 //!   slots, and a session for each side of a game.
+//! - [`house`]: bots the server runs itself as local processes (anchors),
+//!   through that seam.
+//! - [`server`]: the arena itself: pairing, games, records, ratings.
+//! - [`web`]: the pages and JSON.
 
 pub mod backoff;
 pub mod bots;
 pub mod db;
+pub mod house;
 pub mod lobby;
 pub mod pairing;
 pub mod pools;
 pub mod ratings;
+pub mod server;
 pub mod store;
+pub mod web;
