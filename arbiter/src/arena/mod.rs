@@ -4,7 +4,7 @@
 //!
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
-//! - [`pools`]: `pools.json`.
+//! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
 //! - [`backoff`]: the pause of a bot that keeps crashing (pure).
 //! - [`store`]: games in the database: started, finished, aborted, exported.

@@ -151,6 +151,30 @@ impl Arena {
             wake: Notify::new(),
             live: LiveHub::new(),
         });
+        arena.live.publish(crate::web::live::LiveMsg::Event(
+            crate::web::live::hub::EventMeta {
+                event: format!(
+                    "mancala arena: {}",
+                    arena
+                        .config
+                        .pools
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                games: arena
+                    .config
+                    .pools
+                    .iter()
+                    .map(|p| p.game.to_string())
+                    .collect(),
+                // why none: the bots come and go; the ladder lists them.
+                engines: Vec::new(),
+                total: None,
+                source: "arena".to_owned(),
+            },
+        ));
         arena.refresh_ratings(true);
         Ok(arena)
     }

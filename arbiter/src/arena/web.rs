@@ -327,7 +327,7 @@ fn game_rows(
             out.push(row.map_err(internal)?);
         }
     }
-    out.sort_by(|a, b| b.id.cmp(&a.id));
+    out.sort_by_key(|g| std::cmp::Reverse(g.id));
     out.truncate(GAMES_LISTED);
     Ok(out)
 }

@@ -5,26 +5,11 @@ import { $, el, fetchJson, fmt, replayLink } from "/assets/arena-common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
-
 function svg(tag, attrs = {}, text) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
   return e;
-}
-
-async function fetchJson(url) {
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
-  return r.json();
 }
 
 // The rating (with its 95% band) against the games played.
@@ -36,8 +21,13 @@ function chart(history) {
   const xs = history.map((p) => p.games);
   const lo = history.map((p) => p.rating - (p.interval ?? 0));
   const hi = history.map((p) => p.rating + (p.interval ?? 0));
-  let [y0, y1] = [Math.min(0, ...lo), Math.max(0, ...hi)];
-  if (y1 - y0 < 50) { y0 -= 25; y1 += 25; }
+  // The rating axis on round numbers: a step of 1, 2, 2.5 or 5 × 10^k.
+  const ticks = 4;
+  const raw = Math.max(50, Math.max(0, ...hi) - Math.min(0, ...lo)) / ticks;
+  const unit = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * unit).find((s) => s >= raw);
+  const y0 = Math.floor(Math.min(0, ...lo) / step) * step;
+  const y1 = Math.max(y0 + step * ticks, Math.ceil(Math.max(0, ...hi) / step) * step);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
   const X = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
   const Y = (y) => T + ((y1 - y) / (y1 - y0)) * (H - T - B);
@@ -48,10 +38,10 @@ function chart(history) {
   box.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
   box.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: H - B, y2: H - B }));
   box.append(svg("polyline", { class: "line", points: history.map((p) => `${X(p.games)},${Y(p.rating)}`).join(" ") }));
-  const ticks = 4;
-  for (let k = 0; k <= ticks; k++) {
-    const y = y0 + ((y1 - y0) * k) / ticks;
+  for (let y = y0; y <= y1 + step / 2; y += step) {
     box.append(svg("text", { x: L - 6, y: Y(y) + 4, "text-anchor": "end" }, y.toFixed(0)));
+  }
+  for (let k = 0; k <= ticks; k++) {
     const x = x0 + ((x1 - x0) * k) / ticks;
     box.append(svg("text", { x: X(x), y: H - B + 16, "text-anchor": "middle" }, x.toFixed(0)));
   }
