@@ -254,7 +254,24 @@ fn an_arena_of_house_bots_plays_records_rates_and_survives_kill_9() {
     assert_eq!(finished(&pools_now), 60, "{pools_now}");
 
     // The crash-looping bot was paused: it played fewer games than the others.
-    let ladder = get_json(&arena.addr, "/api/arena/ladder?pool=bohn");
+    // The ratings follow the games within a recomputation (at most twice
+    // a second): wait until the ladder counts every finished game.
+    let bohn_games = pools_now[0]["finished"].as_u64().unwrap();
+    let t0 = Instant::now();
+    let ladder = loop {
+        let ladder = get_json(&arena.addr, "/api/arena/ladder?pool=bohn");
+        let counted: u64 = ladder
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_u64().unwrap())
+            .sum();
+        if counted == 2 * bohn_games {
+            break ladder;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "{ladder}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
     let rows = ladder.as_array().unwrap();
     let row = |name: &str| {
         rows.iter()
