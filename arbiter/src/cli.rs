@@ -16,6 +16,7 @@ use crate::play::runner::Runner;
 use crate::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
 
+pub mod arena;
 pub mod check;
 pub mod limits;
 pub mod remote;
@@ -82,6 +83,9 @@ pub enum Command {
         override_usage = "arbiter connect URL --token TOKEN --engine KEY=VALUE... [OPTIONS]"
     )]
     Connect(Box<remote::ConnectArgs>),
+    /// The standing arena: a server where bots connect any time and are
+    /// paired, rated and watched; and its admin commands.
+    Arena(Box<arena::ArenaArgs>),
 }
 
 /// `arbiter serve`.
@@ -385,14 +389,17 @@ impl Cli {
 impl Command {
     /// Whether the command starts engine processes.
     pub fn runs_engines(&self) -> bool {
-        matches!(
-            self,
-            Command::Match(_)
-                | Command::Tournament(_)
-                | Command::Check(_)
-                | Command::Serve(_)
-                | Command::Connect(_)
-        )
+        match self {
+            Command::Arena(a) => a.runs_engines(),
+            _ => matches!(
+                self,
+                Command::Match(_)
+                    | Command::Tournament(_)
+                    | Command::Check(_)
+                    | Command::Serve(_)
+                    | Command::Connect(_)
+            ),
+        }
     }
 
     fn engine_args_mut(&mut self) -> Option<&mut EngineArgs> {
@@ -402,7 +409,10 @@ impl Command {
             Command::Check(c) => Some(&mut c.engines),
             Command::Serve(s) => Some(&mut s.engines),
             Command::Connect(c) => Some(&mut c.engines),
-            Command::Verify { .. } | Command::Show { .. } | Command::Merge(_) => None,
+            Command::Verify { .. }
+            | Command::Show { .. }
+            | Command::Merge(_)
+            | Command::Arena(_) => None,
         }
     }
 }
@@ -954,6 +964,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Check(args) => check::main(*args).await,
             Command::Serve(args) => serve(*args).await.map(|()| 0),
             Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
+            Command::Arena(args) => arena::main(*args).await,
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0

@@ -24,7 +24,10 @@
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 //! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
 //!   grace, lag compensation) and the bridge `arbiter connect`.
+//! - [`arena`]: `arbiter arena`, the standing server where bots are paired,
+//!   rated and watched.
 
+pub mod arena;
 pub mod cli;
 pub mod compat;
 

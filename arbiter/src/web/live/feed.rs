@@ -124,12 +124,10 @@ impl LiveEvent {
 
     /// What the runner tells about games in progress.
     pub fn game_observer(&self, engines: &[EngineSpec]) -> Arc<dyn GameObserver> {
-        Arc::new(GameFeed {
-            hub: self.hub.clone(),
-            names: engines.iter().map(|e| e.name.clone()).collect(),
-            shown: Mutex::default(),
-            positions: Mutex::default(),
-        })
+        game_feed(
+            self.hub.clone(),
+            engines.iter().map(|e| e.name.clone()).collect(),
+        )
     }
 
     /// The event is over: says so to the pages and gives them a moment to
@@ -150,6 +148,17 @@ impl EventObserver for LiveEvent {
         }
         self.standings(standings, done);
     }
+}
+
+/// An observer that shows games in progress on `hub`, the job's engine
+/// indices naming `names` (the arena: one per game, South's and North's).
+pub fn game_feed(hub: LiveHub, names: Vec<String>) -> Arc<dyn GameObserver> {
+    Arc::new(GameFeed {
+        hub,
+        names,
+        shown: Mutex::default(),
+        positions: Mutex::default(),
+    })
 }
 
 /// Games in progress, from the game tasks.

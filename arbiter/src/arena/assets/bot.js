@@ -1,0 +1,99 @@
+// A bot's page (/arena/bot?name=…): its standing in each pool, a chart of
+// its rating history (an SVG plot), its results by opponent and its games.
+
+import { $, el, fetchJson, fmt, replayLink } from "/assets/arena-common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// The rating (with its 95% band) against the games played.
+function chart(history) {
+  const W = 640, H = 240, L = 48, R = 12, T = 12, B = 30;
+  const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "data-chart": "",
+    "aria-label": "rating history" });
+  if (history.length === 0) return box;
+  const xs = history.map((p) => p.games);
+  const lo = history.map((p) => p.rating - (p.interval ?? 0));
+  const hi = history.map((p) => p.rating + (p.interval ?? 0));
+  // The rating axis on round numbers: a step of 1, 2, 2.5 or 5 × 10^k.
+  const ticks = 4;
+  const raw = Math.max(50, Math.max(0, ...hi) - Math.min(0, ...lo)) / ticks;
+  const unit = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * unit).find((s) => s >= raw);
+  const y0 = Math.floor(Math.min(0, ...lo) / step) * step;
+  const y1 = Math.max(y0 + step * ticks, Math.ceil(Math.max(0, ...hi) / step) * step);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
+  const X = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
+  const Y = (y) => T + ((y1 - y) / (y1 - y0)) * (H - T - B);
+  const band = history.map((p, i) => `${X(p.games)},${Y(hi[i])}`)
+    .concat(history.slice().reverse().map((p, i) => `${X(p.games)},${Y(lo[history.length - 1 - i])}`));
+  box.append(svg("polygon", { class: "band", points: band.join(" ") }));
+  box.append(svg("line", { class: "zero", x1: L, x2: W - R, y1: Y(0), y2: Y(0) }));
+  box.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
+  box.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: H - B, y2: H - B }));
+  box.append(svg("polyline", { class: "line", points: history.map((p) => `${X(p.games)},${Y(p.rating)}`).join(" ") }));
+  for (let y = y0; y <= y1 + step / 2; y += step) {
+    box.append(svg("text", { x: L - 6, y: Y(y) + 4, "text-anchor": "end" }, y.toFixed(0)));
+  }
+  for (let k = 0; k <= ticks; k++) {
+    const x = x0 + ((x1 - x0) * k) / ticks;
+    box.append(svg("text", { x: X(x), y: H - B + 16, "text-anchor": "middle" }, x.toFixed(0)));
+  }
+  box.append(svg("text", { x: W - R, y: H - 4, "text-anchor": "end" }, "games"));
+  return box;
+}
+
+function poolSection(p) {
+  const l = p.ladder;
+  const head = l && l.rating !== null
+    ? `rank ${p.rank}: ${fmt(l.rating)} ± ${fmt(l.interval)} after ${l.games} games (${l.wins}–${l.draws}–${l.losses}, ${(100 * l.score).toFixed(1)}%)${l.provisional ? ", provisional" : ""}`
+    : "no game yet";
+  const versus = el("table", { class: "grid", "data-versus": p.pool },
+    el("thead", {}, el("tr", {}, el("th", { class: "name" }, "Opponent"), el("th", {}, "Games"),
+      el("th", {}, "W–D–L"), el("th", {}, "Score"))),
+    el("tbody", {}, ...p.versus.map((v) => el("tr", {},
+      el("td", { class: "name" }, el("a", { href: `/arena/bot?name=${encodeURIComponent(v.opponent)}` }, v.opponent)),
+      el("td", {}, String(v.games)),
+      el("td", {}, `${v.wins}–${v.draws}–${v.losses}`),
+      el("td", {}, `${((100 * (v.wins + v.draws / 2)) / v.games).toFixed(1)}%`)))));
+  return el("section", { "data-pool": p.pool },
+    el("h2", {}, el("a", { href: `/arena?pool=${encodeURIComponent(p.pool)}` }, p.pool), ` (${p.game})`),
+    el("p", { class: "meta" }, head),
+    chart(p.history),
+    el("div", { class: "scroll" }, versus));
+}
+
+async function refresh() {
+  const name = new URLSearchParams(location.search).get("name") ?? "";
+  try {
+    const b = await fetchJson(`/api/arena/bot?name=${encodeURIComponent(name)}`);
+    document.title = `Mancala arena — ${b.name}`;
+    $("#title").textContent = b.name;
+    const status = [b.connected ? `connected (${b.slots} slot${b.slots === 1 ? "" : "s"})` : "not connected"];
+    if (b.paused_secs) status.push(`paused for ${b.paused_secs} s after repeated crashes`);
+    if (b.revoked) status.push("token revoked");
+    $("#status").textContent = status.join(" · ");
+    $("#pools").replaceChildren(...b.pools.map(poolSection));
+    $("#games tbody").replaceChildren(...b.games.slice(0, 50).map((g) => el("tr", {},
+      el("td", {}, replayLink(g)),
+      el("td", { class: "name" }, g.pool),
+      el("td", { class: "name" }, g.south),
+      el("td", { class: "name" }, g.north),
+      el("td", {}, g.result),
+      el("td", { class: "name wide" }, g.termination))));
+    document.body.dataset.ready = "true";
+    $("#error").hidden = true;
+  } catch (e) {
+    $("#error").hidden = false;
+    $("#error").textContent = String(e.message || e);
+  }
+}
+
+refresh();
+setInterval(refresh, 10000);

@@ -1,0 +1,214 @@
+//! `pools.json`: the arena's rated pools. Each is a name, a game id, the
+//! engine settings every game of the pool is played with (`each`, read by
+//! the arbiter's engine settings parser exactly as `--each`: `tc=`, `st=`,
+//! `depth=`, `nodes=`, `timemargin=`, `option.X=`, `ponder`) and the
+//! openings (`suite`, `plies=N` or `file=PATH` as `--openings`; a relative
+//! path is relative to the pools file). For example:
+//!
+//! ```json
+//! [{"name": "bohn-blitz", "game": "bohnenspiel", "each": "tc=60+1"},
+//!  {"name": "bosh-1s", "game": "bosh", "each": "st=1", "openings": "suite"}]
+//! ```
+
+use std::path::Path;
+
+use mancala_rules::GameId;
+use serde::Deserialize;
+
+use crate::play::openings::Openings;
+use crate::play::tc::TimeControl;
+
+/// One rated pool, checked.
+#[derive(Clone, Debug)]
+pub struct Pool {
+    pub name: String,
+    pub game: GameId,
+    /// The settings as written (shown on the pages).
+    pub each: String,
+    pub tc: TimeControl,
+    /// `option.X=` of `each`, sent to both bots of every game.
+    pub options: Vec<(String, String)>,
+    pub openings: Openings,
+}
+
+/// One entry as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    name: String,
+    game: String,
+    each: Settings,
+    openings: Option<String>,
+}
+
+/// `each` as one string of `KEY=VALUE` tokens or a list of them.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Settings {
+    Line(String),
+    Tokens(Vec<String>),
+}
+
+/// Keys of `--engine` that are a bot's own business, not a pool's.
+const BOT_KEYS: &[&str] = &[
+    "cmd",
+    "name",
+    "arg",
+    "dir",
+    "conf",
+    "stderr",
+    "stderr_max",
+    "restart",
+    "proto",
+];
+
+/// Reads and checks a pools file.
+pub fn load(path: &Path) -> Result<Vec<Pool>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    parse(&text, base).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses a pools file's text; `base` is where relative opening files are.
+pub fn parse(text: &str, base: &Path) -> Result<Vec<Pool>, String> {
+    let entries: Vec<Entry> = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "{e} (expected a JSON list of {{\"name\", \"game\", \"each\", \"openings\"}} objects)"
+        )
+    })?;
+    if entries.is_empty() {
+        return Err("no pool (the list is empty)".into());
+    }
+    let mut pools: Vec<Pool> = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.into_iter().enumerate() {
+        let pool = check(entry, base).map_err(|e| format!("pool #{}: {e}", i + 1))?;
+        if pools.iter().any(|p| p.name == pool.name) {
+            return Err(format!(
+                "pool #{}: the name {:?} is used twice",
+                i + 1,
+                pool.name
+            ));
+        }
+        pools.push(pool);
+    }
+    Ok(pools)
+}
+
+fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
+    let name = entry.name;
+    crate::arena::bots::check_name(&name).map_err(|e| e.replacen("bot name", "name", 1))?;
+    let within = |e: String| format!("{name:?}: {e}");
+    let game: GameId = entry
+        .game
+        .parse()
+        .map_err(|e| within(format!("game: {e}")))?;
+    let tokens: Vec<String> = match entry.each {
+        Settings::Line(line) => line.split_whitespace().map(str::to_owned).collect(),
+        Settings::Tokens(tokens) => tokens,
+    };
+    for t in &tokens {
+        let key = t.split_once('=').map_or(t.as_str(), |(k, _)| k);
+        if BOT_KEYS.contains(&key) {
+            return Err(within(format!(
+                "each: {key}= is a bot's own setting, not a pool's (a pool sets tc=, st=, \
+                 depth=, nodes=, timemargin=, option.X=, ponder)"
+            )));
+        }
+    }
+    // why a stand-in command: the settings parser builds a whole engine; the
+    // pool takes only the game settings from it.
+    let spec = crate::engine::config::parse_engine(0, &["cmd=pool".to_owned()], &tokens, None)
+        .map_err(|e| within(format!("each: {}", e.to_string().replace("--each", "each"))))?;
+    if spec.tc.is_unlimited() {
+        return Err(within(
+            "each: no limit: give tc=, st=, depth= or nodes= (a game needs an end to every search)"
+                .into(),
+        ));
+    }
+    let openings_spec = entry.openings.map(|o| match o.strip_prefix("file=") {
+        Some(rel) if Path::new(rel).is_relative() => {
+            format!("file={}", base.join(rel).display())
+        }
+        _ => o,
+    });
+    // why the command line's parser: the same three forms as `--openings`.
+    let openings = crate::cli::parse_openings(openings_spec.as_deref(), game, 1)
+        .map_err(|e| within(e.0.replacen("--openings", "openings", 1)))?;
+    Ok(Pool {
+        name,
+        game,
+        each: tokens.join(" "),
+        tc: spec.tc,
+        options: spec.options,
+        openings,
+    })
+}
+
+impl Pool {
+    /// The start position of pair `pair` (both games of a pair share it).
+    pub fn opening(&self, pair: usize) -> String {
+        self.openings.for_pair(self.game, pair)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse(text, Path::new(".")).unwrap_err()
+    }
+
+    #[test]
+    fn the_issue_example_parses() {
+        let pools = parse(
+            r#"[{"name": "bohn-blitz", "game": "bohnenspiel", "each": "tc=60+1"},
+                {"name": "bosh-1s", "game": "bosh", "each": "st=1", "openings": "suite"}]"#,
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(pools.len(), 2);
+        assert_eq!(pools[0].game, GameId::Bohnenspiel);
+        assert_eq!(
+            pools[0].tc.limit,
+            "60+1".parse::<TimeControl>().unwrap().limit
+        );
+        assert_eq!(pools[0].openings, Openings::StartPosition);
+        assert_eq!(pools[1].openings, Openings::Suite);
+        assert_ne!(pools[1].opening(0), pools[1].opening(1));
+        let p = parse(
+            r#"[{"name": "k", "game": "kimasai", "each": ["st=0.1", "option.Level=3"]}]"#,
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(p[0].options, [("Level".to_owned(), "3".to_owned())]);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        assert!(err("{}").contains("expected a JSON list"));
+        assert!(err("[]").contains("no pool"));
+        let e = err(r#"[{"name": "a", "game": "chess", "each": "st=1"}]"#);
+        assert!(e.starts_with("pool #1: \"a\": game:"), "{e}");
+        let e = err(r#"[{"name": "a", "game": "bosh", "each": "st=1", "colour": 1}]"#);
+        assert!(e.contains("unknown field `colour`"), "{e}");
+        let e = err(r#"[{"name": "a", "game": "bosh", "each": "tc=fast"}]"#);
+        assert!(e.starts_with("pool #1: \"a\": each:"), "{e}");
+        let e = err(r#"[{"name": "a", "game": "bosh", "each": "cmd=./x st=1"}]"#);
+        assert!(e.contains("cmd= is a bot's own setting"), "{e}");
+        let e = err(r#"[{"name": "a", "game": "bosh", "each": "option.Level=3"}]"#);
+        assert!(e.contains("no limit"), "{e}");
+        let e = err(r#"[{"name": "a b", "game": "bosh", "each": "st=1"}]"#);
+        assert!(e.starts_with("pool #1: name"), "{e}");
+        let e = err(
+            r#"[{"name": "a", "game": "bosh", "each": "st=1"}, {"name": "a", "game": "bosh", "each": "st=1"}]"#,
+        );
+        assert!(e.contains("pool #2: the name \"a\" is used twice"), "{e}");
+        let e = err(r#"[{"name": "a", "game": "bosh", "each": "st=1", "openings": "book"}]"#);
+        assert!(e.contains("openings book: expected suite"), "{e}");
+        let e =
+            err(r#"[{"name": "a", "game": "bosh", "each": "st=1", "openings": "file=nope.txt"}]"#);
+        assert!(e.contains("nope.txt"), "{e}");
+    }
+}

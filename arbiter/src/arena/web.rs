@@ -1,0 +1,542 @@
+//! The arena's pages and JSON, served by the browser board's server
+//! ([`crate::web::Server`]): the ladder (`/arena`), a bot's page
+//! (`/arena/bot?name=…`), the games in progress (`/live`, the live view of
+//! `--live`), every finished game on `/replay` (the pools are its logs:
+//! `/replay?log=<pool index>&game=<n>`), and the JSON under `/api/arena/`
+//! (docs/arena.md). Everything here only reads.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::arena::server::Arena;
+use crate::arena::store;
+use crate::records::jsonl;
+use crate::web::security::AllowedHosts;
+
+const LADDER_HTML: &str = include_str!("assets/ladder.html");
+const LADDER_JS: &str = include_str!("assets/ladder.js");
+const BOT_HTML: &str = include_str!("assets/bot.html");
+const BOT_JS: &str = include_str!("assets/bot.js");
+const COMMON_JS: &str = include_str!("assets/common.js");
+const ARENA_CSS: &str = include_str!("assets/arena.css");
+
+/// The most games a list answers with (the newest).
+const GAMES_LISTED: usize = 200;
+
+type ApiError = (StatusCode, String);
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    (StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+}
+
+/// Runs a database read off the async threads.
+async fn read<T: Send + 'static>(
+    arena: Arc<Arena>,
+    f: impl FnOnce(&Arena) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || f(&arena))
+        .await
+        .map_err(internal)?
+}
+
+/// The arena's routes; everything else (the replay page, the live page,
+/// the board's assets) is the live server's ([`crate::web::live_router`]).
+pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
+    let state = crate::web::live_state(arena.live.clone(), None);
+    let rest = crate::web::live_router(state, allowed);
+    Router::new()
+        .route(
+            "/",
+            get(|| async { axum::response::Redirect::to("/arena") }),
+        )
+        .route(
+            "/arena",
+            get(|| async { asset("text/html; charset=utf-8", LADDER_HTML) }),
+        )
+        .route(
+            "/arena/bot",
+            get(|| async { asset("text/html; charset=utf-8", BOT_HTML) }),
+        )
+        .route(
+            "/assets/arena-ladder.js",
+            get(|| async { asset("text/javascript; charset=utf-8", LADDER_JS) }),
+        )
+        .route(
+            "/assets/arena-bot.js",
+            get(|| async { asset("text/javascript; charset=utf-8", BOT_JS) }),
+        )
+        .route(
+            "/assets/arena-common.js",
+            get(|| async { asset("text/javascript; charset=utf-8", COMMON_JS) }),
+        )
+        .route(
+            "/assets/arena.css",
+            get(|| async { asset("text/css; charset=utf-8", ARENA_CSS) }),
+        )
+        .route("/api/arena/pools", get(pools))
+        .route("/api/arena/ladder", get(ladder))
+        .route("/api/arena/bot", get(bot))
+        .route("/api/arena/games", get(games))
+        .route("/api/arena/playing", get(playing))
+        // why here: the replay page reads "logs"; the arena's are its pools.
+        .route("/api/logs", get(logs))
+        .route("/api/logs/{file}", get(log_games))
+        .fallback_service(rest)
+        .with_state(arena)
+}
+
+/// One pool as listed.
+#[derive(Serialize)]
+struct PoolInfo {
+    index: usize,
+    name: String,
+    game: String,
+    each: String,
+    finished: u64,
+    playing: u64,
+    aborted: u64,
+}
+
+/// `GET /api/arena/pools`.
+async fn pools(State(arena): State<Arc<Arena>>) -> Result<Json<Vec<PoolInfo>>, ApiError> {
+    read(arena, |arena| {
+        let r = arena.reader();
+        arena
+            .config
+            .pools
+            .iter()
+            .enumerate()
+            .map(|(index, p)| {
+                let (finished, playing, aborted) = store::counts(&r, &p.name).map_err(internal)?;
+                Ok(PoolInfo {
+                    index,
+                    name: p.name.clone(),
+                    game: p.game.to_string(),
+                    each: p.each.clone(),
+                    finished,
+                    playing,
+                    aborted,
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Json)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct PoolQuery {
+    pool: String,
+}
+
+/// One line of the ladder.
+#[derive(Serialize)]
+pub struct LadderRow {
+    pub name: String,
+    /// Elo (field average 0); `null` before the bot's first game.
+    pub rating: Option<f64>,
+    /// Half the 95% interval; `null` when unknown.
+    pub interval: Option<f64>,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Points per game (0 to 1).
+    pub score: f64,
+    pub provisional: bool,
+    pub connected: bool,
+    /// Seconds the bot is still paused for (it kept crashing), if it is.
+    pub paused_secs: Option<u64>,
+    /// When it was last connected (UTC), if ever.
+    pub last_seen: Option<String>,
+}
+
+fn last_seen(arena: &Arena) -> BTreeMap<String, String> {
+    let r = arena.reader();
+    let mut out = BTreeMap::new();
+    if let Ok(mut stmt) = r.prepare("SELECT bot, at FROM seen") {
+        if let Ok(rows) = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?))) {
+            out.extend(rows.flatten());
+        }
+    }
+    out
+}
+
+fn pool_index(arena: &Arena, name: &str) -> Result<usize, ApiError> {
+    arena
+        .config
+        .pools
+        .iter()
+        .position(|p| p.name == name)
+        .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no pool named {name:?}")))
+}
+
+/// The ladder of pool `pool`: its rated bots, then the connected ones
+/// without a game yet.
+pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
+    let pool = &arena.config.pools[pool];
+    let present = arena.present();
+    let seen = last_seen(arena);
+    let connected = |name: &str| present.get(name).is_some_and(|p| Arena::plays_in(p, pool));
+    let paused = |name: &str| arena.paused_for(name).map(|d| d.as_secs() + 1);
+    let mut rows: Vec<LadderRow> = arena
+        .ladder(&pool.name)
+        .into_iter()
+        .map(|r| LadderRow {
+            connected: connected(&r.name),
+            paused_secs: paused(&r.name),
+            last_seen: seen.get(&r.name).cloned(),
+            rating: Some(r.rating),
+            interval: r.interval,
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            score: r.score,
+            provisional: r.provisional,
+            name: r.name,
+        })
+        .collect();
+    for (name, p) in &present {
+        if Arena::plays_in(p, pool) && !rows.iter().any(|r| &r.name == name) {
+            rows.push(LadderRow {
+                name: name.clone(),
+                rating: None,
+                interval: None,
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score: 0.0,
+                provisional: true,
+                connected: true,
+                paused_secs: paused(name),
+                last_seen: seen.get(name).cloned(),
+            });
+        }
+    }
+    rows
+}
+
+/// `GET /api/arena/ladder?pool=NAME`.
+async fn ladder(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<PoolQuery>,
+) -> Result<Json<Vec<LadderRow>>, ApiError> {
+    read(arena, move |arena| {
+        let i = pool_index(arena, &q.pool)?;
+        Ok(Json(ladder_rows(arena, i)))
+    })
+    .await
+}
+
+/// A finished game as listed.
+#[derive(Serialize)]
+struct GameRow {
+    id: i64,
+    pool: String,
+    /// `/replay?log=<log>&game=<index>` replays it.
+    log: usize,
+    index: usize,
+    south: String,
+    north: String,
+    result: String,
+    termination: String,
+    ended: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct GamesQuery {
+    pool: Option<String>,
+    bot: Option<String>,
+}
+
+/// The newest finished games, of a pool and/or a bot.
+fn game_rows(
+    arena: &Arena,
+    pool: Option<&str>,
+    bot: Option<&str>,
+) -> Result<Vec<GameRow>, ApiError> {
+    let mut out = Vec::new();
+    let r = arena.reader();
+    for (log, p) in arena.config.pools.iter().enumerate() {
+        if pool.is_some_and(|want| want != p.name) {
+            continue;
+        }
+        // The index of a game among its pool's finished games is its replay number.
+        let mut stmt = r
+            .prepare(
+                "SELECT id, south, north, result, termination, ended, \
+                 (SELECT count(*) FROM games h WHERE h.pool = g.pool AND h.state = 'finished' AND h.id < g.id) \
+                 FROM games g WHERE pool = ?1 AND state = 'finished' \
+                 AND (?2 IS NULL OR south = ?2 OR north = ?2) ORDER BY id DESC LIMIT ?3",
+            )
+            .map_err(internal)?;
+        let rows = stmt
+            .query_map(rusqlite::params![p.name, bot, GAMES_LISTED as i64], |row| {
+                Ok(GameRow {
+                    id: row.get(0)?,
+                    pool: p.name.clone(),
+                    log,
+                    south: row.get(1)?,
+                    north: row.get(2)?,
+                    result: row
+                        .get::<_, Option<String>>(3)?
+                        .unwrap_or_else(|| "*".into()),
+                    termination: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                    ended: row.get(5)?,
+                    index: row.get::<_, i64>(6)? as usize,
+                })
+            })
+            .map_err(internal)?;
+        for row in rows {
+            out.push(row.map_err(internal)?);
+        }
+    }
+    out.sort_by_key(|g| std::cmp::Reverse(g.id));
+    out.truncate(GAMES_LISTED);
+    Ok(out)
+}
+
+/// `GET /api/arena/games[?pool=NAME][&bot=NAME]`: the newest finished games.
+async fn games(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Vec<GameRow>>, ApiError> {
+    read(arena, move |arena| {
+        if let Some(p) = &q.pool {
+            pool_index(arena, p)?;
+        }
+        game_rows(arena, q.pool.as_deref(), q.bot.as_deref()).map(Json)
+    })
+    .await
+}
+
+/// `GET /api/arena/playing`: the games in progress.
+async fn playing(State(arena): State<Arc<Arena>>) -> Json<Vec<crate::arena::server::Playing>> {
+    Json(arena.playing())
+}
+
+#[derive(Deserialize)]
+struct BotQuery {
+    name: String,
+}
+
+/// One opponent's results.
+#[derive(Serialize, Default)]
+struct Versus {
+    opponent: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+/// One point of the rating chart.
+#[derive(Serialize)]
+struct HistoryPoint {
+    games: u32,
+    rating: f64,
+    interval: Option<f64>,
+    at: String,
+}
+
+/// A bot in one pool.
+#[derive(Serialize)]
+struct BotPool {
+    pool: String,
+    game: String,
+    rank: Option<usize>,
+    ladder: Option<LadderRow>,
+    versus: Vec<Versus>,
+    history: Vec<HistoryPoint>,
+}
+
+/// A bot's page.
+#[derive(Serialize)]
+struct BotPage {
+    name: String,
+    connected: bool,
+    slots: usize,
+    revoked: bool,
+    paused_secs: Option<u64>,
+    pools: Vec<BotPool>,
+    games: Vec<GameRow>,
+}
+
+fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
+    let known = {
+        let r = arena.reader();
+        crate::arena::bots::list(&r).map_err(internal)?
+    };
+    let Some(account) = known.iter().find(|b| b.name == name) else {
+        return Err((StatusCode::NOT_FOUND, format!("no bot named {name:?}")));
+    };
+    let present = arena.present();
+    let mut pools = Vec::new();
+    for (i, pool) in arena.config.pools.iter().enumerate() {
+        let rows = ladder_rows(arena, i);
+        let rank = rows
+            .iter()
+            .position(|r| r.name == name && r.rating.is_some());
+        let ladder = rows.into_iter().find(|r| r.name == name);
+        let scored = store::scored(&arena.reader(), &pool.name).map_err(internal)?;
+        let mut versus: BTreeMap<String, Versus> = BTreeMap::new();
+        for (_, south, north, result) in &scored {
+            let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
+                continue;
+            };
+            let (side, opponent) = if south == name {
+                (mancala_rules::Side::South, north)
+            } else if north == name {
+                (mancala_rules::Side::North, south)
+            } else {
+                continue;
+            };
+            let v = versus.entry(opponent.clone()).or_insert_with(|| Versus {
+                opponent: opponent.clone(),
+                ..Versus::default()
+            });
+            v.games += 1;
+            match result.half_points(side) {
+                2 => v.wins += 1,
+                1 => v.draws += 1,
+                _ => v.losses += 1,
+            }
+        }
+        let history = {
+            let r = arena.reader();
+            let mut stmt = r
+                .prepare(
+                    "SELECT games, rating, margin, at FROM rating_history \
+                     WHERE pool = ?1 AND bot = ?2 ORDER BY id",
+                )
+                .map_err(internal)?;
+            let rows = stmt
+                .query_map(rusqlite::params![pool.name, name], |row| {
+                    Ok(HistoryPoint {
+                        games: row.get(0)?,
+                        rating: row.get(1)?,
+                        interval: row.get(2)?,
+                        at: row.get(3)?,
+                    })
+                })
+                .map_err(internal)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(internal)?
+        };
+        if ladder.is_some() || !history.is_empty() {
+            pools.push(BotPool {
+                pool: pool.name.clone(),
+                game: pool.game.to_string(),
+                rank: rank.map(|r| r + 1),
+                ladder,
+                versus: versus.into_values().collect(),
+                history,
+            });
+        }
+    }
+    Ok(BotPage {
+        name: name.to_owned(),
+        connected: present.contains_key(name),
+        slots: present.get(name).map_or(0, |p| p.slots),
+        revoked: account.revoked.is_some(),
+        paused_secs: arena.paused_for(name).map(|d| d.as_secs() + 1),
+        pools,
+        games: game_rows(arena, None, Some(name))?,
+    })
+}
+
+/// `GET /api/arena/bot?name=NAME`: its pools (ladder line, results by
+/// opponent, rating history) and its newest games.
+async fn bot(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<BotQuery>,
+) -> Result<Json<BotPage>, ApiError> {
+    read(arena, move |arena| bot_page(arena, &q.name).map(Json)).await
+}
+
+/// A pool as a log of the replay page.
+#[derive(Serialize)]
+struct LogFile {
+    index: usize,
+    name: String,
+}
+
+/// `GET /api/logs`: the pools, as the replay page lists logs.
+async fn logs(State(arena): State<Arc<Arena>>) -> Json<Vec<LogFile>> {
+    Json(
+        arena
+            .config
+            .pools
+            .iter()
+            .enumerate()
+            .map(|(index, p)| LogFile {
+                index,
+                name: format!("pool {}", p.name),
+            })
+            .collect(),
+    )
+}
+
+/// `GET /api/logs/{pool index}[?game=N]`: the pool's finished games (their
+/// summaries), or game N's replay, as `arbiter serve --log` answers.
+async fn log_games(
+    State(arena): State<Arc<Arena>>,
+    UrlPath(file): UrlPath<usize>,
+    Query(q): Query<crate::web::replay::GameQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    read(arena, move |arena| {
+        let pool = arena
+            .config
+            .pools
+            .get(file)
+            .ok_or((StatusCode::NOT_FOUND, format!("no log #{file}")))?;
+        let parse = |i: usize, line: &str| {
+            jsonl::parse_line(line)
+                .map_err(|e| internal(format!("stored game #{} of {}: {e}", i + 1, pool.name)))
+        };
+        let value = match q.game {
+            None => {
+                let records = store::records(&arena.reader(), &pool.name).map_err(internal)?;
+                let summaries = records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| parse(i, r).map(|log| crate::web::replay::summary(i, &log)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                serde_json::to_value(summaries).map_err(internal)?
+            }
+            Some(i) => {
+                let record = store::record_at(&arena.reader(), &pool.name, i)
+                    .map_err(internal)?
+                    .ok_or((
+                        StatusCode::NOT_FOUND,
+                        format!("no game #{} in pool {}", i + 1, pool.name),
+                    ))?;
+                let log = parse(i, &record)?;
+                let replay = crate::web::replay::replay(i, &log)
+                    .map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
+                serde_json::to_value(replay).map_err(internal)?
+            }
+        };
+        Ok(Json(value))
+    })
+    .await
+}

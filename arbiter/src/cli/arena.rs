@@ -1,0 +1,234 @@
+//! `arbiter arena`: the standing arena's server and its admin commands
+//! (docs/arena.md).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::arena::{bots, db, house, pools, server, store};
+use crate::cli::UsageError;
+
+#[derive(Args)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    pub command: ArenaCommand,
+}
+
+#[derive(Subcommand)]
+pub enum ArenaCommand {
+    /// Run the arena: pair the connected bots in every pool, play, record,
+    /// rate, and serve the pages (prints the address to open).
+    Run(Box<RunArgs>),
+    /// Add, revoke or list bots.
+    Bot {
+        #[command(subcommand)]
+        command: BotCommand,
+    },
+    /// Write a pool's finished games as JSON lines (and PGN), as
+    /// `arbiter verify` and `arbiter merge` read them.
+    Export {
+        /// The arena's database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// The pool's name.
+        #[arg(long, value_name = "NAME")]
+        pool: String,
+        #[arg(long, value_name = "FILE")]
+        jsonout: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        pgnout: Option<PathBuf>,
+    },
+}
+
+/// `arbiter arena run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The arena's database (created if there is none).
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
+    /// Address of the pages (and, with remote bots, of `/umi`).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// The pools (docs/arena.md): `[{"name": …, "game": …, "each": …, "openings": …}]`.
+    #[arg(long, value_name = "FILE")]
+    pub pools: PathBuf,
+    /// A bot the arena runs itself as a local process, in one argument:
+    /// `--house "name=ref3 cmd=engine option.Level=3 slots=2"` (the name a
+    /// bot added with `arena bot add`). Repeat per bot.
+    #[arg(long, value_name = "SETTINGS")]
+    pub house: Vec<String>,
+    /// A further `name:port` the pages may be reached by (with a
+    /// non-loopback --listen).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub allow_host: Vec<String>,
+    /// Start no game after this many (the server goes on serving).
+    #[arg(long, value_name = "N", value_parser = crate::cli::games_arg)]
+    pub max_games: Option<usize>,
+    /// Seconds a fresh engine has to answer `umiok`.
+    #[arg(long, default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
+    pub startup_timeout: f64,
+    /// Seconds to wait for each `readyok`.
+    #[arg(long, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
+    pub ready_timeout: f64,
+    /// Adjudicate a draw after this many plies (0: never).
+    #[arg(long, value_name = "PLIES")]
+    pub max_plies: Option<u32>,
+    /// Directory for the house bots' stderr logs (default: discarded).
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum BotCommand {
+    /// Add a bot; prints its token alone on the last line (shown only now).
+    Add {
+        name: String,
+        /// The arena's database (created if there is none).
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+    /// Revoke a bot's token: it is refused from now on (its games stay).
+    Revoke {
+        name: String,
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+    /// List the bots (name, added, revoked).
+    List {
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+}
+
+/// Runs `arbiter arena …`; returns the exit status.
+pub async fn main(args: ArenaArgs) -> Result<i32, UsageError> {
+    match args.command {
+        ArenaCommand::Run(args) => run(*args).await.map(|()| 0),
+        ArenaCommand::Bot { command } => bot(command).map(|()| 0),
+        ArenaCommand::Export {
+            db,
+            pool,
+            jsonout,
+            pgnout,
+        } => {
+            let conn = db::open_existing(&db)?;
+            let n = store::export(&conn, &pool, &jsonout, pgnout.as_deref())?;
+            println!(
+                "arbiter: {n} game(s) of pool {pool} written to {}",
+                jsonout.display()
+            );
+            Ok(0)
+        }
+    }
+}
+
+fn bot(command: BotCommand) -> Result<(), UsageError> {
+    match command {
+        BotCommand::Add { name, db } => {
+            let conn = db::open(&db)?;
+            let token = bots::add(&conn, &name)?;
+            println!("arbiter: bot {name} added; its token (shown only now, keep it secret):");
+            println!("{token}");
+        }
+        BotCommand::Revoke { name, db } => {
+            let conn = db::open_existing(&db)?;
+            bots::revoke(&conn, &name)?;
+            println!("arbiter: bot {name} revoked: its token is refused from now on");
+        }
+        BotCommand::List { db } => {
+            let conn = db::open_existing(&db)?;
+            for b in bots::list(&conn)? {
+                match b.revoked {
+                    Some(when) => println!("{}\tadded {}\trevoked {when}", b.name, b.created),
+                    None => println!("{}\tadded {}", b.name, b.created),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl ArenaArgs {
+    /// Whether the command starts engine processes (`run`, with house bots).
+    pub fn runs_engines(&self) -> bool {
+        matches!(&self.command, ArenaCommand::Run(r) if !r.house.is_empty())
+    }
+}
+
+async fn run(args: RunArgs) -> Result<(), UsageError> {
+    // First the lock: a second server on the database refuses before anything.
+    let _lock = db::ServerLock::take(&args.db)?;
+    let pools = pools::load(&args.pools).map_err(UsageError)?;
+    let house_bots = args
+        .house
+        .iter()
+        .map(|h| house::parse(h))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(UsageError)?;
+    {
+        let conn = db::open(&args.db)?;
+        for b in &house_bots {
+            if !bots::is_active(&conn, &b.spec.name)? {
+                return Err(UsageError(format!(
+                    "house bot {name}: not a bot of this arena (or revoked): add it with \
+                     `arbiter arena bot add {name} --db {db}`",
+                    name = b.spec.name,
+                    db = args.db.display()
+                )));
+            }
+        }
+    }
+    if let Some(dir) = &args.stderr_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let secs = Duration::from_secs_f64;
+    let house = Arc::new(house::House::new(
+        house_bots,
+        secs(args.startup_timeout),
+        args.stderr_dir.clone(),
+    ));
+    let arrivals = house.arrivals().await.map_err(UsageError)?;
+    let config = server::Config {
+        pools,
+        timeouts: crate::play::game::Timeouts {
+            ready: secs(args.ready_timeout),
+            ..crate::play::game::Timeouts::default()
+        },
+        max_plies: match args.max_plies {
+            None => Some(crate::cli::DEFAULT_MAX_PLIES),
+            Some(0) => None,
+            Some(n) => Some(n),
+        },
+        backoff: crate::arena::backoff::Policy::default(),
+        rating_interval: Duration::from_millis(500),
+        max_games: args.max_games.map(|n| n as u64),
+    };
+    let arena = server::Arena::open(config, args.db.clone(), house.clone())?;
+    let web_arena = Arc::clone(&arena);
+    let site = crate::web::Server::bind_with(args.listen, &args.allow_host, move |allowed| {
+        crate::arena::web::router(web_arena, allowed)
+    })
+    .await
+    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    // why one line: scripts read the address from the first line.
+    println!("arbiter: arena at {}arena", site.url());
+    tokio::spawn(async move {
+        if let Err(e) = site.run().await {
+            tracing::error!("the arena's pages stopped: {e}");
+        }
+    });
+    // The lobby: the house bots arrive now. The sender stays open for the
+    // server's life (the remote registry will hold a clone of it).
+    let (lobby, events) = tokio::sync::mpsc::channel(256);
+    for ev in arrivals {
+        let _ = lobby.send(ev).await;
+    }
+    let _lobby = lobby;
+    arena.run(events).await;
+    house.shutdown().await;
+    Ok(())
+}
