@@ -91,5 +91,9 @@ def test_a_finished_game_on_the_live_page_has_its_graph_and_a_point_opens_the_re
         # Its graph's bar is at that ply too.
         assert browser.find_element(By.CSS_SELECTOR, "#eval [data-eval-current]").get_attribute(
             "data-eval-current") == str(ply)
+        # A ply that is not one opens the start and says so.
+        browser.get(browser.current_url.replace(f"ply={ply}", "ply=abc"))
+        replay.wait_for(lambda d: "no ply \"abc\"" in replay.error())
+        assert browser.find_element(By.CSS_SELECTOR, "[data-ply]").text == f"0/{total}"
     finally:
         stop(proc)

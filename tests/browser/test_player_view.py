@@ -202,7 +202,7 @@ def test_the_live_page_lingers_after_the_event_and_says_it_ended(tmp_path, brows
         assert proc.poll() is None, "the arbiter exited during --live-linger"
         page = Page(browser, url)
         page.wait_for(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ended") == "true")
-        ended = page.text("[data-ended]")
+        ended = page.text("p[data-ended]")
         assert "The event is over" in ended and "stays up" in ended, ended
         banners = [e for e in browser.find_elements(By.CSS_SELECTOR, ".banner") if e.is_displayed()]
         assert len(banners) == 1, [b.text for b in banners]

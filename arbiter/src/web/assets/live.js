@@ -277,7 +277,8 @@ let ended = false;
 
 function showEnded(message) {
   ended = true;
-  const box = $("[data-ended]");
+  // why `p`: the body carries `data-ended` too once the event is over.
+  const box = $("p[data-ended]");
   box.textContent = message;
   box.hidden = false;
   document.body.dataset.ended = "true";
