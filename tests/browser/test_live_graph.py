@@ -1,7 +1,7 @@
 """A finished game's evaluation graph on the live page (docs/live.md): a
 fast match with --live-linger, the page opened after its end. The newest
 finished game's graph is shown, one point per scored ply with the log's
-score turned to South's side; a row's `graph` button shows that game's; a
+score turned to South's side; a row's `graph` button (or a click on the row) shows that game's; a
 click on a point opens the replay at that ply."""
 
 import json
@@ -80,6 +80,11 @@ def test_a_finished_game_on_the_live_page_has_its_graph_and_a_point_opens_the_re
         page.wait_for(lambda d: points(d) == expected)
         assert "current" in browser.find_element(
             By.CSS_SELECTOR, '[data-finished-game="0"]').get_attribute("class")
+        # A click on a row (not its link) does the same.
+        page.click('[data-finished-game="1"] td:nth-child(5)')
+        page.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, '[data-finished-graph="0:1"]'))
+        page.click('[data-finished-game="0"] [data-show-graph]')
+        page.wait_for(lambda d: points(d) == expected)
         # A click on a point opens the replay of that game at that ply.
         ply = sorted(expected)[len(expected) // 2]
         page.click(f'[data-finished-graph] [data-eval-ply="{ply}"]')

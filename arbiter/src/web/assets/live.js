@@ -216,7 +216,9 @@ function addFinished(f) {
     ? el("button", { type: "button", "data-show-graph": "", "aria-label": `evaluation graph of game ${gameLabel(f.log, s.index)}`,
                      onclick: () => { graphChosen = true; showFinishedGraph(key); } }, "graph")
     : "";
-  const row = el("tr", { "data-finished-game": s.index, "data-finished-key": key },
+  // why the row too: on a phone the button is off to the right.
+  const pick = (e) => { if (points.length && !e.target.closest("a, button")) { graphChosen = true; showFinishedGraph(key); } };
+  const row = el("tr", { "data-finished-game": s.index, "data-finished-key": key, onclick: pick },
     el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
     el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)), el("td", {}, graphButton));
