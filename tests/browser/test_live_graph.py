@@ -5,13 +5,11 @@ score turned to South's side; a row's `graph` button (or a click on the row) sho
 click on a point opens the replay at that ply."""
 
 import json
-import re
 import subprocess
-import time
 
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, Page, stop
+from conftest import BIN, Page, lingering_page, stop
 
 
 def south_scores(game):
@@ -52,15 +50,7 @@ def test_a_finished_game_on_the_live_page_has_its_graph_and_a_point_opens_the_re
          "--live", "127.0.0.1:0", "--live-linger", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        url = re.search(r"live page at (http://\S+)", proc.stdout.readline()).group(1)
-        deadline = time.monotonic() + 120
-        lingering = False
-        while time.monotonic() < deadline and not lingering:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lingering = "stays at" in line
-        assert lingering, proc.stderr.read() if proc.poll() is not None else "no linger line"
+        url = lingering_page(proc)
         games = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
         assert len(games) == 2
         page = Page(browser, url)
