@@ -49,3 +49,39 @@ pub fn ply_scores(log: &GameLog) -> Vec<PlyScore> {
     }
     plies
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::log::{MoveRecord, Score};
+
+    #[test]
+    fn an_extra_turn_is_the_same_mover_again_and_unscored_plies_have_no_score() {
+        let mut log = crate::records::log::tests::rules_log();
+        log.game = "kalah".into();
+        log.start_position = mancala_rules::start_position(mancala_rules::GameId::Kalah);
+        // 3 ends in South's store (South moves again), then 6, then North.
+        log.moves = vec![
+            MoveRecord::new("3", 1),
+            MoveRecord::new("6", 1),
+            MoveRecord::new("7", 1),
+        ];
+        log.moves[0].score = Some(Score::Cp(20));
+        log.moves[2].score = Some(Score::Mate(-2));
+        let plies: Vec<_> = ply_scores(&log)
+            .into_iter()
+            .map(|p| (p.side, p.score))
+            .collect();
+        assert_eq!(
+            plies,
+            [
+                ("south", Some("+20".to_owned())),
+                ("south", None),
+                ("north", Some("-M2".to_owned())),
+            ]
+        );
+        // No score at all: nothing to graph.
+        log.moves.iter_mut().for_each(|m| m.score = None);
+        assert!(ply_scores(&log).is_empty());
+    }
+}
