@@ -83,6 +83,22 @@ def stop(proc):
         proc.wait()
 
 
+def lingering_page(proc):
+    """The live page's URL of an event run with `--live … --live-linger`,
+    once it has ended and the arbiter says the page stays."""
+    url = re.search(r"live page at (http://\S+)", proc.stdout.readline()).group(1)
+    deadline = time.monotonic() + 120
+    lingering = False
+    while time.monotonic() < deadline and not lingering:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lingering = "stays at" in line
+    assert lingering, proc.stderr.read() if proc.poll() is not None else "no linger line"
+    assert proc.poll() is None, "the arbiter exited during --live-linger"
+    return url
+
+
 def start_server(*extra):
     proc = subprocess.Popen(
         [str(ARBITER), "serve", "--listen", "127.0.0.1:0", *extra],

@@ -34,11 +34,15 @@ SHOTS = {
 SIZES = {"": (1280, 800), "-phone": (390, 844)}
 
 
-def shot(driver, out, name):
+def shot(driver, out, name, scroll_to=None):
+    """`scroll_to`: the CSS selector of what is scrolled to the top first."""
     for suffix, (w, h) in SIZES.items():
         driver.set_window_size(w, h)
         # why: the layout follows the width; give it a moment to settle.
         time.sleep(0.3)
+        if scroll_to:
+            driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", scroll_to)
+            time.sleep(0.1)
         path = out / f"{name}{suffix}.png"
         driver.save_screenshot(str(path))
         print(path)
@@ -118,7 +122,8 @@ def scored_log():
 
 
 def live_shot(out):
-    """The live page of a running round robin, once games have finished."""
+    """The live page of a running round robin, once games have finished,
+    and its finished games with the newest one's graph."""
     import tempfile
     from test_live import live_tournament
     proc, url = live_tournament(Path(tempfile.mkdtemp(prefix="live-shot-")))
@@ -132,6 +137,9 @@ def live_shot(out):
                       and all(int(e.get_attribute("data-ply")) >= 6
                               for e in d.find_elements(By.CSS_SELECTOR, "[data-live-game]")))
         shot(driver, out, "live")
+        # The newest finished game's evaluation graph, above the finished list.
+        page.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-finished-graph] [data-eval-ply]"))
+        shot(driver, out, "live-finished", scroll_to="[aria-label='Finished games']")
     finally:
         driver.quit()
         proc.terminate()

@@ -176,9 +176,8 @@ def test_the_live_page_lingers_after_the_event_and_says_it_ended(tmp_path, brows
     """A fast match with --live-linger: the page is still served after the
     last game, says once that the event is over, has each engine's score
     and the SPRT's LLR charted, and the boards marked the last move."""
-    import re
     import subprocess
-    import time
+    from conftest import lingering_page
     engine = str(BIN / "engine")
     proc = subprocess.Popen(
         [str(BIN / "arbiter"), "match", "--game", "bohnenspiel", "--games", "4",
@@ -189,20 +188,11 @@ def test_the_live_page_lingers_after_the_event_and_says_it_ended(tmp_path, brows
          "--live", "127.0.0.1:0", "--live-linger", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        url = re.search(r"live page at (http://\S+)", proc.stdout.readline()).group(1)
         # The event runs to its end; the arbiter says the page stays.
-        deadline = time.monotonic() + 120
-        lingering = False
-        while time.monotonic() < deadline and not lingering:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lingering = "stays at" in line
-        assert lingering, proc.stderr.read() if proc.poll() is not None else "no linger line"
-        assert proc.poll() is None, "the arbiter exited during --live-linger"
+        url = lingering_page(proc)
         page = Page(browser, url)
         page.wait_for(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ended") == "true")
-        ended = page.text("[data-ended]")
+        ended = page.text("p[data-ended]")
         assert "The event is over" in ended and "stays up" in ended, ended
         banners = [e for e in browser.find_elements(By.CSS_SELECTOR, ".banner") if e.is_displayed()]
         assert len(banners) == 1, [b.text for b in banners]

@@ -209,13 +209,62 @@ function addFinished(f) {
     ? el("a", { href, "data-replay": "", "data-log": f.log, "data-index": s.index }, gameLabel(f.log, s.index))
     : String(s.index + 1);
   if (f.id !== null) cardPlies.delete(f.id);
-  const row = el("tr", { "data-finished-game": s.index },
+  const key = finishedKey(f);
+  const points = evalPoints(f.scores || []);
+  if (points.length) graphs.set(key, { f, points });
+  const graphButton = points.length
+    ? el("button", { type: "button", "data-show-graph": "", "aria-label": `evaluation graph of game ${gameLabel(f.log, s.index)}`,
+                     onclick: () => { graphChosen = true; showFinishedGraph(key); } }, "graph")
+    : "";
+  // why the row too: on a phone the button is off to the right.
+  const pick = (e) => { if (points.length && !e.target.closest("a, button")) { graphChosen = true; showFinishedGraph(key); } };
+  const row = el("tr", { "data-finished-game": s.index, "data-finished-key": key, onclick: pick },
     el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
-    el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)));
+    el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)), el("td", {}, graphButton));
   const body = $("[data-finished] tbody");
   body.prepend(row);
-  while (body.children.length > FINISHED_SHOWN) body.lastElementChild.remove();
+  while (body.children.length > FINISHED_SHOWN) {
+    graphs.delete(body.lastElementChild.dataset.finishedKey);
+    body.lastElementChild.remove();
+  }
+  // The newest finished game's graph is shown until a row's is chosen.
+  if (points.length && !graphChosen) showFinishedGraph(key);
+}
+
+// ------------------------------------------------------------ a finished game's graph
+
+// The graphs of the finished games listed (those the server sent scores
+// for: every game finished while the page is open, the newest of the
+// snapshot), by log and index.
+const graphs = new Map();
+let graphChosen = false;   // a row's graph was asked for: keep it shown
+let graphShown = null;
+
+function finishedKey(f) { return `${f.log}:${f.summary.index}`; }
+
+// Draws a finished game's graph above the list; a click on a point opens
+// the replay at that ply (with a results log; without one, the bar moves
+// there and the caption names the ply and its score).
+function showFinishedGraph(key, current = null) {
+  const g = graphs.get(key);
+  const box = $("[data-finished-graph]");
+  if (!g) { box.hidden = true; graphShown = null; return; }
+  graphShown = key;
+  const s = g.f.summary;
+  const label = gameLabel(g.f.log, s.index);
+  const onPick = (ply) => {
+    if (g.f.log !== null) location.assign(`/replay?log=${g.f.log}&game=${s.index}&ply=${ply}`);
+    else showFinishedGraph(key, ply);
+  };
+  drawEvalGraph($("[data-eval-graph]", box), g.points, { plies: s.plies, current: current ?? s.plies, onPick });
+  const point = current === null ? null : $(`[data-eval-ply="${current}"]`, box);
+  const at = current === null ? "" : ` — ply ${current}` + (point ? `: ${point.dataset.score}` : "");
+  $("[data-finished-graph-title]", box).textContent =
+    `Game ${label}: ${s.south} (South) vs ${s.north} (North), ${s.result} — evaluation graph` + at;
+  box.hidden = false;
+  box.dataset.finishedGraph = key;
+  for (const tr of $$("[data-finished] tbody tr")) tr.classList.toggle("current", tr.dataset.finishedKey === key);
 }
 
 function showProblems(problems) {
@@ -230,7 +279,8 @@ let ended = false;
 
 function showEnded(message) {
   ended = true;
-  const box = $("[data-ended]");
+  // why `p`: the body carries `data-ended` too once the event is over.
+  const box = $("p[data-ended]");
   box.textContent = message;
   box.hidden = false;
   document.body.dataset.ended = "true";
@@ -287,7 +337,12 @@ function onLive(m) {
         if (g.thinking) showThinking(g.thinking);
       }
       $("[data-finished] tbody").replaceChildren();
-      for (const f of m.finished) addFinished(f);
+      graphs.clear();
+      { const chosen = graphChosen ? graphShown : null;
+        graphChosen = false;
+        for (const f of m.finished) addFinished(f);
+        if (chosen && graphs.has(chosen)) { graphChosen = true; showFinishedGraph(chosen); }
+        else if (!graphs.size) showFinishedGraph(null); }
       finishedCount = m.finished_count;
       if (m.ended) showEnded(m.ended);
       showProblems(m.problems);

@@ -47,7 +47,7 @@ function render(ply) {
   if (r.error) showError(`the log has an illegal move: ${r.error}`);
 }
 
-function listGames(games, open = 0) {
+function listGames(games, open = 0, ply = 0) {
   const body = $("#games tbody");
   body.replaceChildren(...games.map((g) => el("tr", {
     "data-game-index": g.index, tabindex: 0,
@@ -56,19 +56,22 @@ function listGames(games, open = 0) {
   }, ...[g.index + 1, g.round, g.south, g.north, g.result, g.termination, g.plies]
         .map((v, i) => el("td", { class: i === 5 ? "term" : null, title: i === 5 ? v : null }, String(v))))));
   $("#games-box").hidden = false;
-  if (games.length && open !== null) openGame(open);
+  if (games.length && open !== null) return openGame(open, ply);
+  return Promise.resolve();
 }
 
-async function openGame(index) {
+async function openGame(index, ply = 0) {
   const [url, options] = replaySource(index);
   const data = await fetchJson(url, options);
   if (!data) return;
   $$("#games tr").forEach((tr) => tr.classList.toggle("current", tr.dataset.gameIndex === String(index)));
-  // Each ply's mover, for the graph's point of view (as numbered).
-  const plies = data.plies.map((p, i) => ({ score: p.score, side: plyLabel(i, data.start.to_move).side }));
+  // Each ply's mover (the side to move before it, from the server's
+  // positions: an extra turn is the same side again), for the graph's
+  // point of view.
+  const plies = data.plies.map((p, i) => ({ score: p.score, side: (i === 0 ? data.start : data.plies[i - 1].board).to_move }));
   replay = { data, ply: 0, points: evalPoints(plies) };
   showError("");
-  show(0);
+  show(ply);
 }
 
 export async function setup() {
@@ -99,8 +102,14 @@ export async function setup() {
     replaySource = (i) => [`/api/logs/${wanted}?game=${i}`];
     const games = await fetchJson(`/api/logs/${wanted}`);
     const game = Number(params.get("game") || 0);
-    if (games && Number.isInteger(game) && game >= 0 && game < games.length) listGames(games, game);
-    else if (games) {
+    // `&ply=P` (the live page's graph): that ply's position (the end
+    // when past it).
+    const ply = Number(params.get("ply") || 0);
+    const plyOk = Number.isInteger(ply) && ply >= 0;
+    if (games && Number.isInteger(game) && game >= 0 && game < games.length) {
+      await listGames(games, game, plyOk ? ply : 0);
+      if (!plyOk) showError(`no ply ${JSON.stringify(params.get("ply"))}: a ply is a whole number from 0`);
+    } else if (games) {
       listGames(games, null);
       showError(`no game ${JSON.stringify(params.get("game"))} in log ${wanted} (it has ${games.length}, numbered from 0)`);
     }

@@ -22,7 +22,6 @@ use crate::web::live::hub::{
     EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyPlayed, Progress,
     Thinking, FINISHED_KEPT,
 };
-use crate::web::replay::summary;
 
 /// The longest the arbiter waits, at the end, for the pages to be sent the
 /// last messages before it exits. A page that reads gets its `ended`
@@ -115,11 +114,12 @@ impl LiveEvent {
     }
 
     fn publish_finished(&self, id: Option<u64>, index: usize, log: &GameLog) {
-        self.hub.publish(LiveMsg::GameFinished(GameFinished {
+        self.hub.publish(LiveMsg::GameFinished(GameFinished::new(
             id,
-            log: self.log.as_ref().map(|_| 0),
-            summary: summary(index, log),
-        }));
+            self.log.as_ref().map(|_| 0),
+            index,
+            log,
+        )));
     }
 
     /// What the runner tells about games in progress.

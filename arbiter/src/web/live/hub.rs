@@ -16,15 +16,21 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
+use crate::records::log::GameLog;
 use crate::stats::json::Report;
 use crate::web::board::BoardView;
-use crate::web::replay::GameSummary;
+use crate::web::live::eval::{ply_scores, PlyScore};
+use crate::web::replay::{summary, GameSummary};
 
 /// Messages a subscriber may fall behind by before it loses some.
 pub const CHANNEL_CAPACITY: usize = 1024;
 /// Finished games kept in the snapshot (the newest); older ones are in the
 /// results log.
 pub const FINISHED_KEPT: usize = 200;
+/// Finished games whose scores per ply (their graph) the snapshot keeps,
+/// the newest: a page opened later graphs those; the others are in the
+/// results log's replay.
+pub const GRAPHS_KEPT: usize = 20;
 
 /// The event as a whole.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -119,6 +125,22 @@ pub struct GameFinished {
     /// (`None`: the event writes no log the page can read).
     pub log: Option<usize>,
     pub summary: GameSummary,
+    /// Each ply's mover and logged score, for the game's evaluation graph
+    /// (empty when no ply has a score, and in the snapshot for games older
+    /// than the [`GRAPHS_KEPT`] newest).
+    pub scores: Vec<PlyScore>,
+}
+
+impl GameFinished {
+    /// Game `index` of the results log `log` (the replay link), `game`.
+    pub fn new(id: Option<u64>, log: Option<usize>, index: usize, game: &GameLog) -> GameFinished {
+        GameFinished {
+            id,
+            log,
+            summary: summary(index, game),
+            scores: ply_scores(game),
+        }
+    }
 }
 
 /// One update of the live page, as sent on `/ws/live` (`{"type": …}`).
@@ -245,6 +267,12 @@ impl State {
                 self.finished.push_back(f.clone());
                 while self.finished.len() > FINISHED_KEPT {
                     self.finished.pop_front();
+                }
+                // why one at a time: each game pushed moves one past the
+                // newest kept graphs, so the snapshot stays bounded.
+                let older = self.finished.len().checked_sub(GRAPHS_KEPT + 1);
+                if let Some(old) = older.and_then(|i| self.finished.get_mut(i)) {
+                    old.scores = Vec::new();
                 }
                 self.finished_count += 1;
             }

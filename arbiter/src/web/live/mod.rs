@@ -4,11 +4,13 @@
 //! engine or changes the event. See `docs/live.md`.
 //!
 //! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
+//! - [`eval`]: a finished game's scores per ply, for its graph.
 //! - [`feed`]: the producer of `--live` (tournament and match).
 //! - [`socket`]: one page's WebSocket, dropped when it falls behind.
 //! - [`watch`]: `arbiter serve --watch`, results logs of other processes
 //!   fed into the hub.
 
+pub mod eval;
 pub mod feed;
 pub mod hub;
 pub mod socket;

@@ -18,7 +18,6 @@ use crate::event::merge::Look;
 use crate::event::watch::Watch;
 use crate::records::tail::FileState;
 use crate::web::live::hub::{EventMeta, GameFinished, LiveHub, LiveMsg, Progress};
-use crate::web::replay;
 
 /// Finished games listed after one look, the newest: a log read at once
 /// (the first look, a shard's log arriving late) must not send a page more
@@ -69,11 +68,12 @@ impl Feed {
             if finished.len() == BURST {
                 finished.pop_front();
             }
-            finished.push_back(GameFinished {
-                id: None,
-                log: Some(first_log + g.file),
-                summary: replay::summary(g.index, &g.game),
-            });
+            finished.push_back(GameFinished::new(
+                None,
+                Some(first_log + g.file),
+                g.index,
+                &g.game,
+            ));
         });
         for f in finished {
             self.hub.publish(LiveMsg::GameFinished(f));

@@ -35,11 +35,30 @@ fn ply(id: u64, n: u32) -> LiveMsg {
 
 fn finished(id: u64, index: usize) -> LiveMsg {
     let log = crate::records::log::tests::rules_log();
-    LiveMsg::GameFinished(GameFinished {
-        id: Some(id),
-        log: Some(0),
-        summary: crate::web::replay::summary(index, &log),
-    })
+    LiveMsg::GameFinished(GameFinished::new(Some(id), Some(0), index, &log))
+}
+
+#[test]
+fn a_finished_game_carries_its_scores_and_the_snapshot_keeps_the_newest_graphs() {
+    let LiveMsg::GameFinished(f) = finished(1, 0) else {
+        panic!("a finished game");
+    };
+    // The movers from the rules' replay, the scores as logged (mover's side).
+    let plies: Vec<_> = f
+        .scores
+        .iter()
+        .map(|p| (p.side, p.score.as_deref()))
+        .collect();
+    assert_eq!(plies, [("south", Some("-35")), ("north", Some("+M1"))]);
+    let hub = LiveHub::new();
+    for i in 0..GRAPHS_KEPT + 5 {
+        hub.publish(finished(i as u64, i));
+    }
+    let snap = hub.snapshot();
+    let graphed: Vec<bool> = snap.finished.iter().map(|f| !f.scores.is_empty()).collect();
+    assert_eq!(graphed.len(), GRAPHS_KEPT + 5);
+    assert!(graphed[..5].iter().all(|g| !g), "{graphed:?}");
+    assert!(graphed[5..].iter().all(|g| *g), "{graphed:?}");
 }
 
 #[test]
