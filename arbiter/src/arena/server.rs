@@ -550,11 +550,12 @@ impl Arena {
         );
         let Ok(index) = index else { return };
         self.live.publish(crate::web::live::LiveMsg::GameFinished(
-            crate::web::live::hub::GameFinished {
-                id: Some(id as u64),
-                log: Some(pool_index),
-                summary: crate::web::replay::summary(index as usize, log),
-            },
+            crate::web::live::hub::GameFinished::new(
+                Some(id as u64),
+                Some(pool_index),
+                index as usize,
+                log,
+            ),
         ));
     }
 
