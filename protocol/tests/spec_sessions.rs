@@ -275,7 +275,8 @@ fn handshake_declares_the_reference_options() {
             "Level",
             "RandomSeed",
             "Ponder",
-            "MultiPV"
+            "MultiPV",
+            "TablebasePath"
         ]
     );
 }
