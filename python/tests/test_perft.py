@@ -14,8 +14,11 @@ START_DEPTHS = {
     "bohnenspiel": 7,
     "bohnenspiel-hemprich": 7,
     "bosh": 9,
+    "kalah": 7,
+    "kalah-6x6": 6,
     "kimasai": 14,
     "kujifunza": 4,
+    "oware": 7,
 }
 
 

@@ -34,6 +34,11 @@ class Replay:
             assert self.hand > 0 and self.holes[step["hole"] - 1] is not None, step
             self.hand -= 1
             self.holes[step["hole"] - 1] += 1
+        elif kind == "store":
+            # Kalah: a seed of the hand sown into the mover's own store.
+            assert self.hand > 0 and self.stores is not None, step
+            self.hand -= 1
+            self.stores[SIDES[step["side"]].index] += 1
         elif kind == "capture":
             assert self.holes[step["from"] - 1] == step["count"], step
             self.holes[step["from"] - 1] = 0
