@@ -46,7 +46,6 @@ pub use partie::{Partie, PartieOver, PartieResult, Player};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::display::{render_board, Row};
 use crate::error::Field;
 use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
@@ -353,28 +352,7 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
     }
 
     fn render(&self) -> String {
-        let header = match self.status() {
-            Some(outcome) => format!("{}: game over ({})", Self::ID, outcome.reason),
-            None => format!("{}: {} to move", Self::ID, self.side),
-        };
-        let rows = [
-            Row {
-                label: "North",
-                holes: (7..=12).rev().collect(),
-            },
-            Row {
-                label: "South",
-                holes: (1..=6).collect(),
-            },
-        ];
-        render_board(
-            &header,
-            &rows,
-            1,
-            |hole| self.pits[hole - 1].to_string(),
-            &format!("store {}", self.stores[Side::North.index()]),
-            &format!("store {}", self.stores[Side::South.index()]),
-        )
+        crate::games::pit::render_two_rows(self, &self.pits, self.stores)
     }
 }
 
