@@ -47,6 +47,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Field;
+use crate::games::pit::own_range;
 use crate::position::{
     check_total, format_holes, parse_open_holes, parse_pair, parse_side, FieldReader,
 };
@@ -163,15 +164,6 @@ impl FromStr for BeanMove {
 fn is_capture_count(count: u8) -> bool {
     // Bits 2, 4 and 6 of 0x54.
     count < 8 && (0x54u8 >> count) & 1 == 1
-}
-
-/// The pits a side owns, as indices into `pits`.
-#[inline(always)]
-fn own_range(side: Side) -> std::ops::Range<usize> {
-    match side {
-        Side::South => 0..6,
-        Side::North => 6..12,
-    }
 }
 
 impl<const HEMPRICH: bool> Bean<HEMPRICH> {

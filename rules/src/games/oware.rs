@@ -121,16 +121,13 @@ impl Oware {
 
     /// Seeds in `side`'s row.
     pub fn seeds_on(&self, side: Side) -> u32 {
-        self.holes[own_range(side)]
-            .iter()
-            .map(|&n| u32::from(n))
-            .sum()
+        crate::games::pit::row_seeds(&self.holes, side)
     }
 
     /// Each side's store plus the seeds in its row: the final score of any
     /// ending now.
     fn totals(&self) -> [u32; 2] {
-        Side::BOTH.map(|s| u32::from(self.stores[s.index()]) + self.seeds_on(s))
+        crate::games::pit::totals(&self.holes, self.stores)
     }
 
     /// More than half the seeds in a store, or half in each.

@@ -62,6 +62,17 @@ impl FromStr for PitMove {
     }
 }
 
+/// Seeds in `side`'s row of a 12-hole array.
+pub(crate) fn row_seeds(holes: &[u8; HOLES], side: Side) -> u32 {
+    holes[own_range(side)].iter().map(|&n| u32::from(n)).sum()
+}
+
+/// Each side's store plus the seeds in its row: the final scores of an
+/// ending that gives each player his own row.
+pub(crate) fn totals(holes: &[u8; HOLES], stores: [u8; 2]) -> [u32; 2] {
+    Side::BOTH.map(|s| u32::from(stores[s.index()]) + row_seeds(holes, s))
+}
+
 /// The holes a side owns, as indices into a 12-hole array.
 #[inline(always)]
 pub(crate) fn own_range(side: Side) -> std::ops::Range<usize> {
