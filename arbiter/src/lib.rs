@@ -64,6 +64,7 @@ pub mod event {
     pub mod extend;
     pub mod formats;
     pub mod merge;
+    pub mod place;
     pub mod resume;
     pub mod running;
     pub mod schedule;
@@ -85,6 +86,7 @@ pub mod records {
     pub mod output;
     pub mod partie_check;
     pub mod pgn;
+    pub mod slot;
     pub mod tail;
     pub mod verify;
 }

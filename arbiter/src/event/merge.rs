@@ -13,8 +13,9 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use crate::event::place::{self, Origin};
 use crate::event::resume;
-use crate::event::running::{self, RunningMerge};
+use crate::event::running::RunningMerge;
 use crate::event::schedule::SlotKey;
 use crate::records::log::GameLog;
 use crate::records::pgn;
@@ -110,15 +111,6 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
         }
     }
     merger.finish()
-}
-
-/// Where a game was read: the place of its log in the list of logs, and its
-/// place among that log's games. The merge keeps, of several copies, the
-/// one first in this order, whatever order the copies arrive in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Origin {
-    pub file: usize,
-    pub index: usize,
 }
 
 /// What [`Merger::add`] did with a game.
@@ -250,7 +242,7 @@ impl Merger {
                 return Added::Duplicate;
             }
             if let Some(r) = &mut self.running {
-                r.add(running::place(&game.game, origin), &game.game);
+                r.add(place::place(&game.game, origin), &game.game);
             }
             self.untagged.insert(origin, game);
             return Added::Counted;
@@ -277,7 +269,7 @@ impl Merger {
                 }
                 if origin < kept.origin {
                     if let Some(r) = &mut self.running {
-                        let at = running::place(&game.game, origin);
+                        let at = place::place(&game.game, origin);
                         r.remove(at, &kept.value.game);
                         r.add(at, &game.game);
                     }
@@ -291,7 +283,7 @@ impl Merger {
             }
             None => {
                 if let Some(r) = &mut self.running {
-                    r.add(running::place(&game.game, origin), &game.game);
+                    r.add(place::place(&game.game, origin), &game.game);
                 }
                 self.by_slot.insert(
                     key.index,

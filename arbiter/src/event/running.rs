@@ -9,25 +9,12 @@ use std::collections::BTreeMap;
 
 use mancala_rules::Side;
 
-use crate::event::merge::Origin;
-use crate::event::schedule::SlotKey;
+use crate::event::place::Place;
 use crate::records::log::GameLog;
+use crate::records::slot::SlotKey;
 use crate::stats::json::{self, Live, Report};
 use crate::stats::report::Tally;
 use crate::stats::Penta;
-
-/// Where a kept game stands in the merged games (sorted by slot, untagged
-/// games after, by origin): names and game kinds are listed in this order.
-pub type Place = (usize, Origin);
-
-/// The place of a game kept at `origin`.
-pub fn place(game: &GameLog, origin: Origin) -> Place {
-    match SlotKey::of(game) {
-        // why a fixed origin: a slot holds one game, whichever copy it is.
-        Some(k) => (k.index, Origin { file: 0, index: 0 }),
-        None => (usize::MAX, origin),
-    }
-}
 
 /// Values (names, game kinds) by the places they appear at, to list them
 /// in order of first appearance while games come and go.

@@ -36,14 +36,9 @@ use crate::play::openings::Openings;
 use crate::play::runner::Job;
 use crate::records::log::GameLog;
 
-/// Tag with the schedule's fingerprint ([`Schedule::id`]).
-pub const TAG_SCHEDULE: &str = "Schedule";
-/// Tag `index/size`: the slot in the schedule.
-pub const TAG_SLOT: &str = "Slot";
-/// Tag with the pair number (the two games of a pair share it).
-pub const TAG_PAIR: &str = "Pair";
-/// Tag `south-north`: the engines' positions in the event's engine list.
-pub const TAG_SEATS: &str = "Seats";
+// why re-exported: the tags are written here, with the schedule; they are
+// read back (SlotKey) in records, which statistics use without the schedule.
+pub use crate::records::slot::{SlotKey, TAG_PAIR, TAG_SCHEDULE, TAG_SEATS, TAG_SLOT};
 
 /// The tournament format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -617,37 +612,6 @@ fn write_fingerprint_head(out: &mut impl std::fmt::Write, spec: &EventSpec) {
             let _ = write!(out, "\t{k}={v}");
         }
         let _ = out.write_char('\n');
-    }
-}
-
-/// Where a logged game sits in its schedule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SlotKey {
-    pub schedule: String,
-    pub index: usize,
-    /// The number of slots of the schedule.
-    pub size: usize,
-    pub pair: Option<usize>,
-    /// Engine list positions of South and North.
-    pub seats: Option<(usize, usize)>,
-}
-
-impl SlotKey {
-    /// The key of a log written by a tournament; `None` for other logs.
-    pub fn of(log: &GameLog) -> Option<SlotKey> {
-        let schedule = log.tags.get(TAG_SCHEDULE)?.clone();
-        let (index, size) = log.tags.get(TAG_SLOT)?.split_once('/')?;
-        let seats = log.tags.get(TAG_SEATS).and_then(|s| {
-            let (a, b) = s.split_once('-')?;
-            Some((a.parse().ok()?, b.parse().ok()?))
-        });
-        Some(SlotKey {
-            schedule,
-            index: index.parse().ok()?,
-            size: size.parse().ok()?,
-            pair: log.tags.get(TAG_PAIR).and_then(|p| p.parse().ok()),
-            seats,
-        })
     }
 }
 

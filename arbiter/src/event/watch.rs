@@ -8,7 +8,8 @@
 
 use std::path::PathBuf;
 
-use crate::event::merge::{Added, Look, MergeError, Merger, Origin};
+use crate::event::merge::{Added, Look, MergeError, Merger};
+use crate::event::place::Origin;
 use crate::records::tail::{FileStatus, TailedGame, Tailer};
 
 /// The watched logs and their merge so far.

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 
 use mancala_rules::{GameResult, Side};
 
-use crate::event::schedule::SlotKey;
 use crate::records::log::GameLog;
+use crate::records::slot::SlotKey;
 use crate::stats::rating::{self, Results};
 use crate::stats::{match_report, Penta, ScoredGame, Sprt, SprtState, Standings, Wdl};
 
