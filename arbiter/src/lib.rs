@@ -49,6 +49,7 @@ pub mod play {
     //! runner that plays many at once, and matches.
     pub mod adjudicate;
     pub mod game;
+    pub mod job;
     pub mod matches;
     pub mod observe;
     pub mod openings;

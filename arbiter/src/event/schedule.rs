@@ -32,8 +32,8 @@ use std::sync::Arc;
 use mancala_rules::GameId;
 
 use crate::engine::config::EngineSpec;
+use crate::play::job::Job;
 use crate::play::openings::Openings;
-use crate::play::runner::Job;
 use crate::records::log::GameLog;
 
 // why re-exported: the tags are written here, with the schedule; they are

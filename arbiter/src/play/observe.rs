@@ -5,7 +5,7 @@
 
 use mancala_rules::Side;
 
-use crate::play::runner::Job;
+use crate::play::job::Job;
 use crate::play::tc::Clock;
 use crate::records::log::{GameLog, Score};
 use crate::stats::json::Report;

@@ -19,21 +19,9 @@ use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 
-/// One game of a schedule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
-    /// Position in the schedule, from 0.
-    pub index: usize,
-    /// The round label for logs (`3`, `3.1`).
-    pub round: String,
-    pub game: GameId,
-    /// Engine indices (into [`Runner::engines`]) of South and North.
-    pub south: usize,
-    pub north: usize,
-    pub start_position: String,
-    /// Which opening/pair this game belongs to (games of a pair share it).
-    pub pair: usize,
-}
+// why re-exported: a job is what a runner plays; it lives in its own module
+// so that observers and schedules can name it without the runner.
+pub use crate::play::job::Job;
 
 /// A finished job.
 #[derive(Clone, Debug)]
