@@ -193,7 +193,8 @@ pub fn join(
 ) -> Result<(), String> {
     check_game(game)?;
     check_beans(beans)?;
-    let mut parts = Vec::new();
+    // One shard in memory at a time beside the joined bounds.
+    let mut joined: Option<Bounds> = None;
     let mut paths = Vec::new();
     for number in 0..of {
         let path = shard_path(dir, game, beans, number, of);
@@ -205,10 +206,17 @@ pub fn join(
                 path.display()
             ));
         }
-        parts.push(bounds);
+        match &mut joined {
+            None => {
+                let mut first = bounds;
+                first.reserve(layer_size(beans) as usize);
+                joined = Some(first);
+            }
+            Some(all) => all.append(bounds)?,
+        }
         paths.push(path);
     }
-    let bounds = Bounds::join(parts)?;
+    let bounds = joined.ok_or("no shards to join")?;
     report(Event::Start {
         beans,
         boards: layer_size(beans),

@@ -78,23 +78,39 @@ impl Bounds {
 
     /// Ranges of one layer, in order, joined into one.
     pub fn join(parts: Vec<Bounds>) -> Result<Bounds, String> {
+        let total: usize = parts.iter().map(|p| p.exit.len()).sum();
         let mut parts = parts.into_iter();
         let mut all = parts.next().ok_or("no shards to join")?;
+        all.reserve(total);
         for part in parts {
-            if part.beans != all.beans || part.start != all.end() {
-                return Err(format!(
-                    "shard starting at index {} of layer {} does not follow index {} of layer {}",
-                    part.start,
-                    part.beans,
-                    all.end(),
-                    all.beans
-                ));
-            }
-            all.exit.extend(part.exit);
-            all.lower.extend(part.lower);
-            all.upper.extend(part.upper);
+            all.append(part)?;
         }
         Ok(all)
+    }
+
+    /// Room for `total` boards in all, so that appending never reallocates
+    /// (growing by doubling would hold up to twice the layer).
+    pub fn reserve(&mut self, total: usize) {
+        for v in [&mut self.exit, &mut self.lower, &mut self.upper] {
+            v.reserve_exact(total.saturating_sub(v.len()));
+        }
+    }
+
+    /// Appends the range that follows this one.
+    pub fn append(&mut self, part: Bounds) -> Result<(), String> {
+        if part.beans != self.beans || part.start != self.end() {
+            return Err(format!(
+                "shard starting at index {} of layer {} does not follow index {} of layer {}",
+                part.start,
+                part.beans,
+                self.end(),
+                self.beans
+            ));
+        }
+        self.exit.extend(part.exit);
+        self.lower.extend(part.lower);
+        self.upper.extend(part.upper);
+        Ok(())
     }
 }
 
