@@ -24,7 +24,7 @@ bohnenspiel 1,1,1,1,1,1,1,1,1,1,1,1 S 30/30
 fn tablebase_adjudication_ends_games_with_the_database_result_and_verifies() {
     let s = Scratch::new("tablebase", "adjudicate");
     let tb = s.path("tb");
-    build(GameId::Bohnenspiel, 12, &tb, &mut |_| {}).expect("builds");
+    build(GameId::Bohnenspiel, 12, &tb, 2, &mut |_| {}).expect("builds");
     std::fs::write(s.path("openings.txt"), OPENINGS).expect("writes");
     let e = engine();
     let tb_arg = format!("tb={}", tb.display());

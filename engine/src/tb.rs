@@ -67,6 +67,10 @@ pub enum TbCommand {
         shard: Option<(u32, u32)>,
         #[arg(long)]
         out: PathBuf,
+        /// Threads (default: the CPUs this process may use). The files do
+        /// not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Join the k shards of a layer into its layer file (and remove them).
     Join {
@@ -78,6 +82,9 @@ pub enum TbCommand {
         shards: u32,
         #[arg(long)]
         out: PathBuf,
+        /// Threads for the bound passes (default: the CPUs this process may use).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Print the exact value of a position and the moves that keep it.
     Probe {
@@ -116,19 +123,27 @@ pub fn run(command: TbCommand) -> ExitCode {
             layer,
             shard,
             out,
-        } => with_progress(|report| match (max_beans, layer, shard) {
-            (Some(n), _, _) => build::build(game, n, &out, report),
-            (None, Some(n), Some((i, k))) => build::build_shard(game, n, i, k, &out, report),
-            (None, Some(n), None) => build::build_shard(game, n, 0, 1, &out, report)
-                .and_then(|()| build::join(game, n, 1, &out, report)),
-            (None, None, _) => Err("--max-beans or --layer is needed".into()),
-        }),
+            threads,
+        } => {
+            let t = threads_or_default(threads);
+            with_progress(|report| match (max_beans, layer, shard) {
+                (Some(n), _, _) => build::build(game, n, &out, t, report),
+                (None, Some(n), Some((i, k))) => build::build_shard(game, n, i, k, &out, t, report),
+                (None, Some(n), None) => build::build_shard(game, n, 0, 1, &out, t, report)
+                    .and_then(|()| build::join(game, n, 1, &out, t, report)),
+                (None, None, _) => Err("--max-beans or --layer is needed".into()),
+            })
+        }
         TbCommand::Join {
             game,
             layer,
             shards,
             out,
-        } => with_progress(|report| build::join(game, layer, shards, &out, report)),
+            threads,
+        } => {
+            let t = threads_or_default(threads);
+            with_progress(|report| build::join(game, layer, shards, &out, t, report))
+        }
         TbCommand::Probe { tb, position } => probe(&tb, &position),
         TbCommand::Verify { tb } => verify(&tb),
     };
@@ -141,6 +156,10 @@ pub fn run(command: TbCommand) -> ExitCode {
     }
 }
 
+fn threads_or_default(threads: Option<u16>) -> usize {
+    threads.map_or_else(build::default_threads, usize::from)
+}
+
 /// Runs a build with a progress bar on stderr (hidden when it is not a
 /// terminal) and one summary line per layer on stdout.
 fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Result<(), String> {
@@ -149,13 +168,14 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
     {
         bar.set_style(style);
     }
-    let mut layer = (0usize, Instant::now());
+    // The layer being built, when it started, and its bound passes so far.
+    let mut layer = (0usize, Instant::now(), 0u32);
     let mut report = |event: Event| match event {
         Event::Kept { beans, path } => {
             println!("layer {beans}: kept {}", path.display());
         }
         Event::Start { beans, boards } => {
-            layer = (beans, Instant::now());
+            layer = (beans, Instant::now(), 0);
             bar.set_length(boards);
             bar.set_position(0);
         }
@@ -163,6 +183,7 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
             let msg = match pass {
                 Pass::Exits => format!("layer {}: captures", layer.0),
                 Pass::Bounds { number, unresolved } => {
+                    layer.2 = number;
                     format!("layer {}: pass {number}, {unresolved} open", layer.0)
                 }
             };
@@ -177,8 +198,9 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
             let secs = layer.1.elapsed().as_secs_f64();
             bar.suspend(|| {
                 println!(
-                    "layer {beans}: {} boards, {flagged} flagged, {secs:.1} s, {}",
+                    "layer {beans}: {} boards, {flagged} flagged, {} bound passes, {secs:.1} s, {}",
                     mancala_tablebase::index::layer_size(beans),
+                    layer.2,
                     path.display()
                 )
             });

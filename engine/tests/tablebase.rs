@@ -31,7 +31,7 @@ fn database(name: &str) -> PathBuf {
         mancala_rules::GameId::Bohnenspiel,
         mancala_rules::GameId::BohnenspielHemprich,
     ] {
-        build(game, MAX_BEANS, &dir, &mut |_| {}).expect("builds");
+        build(game, MAX_BEANS, &dir, 2, &mut |_| {}).expect("builds");
     }
     dir
 }

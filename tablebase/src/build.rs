@@ -52,13 +52,19 @@ fn check_beans(beans: usize) -> Result<(), String> {
     }
 }
 
-fn solve_game(game: GameId, n: usize, lower: &[Solved], report: Report) -> Solved {
+fn solve_game(game: GameId, n: usize, lower: &[Solved], threads: usize, report: Report) -> Solved {
     let mut progress = |pass, done| report(Event::Progress { pass, done });
     if game == GameId::BohnenspielHemprich {
-        solve::solve::<true>(n, lower, &mut progress)
+        solve::solve::<true>(n, lower, threads, &mut progress)
     } else {
-        solve::solve::<false>(n, lower, &mut progress)
+        solve::solve::<false>(n, lower, threads, &mut progress)
     }
+}
+
+/// The threads a build uses when asked for none in particular: the CPUs
+/// this process may run on (a batch task's allocation).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Loads a present layer, or `None` when its file is missing or does not
@@ -79,8 +85,15 @@ fn kept(game: GameId, path: &Path, beans: usize) -> Option<Solved> {
     }
 }
 
-/// Every layer `0..=max_beans` of `game` into `dir`.
-pub fn build(game: GameId, max_beans: usize, dir: &Path, report: Report) -> Result<(), String> {
+/// Every layer `0..=max_beans` of `game` into `dir`, each on `threads`
+/// threads (the files do not depend on how many).
+pub fn build(
+    game: GameId,
+    max_beans: usize,
+    dir: &Path,
+    threads: usize,
+    report: Report,
+) -> Result<(), String> {
     check_game(game)?;
     check_beans(max_beans)?;
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -99,7 +112,7 @@ pub fn build(game: GameId, max_beans: usize, dir: &Path, report: Report) -> Resu
             beans: n,
             boards: layer_size(n),
         });
-        let layer = solve_game(game, n, &layers, report);
+        let layer = solve_game(game, n, &layers, threads, report);
         file::write_layer(&path, game, &layer).map_err(|e| format!("{}: {e}", path.display()))?;
         report(Event::Written {
             beans: n,
@@ -139,6 +152,7 @@ pub fn build_shard(
     number: u32,
     of: u32,
     dir: &Path,
+    threads: usize,
     report: Report,
 ) -> Result<(), String> {
     check_game(game)?;
@@ -156,9 +170,9 @@ pub fn build_shard(
     });
     let mut progress = |pass, done| report(Event::Progress { pass, done });
     let bounds = if game == GameId::BohnenspielHemprich {
-        solve::shard::<true, _>(beans, start, end, &lower[..], &mut progress)
+        solve::shard::<true, _>(beans, start, end, &lower[..], threads, &mut progress)
     } else {
-        solve::shard::<false, _>(beans, start, end, &lower[..], &mut progress)
+        solve::shard::<false, _>(beans, start, end, &lower[..], threads, &mut progress)
     };
     let path = shard_path(dir, game, beans, number, of);
     file::write_shard(&path, game, number, of, &bounds)
@@ -167,12 +181,20 @@ pub fn build_shard(
     Ok(())
 }
 
-/// Joins the `of` shards of layer `beans` into its layer file, then removes
-/// the shard files.
-pub fn join(game: GameId, beans: usize, of: u32, dir: &Path, report: Report) -> Result<(), String> {
+/// Joins the `of` shards of layer `beans` into its layer file (the bound
+/// passes on `threads` threads), then removes the shard files.
+pub fn join(
+    game: GameId,
+    beans: usize,
+    of: u32,
+    dir: &Path,
+    threads: usize,
+    report: Report,
+) -> Result<(), String> {
     check_game(game)?;
     check_beans(beans)?;
-    let mut parts = Vec::new();
+    // One shard in memory at a time beside the joined bounds.
+    let mut joined: Option<Bounds> = None;
     let mut paths = Vec::new();
     for number in 0..of {
         let path = shard_path(dir, game, beans, number, of);
@@ -184,19 +206,26 @@ pub fn join(game: GameId, beans: usize, of: u32, dir: &Path, report: Report) -> 
                 path.display()
             ));
         }
-        parts.push(bounds);
+        match &mut joined {
+            None => {
+                let mut first = bounds;
+                first.reserve(layer_size(beans) as usize);
+                joined = Some(first);
+            }
+            Some(all) => all.append(bounds)?,
+        }
         paths.push(path);
     }
-    let bounds = Bounds::join(parts)?;
+    let bounds = joined.ok_or("no shards to join")?;
     report(Event::Start {
         beans,
         boards: layer_size(beans),
     });
     let mut progress = |pass, done| report(Event::Progress { pass, done });
     let layer = if game == GameId::BohnenspielHemprich {
-        solve::finish::<true>(bounds, &mut progress)?
+        solve::finish::<true>(bounds, threads, &mut progress)?
     } else {
-        solve::finish::<false>(bounds, &mut progress)?
+        solve::finish::<false>(bounds, threads, &mut progress)?
     };
     let path = layer_path(dir, game, beans);
     file::write_layer(&path, game, &layer).map_err(|e| format!("{}: {e}", path.display()))?;

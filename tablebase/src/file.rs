@@ -152,14 +152,19 @@ impl Header {
 
 /// Writes `bytes` to `path` atomically (a temporary file renamed into place),
 /// so an interrupted build never leaves a file that looks finished.
-fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
+fn write_atomic(path: &Path, parts: &[Part]) -> io::Result<()> {
     let tmp = path.with_extension("partial");
     {
         let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
         let mut crc = crc32fast::Hasher::new();
         for part in parts {
-            crc.update(part);
-            f.write_all(part)?;
+            match part {
+                Part::Bytes(bytes) => {
+                    crc.update(bytes);
+                    f.write_all(bytes)?;
+                }
+                Part::Values(values) => write_values(&mut f, &mut crc, values)?,
+            }
         }
         f.write_all(&crc.finalize().to_le_bytes())?;
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
@@ -167,13 +172,42 @@ fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
     fs::rename(tmp, path)
 }
 
-/// The two's complement bytes of `values`.
-fn as_bytes(values: &[i8]) -> Vec<u8> {
-    values.iter().map(|&v| v as u8).collect()
+/// What a file is written from: raw bytes, or values written as their
+/// two's complement bytes.
+enum Part<'a> {
+    Bytes(&'a [u8]),
+    Values(&'a [i8]),
+}
+
+/// Writes `values` as bytes a block at a time (no copy of a whole layer:
+/// at 30 beans one is 3 GB).
+fn write_values(
+    out: &mut impl Write,
+    crc: &mut crc32fast::Hasher,
+    values: &[i8],
+) -> io::Result<()> {
+    let mut block = [0u8; 1 << 16];
+    for chunk in values.chunks(block.len()) {
+        let bytes = &mut block[..chunk.len()];
+        for (b, &v) in bytes.iter_mut().zip(chunk) {
+            *b = v as u8;
+        }
+        crc.update(bytes);
+        out.write_all(bytes)?;
+    }
+    Ok(())
 }
 
 fn to_values(bytes: &[u8]) -> Vec<i8> {
     bytes.iter().map(|&b| b as i8).collect()
+}
+
+/// `bytes[range]` as values, reusing the buffer (in-place collect: no
+/// second copy of a layer while it is read).
+fn into_values(mut bytes: Vec<u8>, start: usize, end: usize) -> Vec<i8> {
+    bytes.truncate(end);
+    bytes.drain(..start);
+    bytes.into_iter().map(|b| b as i8).collect()
 }
 
 pub fn write_layer(path: &Path, game: GameId, layer: &Solved) -> io::Result<()> {
@@ -192,7 +226,14 @@ pub fn write_layer(path: &Path, game: GameId, layer: &Solved) -> io::Result<()> 
         flags.push(f.lower as u8);
         flags.push(f.upper as u8);
     }
-    write_atomic(path, &[&header, &as_bytes(&layer.values), &flags])
+    write_atomic(
+        path,
+        &[
+            Part::Bytes(&header),
+            Part::Values(&layer.values),
+            Part::Bytes(&flags),
+        ],
+    )
 }
 
 pub fn write_shard(path: &Path, game: GameId, number: u32, of: u32, b: &Bounds) -> io::Result<()> {
@@ -208,10 +249,10 @@ pub fn write_shard(path: &Path, game: GameId, number: u32, of: u32, b: &Bounds) 
     write_atomic(
         path,
         &[
-            &header,
-            &as_bytes(&b.exit),
-            &as_bytes(&b.lower),
-            &as_bytes(&b.upper),
+            Part::Bytes(&header),
+            Part::Values(&b.exit),
+            Part::Values(&b.lower),
+            Part::Values(&b.upper),
         ],
     )
 }
@@ -243,7 +284,6 @@ pub fn read_layer(path: &Path) -> Result<(GameId, Solved), String> {
         return Err(format!("{}: a shard, not a layer", path.display()));
     }
     let count = header.count as usize;
-    let values = to_values(&bytes[HEADER..HEADER + count]);
     let flagged = bytes[HEADER + count..bytes.len() - 4]
         .chunks_exact(FLAG_SIZE)
         .map(|c| Flag {
@@ -252,6 +292,7 @@ pub fn read_layer(path: &Path) -> Result<(GameId, Solved), String> {
             upper: c[9] as i8,
         })
         .collect();
+    let values = into_values(bytes, HEADER, HEADER + count);
     Ok((
         header.game,
         Solved {

@@ -71,15 +71,18 @@ fn the_bellman_identity_holds_on_random_boards_of_layers_9_to_11() {
 }
 
 #[test]
-fn a_layer_built_in_three_shards_equals_the_one_process_build_byte_for_byte() {
+fn a_layer_built_in_three_shards_and_threads_equals_the_one_thread_build_byte_for_byte() {
     let (whole, sharded) = (scratch("whole"), scratch("sharded"));
     for game in [GameId::Bohnenspiel, GameId::BohnenspielHemprich] {
-        build(game, 9, &whole, &mut |_| {}).expect("builds");
-        build(game, 8, &sharded, &mut |_| {}).expect("builds");
+        // One thread for the whole build, several for the shards and the
+        // join: neither the shards nor the threads change a byte.
+        build(game, 9, &whole, 1, &mut |_| {}).expect("builds");
+        build(game, 8, &sharded, 3, &mut |_| {}).expect("builds");
         for i in 0..3 {
-            build_shard(game, 9, i, 3, &sharded, &mut |_| {}).expect("shard builds");
+            build_shard(game, 9, i, 3, &sharded, i as usize + 1, &mut |_| {})
+                .expect("shard builds");
         }
-        join(game, 9, 3, &sharded, &mut |_| {}).expect("joins");
+        join(game, 9, 3, &sharded, 2, &mut |_| {}).expect("joins");
         let a = std::fs::read(layer_path(&whole, game, 9)).expect("reads");
         let b = std::fs::read(layer_path(&sharded, game, 9)).expect("reads");
         assert!(a == b, "{game}: layer 9 differs");
@@ -95,7 +98,7 @@ fn a_layer_built_in_three_shards_equals_the_one_process_build_byte_for_byte() {
 fn files_round_trip_resume_and_reject_damage_by_name() {
     let dir = scratch("files");
     let game = GameId::BohnenspielHemprich;
-    build(game, 6, &dir, &mut |_| {}).expect("builds");
+    build(game, 6, &dir, 2, &mut |_| {}).expect("builds");
     let layers = solve_all::<true>(6);
     for layer in &layers {
         let (g, read) = read_layer(&layer_path(&dir, game, layer.beans)).expect("reads");
@@ -116,7 +119,7 @@ fn files_round_trip_resume_and_reject_damage_by_name() {
         "{err}"
     );
     let mut kept = Vec::new();
-    build(game, 6, &dir, &mut |e| {
+    build(game, 6, &dir, 1, &mut |e| {
         if let mancala_tablebase::build::Event::Kept { beans, .. } = e {
             kept.push(beans)
         }
