@@ -33,31 +33,26 @@
 //! `kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0`; the 6-seed game uses `kalah-6x6`.
 
 use std::fmt;
+use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::games::pit::{
-    own_range, read_two_rows, render_two_rows, write_two_rows, zobrist_table, PitMove,
-    ZobristTable, HOLES,
+    nonzero_holes, own_range, render_two_rows, zobrist_table, PitBoard, PitMove, ZobristTable,
+    HOLES,
 };
-use crate::position::check_total;
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
     EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
 };
 
 /// A Kalah position with `SEEDS` seeds a hole at the start: the 12 holes,
-/// the two stores and the side to move. Use [`Kalah`] and [`Kalah6`].
+/// the two stores and the side to move ([`PitBoard`], whose accessors it
+/// derefs to). Use [`Kalah`] and [`Kalah6`].
 ///
 /// Invariant (checked by every constructor, kept by [`Game::play`]): holes
 /// plus stores hold exactly `12 × SEEDS` seeds.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct KalahBoard<const SEEDS: u8> {
-    /// Hole `i` is hole number `i + 1`; South owns 0..6, North 6..12.
-    holes: [u8; HOLES],
-    /// Indexed by [`Side::index`].
-    stores: [u8; 2],
-    side: Side,
-}
+pub struct KalahBoard<const SEEDS: u8>(PitBoard);
 
 /// Kalah with 4 seeds a hole (`kalah`), OpenSpiel's `mancala`.
 pub type Kalah = KalahBoard<4>;
@@ -135,44 +130,28 @@ impl<const SEEDS: u8> KalahBoard<SEEDS> {
     /// A position from its parts; fails unless holes and stores hold
     /// [`Self::TOTAL`] seeds.
     pub fn new(holes: [u8; HOLES], stores: [u8; 2], side: Side) -> Result<Self, PositionError> {
-        let total = holes.iter().chain(&stores).map(|&n| u32::from(n)).sum();
-        check_total(total, Self::TOTAL, "holes and stores")?;
-        Ok(KalahBoard {
-            holes,
-            stores,
-            side,
-        })
+        PitBoard::new(holes, stores, side, Self::TOTAL).map(KalahBoard)
     }
 
-    /// Seeds in holes 1..12 (index `i` is hole `i + 1`).
-    pub fn holes(&self) -> &[u8; HOLES] {
-        &self.holes
+    /// Neither row is empty: the game goes on.
+    #[inline(always)]
+    fn both_rows_hold_seeds(&self) -> bool {
+        self.0.row_word(Side::South) != 0 && self.0.row_word(Side::North) != 0
     }
+}
 
-    /// Stores indexed by [`Side::index`] (South first).
-    pub fn stores(&self) -> [u8; 2] {
-        self.stores
-    }
+/// The board's holes, stores and counts ([`PitBoard::holes`], …).
+impl<const SEEDS: u8> Deref for KalahBoard<SEEDS> {
+    type Target = PitBoard;
 
-    /// Seeds in `side`'s row.
-    pub fn seeds_on(&self, side: Side) -> u32 {
-        crate::games::pit::row_seeds(&self.holes, side)
-    }
-
-    /// Each side's store plus the seeds in its row: the final score if the
-    /// game ended now.
-    fn totals(&self) -> [u32; 2] {
-        crate::games::pit::totals(&self.holes, self.stores)
-    }
-
-    fn row_empty(&self, side: Side) -> bool {
-        self.holes[own_range(side)].iter().all(|&n| n == 0)
+    fn deref(&self) -> &PitBoard {
+        &self.0
     }
 }
 
 impl<const SEEDS: u8> fmt::Display for KalahBoard<SEEDS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_two_rows(f, Self::ID, &self.holes, self.side, self.stores)
+        self.0.write(f, Self::ID)
     }
 }
 
@@ -180,8 +159,7 @@ impl<const SEEDS: u8> FromStr for KalahBoard<SEEDS> {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Self, PositionError> {
-        let (holes, stores, side) = read_two_rows(s, Self::ID)?;
-        KalahBoard::new(holes, stores, side)
+        PitBoard::parse(s, Self::ID, Self::TOTAL).map(KalahBoard)
     }
 }
 
@@ -200,29 +178,25 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
     const REPETITION_LIMIT: usize = 2;
 
     fn start() -> Self {
-        KalahBoard {
-            holes: [SEEDS; HOLES],
-            stores: [0; 2],
-            side: Side::South,
-        }
+        KalahBoard(PitBoard::start(SEEDS))
     }
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side
+        self.0.side
     }
 
     #[inline]
     fn legal_moves(&self, moves: &mut Vec<PitMove>) {
-        if self.row_empty(self.side.opponent()) {
+        let side = self.0.side;
+        if self.0.row_word(side.opponent()) == 0 {
             return;
         }
-        let range = own_range(self.side);
-        let first = range.start;
-        for (i, &n) in self.holes[range].iter().enumerate() {
-            if n > 0 {
-                moves.push(PitMove::from_index(first + i));
-            }
+        let first = own_range(side).start;
+        let mut bits = nonzero_holes(self.0.row_word(side));
+        while bits != 0 {
+            moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
+            bits &= bits - 1;
         }
     }
 
@@ -231,9 +205,12 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
         self.play_observed(mv, &mut NoTrace);
     }
 
+    #[inline]
     fn status(&self) -> Option<Outcome> {
-        (self.row_empty(Side::South) || self.row_empty(Side::North))
-            .then(|| Outcome::by_scores(self.totals(), EndReason::RowEmpty))
+        if self.both_rows_hold_seeds() {
+            return None;
+        }
+        Some(Outcome::by_scores(self.0.totals(), EndReason::RowEmpty))
     }
 
     /// Decided once a store holds more than half the seeds: stores only
@@ -244,43 +221,42 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
         }
         Side::BOTH
             .into_iter()
-            .find(|s| u32::from(self.stores[s.index()]) > Self::TOTAL / 2)
+            .find(|s| u32::from(self.0.stores[s.index()]) > Self::TOTAL / 2)
             .map(GameResult::win_for)
     }
 
     fn on_repetition(&self) -> RepetitionEffect<Self> {
-        RepetitionEffect::GameOver(Outcome::by_scores(self.totals(), EndReason::Repetition))
+        RepetitionEffect::GameOver(Outcome::by_scores(self.0.totals(), EndReason::Repetition))
     }
 
     /// Seeds in the stores: they only ever grow during a game.
+    #[inline]
     fn history_key(&self) -> u64 {
-        u64::from(self.stores[0]) + u64::from(self.stores[1])
+        self.0.store_seeds()
     }
 
+    #[inline]
     fn zobrist(&self) -> u64 {
-        ZOBRIST.hash(&self.holes, self.stores, self.side)
+        self.0.zobrist(&ZOBRIST)
     }
 
     fn seed_count(&self) -> u32 {
-        self.holes
-            .iter()
-            .chain(&self.stores)
-            .map(|&n| u32::from(n))
-            .sum()
+        self.0.seed_count()
     }
 
     fn render(&self) -> String {
-        render_two_rows(self, &self.holes, self.stores)
+        render_two_rows(self, &self.0.holes, self.0.stores)
     }
 }
 
 impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
     #[inline]
     fn play_observed<O: Observer>(&mut self, mv: PitMove, observer: &mut O) {
-        let mover = self.side;
+        let board = &mut self.0;
+        let mover = board.side;
         let origin_hole = mv.index();
         let origin = origin_hole - own_range(mover).start;
-        let seeds = usize::from(self.holes[origin_hole]);
+        let seeds = usize::from(board.holes[origin_hole]);
         observer.step(|| Step::Lap {
             number: 1,
             kind: LapKind::Start,
@@ -299,13 +275,13 @@ impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
         }
         // Every full lap puts one seed in each hole (the origin included) and
         // in the mover's store; the rest follow the origin (one table row).
-        self.holes[origin_hole] = 0;
+        board.holes[origin_hole] = 0;
         let laps = (seeds / CIRCUIT) as u8;
         let sown = &SOWN[mover.index()][origin][seeds % CIRCUIT];
-        for (hole, &add) in self.holes.iter_mut().zip(&sown.holes) {
+        for (hole, &add) in board.holes.iter_mut().zip(&sown.holes) {
             *hole += add + laps;
         }
-        self.stores[mover.index()] += sown.store + laps;
+        board.stores[mover.index()] += sown.store + laps;
         let last = (origin + seeds) % CIRCUIT;
         if last == STORE {
             return; // extra turn: the mover moves again
@@ -313,8 +289,8 @@ impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
         if last < STORE {
             let hole = hole_at(mover, last);
             let opposite = HOLES - 1 - hole;
-            let taken = self.holes[opposite];
-            if self.holes[hole] == 1 && taken > 0 {
+            let taken = board.holes[opposite];
+            if board.holes[hole] == 1 && taken > 0 {
                 observer.step(|| Step::Capture {
                     from: opposite as u8 + 1,
                     count: taken,
@@ -325,12 +301,12 @@ impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
                     count: 1,
                     to: Target::Store { side: mover },
                 });
-                self.holes[opposite] = 0;
-                self.holes[hole] = 0;
-                self.stores[mover.index()] += taken + 1;
+                board.holes[opposite] = 0;
+                board.holes[hole] = 0;
+                board.stores[mover.index()] += taken + 1;
             }
         }
-        self.side = mover.opponent();
+        board.side = mover.opponent();
     }
 }
 
