@@ -39,8 +39,8 @@ use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::games::pit::{
-    nonzero_holes, own_range, render_two_rows, zobrist_table, PitBoard, PitMove, ZobristTable,
-    HOLES,
+    cell, cell_word, nonzero_holes, own_range, render_two_rows, store_cell, PitBoard, PitMove,
+    CELLS, HOLES,
 };
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
@@ -63,20 +63,26 @@ const LAP: usize = HOLES - 1;
 pub struct Oware(PitBoard);
 
 /// `SOWN[origin][rest]`: one seed in each of the `rest` holes after `origin`
-/// (fewer than a lap, so the origin is never reached).
-static SOWN: [[[u8; HOLES]; LAP]; HOLES] = sown_table();
+/// (fewer than a lap, so the origin is never reached), as a word of cells
+/// ([`PitBoard::word`]).
+static SOWN: [[u128; LAP]; HOLES] = sown_table();
 
-const fn sown_table() -> [[[u8; HOLES]; LAP]; HOLES] {
-    let mut table = [[[0; HOLES]; LAP]; HOLES];
+/// `LAPS[origin]`: what a whole lap adds, a seed to every hole but the origin.
+static LAPS: [u128; HOLES] = lap_table();
+
+const fn sown_table() -> [[u128; LAP]; HOLES] {
+    let mut table = [[0; LAP]; HOLES];
     let mut origin = 0;
     while origin < HOLES {
         let mut rest = 0;
         while rest < LAP {
+            let mut cells = [0; CELLS];
             let mut k = 1;
             while k <= rest {
-                table[origin][rest][(origin + k) % HOLES] = 1;
+                cells[(origin + k) % HOLES] = 1;
                 k += 1;
             }
+            table[origin][rest] = cell_word(&cells);
             rest += 1;
         }
         origin += 1;
@@ -84,7 +90,24 @@ const fn sown_table() -> [[[u8; HOLES]; LAP]; HOLES] {
     table
 }
 
-static ZOBRIST: ZobristTable = zobrist_table(0x4F57_4152_4500_0030);
+const fn lap_table() -> [u128; HOLES] {
+    let mut table = [0; HOLES];
+    let mut origin = 0;
+    while origin < HOLES {
+        let mut cells = [0; CELLS];
+        let mut i = 0;
+        while i < HOLES {
+            cells[i] = (i != origin) as u8;
+            i += 1;
+        }
+        table[origin] = cell_word(&cells);
+        origin += 1;
+    }
+    table
+}
+
+/// The hash's key for Oware.
+const HASH_SEED: u64 = 0x4F57_4152_4500_0030;
 
 /// Counts that a capture takes: 2 or 3.
 #[inline(always)]
@@ -101,7 +124,7 @@ impl Oware {
     /// More than half the seeds in a store, or half in each.
     #[inline(always)]
     fn half_taken(&self) -> bool {
-        let [south, north] = self.0.stores;
+        let [south, north] = self.0.stores();
         south > HALF || north > HALF || (south == HALF && north == HALF)
     }
 
@@ -129,15 +152,6 @@ impl Oware {
     #[inline(always)]
     fn last_hole(origin: usize, seeds: usize) -> usize {
         (origin + (seeds - 1) % LAP + 1) % HOLES
-    }
-
-    /// The move from `last` (an opponent's hole, just sown) would take every
-    /// seed of that row: no seed after it in the row, and every hole from
-    /// the row's start up to it holding 2 or 3.
-    fn is_grand_slam(&self, row: std::ops::Range<usize>, last: usize) -> bool {
-        let holes = &self.0.holes;
-        holes[last + 1..row.end].iter().all(|&n| n == 0)
-            && holes[row.start..=last].iter().all(|&n| is_capture_count(n))
     }
 }
 
@@ -219,7 +233,7 @@ impl Game for Oware {
         }
         Side::BOTH
             .into_iter()
-            .find(|s| self.0.stores[s.index()] > HALF)
+            .find(|&s| self.0.cells[store_cell(s)] > HALF)
             .map(GameResult::win_for)
     }
 
@@ -235,7 +249,7 @@ impl Game for Oware {
 
     #[inline]
     fn zobrist(&self) -> u64 {
-        self.0.zobrist(&ZOBRIST)
+        self.0.hash(HASH_SEED)
     }
 
     fn seed_count(&self) -> u32 {
@@ -243,7 +257,7 @@ impl Game for Oware {
     }
 
     fn render(&self) -> String {
-        render_two_rows(self, &self.0.holes, self.0.stores)
+        render_two_rows(self, self.0.holes(), self.0.stores())
     }
 }
 
@@ -253,7 +267,7 @@ impl Traced for Oware {
         let mover = self.0.side;
         self.0.side = mover.opponent();
         let origin = mv.index();
-        let seeds = usize::from(self.0.holes[origin]);
+        let seeds = usize::from(self.0.cells[origin]);
         observer.step(|| Step::Lap {
             number: 1,
             kind: LapKind::Start,
@@ -264,33 +278,39 @@ impl Traced for Oware {
         });
         observer.sow(seeds, |s| Self::last_hole(origin, s) as u8 + 1);
         // Every full lap puts one seed in each hole but the origin; the rest
-        // follow the origin (one table row).
-        let laps = (seeds / LAP) as u8;
-        let extra = &SOWN[origin][seeds % LAP];
-        for (hole, &add) in self.0.holes.iter_mut().zip(extra) {
-            *hole += add + laps;
-        }
-        self.0.holes[origin] = 0;
+        // follow the origin (one table row); the origin's seeds leave it.
+        // One word: no byte carries (a cell never holds more than 48) or
+        // borrows (the origin held `seeds`).
+        let laps = (seeds / LAP) as u128;
+        let sown = SOWN[origin][seeds % LAP] + laps * LAPS[origin];
+        let mut word = self.0.word() + sown - ((seeds as u128) << (8 * origin));
         let last = Self::last_hole(origin, seeds);
         let row = own_range(mover.opponent());
-        if !row.contains(&last) || self.is_grand_slam(row.clone(), last) {
-            return;
-        }
-        let mut captured = 0;
-        for hole in (row.start..=last).rev() {
-            let count = self.0.holes[hole];
-            if !is_capture_count(count) {
-                break;
+        if row.contains(&last) {
+            // The chain of 2s and 3s back from the last hole, in the row.
+            let mut chain = 0u128;
+            let mut captured = 0;
+            let mut first = last + 1;
+            while first > row.start && is_capture_count(cell(word, first - 1)) {
+                first -= 1;
+                captured += cell(word, first);
+                chain |= 0xFF << (8 * first);
             }
-            observer.step(|| Step::Capture {
-                from: hole as u8 + 1,
-                count,
-                to: Target::Store { side: mover },
-            });
-            captured += count;
-            self.0.holes[hole] = 0;
+            // Grand slam: the chain from the row's start, nothing after it.
+            let after = (word >> (8 * (last + 1))) as u64 & ((1 << (8 * (row.end - last - 1))) - 1);
+            let grand_slam = first == row.start && after == 0;
+            if captured > 0 && !grand_slam {
+                for hole in (first..last + 1).rev() {
+                    observer.step(|| Step::Capture {
+                        from: hole as u8 + 1,
+                        count: cell(word, hole),
+                        to: Target::Store { side: mover },
+                    });
+                }
+                word = (word & !chain) + (u128::from(captured) << (8 * store_cell(mover)));
+            }
         }
-        self.0.stores[mover.index()] += captured;
+        self.0.set_word(word);
     }
 }
 
