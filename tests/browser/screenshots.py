@@ -26,6 +26,10 @@ SHOTS = {
     "bosh": ("bosh 0,0,0,1,0,0,2,0,0,0 S 20/17 1", ["4"]),
     "kimasai": ("kimasai", ["23"]),
     "kujifunza": ("kujifunza", []),
+    # An extra turn (3, 2) and a capture (the last 1) in the move list.
+    "kalah": ("kalah", ["3", "1", "10", "2", "1"]),
+    # The grand slam of docs/rules/oware.md: nothing captured.
+    "oware": ("oware 0,0,0,0,0,2,1,2,0,0,0,0 S 21/22", ["6"]),
 }
 
 

@@ -27,7 +27,7 @@ use crate::records::log::{GameLog, MoveRecord, Score, Termination};
 use crate::web::board::{move_hole, view, BoardView};
 use crate::web::socket::{send_text, while_open, Meanwhile};
 use crate::web::state::AppState;
-use crate::web::table::{LastTrace, LegalMove};
+use crate::web::table::{side_name, LastTrace, LegalMove};
 
 /// A start position and moves, as the page sends them.
 #[derive(Clone, Debug, Deserialize)]
@@ -45,25 +45,41 @@ impl Line {
 
     /// The game after the moves, every move checked by the rules.
     pub fn replay(&self) -> Result<Box<dyn AnyGame>, String> {
-        self.replay_traced().map(|(game, _)| game)
+        self.replay_traced().map(|r| r.game)
     }
 
-    /// [`Line::replay`], and the steps of the last move (the page animates
-    /// it when it shows that move).
-    pub fn replay_traced(&self) -> Result<(Box<dyn AnyGame>, Option<LastTrace>), String> {
+    /// [`Line::replay`], with who made each move and the steps of the last
+    /// move (the page animates it when it shows that move).
+    pub fn replay_traced(&self) -> Result<Replayed, String> {
         let mut game =
             game_from_position(self.position.trim()).map_err(|e| format!("position: {e}"))?;
         let moves = self.move_list();
         let mut trace = None;
+        let mut movers = Vec::with_capacity(moves.len());
         for (i, mv) in moves.iter().enumerate() {
             let before = (i + 1 == moves.len()).then(|| game.position_string());
+            movers.push(side_name(game.side_to_move()));
             let (_, steps) = game
                 .play_traced(mv)
                 .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
             trace = before.map(|before| LastTrace { before, steps });
         }
-        Ok((game, trace))
+        Ok(Replayed {
+            game,
+            movers,
+            trace,
+        })
     }
+}
+
+/// A line played out by the rules ([`Line::replay_traced`]).
+pub struct Replayed {
+    pub game: Box<dyn AnyGame>,
+    /// Each move's mover, as the rules say (a Kalah extra turn is the same
+    /// side twice).
+    pub movers: Vec<&'static str>,
+    /// The last move's steps (none without moves).
+    pub trace: Option<LastTrace>,
 }
 
 /// The answer to `/api/position`.
@@ -73,6 +89,9 @@ pub struct PositionAnswer {
     /// The canonical start position.
     pub start: String,
     pub moves: Vec<String>,
+    /// Who made each of `moves` (`south` / `north`): the page numbers its
+    /// move list by it, as the PGN log does.
+    pub movers: Vec<&'static str>,
     pub legal: Vec<LegalMove>,
     /// `ongoing` or the result.
     pub status: String,
@@ -131,7 +150,11 @@ pub fn answer_with(
     line: &Line,
     tablebase: Option<&mancala_tablebase::Tablebase>,
 ) -> Result<PositionAnswer, String> {
-    let (game, trace) = line.replay_traced()?;
+    let Replayed {
+        game,
+        movers,
+        trace,
+    } = line.replay_traced()?;
     let outcome = game.outcome();
     let position = game.position_string();
     let board = view(&position).map_err(|e| e.to_string())?;
@@ -144,6 +167,7 @@ pub fn answer_with(
         ending,
         start: game.start_string(),
         moves: game.moves(),
+        movers,
         legal: LegalMove::list(game.as_ref()),
         status: outcome.map_or_else(|| "ongoing".to_owned(), |o| o.result.as_pgn().to_owned()),
         reason: outcome.map(|o| o.reason.to_string()),
@@ -719,6 +743,17 @@ mod tests {
             answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 3")).expect_err("illegal");
         assert!(e.contains("move 2 (3)"), "{e}");
         assert!(answer(&line("nonsense", "")).is_err());
+    }
+
+    #[test]
+    fn each_move_names_its_mover_as_the_rules_say() {
+        // Kalah: 3 sows its last seed into South's store (an extra turn), so
+        // South also makes the second move; North the third.
+        let a = answer(&line("kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0", "3 1 9")).expect("legal");
+        assert_eq!(a.movers, ["south", "south", "north"]);
+        // Play alternates where the rules say so, from the side to move.
+        let b = answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 N 0/0", "9 3")).expect("legal");
+        assert_eq!(b.movers, ["north", "south"]);
     }
 
     #[test]

@@ -47,6 +47,19 @@ pub fn in_words(
     )
 }
 
+/// `, so each player took the seeds in his own row (North took 5 seeds)`,
+/// or nothing when no seed was left to take.
+fn own_rows(taken: Vec<String>) -> String {
+    if taken.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", so each player took the seeds in his own row ({})",
+            taken.join(", ")
+        )
+    }
+}
+
 fn why(
     result: GameResult,
     termination: &Termination,
@@ -71,6 +84,14 @@ fn why(
             _ => 0,
         }
     };
+    // Who took the seeds left in his row (`North took 5 seeds`), where any.
+    let took = || -> Vec<String> {
+        Side::BOTH
+            .into_iter()
+            .filter(|&s| swept(s) > 0)
+            .map(|s| format!("{} took {}", side_word(s), seeds(swept(s))))
+            .collect()
+    };
     match reason {
         Some(EndReason::NoSeedsToMove) => {
             let other = to_move.opponent();
@@ -84,11 +105,7 @@ fn why(
         Some(EndReason::BoardEmpty) => "every seed has been captured".to_owned(),
         Some(EndReason::Cycle) => {
             let mut text = "the position occurred for the third time".to_owned();
-            let taken: Vec<String> = Side::BOTH
-                .into_iter()
-                .filter(|&s| swept(s) > 0)
-                .map(|s| format!("{} took {}", side_word(s), seeds(swept(s))))
-                .collect();
+            let taken = took();
             if taken.is_empty() {
                 text.push_str(", so each player took the seeds on his own side");
             } else {
@@ -100,17 +117,15 @@ fn why(
             Some(l) => format!("{} could not fill a hole at the start of a round", side_word(l)),
             None => "a player could not fill a hole at the start of a round".to_owned(),
         },
-        Some(EndReason::NoLegalMove) => format!("{} had no legal move", side_word(to_move)),
+        Some(EndReason::NoLegalMove) => {
+            format!("{} had no legal move", side_word(to_move)) + &own_rows(took())
+        }
         Some(EndReason::EmptyFrontRow) => {
             format!("{}'s front row was empty", side_word(to_move))
         }
-        Some(EndReason::Repetition) => "the position repeated".to_owned(),
+        Some(EndReason::Repetition) => "the position repeated".to_owned() + &own_rows(took()),
         Some(EndReason::RowEmpty) => {
-            let taken: Vec<String> = Side::BOTH
-                .into_iter()
-                .filter(|&s| swept(s) > 0)
-                .map(|s| format!("{} took {}", side_word(s), seeds(swept(s))))
-                .collect();
+            let taken = took();
             let mut text = "a row was empty, so each player took the seeds in his own row".to_owned();
             if !taken.is_empty() {
                 text.push_str(&format!(" ({})", taken.join(", ")));
@@ -189,13 +204,27 @@ mod tests {
             in_words(GameResult::NorthWins, &time, None, &last),
             "North wins: South ran out of time (used 1.2 s of 1.0 s)"
         );
+        // Nothing left in the rows: nothing more to say.
+        let swept = view("bohnenspiel 0,0,0,0,0,0,0,0,0,0,0,0 S 36/36").unwrap();
         let text = in_words(
             GameResult::Draw,
             &Termination::rules(EndReason::Repetition),
             Some([36, 36]),
-            &last,
+            &swept,
         );
         assert_eq!(text, "Draw 36–36: the position repeated");
+        // Oware's ends share the rows out: the words say who took what.
+        let last = view("oware 0,0,0,0,0,0,2,3,0,0,0,0 N 21/22").unwrap();
+        let text = in_words(
+            GameResult::NorthWins,
+            &Termination::rules(EndReason::NoLegalMove),
+            Some([21, 27]),
+            &last,
+        );
+        assert_eq!(
+            text,
+            "North wins 27–21: North had no legal move, so each player took the seeds in his own row (North took 5 seeds)"
+        );
         assert!(!text.contains("rules:"));
     }
 }

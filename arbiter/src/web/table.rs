@@ -57,6 +57,8 @@ pub struct Table {
     position_line: String,
     clocks: [Clock; 2],
     moves: Vec<MoveRecord>,
+    /// Who made each of `moves` (a Kalah extra turn is the same side twice).
+    movers: Vec<&'static str>,
     /// The last move's steps, for the page to animate.
     last_trace: Option<LastTrace>,
     end: Option<Ended>,
@@ -173,6 +175,9 @@ pub struct TableView<'a> {
     /// ply 5000 as at ply 1; usually one, several when states came faster
     /// than the page is sent them ([`crate::web::play`]).
     pub moves: &'a [MoveRecord],
+    /// Who made each of `moves` (`south` / `north`), as the rules say: the
+    /// page numbers its move list by it, as the PGN log does.
+    pub movers: &'a [&'static str],
     /// The steps of the newest move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<&'a LastTrace>,
@@ -211,6 +216,7 @@ impl Table {
             game,
             clocks: tc.map(Clock::new),
             moves: Vec::new(),
+            movers: Vec::new(),
             last_trace: None,
             end: None,
             max_plies,
@@ -281,6 +287,7 @@ impl Table {
             " "
         });
         self.position_line.push_str(&mv);
+        self.movers.push(side_name(side));
         self.moves.push(MoveRecord {
             mv,
             time_ms: elapsed.as_millis() as u64,
@@ -369,6 +376,7 @@ impl Table {
             legal,
             ply: self.moves.len(),
             moves: self.moves.get(seen..).unwrap_or_default(),
+            movers: self.movers.get(seen..).unwrap_or_default(),
             trace: self.last_trace.as_ref(),
             status: self
                 .end
@@ -486,6 +494,21 @@ mod tests {
         let v = t.view(1, Duration::ZERO).expect("view");
         let before = v.trace.map(|tr| tr.before.clone());
         assert_eq!(before, Some(position_before_last(&t)));
+    }
+
+    #[test]
+    fn a_view_names_the_mover_of_each_move_it_carries() {
+        // Kalah: 3 ends in South's store, so South moves again.
+        let mut t = table(&start_position(GameId::Kalah));
+        for (side, mv) in [(Side::South, "3"), (Side::South, "1"), (Side::North, "9")] {
+            t.play(side, mv, Duration::ZERO, None).expect("legal");
+        }
+        let v = t.view(0, Duration::ZERO).expect("view");
+        assert_eq!(v.movers, ["south", "south", "north"]);
+        assert_eq!(v.movers.len(), v.moves.len());
+        let v = t.view(2, Duration::ZERO).expect("view");
+        assert_eq!(v.movers, ["north"]);
+        assert!(t.view(9, Duration::ZERO).expect("view").movers.is_empty());
     }
 
     /// The position string before the newest move, by the rules' own replay.

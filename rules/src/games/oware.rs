@@ -35,13 +35,13 @@
 //! `oware 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0`.
 
 use std::fmt;
+use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::games::pit::{
-    own_range, read_two_rows, render_two_rows, write_two_rows, zobrist_table, PitMove,
-    ZobristTable, HOLES,
+    cell, cell_word, nonzero_holes, own_range, render_two_rows, store_cell, PitBoard, PitMove,
+    CELLS, HOLES,
 };
-use crate::position::check_total;
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
     EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
@@ -54,34 +54,35 @@ const HALF: u8 = (TOTAL_SEEDS / 2) as u8;
 /// The holes a lap sows into: every hole but the origin.
 const LAP: usize = HOLES - 1;
 
-/// An Oware position: the 12 holes, the two stores and the side to move.
+/// An Oware position: the 12 holes, the two stores and the side to move
+/// ([`PitBoard`], whose accessors it derefs to).
 ///
 /// Invariant (checked by every constructor, kept by [`Game::play`]): holes
 /// plus stores hold exactly 48 seeds.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Oware {
-    /// Hole `i` is hole number `i + 1`; South owns 0..6, North 6..12.
-    holes: [u8; HOLES],
-    /// Indexed by [`Side::index`].
-    stores: [u8; 2],
-    side: Side,
-}
+pub struct Oware(PitBoard);
 
 /// `SOWN[origin][rest]`: one seed in each of the `rest` holes after `origin`
-/// (fewer than a lap, so the origin is never reached).
-static SOWN: [[[u8; HOLES]; LAP]; HOLES] = sown_table();
+/// (fewer than a lap, so the origin is never reached), as a word of cells
+/// ([`PitBoard::word`]).
+static SOWN: [[u128; LAP]; HOLES] = sown_table();
 
-const fn sown_table() -> [[[u8; HOLES]; LAP]; HOLES] {
-    let mut table = [[[0; HOLES]; LAP]; HOLES];
+/// `LAPS[origin]`: what a whole lap adds, a seed to every hole but the origin.
+static LAPS: [u128; HOLES] = lap_table();
+
+const fn sown_table() -> [[u128; LAP]; HOLES] {
+    let mut table = [[0; LAP]; HOLES];
     let mut origin = 0;
     while origin < HOLES {
         let mut rest = 0;
         while rest < LAP {
+            let mut cells = [0; CELLS];
             let mut k = 1;
             while k <= rest {
-                table[origin][rest][(origin + k) % HOLES] = 1;
+                cells[(origin + k) % HOLES] = 1;
                 k += 1;
             }
+            table[origin][rest] = cell_word(&cells);
             rest += 1;
         }
         origin += 1;
@@ -89,7 +90,24 @@ const fn sown_table() -> [[[u8; HOLES]; LAP]; HOLES] {
     table
 }
 
-static ZOBRIST: ZobristTable = zobrist_table(0x4F57_4152_4500_0030);
+const fn lap_table() -> [u128; HOLES] {
+    let mut table = [0; HOLES];
+    let mut origin = 0;
+    while origin < HOLES {
+        let mut cells = [0; CELLS];
+        let mut i = 0;
+        while i < HOLES {
+            cells[i] = (i != origin) as u8;
+            i += 1;
+        }
+        table[origin] = cell_word(&cells);
+        origin += 1;
+    }
+    table
+}
+
+/// The hash's key for Oware.
+const HASH_SEED: u64 = 0x4F57_4152_4500_0030;
 
 /// Counts that a capture takes: 2 or 3.
 #[inline(always)]
@@ -100,40 +118,33 @@ fn is_capture_count(n: u8) -> bool {
 impl Oware {
     /// A position from its parts; fails unless holes and stores hold 48 seeds.
     pub fn new(holes: [u8; HOLES], stores: [u8; 2], side: Side) -> Result<Self, PositionError> {
-        let total = holes.iter().chain(&stores).map(|&n| u32::from(n)).sum();
-        check_total(total, TOTAL_SEEDS, "holes and stores")?;
-        Ok(Oware {
-            holes,
-            stores,
-            side,
-        })
-    }
-
-    /// Seeds in holes 1..12 (index `i` is hole `i + 1`).
-    pub fn holes(&self) -> &[u8; HOLES] {
-        &self.holes
-    }
-
-    /// Stores indexed by [`Side::index`] (South first).
-    pub fn stores(&self) -> [u8; 2] {
-        self.stores
-    }
-
-    /// Seeds in `side`'s row.
-    pub fn seeds_on(&self, side: Side) -> u32 {
-        crate::games::pit::row_seeds(&self.holes, side)
-    }
-
-    /// Each side's store plus the seeds in its row: the final score of any
-    /// ending now.
-    fn totals(&self) -> [u32; 2] {
-        crate::games::pit::totals(&self.holes, self.stores)
+        PitBoard::new(holes, stores, side, TOTAL_SEEDS).map(Oware)
     }
 
     /// More than half the seeds in a store, or half in each.
+    #[inline(always)]
     fn half_taken(&self) -> bool {
-        let [south, north] = self.stores;
+        let [south, north] = self.0.stores();
         south > HALF || north > HALF || (south == HALF && north == HALF)
+    }
+
+    /// The mover's legal moves as bits of his row (bit `i`: his hole `i`,
+    /// counted from his left), the end at half the seeds not applied.
+    /// Feeding: when the opponent's row is empty, hole `i` must hold more
+    /// than `5 - i` seeds (so many stay in the mover's row).
+    #[inline(always)]
+    fn move_bits(&self) -> u32 {
+        let side = self.0.side;
+        let own = self.0.row_word(side);
+        if self.0.row_word(side.opponent()) != 0 {
+            return nonzero_holes(own);
+        }
+        // why SWAR: byte i of own + FEED overflows past 0x7f exactly when
+        // hole i holds more than 5 - i (a hole holds at most 48 seeds, so
+        // neither sum carries into the next byte).
+        const FEED: u64 = u64::from_le_bytes([0x7a, 0x7b, 0x7c, 0x7d, 0x7e, 0x7f, 0, 0]);
+        let high = (own + FEED) & 0x0000_8080_8080_8080;
+        nonzero_holes(high)
     }
 
     /// The hole index where the last of `seeds` seeds sown from `origin`
@@ -142,21 +153,20 @@ impl Oware {
     fn last_hole(origin: usize, seeds: usize) -> usize {
         (origin + (seeds - 1) % LAP + 1) % HOLES
     }
+}
 
-    /// The move from `last` (an opponent's hole, just sown) would take every
-    /// seed of that row: no seed after it in the row, and every hole from
-    /// the row's start up to it holding 2 or 3.
-    fn is_grand_slam(&self, row: std::ops::Range<usize>, last: usize) -> bool {
-        self.holes[last + 1..row.end].iter().all(|&n| n == 0)
-            && self.holes[row.start..=last]
-                .iter()
-                .all(|&n| is_capture_count(n))
+/// The board's holes, stores and counts ([`PitBoard::holes`], …).
+impl Deref for Oware {
+    type Target = PitBoard;
+
+    fn deref(&self) -> &PitBoard {
+        &self.0
     }
 }
 
 impl fmt::Display for Oware {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_two_rows(f, Self::ID, &self.holes, self.side, self.stores)
+        self.0.write(f, Self::ID)
     }
 }
 
@@ -164,8 +174,7 @@ impl FromStr for Oware {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Self, PositionError> {
-        let (holes, stores, side) = read_two_rows(s, Self::ID)?;
-        Oware::new(holes, stores, side)
+        PitBoard::parse(s, Self::ID, TOTAL_SEEDS).map(Oware)
     }
 }
 
@@ -180,16 +189,12 @@ impl Game for Oware {
     const REPETITION_LIMIT: usize = 2;
 
     fn start() -> Self {
-        Oware {
-            holes: [4; HOLES],
-            stores: [0; 2],
-            side: Side::South,
-        }
+        Oware(PitBoard::start(4))
     }
 
     #[inline]
     fn side_to_move(&self) -> Side {
-        self.side
+        self.0.side
     }
 
     #[inline]
@@ -197,17 +202,11 @@ impl Game for Oware {
         if self.half_taken() {
             return;
         }
-        let range = own_range(self.side);
-        let end = range.end;
-        let starving = self.seeds_on(self.side.opponent()) == 0;
-        for i in range {
-            let n = usize::from(self.holes[i]);
-            // Feeding: from hole i the first end - 1 - i seeds stay in the
-            // mover's row; one more reaches the opponent.
-            let legal = if starving { n > end - 1 - i } else { n > 0 };
-            if legal {
-                moves.push(PitMove::from_index(i));
-            }
+        let first = own_range(self.0.side).start;
+        let mut bits = self.move_bits();
+        while bits != 0 {
+            moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
+            bits &= bits - 1;
         }
     }
 
@@ -216,18 +215,15 @@ impl Game for Oware {
         self.play_observed(mv, &mut NoTrace);
     }
 
+    #[inline]
     fn status(&self) -> Option<Outcome> {
         if self.half_taken() {
-            return Some(Outcome::by_scores(self.totals(), EndReason::HalfTaken));
+            return Some(Outcome::by_scores(self.0.totals(), EndReason::HalfTaken));
         }
-        // why not `legal_moves`: no allocation (playouts ask every ply).
-        let range = own_range(self.side);
-        let end = range.end;
-        let starving = self.seeds_on(self.side.opponent()) == 0;
-        let has_move = range
-            .into_iter()
-            .any(|i| usize::from(self.holes[i]) > if starving { end - 1 - i } else { 0 });
-        (!has_move).then(|| Outcome::by_scores(self.totals(), EndReason::NoLegalMove))
+        if self.move_bits() != 0 {
+            return None;
+        }
+        Some(Outcome::by_scores(self.0.totals(), EndReason::NoLegalMove))
     }
 
     /// Decided once a store holds more than half the seeds: stores only grow.
@@ -237,43 +233,41 @@ impl Game for Oware {
         }
         Side::BOTH
             .into_iter()
-            .find(|s| self.stores[s.index()] > HALF)
+            .find(|&s| self.0.cells[store_cell(s)] > HALF)
             .map(GameResult::win_for)
     }
 
     fn on_repetition(&self) -> RepetitionEffect<Self> {
-        RepetitionEffect::GameOver(Outcome::by_scores(self.totals(), EndReason::Repetition))
+        RepetitionEffect::GameOver(Outcome::by_scores(self.0.totals(), EndReason::Repetition))
     }
 
     /// Seeds in the stores: they grow exactly when a move captures.
+    #[inline]
     fn history_key(&self) -> u64 {
-        u64::from(self.stores[0]) + u64::from(self.stores[1])
+        self.0.store_seeds()
     }
 
+    #[inline]
     fn zobrist(&self) -> u64 {
-        ZOBRIST.hash(&self.holes, self.stores, self.side)
+        self.0.hash(HASH_SEED)
     }
 
     fn seed_count(&self) -> u32 {
-        self.holes
-            .iter()
-            .chain(&self.stores)
-            .map(|&n| u32::from(n))
-            .sum()
+        self.0.seed_count()
     }
 
     fn render(&self) -> String {
-        render_two_rows(self, &self.holes, self.stores)
+        render_two_rows(self, self.0.holes(), self.0.stores())
     }
 }
 
 impl Traced for Oware {
     #[inline]
     fn play_observed<O: Observer>(&mut self, mv: PitMove, observer: &mut O) {
-        let mover = self.side;
-        self.side = mover.opponent();
+        let mover = self.0.side;
+        self.0.side = mover.opponent();
         let origin = mv.index();
-        let seeds = usize::from(self.holes[origin]);
+        let seeds = usize::from(self.0.cells[origin]);
         observer.step(|| Step::Lap {
             number: 1,
             kind: LapKind::Start,
@@ -284,33 +278,39 @@ impl Traced for Oware {
         });
         observer.sow(seeds, |s| Self::last_hole(origin, s) as u8 + 1);
         // Every full lap puts one seed in each hole but the origin; the rest
-        // follow the origin (one table row).
-        let laps = (seeds / LAP) as u8;
-        let extra = &SOWN[origin][seeds % LAP];
-        for (hole, &add) in self.holes.iter_mut().zip(extra) {
-            *hole += add + laps;
-        }
-        self.holes[origin] = 0;
+        // follow the origin (one table row); the origin's seeds leave it.
+        // One word: no byte carries (a cell never holds more than 48) or
+        // borrows (the origin held `seeds`).
+        let laps = (seeds / LAP) as u128;
+        let sown = SOWN[origin][seeds % LAP] + laps * LAPS[origin];
+        let mut word = self.0.word() + sown - ((seeds as u128) << (8 * origin));
         let last = Self::last_hole(origin, seeds);
         let row = own_range(mover.opponent());
-        if !row.contains(&last) || self.is_grand_slam(row.clone(), last) {
-            return;
-        }
-        let mut captured = 0;
-        for hole in (row.start..=last).rev() {
-            let count = self.holes[hole];
-            if !is_capture_count(count) {
-                break;
+        if row.contains(&last) {
+            // The chain of 2s and 3s back from the last hole, in the row.
+            let mut chain = 0u128;
+            let mut captured = 0;
+            let mut first = last + 1;
+            while first > row.start && is_capture_count(cell(word, first - 1)) {
+                first -= 1;
+                captured += cell(word, first);
+                chain |= 0xFF << (8 * first);
             }
-            observer.step(|| Step::Capture {
-                from: hole as u8 + 1,
-                count,
-                to: Target::Store { side: mover },
-            });
-            captured += count;
-            self.holes[hole] = 0;
+            // Grand slam: the chain from the row's start, nothing after it.
+            let after = (word >> (8 * (last + 1))) as u64 & ((1 << (8 * (row.end - last - 1))) - 1);
+            let grand_slam = first == row.start && after == 0;
+            if captured > 0 && !grand_slam {
+                for hole in (first..last + 1).rev() {
+                    observer.step(|| Step::Capture {
+                        from: hole as u8 + 1,
+                        count: cell(word, hole),
+                        to: Target::Store { side: mover },
+                    });
+                }
+                word = (word & !chain) + (u128::from(captured) << (8 * store_cell(mover)));
+            }
         }
-        self.stores[mover.index()] += captured;
+        self.0.set_word(word);
     }
 }
 

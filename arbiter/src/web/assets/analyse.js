@@ -18,7 +18,8 @@ let config = null;
 // `searching`: a search was asked for and not stopped; `waiting`: its
 // `searching` answer has not come yet, so an `info` is an earlier search's.
 // `evals`: ply → the best line's latest score at that ply, from South's side.
-const an = { searching: false, waiting: false, start: "", moves: [], cursor: 0, answer: null, options: [],
+// `movers`: who made each of `moves`, as the server's answers say.
+const an = { searching: false, waiting: false, start: "", moves: [], movers: [], cursor: 0, answer: null, options: [],
              chosen: {}, pressed: new Set(), lines: {}, shown: 0, evals: new Map(), analysedPly: 0 };
 let anSocket = null;
 let leaving = false;
@@ -97,11 +98,6 @@ function goTo(ply) {
   anShow();
 }
 
-function startSide() {
-  // Play alternates, as the PGN numbering has it: the start position's side.
-  return an.startView ? an.startView.to_move : "south";
-}
-
 async function anShow() {
   const moves = an.moves.slice(0, an.cursor).join(" ");
   // why: answers may come back out of order (a deep link sets the position,
@@ -110,6 +106,9 @@ async function anShow() {
   const a = await fetchJson(`/api/position?position=${encodeURIComponent(an.start)}&moves=${encodeURIComponent(moves)}`);
   if (!a || request !== an.shown) return;
   an.answer = a;
+  // The answer names the movers of the line up to the cursor; those of the
+  // moves beyond it came with the answer that covered them.
+  an.movers = a.movers.concat(an.movers.slice(a.movers.length));
   const editing = $("[data-edit-board]").checked;
   if (!editing) draft = null;
   // As UCI GUIs do: a running analysis follows the board to a new position
@@ -118,7 +117,7 @@ async function anShow() {
     if (a.status === "ongoing") analyse();
     else anSend({ type: "stop" });
   }
-  const list = () => drawMoves(an.moves.map((mv) => ({ move: mv })), { current: an.cursor - 1, startSide: startSide(), onPick: editing ? null : goTo });
+  const list = () => drawMoves(an.moves.map((mv, i) => ({ move: mv, side: an.movers[i] })), { current: an.cursor - 1, onPick: editing ? null : goTo });
   if (editing) {
     if (!draft || !draft.error) draft = { board: a.board, error: null };
     list();
@@ -169,6 +168,7 @@ async function anPlay(mv) {
   // A new line from here: the scores of the old one beyond it go.
   for (const ply of [...an.evals.keys()]) if (ply > an.cursor) an.evals.delete(ply);
   an.moves = moves;
+  an.movers = checked.movers;
   an.cursor = an.moves.length;
   anShow();
 }
@@ -232,7 +232,7 @@ async function setPosition(position) {
     return;
   }
   showError("");
-  an.start = v.start; an.moves = []; an.cursor = 0; an.startView = v.board; an.evals = new Map();
+  an.start = v.start; an.moves = []; an.movers = []; an.cursor = 0; an.evals = new Map();
   $("[data-position-input]").value = v.start;
   anShow();
 }
@@ -335,7 +335,12 @@ export async function setup(pageConfig) {
     editField("round", prompt("Round", draft.board.round)));
   const act = {
     options: optionsDialog, analyse, stop: () => anSend({ type: "stop" }),
-    takeback: () => { an.moves = an.moves.slice(0, Math.max(0, an.cursor - 1)); an.cursor = an.moves.length; anShow(); },
+    takeback: () => {
+      an.moves = an.moves.slice(0, Math.max(0, an.cursor - 1));
+      an.movers = an.movers.slice(0, an.moves.length);
+      an.cursor = an.moves.length;
+      anShow();
+    },
     "export-position": () => { const b = $("[data-export]"); b.value = an.answer.board.position; b.hidden = false; },
     "export-log": exportLog,
   };

@@ -1,18 +1,19 @@
 // The move list, scores and results as the pages write them. Moves are
-// numbered as in the PGN logs: a number covers a South move and the North
-// move after it (`1. 3`, `1… 9`), a game whose start has North to move
-// begins `1… 9`; play alternates in every game, so the numbers follow from
-// the side that starts.
+// numbered as in the PGN logs, by who made each move (the server says: a
+// Kalah extra turn is the same side twice): a South move starts a new
+// number (`1. 3`, `2. 1`), a North move after it shares it (`2. 1  9`), a
+// North move after a North move or at the start is written `1… 9`.
 
 import { $, el, moveTime } from "/assets/dom.js";
 
-// The mover and move number of ply `i` (from 0) of a game started by
-// `startSide`.
-export function plyLabel(i, startSide) {
-  const offset = startSide === "north" ? 1 : 0;
-  const side = (i + offset) % 2 === 0 ? "south" : "north";
-  const number = Math.floor((i + offset) / 2) + 1;
-  return { side, number, text: side === "south" ? `${number}.` : `${number}…` };
+// The number and label of each ply, from `sides`, each ply's mover
+// ("south" / "north") in order.
+export function plyLabels(sides) {
+  let number = 1;
+  return sides.map((side, i) => {
+    if (side === "south" && i > 0) number += 1;
+    return { side, number, text: side === "south" ? `${number}.` : `${number}…` };
+  });
 }
 
 // A score as the log writes it (`+35`, `-M2`), or an info line's
@@ -36,14 +37,15 @@ export function scoreText(s) {
 }
 
 // The list `#moves`: one item per ply (`data-ply`, `data-side`), in two
-// columns, South's and North's, each with its number; `current` (a ply
-// from 0) is highlighted; `onPick(ply)`: a click or Enter steps there.
-export function drawMoves(moves, { current = -1, startSide = "south", onPick = null } = {}) {
+// columns, South's and North's, each with its number. Each move carries
+// `side`, its mover as the server reports it; `current` (a ply from 0) is
+// highlighted; `onPick(ply)`: a click or Enter steps there.
+export function drawMoves(moves, { current = -1, onPick = null } = {}) {
   const list = $("#moves");
   list.replaceChildren();
-  list.dataset.start = startSide;
+  const labels = plyLabels(moves.map((m) => m.side));
   moves.forEach((m, i) => {
-    const label = plyLabel(i, startSide);
+    const label = labels[i];
     const extra = [];
     if (m.score !== undefined && m.score !== null) extra.push(scoreText(m.score));
     if (m.depth) extra.push(`d${m.depth}`);

@@ -11,8 +11,7 @@ import { showChoices } from "/assets/choices.js";
 let config = null;
 let socket = null;
 let current = null;        // the last play state from the server
-let playMoves = [];        // the moves so far (the server sends each new one)
-let startSide = "south";   // who moved first (the move numbers follow from it)
+let playMoves = [];        // the moves so far, each with its mover (the server sends each new one)
 let clockBase = null;      // { ms: [south, north], at: performance.now(), running }
 let leaving = false;       // the page is being left (its socket is closed on purpose)
 
@@ -65,17 +64,15 @@ function onServer(m) {
 
 function renderPlay(m) {
   if (m.ply === 0) playMoves = [];
-  // Play alternates (as the PGN numbering has it): the side that started
-  // follows from the side to move and the plies played.
-  startSide = m.ply % 2 === 0 ? m.board.to_move : SIDES.find((s) => s !== m.board.to_move);
   // `moves`: those since the last state, usually one (several when an
   // engine answered faster than the server sends states).
-  if (m.ply === playMoves.length + m.moves.length) playMoves.push(...m.moves);
+  // Each with its mover from `movers` (an extra turn is the same side again).
+  if (m.ply === playMoves.length + m.moves.length) playMoves.push(...m.moves.map((mv, i) => ({ ...mv, side: m.movers[i] })));
   const mover = m.running;
   const humanToMove = m.status === "ongoing" && mover && m.seats[SIDES.indexOf(mover)] === "human";
   const legal = humanToMove ? m.legal : [];
   drawBoard(m.board, { legal, status: m.status, onHole: pickHole, steps: m.trace ? m.trace.steps : null });
-  drawMoves(playMoves, { current: playMoves.length - 1, startSide });
+  drawMoves(playMoves, { current: playMoves.length - 1 });
   SIDES.forEach((side, i) => { $(`[data-seat="${side}"]`).textContent = `${side}: ${m.seats[i]}`; });
   clockBase = { ms: m.clocks, at: performance.now(), running: m.status === "ongoing" ? mover : null };
   tickClocks();

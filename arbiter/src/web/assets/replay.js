@@ -3,11 +3,11 @@
 
 import { $, $$, el, params, showError, boardNote, fetchJson } from "/assets/dom.js";
 import { drawBoard } from "/assets/board.js";
-import { drawMoves, resultText, stepKeys, plyLabel } from "/assets/moves.js";
+import { drawMoves, resultText, stepKeys, plyLabels } from "/assets/moves.js";
 import { animate, finishAnimation } from "/assets/animate.js";
 import { evalPoints, drawEvalGraph } from "/assets/graph.js";
 
-let replay = null;         // { data, ply, points }
+let replay = null;         // { data, ply, points, moves, labels }
 let replaySource = null;   // how to fetch one game: (index) => [url, options]
 
 function show(ply) {
@@ -32,7 +32,7 @@ function render(ply) {
   const view = ply === 0 ? r.start : r.plies[ply - 1].board;
   const last = ply === r.plies.length;
   drawBoard(view, { status: last ? r.summary.result : "ongoing", steps: ply > 0 ? r.plies[ply - 1].steps : null });
-  drawMoves(r.plies, { current: ply - 1, startSide: r.start.to_move, onPick: show });
+  drawMoves(replay.moves, { current: ply - 1, onPick: show });
   drawEvalGraph($("#eval"), replay.points, { plies: r.plies.length, current: ply, onPick: show });
   $("[data-ply]").textContent = `${ply}/${r.plies.length}`;
   $("[data-seat=north]").textContent = `north: ${r.summary.north}`;
@@ -43,7 +43,7 @@ function render(ply) {
   status.textContent = over
     ? resultText(r.summary.result, r.ending, r.summary.termination)
     : `${r.summary.event}, event round ${r.summary.round} (${r.summary.time_control})` +
-      (ply > 0 ? ` — after ${plyLabel(ply - 1, r.start.to_move).text} ${r.plies[ply - 1].move}` : "");
+      (ply > 0 ? ` — after ${replay.labels[ply - 1].text} ${r.plies[ply - 1].move}` : "");
   if (r.error) showError(`the log has an illegal move: ${r.error}`);
 }
 
@@ -66,10 +66,10 @@ async function openGame(index, ply = 0) {
   if (!data) return;
   $$("#games tr").forEach((tr) => tr.classList.toggle("current", tr.dataset.gameIndex === String(index)));
   // Each ply's mover (the side to move before it, from the server's
-  // positions: an extra turn is the same side again), for the graph's
-  // point of view.
-  const plies = data.plies.map((p, i) => ({ score: p.score, side: (i === 0 ? data.start : data.plies[i - 1].board).to_move }));
-  replay = { data, ply: 0, points: evalPoints(plies) };
+  // positions: an extra turn is the same side again), for the move list's
+  // numbers and the graph's point of view.
+  const moves = data.plies.map((p, i) => ({ ...p, side: (i === 0 ? data.start : data.plies[i - 1].board).to_move }));
+  replay = { data, ply: 0, points: evalPoints(moves), moves, labels: plyLabels(moves.map((m) => m.side)) };
   showError("");
   show(ply);
 }
