@@ -1,12 +1,14 @@
 //! Static evaluation, one implementation per game.
 
+pub mod pits;
+
 use mancala_rules::games::bohnenspiel::{Bean, BeanMove};
 use mancala_rules::games::bosh::Bosh;
 use mancala_rules::games::kalah::KalahBoard;
 use mancala_rules::games::kimasai::Kimasai;
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::games::oware::Oware;
-use mancala_rules::{Game, Side};
+use mancala_rules::Game;
 use mancala_tablebase::Tablebase;
 
 /// A position's static value in centi-seeds (100 = one seed of advantage) for
@@ -96,55 +98,17 @@ impl Evaluate for Kujifunza {
     }
 }
 
-/// The holes of `side`'s row, nearest its left end first (as its owner
-/// sees it), from a 2×6 board in notation order.
-fn row(holes: &[u8; 12], side: Side) -> &[u8] {
-    match side {
-        Side::South => &holes[..6],
-        Side::North => &holes[6..],
-    }
-}
-
-/// Kalah (both sizes): seeds in the store are won for good, and at the end
-/// each player takes his own row, so seeds in it count too, less (the
-/// opponent may still capture them). Holes whose last seed lands in the own
-/// store are extra turns in hand: worth most to the side to move.
+/// Kalah (both sizes): [`pits::kalah`].
 impl<const SEEDS: u8> Evaluate for KalahBoard<SEEDS> {
     fn evaluate(&self) -> i32 {
-        let me = self.side_to_move();
-        let stores = self.stores();
-        let store = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
-        let side = self.seeds_on(me) as i32 - self.seeds_on(me.opponent()) as i32;
-        // The hole `6 - i` holes from the store reaches it with 6 - i seeds
-        // (or a lap of 13 more).
-        let extra_turns = |s: Side| {
-            row(self.holes(), s)
-                .iter()
-                .enumerate()
-                .filter(|&(i, &n)| usize::from(n) % 13 == 6 - i)
-                .count() as i32
-        };
-        100 * store + 25 * side + 40 * extra_turns(me) - 15 * extra_turns(me.opponent())
+        pits::kalah(self)
     }
 }
 
-/// Oware: captured seeds are won for good. A hole of 1 or 2 seeds can be
-/// made 2 or 3 by the other side's sowing and taken, so such holes are
-/// targets: the opponent's count for the side to move, his own against.
-/// Seeds in one's own row keep moves in hand and go to him at the end.
+/// Oware: [`pits::oware`].
 impl Evaluate for Oware {
     fn evaluate(&self) -> i32 {
-        let me = self.side_to_move();
-        let stores = self.stores();
-        let store = i32::from(stores[me.index()]) - i32::from(stores[me.opponent().index()]);
-        let side = self.seeds_on(me) as i32 - self.seeds_on(me.opponent()) as i32;
-        let targets = |s: Side| {
-            row(self.holes(), s)
-                .iter()
-                .filter(|&&n| n == 1 || n == 2)
-                .count() as i32
-        };
-        100 * store + 5 * side + 12 * targets(me.opponent()) - 16 * targets(me)
+        pits::oware(self)
     }
 }
 

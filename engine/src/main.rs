@@ -67,6 +67,10 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Err(e) = engine::eval::pits::check_env() {
+        eprintln!("engine: {e}");
+        return ExitCode::from(2);
+    }
     match cli.command {
         None => {
             engine::umi::run_stdio();

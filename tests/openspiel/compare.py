@@ -6,6 +6,8 @@ For `kalah` (OpenSpiel's `mancala`) and `oware` (OpenSpiel's `oware`):
 - perft from the start position to DEPTH plies, the project's rules (the
   Python kit's `perft`, which is the rules library's) against a count over
   OpenSpiel's states;
+- every opening of the game's suite (openings/<game>.txt) reached by play
+  from OpenSpiel's start (what bench/openspiel_umi.py does to play from it);
 - GAMES random whole games, compared ply by ply: the legal moves, the
   position, whether the game is over, and at the end the result and the
   final scores.
@@ -18,6 +20,7 @@ Usage: compare.py [--games N] [--depth D] [--seed S]
 """
 
 import argparse
+from pathlib import Path
 import random
 import sys
 import time
@@ -25,74 +28,9 @@ import time
 import mancala
 import pyspiel
 
+from notation import KalahAdapter, OwareAdapter, reach
 
-class KalahAdapter:
-    """OpenSpiel's `mancala`: board[0] is North's store, board[1..6]
-    South's holes 1..6, board[7] South's store, board[8..13] North's holes
-    7..12; the action is the board index. Player 0 is South."""
-
-    game_id = "kalah"
-    openspiel = "mancala"
-
-    @staticmethod
-    def board(state):
-        values = [int(v) for v in state.observation_tensor(0)]
-        return values[:14], values[14]
-
-    def position(self, state):
-        board, player = self.board(state)
-        holes = board[1:7] + board[8:14]
-        side = "S" if player == 0 else "N"
-        return f"kalah {','.join(map(str, holes))} {side} {board[7]}/{board[0]}"
-
-    def key(self, state):
-        board, player = self.board(state)
-        return (tuple(board), player)
-
-    @staticmethod
-    def move(state, action):
-        return str(action if action <= 6 else action - 1)
-
-    def final_scores(self, state):
-        board, _ = self.board(state)
-        return (sum(board[1:8]), sum(board[8:14]) + board[0])
-
-    # A finished Kalah position keeps its seeds in both implementations.
-    compare_finished_position = True
-
-
-class OwareAdapter:
-    """OpenSpiel's `oware`: houses 0..5 are South's holes 1..6, 6..11
-    North's holes 7..12; the action is the house within the mover's row.
-    Its observation string is `player | score0 score1 | seeds...`."""
-
-    game_id = "oware"
-    openspiel = "oware"
-
-    @staticmethod
-    def board(state):
-        player, scores, seeds = state.observation_string(0).split(" | ")
-        return [int(s) for s in seeds.split()], [int(s) for s in scores.split()], int(player)
-
-    def position(self, state):
-        seeds, scores, player = self.board(state)
-        side = "S" if player == 0 else "N"
-        return f"oware {','.join(map(str, seeds))} {side} {scores[0]}/{scores[1]}"
-
-    def key(self, state):
-        return state.observation_string(0)
-
-    @staticmethod
-    def move(state, action):
-        return str(action + 1 + 6 * state.current_player())
-
-    def final_scores(self, state):
-        _, scores, _ = self.board(state)
-        return tuple(scores)
-
-    # OpenSpiel sweeps the board into the scores when an Oware game ends;
-    # the project keeps the final position and puts the sweep in the scores.
-    compare_finished_position = False
+OPENINGS = Path(__file__).resolve().parents[2] / "openings"
 
 
 def openspiel_perft(adapter, state, depth, memo):
@@ -198,6 +136,14 @@ def main():
         perft_time = time.process_time() - began
         print(f"{adapter.game_id}: perft 1..{args.depth} = {ours:,} at depth {args.depth} "
               f"({perft_time:.1f} s CPU)")
+        reached = 0
+        for line in (OPENINGS / f"{adapter.game_id}.txt").read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                if reach(adapter, game, line.strip()) is None:
+                    bad.report("opening", f"{line.strip()} not reached by play in OpenSpiel")
+                else:
+                    reached += 1
+        print(f"{adapter.game_id}: {reached} openings of the suite reached by play in OpenSpiel")
         rng = random.Random(args.seed)
         began = time.process_time()
         plies = sum(compare_game(adapter, game, rng, bad) for _ in range(args.games))
