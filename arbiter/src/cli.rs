@@ -20,6 +20,7 @@ pub mod arena;
 pub mod check;
 pub mod limits;
 pub mod remote;
+pub mod tls;
 pub mod tournament;
 
 #[derive(Parser)]
@@ -128,6 +129,13 @@ pub struct ServeArgs {
     /// shows a database position's exact value and best moves.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
+    /// Where the remote engines among --engine (`remote=<id>`) connect; a
+    /// page that chooses one waits up to --remote-wait for a connection.
+    #[command(flatten)]
+    pub remote: remote::RemoteArgs,
+    /// TLS of the board and of --remote-listen.
+    #[command(flatten)]
+    pub tls: tls::TlsArgs,
 }
 
 /// Engines, as on cutechess-cli's command line.
@@ -250,6 +258,9 @@ pub struct RunArgs {
     pub stall_timeout: f64,
     #[command(flatten)]
     pub remote: remote::RemoteArgs,
+    /// TLS of --live and --remote-listen.
+    #[command(flatten)]
+    pub tls: tls::TlsArgs,
 }
 
 #[derive(Args)]
@@ -684,7 +695,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
         });
         runner.observer = Some(live.game_observer(&runner.engines));
     }
-    remote::open(&mut runner, &args.run.remote).await?;
+    remote::open(&mut runner, &args.run.remote, &args.run.tls).await?;
     preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
@@ -754,6 +765,7 @@ pub async fn start_live(
         &run.live_allow_host,
         run.jsonout.clone(),
         run.live_limits.limits(),
+        run.tls.load()?,
     )
     .await
     .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
@@ -843,12 +855,6 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> 
 
 async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut engines = serve_engine_specs(&args.engines)?;
-    if let Some(e) = engines.iter().find(|e| e.remote.is_some()) {
-        return Err(UsageError(format!(
-            "engine {}: serve plays local engines only (remote= is for match and tournament)",
-            e.name
-        )));
-    }
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
             let tokens = [
@@ -900,6 +906,19 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     });
     let mut logs = args.logs;
     logs.extend(args.watch);
+    // why the engine cap: a remote engine may have as many connections as
+    // the server runs engines, one a page's game (`slots=` to say otherwise).
+    let (remote, announcement) = match remote::endpoint(
+        &engines,
+        args.engine_caps.max_engines,
+        &args.remote,
+        &args.tls,
+    )
+    .await?
+    {
+        Some((remote, announcement)) => (Some(remote), announcement),
+        None => (None, String::new()),
+    };
     let config = crate::web::state::ServeConfig {
         engines,
         logs,
@@ -918,6 +937,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
             )),
             None => None,
         },
+        remote,
     };
     let hub = watch.as_ref().map(|_| crate::web::live::LiveHub::new());
     let state = match &hub {
@@ -925,7 +945,8 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         None => crate::web::state::AppState::new(config),
     }
     .with_engine_cap(args.engine_caps.cap());
-    let server = crate::web::Server::bind_with(args.listen, &args.allow_host, |allowed| {
+    let tls = args.tls.load()?;
+    let server = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
         crate::web::router(state, allowed)
     })
     .await
@@ -945,6 +966,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         }
         _ => println!("arbiter: serving the board at {}", server.url()),
     }
+    print!("{announcement}");
     server
         .run()
         .await

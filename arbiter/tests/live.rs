@@ -352,6 +352,7 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
         &[],
         None,
         arbiter::front::Limits::default(),
+        None,
     )
     .await
     .expect("binds");

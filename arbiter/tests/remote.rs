@@ -44,9 +44,14 @@ async fn endpoint(limits: Limits) -> (Arc<Registry>, String) {
     tokens.insert("alice", TOKEN_A);
     tokens.insert("bob", TOKEN_B);
     let registry = Registry::new(tokens, |_| 1);
-    let addr = arbiter::remote::listen("127.0.0.1:0".parse().unwrap(), registry.clone(), limits)
-        .await
-        .expect("listens");
+    let addr = arbiter::remote::listen(
+        "127.0.0.1:0".parse().unwrap(),
+        registry.clone(),
+        limits,
+        None,
+    )
+    .await
+    .expect("listens");
     (registry, format!("ws://{addr}/umi"))
 }
 
@@ -546,17 +551,28 @@ struct Bridge(std::process::Child);
 
 impl Bridge {
     fn start(dir: &std::path::Path, port: u16, token: &str, engine: &[&str]) -> Bridge {
+        Bridge::to(
+            dir,
+            &format!("ws://127.0.0.1:{port}/umi"),
+            token,
+            &[],
+            engine,
+        )
+    }
+
+    /// A bridge to `url` with further options `extra` (`--ca FILE`).
+    fn to(
+        dir: &std::path::Path,
+        url: &str,
+        token: &str,
+        extra: &[&str],
+        engine: &[&str],
+    ) -> Bridge {
         let mut cmd = std::process::Command::new(ARBITER);
         cmd.current_dir(dir)
-            .args([
-                "connect",
-                &format!("ws://127.0.0.1:{port}/umi"),
-                "--token",
-                token,
-                "--slots",
-                "2",
-                "--engine",
-            ])
+            .args(["connect", url, "--token", token, "--slots", "2"])
+            .args(extra)
+            .arg("--engine")
             .args(engine)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
@@ -778,4 +794,243 @@ fn an_event_whose_remote_engines_do_not_come_names_them() {
         stderr.contains("remote engine(s) not connected after 500ms (--remote-wait): alice, bob"),
         "{stderr}"
     );
+}
+
+/// A CA and a server certificate it signed for 127.0.0.1 and localhost,
+/// written to `dir` as `<name>-ca.pem`, `<name>-cert.pem`, `<name>-key.pem`.
+fn certificates(dir: &std::path::Path, name: &str) -> [std::path::PathBuf; 3] {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let ca_key = KeyPair::generate().expect("a CA key");
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, format!("{name} test CA"));
+    let ca = ca_params.self_signed(&ca_key).expect("a CA certificate");
+    let key = KeyPair::generate().expect("a server key");
+    let params = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .expect("server params");
+    let cert = params
+        .signed_by(&key, &ca, &ca_key)
+        .expect("a server certificate");
+    let paths = ["ca", "cert", "key"].map(|what| dir.join(format!("{name}-{what}.pem")));
+    std::fs::write(&paths[0], ca.pem()).unwrap();
+    std::fs::write(&paths[1], cert.pem()).unwrap();
+    std::fs::write(&paths[2], key.serialize_pem()).unwrap();
+    paths
+}
+
+/// Runs a bridge that must give up by itself (a hang guard of a minute);
+/// its stderr.
+fn failing_bridge(dir: &std::path::Path, url: &str, token: &str, extra: &[&str]) -> String {
+    let mut child = std::process::Command::new(ARBITER)
+        .current_dir(dir)
+        .args(["connect", url, "--token", token])
+        .args(extra)
+        .args(["--engine", &format!("cmd={}", common::testbot())])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("arbiter connect starts");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the bridge to {url} {extra:?} did not give up");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_bridge_plays_over_wss_and_a_plain_or_untrusted_one_fails_clearly() {
+    let s = common::Scratch::new("remote", "tls");
+    let [ca, cert, key] = certificates(&s.0, "ours");
+    let [other_ca, ..] = certificates(&s.0, "other");
+    let tokens = s.path("tokens.json");
+    std::fs::write(&tokens, r#"{"tb": "tls-token-0123456789abcdef"}"#).unwrap();
+    let port = free_port();
+    let log = s.path("tls.jsonl");
+    let event = std::process::Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(["match", "--games", "2", "--openings", "plies=2"])
+        .args([
+            "--engine",
+            &format!("cmd={}", engine_cmd()),
+            "name=local",
+            "depth=1",
+        ])
+        .args(["--engine", "remote=tb", "name=remote", "depth=1"])
+        .args(["--remote-listen", &format!("127.0.0.1:{port}")])
+        .args(["--remote-tokens", &tokens.display().to_string()])
+        .args(["--remote-wait", "60"])
+        .args(["--tls-cert", &cert.display().to_string()])
+        .args(["--tls-key", &key.display().to_string()])
+        .args(["--jsonout", &log.display().to_string()])
+        .args(["--stderr-dir", &s.path("logs").display().to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("arbiter starts");
+    let wss = format!("wss://127.0.0.1:{port}/umi");
+    let ws = format!("ws://127.0.0.1:{port}/umi");
+    let token = "tls-token-0123456789abcdef";
+
+    // Plain ws:// to the TLS endpoint: told to use wss://.
+    let plain = failing_bridge(&s.0, &ws, token, &[]);
+    assert!(plain.contains("connect to wss://"), "{plain}");
+    // A certificate from another CA: not trusted, told about --ca.
+    let other = other_ca.display().to_string();
+    let untrusted = failing_bridge(&s.0, &wss, token, &["--ca", &other]);
+    assert!(
+        untrusted.contains("certificate is not trusted"),
+        "{untrusted}"
+    );
+    assert!(untrusted.contains("--ca"), "{untrusted}");
+    // The default roots (webpki's) do not know a private CA either.
+    let default_roots = failing_bridge(&s.0, &wss, token, &[]);
+    assert!(
+        default_roots.contains("certificate is not trusted"),
+        "{default_roots}"
+    );
+
+    // With our CA the bridge plays the match.
+    let ours = ca.display().to_string();
+    let _bridge = Bridge::to(
+        &s.0,
+        &wss,
+        token,
+        &["--ca", &ours],
+        &[&format!("cmd={}", engine_cmd())],
+    );
+    let out = event.wait_with_output().expect("the match ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "remote engines connect to wss://127.0.0.1:{port}/umi"
+        )),
+        "{stdout}"
+    );
+    let games = games_in(&log);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let v: serde_json::Value = serde_json::from_str(g).expect("a whole line");
+        assert!(
+            v["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .any(|m| m.get("lag_ms").is_some()),
+            "the remote side's moves carry their lag: {g}"
+        );
+    }
+    let verify = std::process::Command::new(ARBITER)
+        .args(["verify", &log.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+}
+
+/// `/ws/play` of `arbiter serve` with a blocking client (a hang guard of a
+/// minute on each read; nothing is timed).
+fn play_socket(addr: &str) -> tungstenite::WebSocket<std::net::TcpStream> {
+    let stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let (ws, _) =
+        tungstenite::client(format!("ws://{addr}/ws/play"), stream).expect("the socket opens");
+    ws
+}
+
+#[test]
+fn serve_offers_a_remote_engine_and_plays_it_through_the_bridge() {
+    let s = common::Scratch::new("remote", "serve");
+    let tokens = s.path("tokens.json");
+    std::fs::write(&tokens, r#"{"alice": "serve-token-0123456789abcdef"}"#).unwrap();
+    let port = free_port();
+    let bot = common::testbot();
+    let served = common::serve(&[
+        "--engine".to_owned(),
+        "remote=alice".into(),
+        "name=Alice".into(),
+        "--engine".into(),
+        format!("cmd={bot}"),
+        "arg=--mode".into(),
+        "arg=instant".into(),
+        "name=B".into(),
+        "--remote-listen".into(),
+        format!("127.0.0.1:{port}"),
+        "--remote-tokens".into(),
+        tokens.display().to_string(),
+        "--remote-wait".into(),
+        "60".into(),
+    ]);
+    let config = common::get_json(&served.addr, "/api/config");
+    let names: Vec<&str> = config["engines"]
+        .as_array()
+        .expect("engines")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"Alice"),
+        "the remote engine is offered: {config}"
+    );
+
+    let _bridge = Bridge::start(
+        &s.0,
+        port,
+        "serve-token-0123456789abcdef",
+        &[&format!("cmd={bot}"), "arg=--mode", "arg=instant"],
+    );
+    let mut page = play_socket(&served.addr);
+    let start = serde_json::json!({
+        "type": "start", "game": "bohnenspiel", "tc": "st=1",
+        "south": {"player": "Alice"}, "north": {"player": "B"},
+    });
+    page.send(tungstenite::Message::text(start.to_string()))
+        .expect("send");
+    let mut moves: Vec<String> = Vec::new();
+    let last = loop {
+        let tungstenite::Message::Text(t) = page.read().expect("a message") else {
+            continue;
+        };
+        let state: serde_json::Value = serde_json::from_str(&t).expect("JSON");
+        assert_eq!(state["type"], "state", "{state}");
+        let new = state["moves"].as_array().expect("moves");
+        assert_eq!(
+            state["ply"].as_u64().expect("ply") as usize - new.len(),
+            moves.len(),
+            "a state continues the last: {state}"
+        );
+        moves.extend(
+            new.iter()
+                .map(|m| m["move"].as_str().expect("move").to_owned()),
+        );
+        if state["status"] != "ongoing" {
+            break state;
+        }
+    };
+    let mut rules =
+        mancala_rules::game_from_position(&start_position(GameId::Bohnenspiel)).expect("start");
+    for mv in &moves {
+        rules.play(mv).expect("every move is legal in turn");
+    }
+    let outcome = rules.outcome().expect("the rules end the game there");
+    assert_eq!(last["status"], outcome.result.as_pgn(), "{last}");
+    assert!(moves.len() >= 2, "both sides moved: {moves:?}");
+    let _ = page.close(None);
 }

@@ -373,6 +373,7 @@ def run_engine(
     connect: Optional[str] = None,
     token: Optional[str] = None,
     connections: Optional[int] = None,
+    cafile: Optional[str] = None,
 ) -> None:
     """Runs the UMI protocol until ``quit`` or end of input, calling
     ``choose(record, limits)`` for every ``go``.
@@ -392,11 +393,15 @@ def run_engine(
       (``connect="ws://host:9000/umi"``, the organiser's token) instead of
       on stdin/stdout; see :mod:`mancala.remote`. Each connection gets a
       fresh loop; the kit reconnects by itself (``connections`` caps how
-      many connections are made; default: no cap).
+      many connections are made; default: no cap). A ``wss://`` URL is
+      TLS: the arbiter's certificate is checked against the system's
+      roots, or against the CA certificate(s) in ``cafile`` (PEM).
 
     Raises ``ValueError`` at once for a bad declaration (a name the protocol
     cannot carry, an unknown game id), before reading any input.
     """
+    if connect is None and cafile is not None:
+        raise ValueError("cafile= is for connect='wss://...'")
     if connect is not None:
         if token is None:
             raise ValueError("connect= needs the token= the organiser gave")
@@ -410,7 +415,7 @@ def run_engine(
         _Engine(choose, name=name, author=author, options=options or {},
                 games=_native.GAMES if games is None else games,
                 move_overhead=move_overhead, out=_Output(sys.stderr))
-        remote.serve(one, connect, token, connections)
+        remote.serve(one, connect, token, connections, cafile=cafile)
         return
     engine = _Engine(
         choose,

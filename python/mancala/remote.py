@@ -10,6 +10,13 @@ kit reconnects by itself (at once after a connection that was served,
 with backoff from 0.5 s doubling to 30 s after failures); a token
 the arbiter refuses raises :class:`PermissionError`.
 
+A ``wss://`` URL is TLS (the arbiter's ``--tls-cert``): its certificate is
+checked against the system's roots (Python's default context), or against
+``cafile`` (PEM) for an organiser's private CA. A certificate that is not
+trusted, or a ``ws://`` URL for a TLS arbiter, raises
+:class:`ConnectionError` naming the cause at once: retrying would fail the
+same way.
+
 It uses the ``websockets`` package (its thread-based client; ``pip install
 mancala-kit[remote]``), the Python standard for WebSockets: the loop itself
 stays the same thread-based code as on stdin/stdout.
@@ -17,6 +24,7 @@ stays the same thread-based code as on stdin/stdout.
 
 from __future__ import annotations
 
+import ssl
 import time
 from typing import Callable, Optional
 
@@ -71,18 +79,29 @@ class _FrameOutput:
         pass
 
 
+def _tls_context(url: str, cafile: Optional[str]) -> Optional[ssl.SSLContext]:
+    """The TLS context of a ``wss://`` URL (``None`` for ``ws://``)."""
+    if url.startswith("wss://"):
+        return ssl.create_default_context(cafile=cafile)
+    if cafile is not None:
+        raise ValueError(f"cafile= is for a wss:// URL, not {url}")
+    return None
+
+
 def serve(run_one: Callable[[object, object], None], url: str, token: str,
-          connections: Optional[int] = None) -> None:
+          connections: Optional[int] = None, cafile: Optional[str] = None) -> None:
     """Connects to ``url`` with ``token`` and runs ``run_one(input, output)``
     on each connection, reconnecting with backoff; ``connections`` caps how
-    many are made (``None``: forever)."""
+    many are made (``None``: forever); ``cafile``: the CA of a ``wss://``
+    arbiter's certificate (default: the system's roots)."""
     try:
         from websockets.sync.client import connect
-        from websockets.exceptions import InvalidStatus
+        from websockets.exceptions import InvalidMessage, InvalidStatus
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
             "connect= needs the websockets package: pip install 'mancala-kit[remote]'"
         ) from e
+    tls = _tls_context(url, cafile)
     backoff = BACKOFF_S
     made = 0
     while connections is None or made < connections:
@@ -90,6 +109,7 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
         try:
             with connect(
                 url,
+                ssl=tls,
                 additional_headers={"Authorization": f"Bearer {token}"},
                 max_size=2 * (1 << 20),
                 # The arbiter pings; answering is enough.
@@ -101,6 +121,24 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
         except InvalidStatus as e:
             if e.response.status_code == 401:
                 raise PermissionError(f"{url}: the arbiter refused the token") from e
+        except ssl.SSLCertVerificationError as e:
+            raise ConnectionError(
+                f"{url}: the arbiter's certificate is not trusted ({e.verify_message}); "
+                "give the CA that signed it as cafile="
+            ) from e
+        except ssl.SSLError as e:
+            raise ConnectionError(
+                f"{url}: TLS handshake failed ({e}); does the arbiter serve TLS? "
+                "If not, connect to ws://"
+            ) from e
+        except InvalidMessage as e:
+            if url.startswith("ws://"):
+                # why at once: a TLS listener answers a plain request with
+                # a TLS alert, no HTTP at all; retrying fails the same way.
+                raise ConnectionError(
+                    f"{url}: the arbiter did not answer with HTTP ({e}); "
+                    "if it serves TLS, connect to wss://"
+                ) from e
         except OSError:
             pass
         if connections is not None and made >= connections:

@@ -69,3 +69,166 @@ def test_a_remote_python_bot_plays_a_match(arbiter_bin, bot_env, tmp_path):
         assert len(lagged) < len(g["moves"])
     verify = run([arbiter_bin, "verify", log])
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+# --- TLS, and a tournament with a bridge and the kit -------------------------
+
+import shutil  # noqa: E402
+
+from conftest import TIMEOUT  # noqa: E402
+
+
+def kit_bot(url, token, tmp_path, bot_env, *, cafile=None, connections=None):
+    """The greedy template played over the network by the kit, as a process."""
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
+        "from mancala import run_engine; "
+        "cafile = sys.argv[4] or None; connections = int(sys.argv[5]) or None; "
+        "run_engine(greedy_bot.choose, name='Remote Greedy', connect=sys.argv[1], "
+        "token=sys.argv[2], connections=connections, cafile=cafile)"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", script, url, token, str(TEMPLATES), str(cafile or ""),
+         str(connections or 0)],
+        env=bot_env, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )
+
+
+def self_signed(tmp_path, name):
+    """A certificate for 127.0.0.1 and its key, by `openssl req` (tests/setup
+    installs openssl); the certificate is its own CA."""
+    openssl = shutil.which("openssl")
+    assert openssl, "openssl is not on PATH (tests/setup installs it)"
+    cert, key = tmp_path / f"{name}-cert.pem", tmp_path / f"{name}-key.pem"
+    out = run([
+        openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+        "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", f"/CN={name}",
+        "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    ])
+    assert out.returncode == 0, out.stderr
+    return cert, key
+
+
+def finish(proc, timeout=20):
+    """Waits for a bot process (killed past `timeout`); its stderr."""
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err
+
+
+def test_the_kit_plays_over_wss_and_refuses_an_untrusted_certificate(
+        arbiter_bin, bot_env, tmp_path):
+    port = free_port()
+    cert, key = self_signed(tmp_path, "ours")
+    other, _ = self_signed(tmp_path, "other")
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({"py": TOKEN}))
+    log = tmp_path / "results.jsonl"
+    event = subprocess.Popen(
+        [str(a) for a in [
+            arbiter_bin, "match",
+            "--engine", f"cmd={TEMPLATES / 'greedy_bot.py'}", "name=Local",
+            "--engine", "remote=py", "name=Remote",
+            "--each", "tc=20+0.2", "--games", "2", "--openings", "plies=2",
+            "--remote-listen", f"127.0.0.1:{port}", "--remote-tokens", tokens,
+            "--remote-wait", "60", "--tls-cert", cert, "--tls-key", key,
+            "--jsonout", log, "--stderr-dir", tmp_path / "logs",
+        ]],
+        env=bot_env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    wss = f"wss://127.0.0.1:{port}/umi"
+    try:
+        # Another certificate as the CA: a clear error at once, no retrying.
+        wrong = kit_bot(wss, TOKEN, tmp_path, bot_env, cafile=other)
+        err = finish(wrong, timeout=60)
+        assert wrong.returncode != 0
+        assert "certificate is not trusted" in err and "cafile=" in err, err
+        # Plain ws:// to the TLS endpoint: told to use wss://.
+        plain = kit_bot(f"ws://127.0.0.1:{port}/umi", TOKEN, tmp_path, bot_env)
+        err = finish(plain, timeout=60)
+        assert plain.returncode != 0
+        assert "connect to wss://" in err, err
+
+        bot = kit_bot(wss, TOKEN, tmp_path, bot_env, cafile=cert, connections=1)
+        out, err = event.communicate(timeout=TIMEOUT)
+        assert event.returncode == 0, out + err
+        assert f"remote engines connect to wss://127.0.0.1:{port}/umi" in out, out
+        bot_err = finish(bot)
+        assert bot.returncode == 0, bot_err
+    finally:
+        if event.poll() is None:
+            event.kill()
+            event.communicate()
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(games) == 2
+    verify = run([arbiter_bin, "verify", log])
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def standings(text):
+    """The standings table and terminations of an event's output."""
+    start = text.index("Rank Name")
+    end = text.index("\n", text.index("Terminations:", start))
+    return text[start:end]
+
+
+def field(engine_bin, remote):
+    """Two local engines and two more, remote (one through `arbiter connect`,
+    one through the kit) or local (the same engine and the same bot as
+    processes)."""
+    args = ["tournament", "--rounds", "2", "--openings", "plies=2", "--seed", "7",
+            "--concurrency", "2",
+            "--engine", f"cmd={engine_bin}", "name=d1", "depth=1",
+            "--engine", f"cmd={engine_bin}", "name=d2", "depth=2"]
+    if remote:
+        args += ["--engine", "remote=d3", "name=d3", "depth=3",
+                 "--engine", "remote=py", "name=greedy", "depth=1"]
+    else:
+        args += ["--engine", f"cmd={engine_bin}", "name=d3", "depth=3",
+                 "--engine", f"cmd={TEMPLATES / 'greedy_bot.py'}", "name=greedy", "depth=1"]
+    return args
+
+
+def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
+        arbiter_bin, engine_bin, bot_env, tmp_path):
+    local = run(field(engine_bin, remote=False) + ["--stderr-dir", tmp_path / "l"],
+                env=bot_env, cwd=tmp_path)
+    assert local.returncode == 0, local.stdout + local.stderr
+    expected = standings(local.stdout)
+
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/umi"
+    d3_token, py_token = "d3-token-0123456789abcdef", "py-token-0123456789abcdef"
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({"d3": d3_token, "py": py_token}))
+    bridge = subprocess.Popen(
+        [str(arbiter_bin), "connect", url, "--token", d3_token, "--slots", "2",
+         "--engine", f"cmd={engine_bin}", "--stderr-dir", str(tmp_path / "b")],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    # Two connections of the kit, for the games played at once.
+    bots = [kit_bot(url, py_token, tmp_path, bot_env) for _ in range(2)]
+    log = tmp_path / "remote.jsonl"
+    try:
+        remote = run(field(engine_bin, remote=True) + [
+            "--remote-listen", f"127.0.0.1:{port}", "--remote-tokens", tokens,
+            "--remote-wait", "60", "--jsonout", log, "--stderr-dir", tmp_path / "r",
+        ], env=bot_env, cwd=tmp_path)
+    finally:
+        for p in [bridge, *bots]:
+            p.terminate()
+        for p in [bridge, *bots]:
+            finish(p)
+    assert remote.returncode == 0, remote.stdout + remote.stderr
+    assert standings(remote.stdout) == expected
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(games) == 24
+    # Both remote engines played through the network: their moves carry lag.
+    for name in ["d3", "greedy"]:
+        theirs = [g for g in games if name in (g["south"], g["north"])]
+        assert theirs and all(any("lag_ms" in m for m in g["moves"]) for g in theirs), name
+    verify = run([arbiter_bin, "verify", log])
+    assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -1,5 +1,5 @@
-//! The command line of remote engines: the `--remote-*` options of `match`
-//! and `tournament`, and `arbiter connect` (the bridge).
+//! The command line of remote engines: the `--remote-*` options of `match`,
+//! `tournament` and `serve`, and `arbiter connect` (the bridge).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::tls::TlsArgs;
 use crate::cli::{engine_specs, EngineArgs, UsageError};
+use crate::engine::config::EngineSpec;
 use crate::play::runner::Runner;
 use crate::remote::bridge::{self, BridgeConfig};
 use crate::remote::tokens::Tokens;
@@ -39,10 +41,29 @@ pub struct RemoteArgs {
 
 /// Opens the endpoint when the runner has remote engines (prints generated
 /// tokens and the address) and gives the runner their registry.
-pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageError> {
-    let ids = crate::remote::remote_ids(&runner.engines);
+pub async fn open(runner: &mut Runner, args: &RemoteArgs, tls: &TlsArgs) -> Result<(), UsageError> {
+    if let Some((remote, announcement)) =
+        endpoint(&runner.engines, runner.concurrency, args, tls).await?
+    {
+        print!("{announcement}");
+        runner.remote = Some(remote);
+    }
+    Ok(())
+}
+
+/// The endpoint of `specs`' remote engines (each allowed `slots=`, or
+/// `concurrency`, connections), open, and the lines that announce it
+/// (its address, any generated tokens: for stdout, printed once); `None`
+/// when none of `specs` is remote.
+pub async fn endpoint(
+    specs: &[EngineSpec],
+    concurrency: usize,
+    args: &RemoteArgs,
+    tls: &TlsArgs,
+) -> Result<Option<(RemoteEngines, String)>, UsageError> {
+    let ids = crate::remote::remote_ids(specs);
     if ids.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let grace = Duration::try_from_secs_f64(args.remote_grace)
         .ok()
@@ -59,9 +80,11 @@ pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageErr
         Some(path) => (Tokens::load(path, &ids).map_err(UsageError)?, false),
         None => (Tokens::generate(&ids), true),
     };
-    let registry = crate::remote::registry_for(&runner.engines, tokens.clone(), runner.concurrency);
+    let registry = crate::remote::registry_for(specs, tokens.clone(), concurrency);
     let limits = Limits::default();
-    let addr = crate::remote::listen(args.remote_listen, registry.clone(), limits)
+    let tls = tls.load()?;
+    let scheme = if tls.is_some() { "wss" } else { "ws" };
+    let addr = crate::remote::listen(args.remote_listen, registry.clone(), limits, tls)
         .await
         .map_err(|e| {
             UsageError(format!(
@@ -69,26 +92,30 @@ pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageErr
                 args.remote_listen
             ))
         })?;
-    println!("arbiter: remote engines connect to ws://{addr}/umi");
+    let mut announcement = format!("arbiter: remote engines connect to {scheme}://{addr}/umi\n");
     if generated {
         for (id, token) in tokens.iter() {
-            println!("arbiter: remote engine {id}: token {token}");
+            announcement.push_str(&format!("arbiter: remote engine {id}: token {token}\n"));
         }
     }
-    runner.remote = Some(RemoteEngines {
+    let remote = RemoteEngines {
         registry,
         wait,
         grace,
         write_timeout: limits.write_timeout,
-    });
-    Ok(())
+    };
+    Ok(Some((remote, announcement)))
 }
 
 /// `arbiter connect`.
 #[derive(Args)]
 pub struct ConnectArgs {
-    /// The arbiter's endpoint, `ws://host:port/umi`.
+    /// The arbiter's endpoint, `ws://host:port/umi` (`wss://` for TLS).
     pub url: String,
+    /// The CA certificate(s) (PEM) a `wss://` arbiter's certificate must
+    /// be signed by [default: the webpki roots, Mozilla's list].
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<PathBuf>,
     /// The token the organiser gave for this engine.
     #[arg(long)]
     pub token: String,
@@ -133,8 +160,19 @@ pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
         "arbiter: connecting {} ({} slot(s)) to {}",
         spec.name, args.slots, args.url
     );
+    let tls = if args.url.starts_with("wss://") {
+        Some(crate::front::tls::client_config(args.ca.as_deref()).map_err(UsageError)?)
+    } else if args.ca.is_some() {
+        return Err(UsageError(format!(
+            "--ca is for a wss:// endpoint, not {}",
+            args.url
+        )));
+    } else {
+        None
+    };
     bridge::run(BridgeConfig {
         url: args.url,
+        tls,
         token: args.token,
         launch,
         backoff: Duration::from_millis(500),

@@ -753,7 +753,7 @@ impl<'p, 'a> Playing<'p, 'a> {
         if let Some(feed) = feed.as_deref() {
             runner.observer = Some(feed.game_observer(&runner.engines));
         }
-        cli::remote::open(&mut runner, &planned.args.run.remote).await?;
+        cli::remote::open(&mut runner, &planned.args.run.remote, &planned.args.run.tls).await?;
         for &game in &spec.games {
             cli::preflight(&runner, game).await?;
         }

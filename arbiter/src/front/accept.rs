@@ -44,6 +44,8 @@ pub struct Front {
     pub send_buffer: Option<usize>,
     /// `TCP_NODELAY` on each connection (small frames of a line protocol).
     pub nodelay: bool,
+    /// TLS on every connection (`--tls-cert`/`--tls-key`); `None`: plain.
+    pub tls: Option<super::tls::Tls>,
 }
 
 /// Serves `front` on `listener` until the process ends.
@@ -83,7 +85,26 @@ pub async fn run(listener: TcpListener, front: Front) -> io::Result<()> {
                         tracing::debug!("cannot set TCP_NODELAY on a connection: {e}");
                     }
                 }
-                tokio::spawn(conn::serve(stream, peer, ticket, app.clone(), limits));
+                let app = app.clone();
+                match front.tls.clone() {
+                    None => {
+                        tokio::spawn(conn::serve(stream, peer, ticket, app, limits));
+                    }
+                    // why on the connection's task: a slow handshake must
+                    // not hold the accept loop; the ticket holds its place.
+                    Some(tls) => {
+                        tokio::spawn(async move {
+                            match tls.accept(stream, limits.header_timeout).await {
+                                Ok(stream) => conn::serve(stream, peer, ticket, app, limits).await,
+                                Err(e) => tracing::info!(
+                                    %peer,
+                                    "connection closed: TLS handshake failed: {e} \
+                                     (a plain http:// or ws:// client of a TLS listener?)"
+                                ),
+                            }
+                        });
+                    }
+                }
             }
             Err(full) => {
                 refusals.note(|n| {

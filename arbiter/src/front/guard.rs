@@ -24,6 +24,8 @@ use axum::response::{IntoResponse, Response};
 #[derive(Clone, Debug)]
 pub struct AllowedHosts {
     hosts: Vec<String>,
+    /// The scheme of its pages' `Origin`: `https://` behind TLS, else `http://`.
+    origin_scheme: &'static str,
 }
 
 impl AllowedHosts {
@@ -43,7 +45,17 @@ impl AllowedHosts {
                 }
             }
         }
-        AllowedHosts { hosts }
+        AllowedHosts {
+            hosts,
+            origin_scheme: "http://",
+        }
+    }
+
+    /// The same hosts, for a listener serving TLS: its pages' `Origin` is
+    /// `https://…` (and an `http://…` one is another server's page).
+    pub fn over_tls(mut self) -> AllowedHosts {
+        self.origin_scheme = "https://";
+        self
     }
 
     /// Adds a host name (with port) the server may be reached by.
@@ -78,7 +90,7 @@ impl AllowedHosts {
         }
         if let Some(origin) = origin {
             let own = origin
-                .strip_prefix("http://")
+                .strip_prefix(self.origin_scheme)
                 .is_some_and(|rest| self.allows_host(rest));
             if !own {
                 return Err(Refusal::ForeignOrigin(origin.to_owned()));
@@ -190,6 +202,17 @@ mod tests {
             let origin = format!("http://{host}");
             assert_eq!(a.check(Some(host), Some(&origin)), Ok(()), "{origin}");
         }
+    }
+
+    #[test]
+    fn behind_tls_the_origin_is_https() {
+        let a = local().over_tls();
+        let host = Some("127.0.0.1:8080");
+        assert_eq!(a.check(host, Some("https://127.0.0.1:8080")), Ok(()));
+        assert_eq!(
+            a.check(host, Some("http://127.0.0.1:8080")),
+            Err(Refusal::ForeignOrigin("http://127.0.0.1:8080".into()))
+        );
     }
 
     #[test]

@@ -15,6 +15,9 @@
 //!   keep-alive connection left idle that long), an idle deadline (no byte
 //!   either way), WebSocket upgrades keeping their admission until they
 //!   close.
+//! - [`tls`]: TLS built in (`--tls-cert`/`--tls-key`), the handshake on
+//!   each connection's own task within the header deadline; and the
+//!   client's trust for the bridge's `wss://`.
 //! - [`layers`]: what every request goes through: the `Host`/`Origin`
 //!   [`guard`], a body size cap (413) and a deadline for the whole request,
 //!   body included (408), from `tower-http`.
@@ -27,6 +30,7 @@ pub mod admission;
 pub mod conn;
 pub mod guard;
 pub mod layers;
+pub mod tls;
 
 use std::time::Duration;
 

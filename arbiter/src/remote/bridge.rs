@@ -7,22 +7,28 @@
 //! arbiter replaces a remote engine (`restart=on`, or after a fault): it
 //! closes the connection and waits for the next one.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::error::TlsError;
 use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::Connector;
 
 use crate::engine::process::{EngineProcess, LaunchSpec, ReadError};
 
 /// What the bridge needs.
 #[derive(Clone, Debug)]
 pub struct BridgeConfig {
-    /// `ws://host:port/umi`.
+    /// `ws://host:port/umi`, or `wss://` (then `tls` is its trust).
     pub url: String,
+    /// The TLS client of a `wss://` URL: the roots its certificate must
+    /// chain to (`--ca`, or the webpki roots).
+    pub tls: Option<Arc<rustls::ClientConfig>>,
     pub token: String,
     /// The engine; `{slot}` in its stderr log's name is not needed: each
     /// slot gets `launch_for(slot)`.
@@ -42,13 +48,16 @@ pub enum BridgeError {
     Refused(String),
     /// The URL is not a WebSocket URL.
     BadUrl(String),
+    /// TLS cannot work as configured: the arbiter's certificate is not
+    /// trusted, or one side speaks TLS and the other does not.
+    Tls(String),
 }
 
 impl std::fmt::Display for BridgeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BridgeError::Refused(why) => write!(f, "the arbiter refused the connection: {why}"),
-            BridgeError::BadUrl(why) => write!(f, "{why}"),
+            BridgeError::BadUrl(why) | BridgeError::Tls(why) => write!(f, "{why}"),
         }
     }
 }
@@ -73,13 +82,6 @@ pub async fn run(config: BridgeConfig) -> Result<(), BridgeError> {
     if !(config.url.starts_with("ws://") || config.url.starts_with("wss://")) {
         return Err(BridgeError::BadUrl(format!(
             "{}: expected a ws:// URL such as ws://host:9000/umi",
-            config.url
-        )));
-    }
-    if config.url.starts_with("wss://") {
-        return Err(BridgeError::BadUrl(format!(
-            "{}: this bridge speaks ws:// only; for TLS run it behind a local TLS tunnel \
-             (docs/tournaments.md, remote engines)",
             config.url
         )));
     }
@@ -147,17 +149,19 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
     let ws_config = WebSocketConfig::default()
         .max_message_size(Some(2 * umi::MAX_LINE_BYTES))
         .max_frame_size(Some(2 * umi::MAX_LINE_BYTES));
-    let mut ws =
-        match tokio_tungstenite::connect_async_with_config(request, Some(ws_config), true).await {
-            Ok((ws, _)) => ws,
-            Err(WsError::Http(response)) if response.status() == StatusCode::UNAUTHORIZED => {
-                return Err(BridgeError::Refused("unknown token".into()))
-            }
-            Err(WsError::Http(response)) => {
-                return Ok(Outcome::Failed(format!("HTTP {}", response.status())))
-            }
-            Err(e) => return Ok(Outcome::Failed(e.to_string())),
-        };
+    let connector = config.tls.clone().map(Connector::Rustls);
+    let connecting =
+        tokio_tungstenite::connect_async_tls_with_config(request, Some(ws_config), true, connector);
+    let mut ws = match connecting.await {
+        Ok((ws, _)) => ws,
+        Err(WsError::Http(response)) if response.status() == StatusCode::UNAUTHORIZED => {
+            return Err(BridgeError::Refused("unknown token".into()))
+        }
+        Err(WsError::Http(response)) => {
+            return Ok(Outcome::Failed(format!("HTTP {}", response.status())))
+        }
+        Err(e) => return tls_fault(&config.url, e).map(Outcome::Failed),
+    };
     let started = Instant::now();
     let mut engine = match EngineProcess::spawn(launch) {
         Ok(engine) => engine,
@@ -170,6 +174,32 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
     engine.shutdown(Duration::from_millis(500)).await;
     let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
     Ok(Outcome::Served(started.elapsed(), why))
+}
+
+/// A connection error as a reason to retry, or, when TLS cannot work as
+/// configured (retrying would fail the same way), the bridge's error.
+fn tls_fault(url: &str, e: WsError) -> Result<String, BridgeError> {
+    match e {
+        WsError::Tls(TlsError::Rustls(why)) => match *why {
+            rustls::Error::InvalidCertificate(why) => Err(BridgeError::Tls(format!(
+                "{url}: the arbiter's certificate is not trusted ({why:?}); \
+                 give the CA that signed it with --ca FILE"
+            ))),
+            why => Err(BridgeError::Tls(format!(
+                "{url}: TLS handshake failed ({why}); does the arbiter serve TLS \
+             (--tls-cert)? If not, connect to ws://"
+            ))),
+        },
+        // why this reading: a TLS listener answers a plain request with a
+        // TLS alert record (or closes), which is no HTTP response at all.
+        WsError::HttpFormat(_) | WsError::Protocol(_) if url.starts_with("ws://") => {
+            Err(BridgeError::Tls(format!(
+                "{url}: the arbiter did not answer with HTTP ({e}); if it serves TLS \
+                 (--tls-cert), connect to wss://"
+            )))
+        }
+        e => Ok(e.to_string()),
+    }
 }
 
 type Socket =

@@ -134,19 +134,22 @@ pub fn remote_ids(specs: &[EngineSpec]) -> Vec<String> {
 }
 
 /// Binds the endpoint on `listen` through the shared web front
-/// ([`crate::web::Server::bind_with`], so it has the listeners' limits)
-/// and serves it in the background; returns the bound address.
+/// ([`crate::web::Server::bind_tls`], so it has the listeners' limits, and
+/// TLS when `tls` is given) and serves it in the background; returns the
+/// bound address.
 pub async fn listen(
     listen: SocketAddr,
     registry: Arc<Registry>,
     limits: Limits,
+    tls: Option<crate::front::tls::Tls>,
 ) -> std::io::Result<SocketAddr> {
     let endpoint = endpoint::Endpoint { registry, limits };
     // why the allowed hosts are not used: see `endpoint::routes`.
-    let server = crate::web::Server::bind_with(listen, &[], |_allowed| endpoint::routes(endpoint))
-        .await?
-        .with_nodelay()
-        .without_host_guard();
+    let server =
+        crate::web::Server::bind_tls(listen, &[], tls, |_allowed| endpoint::routes(endpoint))
+            .await?
+            .with_nodelay()
+            .without_host_guard();
     let addr = server.addr;
     tokio::spawn(async move {
         if let Err(e) = server.run().await {

@@ -637,13 +637,10 @@ async fn start(
         .engine(name)
         .ok_or_else(|| format!("no such engine: {name}"))?;
     let slot = engines.take().map_err(|e| format!("{name}: {e}"))?;
-    let mut session = Session::start(
-        &state.launch_spec(spec),
-        state.config.handshake_timeout,
-        None,
-    )
-    .await
-    .map_err(|e| format!("{name}: {e}"))?;
+    let mut session = state
+        .start_session(spec)
+        .await
+        .map_err(|e| format!("{name}: {e}"))?;
     session.hold(slot);
     Ok(Analyst {
         name: name.to_owned(),

@@ -176,6 +176,7 @@ pub fn live_state(hub: live::LiveHub, results_log: Option<std::path::PathBuf>) -
         max_plies: None,
         stderr_dir: None,
         tablebase: None,
+        remote: None,
     };
     AppState::with_live(config, hub)
 }
@@ -195,6 +196,8 @@ pub struct Server {
     limits: Limits,
     /// Whether each connection sends at once (`TCP_NODELAY`).
     nodelay: bool,
+    /// TLS on every connection (`https://`, `wss://`).
+    tls: Option<crate::front::tls::Tls>,
 }
 
 impl Server {
@@ -212,15 +215,31 @@ impl Server {
     }
 
     /// Binds `listen` and serves the router `make` builds for the hosts the
-    /// page may be reached by (its address and `extra_hosts`).
+    /// page may be reached by (its address and `extra_hosts`), plain.
     pub async fn bind_with(
         listen: SocketAddr,
         extra_hosts: &[String],
         make: impl FnOnce(AllowedHosts) -> Router,
     ) -> std::io::Result<Server> {
+        Server::bind_tls(listen, extra_hosts, None, make).await
+    }
+
+    /// [`Server::bind_with`], serving every connection over `tls` when
+    /// given (`--tls-cert`/`--tls-key`, [`crate::cli::tls::TlsArgs`]):
+    /// `https://` pages, `wss://` sockets, and the `Origin` guard expects
+    /// `https://` pages.
+    pub async fn bind_tls(
+        listen: SocketAddr,
+        extra_hosts: &[String],
+        tls: Option<crate::front::tls::Tls>,
+        make: impl FnOnce(AllowedHosts) -> Router,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(listen).await?;
         let addr = listener.local_addr()?;
         let mut allowed = AllowedHosts::for_address(addr);
+        if tls.is_some() {
+            allowed = allowed.over_tls();
+        }
         for h in extra_hosts {
             allowed.allow(h.clone());
         }
@@ -233,6 +252,7 @@ impl Server {
             allowed: Some(allowed),
             limits: Limits::default(),
             nodelay: false,
+            tls,
         })
     }
 
@@ -268,6 +288,11 @@ impl Server {
         self
     }
 
+    /// Whether it serves TLS (its URLs are `https://`, `wss://`).
+    pub fn is_tls(&self) -> bool {
+        self.tls.is_some()
+    }
+
     /// The address to open in a browser.
     pub fn url(&self) -> String {
         let host = if self.addr.ip().is_unspecified() {
@@ -278,7 +303,8 @@ impl Server {
                 SocketAddr::V6(a) => format!("[{}]", a.ip()),
             }
         };
-        format!("http://{host}:{}/", self.addr.port())
+        let scheme = if self.is_tls() { "https" } else { "http" };
+        format!("{scheme}://{host}:{}/", self.addr.port())
     }
 
     /// Serves until the process ends.
@@ -289,6 +315,7 @@ impl Server {
             limits: self.limits,
             send_buffer: self.send_buffer,
             nodelay: self.nodelay,
+            tls: self.tls,
         };
         crate::front::accept::run(self.listener, front).await
     }

@@ -654,9 +654,7 @@ async fn start_engine(
     })?;
     let config = &state.config;
     let slot = engines.take().map_err(|e| e.to_string())?;
-    let mut session = Session::start(&state.launch_spec(spec), config.handshake_timeout, None)
-        .await
-        .map_err(|e| e.to_string())?;
+    let mut session = state.start_session(spec).await.map_err(|e| e.to_string())?;
     session.hold(slot);
     let mut options = spec.options.clone();
     if let Some(level) = seat.level {

@@ -330,6 +330,7 @@ mod tests {
             max_plies: None,
             stderr_dir: None,
             tablebase: None,
+            remote: None,
         });
         let (games, stopped) = read_file(&state, 0).expect("readable up to its bad line");
         assert_eq!(games.len(), 3);

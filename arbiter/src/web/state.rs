@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::engine::cap::EngineCap;
 use crate::engine::config::EngineSpec;
 use crate::engine::process::LaunchSpec;
+use crate::engine::session::{Fault, Session};
 use crate::play::game::Timeouts;
 use crate::web::live::{LiveHub, LiveState};
 
@@ -32,6 +33,8 @@ pub struct ServeConfig {
     pub stderr_dir: Option<PathBuf>,
     /// The endgame database the analysis page shows exact values from (`--tb`).
     pub tablebase: Option<Arc<mancala_tablebase::Tablebase>>,
+    /// The endpoint of its remote engines (`--engine remote=…`), if any.
+    pub remote: Option<crate::remote::RemoteEngines>,
 }
 
 /// Shared, read-only state.
@@ -105,6 +108,22 @@ impl AppState {
             d.join(format!("{safe}.serve.stderr.log"))
         });
         spec.launch_spec(stderr)
+    }
+
+    /// A fresh session of `spec` after its handshake: a process, or a
+    /// connection of a remote engine (waiting up to `--remote-wait` for
+    /// one), the same session code either way.
+    pub async fn start_session(&self, spec: &EngineSpec) -> Result<Session, Fault> {
+        let timeout = self.config.handshake_timeout;
+        match (&spec.remote, &self.config.remote) {
+            (None, _) => Session::start(&self.launch_spec(spec), timeout, None).await,
+            (Some(_), Some(remote)) => {
+                Session::start_remote(remote.link(spec).await?, timeout, None).await
+            }
+            (Some(id), None) => Err(Fault::Dropped {
+                reason: format!("remote engine {id}, but no remote endpoint is open"),
+            }),
+        }
     }
 }
 

@@ -54,17 +54,18 @@ pub struct LiveEvent {
 
 /// Binds `addr` and serves the live page in its own task, reachable by its
 /// address and `extra_hosts`; the finished games link into `results_log`
-/// (`--jsonout`), under `limits`. A bind error comes back at once (before
+/// (`--jsonout`), under `limits`, over `tls` if given. A bind error comes back at once (before
 /// any game).
 pub async fn start(
     addr: SocketAddr,
     extra_hosts: &[String],
     results_log: Option<PathBuf>,
     limits: crate::front::Limits,
+    tls: Option<crate::front::tls::Tls>,
 ) -> std::io::Result<LiveEvent> {
     let hub = LiveHub::new();
     let state = crate::web::live_state(hub.clone(), results_log.clone());
-    let server = crate::web::Server::bind_with(addr, extra_hosts, |allowed| {
+    let server = crate::web::Server::bind_tls(addr, extra_hosts, tls, |allowed| {
         crate::web::live_router(state, allowed)
     })
     .await?
