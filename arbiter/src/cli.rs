@@ -11,7 +11,7 @@ use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
 use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
 use crate::play::game::Timeouts;
 use crate::play::matches::{self, MatchPlan};
-use crate::play::openings::Openings;
+use crate::play::openings::{parse_openings, Openings};
 use crate::play::runner::Runner;
 use crate::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
@@ -291,8 +291,6 @@ pub const MAX_CONCURRENCY: u64 = 1024;
 pub const MAX_TIMEOUT_SECS: f64 = 1e6;
 /// The largest Partie target, in beans.
 pub const MAX_PARTIE: u64 = 10_000;
-/// The most random opening plies.
-pub const MAX_OPENING_PLIES: u64 = 10_000;
 
 /// A whole number in `min..=max`, or a message saying what is allowed.
 pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -483,33 +481,6 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
         }
     }
     Ok(specs)
-}
-
-/// `--openings`: none, `suite`, `plies=N` or `file=PATH`, checked for `game`
-/// (random plies that keep ending or deciding the game are refused).
-pub fn parse_openings(spec: Option<&str>, game: GameId, seed: u64) -> Result<Openings, UsageError> {
-    let openings = match spec {
-        None => Openings::StartPosition,
-        Some("suite") => Openings::Suite,
-        Some(s) => match s.split_once('=') {
-            Some(("plies", n)) => {
-                let plies = count_in(n, 0, MAX_OPENING_PLIES)
-                    .map_err(|e| UsageError(format!("--openings plies={n}: {e}")))?
-                    as u32;
-                Openings::Random { plies, seed }
-            }
-            Some(("file", path)) => Openings::from_file(path.as_ref(), game)?,
-            _ => {
-                return Err(UsageError(format!(
-                    "--openings {s}: expected suite, plies=N or file=PATH"
-                )))
-            }
-        },
-    };
-    openings
-        .check(game)
-        .map_err(|e| UsageError(format!("--openings {}", e.0)))?;
-    Ok(openings)
 }
 
 impl RunArgs {
@@ -1157,22 +1128,6 @@ mod tests {
         );
         let ok = load_engines(&args("tc=inf depth=4")).unwrap();
         assert_eq!(ok[0].tc.depth, Some(4));
-    }
-
-    #[test]
-    fn openings_are_checked() {
-        let e = parse_openings(Some("plies=300"), GameId::Bohnenspiel, 1)
-            .unwrap_err()
-            .0;
-        assert!(e.starts_with("--openings plies=300:"), "{e}");
-        assert_eq!(
-            parse_openings(Some("suite"), GameId::Kujifunza, 1).unwrap(),
-            Openings::Suite
-        );
-        assert!(parse_openings(Some("book"), GameId::Bosh, 1)
-            .unwrap_err()
-            .0
-            .contains("expected suite, plies=N or file=PATH"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! `arbiter arena`: the admin commands, the one-writer lock, and a running
-//! arena of house bots on loopback (games recorded, exported, verified,
-//! rated; a crash-looping bot paused; `kill -9` and a restart).
+//! arena on loopback with bots connected through `arbiter connect` and a
+//! house bot (games recorded, exported, verified, rated; a crash-looping
+//! bot paused; a token revoked while connected; `kill -9` and a restart).
+//! The Python kit's bot in an arena is python/tests/test_arena.py.
 
 mod common;
 
@@ -102,13 +104,17 @@ impl Drop for Running {
 }
 
 fn start(dir: &Scratch, db: &Path, pools: &Path, extra: &[String]) -> Running {
+    start_on(dir, "127.0.0.1:0", db, pools, extra)
+}
+
+fn start_on(dir: &Scratch, listen: &str, db: &Path, pools: &Path, extra: &[String]) -> Running {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(&dir.0)
         .args([
             "arena",
             "run",
             "--listen",
-            "127.0.0.1:0",
+            listen,
             "--db",
             &s(db),
             "--pools",
@@ -198,13 +204,108 @@ fn a_second_server_on_one_database_refuses() {
     );
 }
 
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// `arbiter connect` for one bot, killed (with its engines) when dropped.
+struct Bridge(Child);
+
+impl Bridge {
+    fn start(dir: &Scratch, url: &str, token: &str, slots: u32, engine: &[&str]) -> Bridge {
+        let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .current_dir(&dir.0)
+            .args(["connect", url, "--token", token, "--slots"])
+            .arg(slots.to_string())
+            .arg("--engine")
+            .args(engine)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("arbiter connect starts");
+        Bridge(child)
+    }
+
+    /// Waits (at most `limit`) for the bridge to stop by itself; its status
+    /// and what it said.
+    fn exits_within(&mut self, limit: Duration) -> Option<(i32, String)> {
+        let t0 = Instant::now();
+        while t0.elapsed() < limit {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                let mut err = String::new();
+                if let Some(mut e) = self.0.stderr.take() {
+                    std::io::Read::read_to_string(&mut e, &mut err).unwrap();
+                }
+                return Some((status.code().unwrap_or(-1), err));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        None
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        // why SIGTERM: the bridge kills its engines on the way out.
+        // SAFETY: a plain signal to our own child.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// The ladder of `pool`, by bot.
+fn ladder(addr: &str, pool: &str) -> serde_json::Value {
+    get_json(addr, &format!("/api/arena/ladder?pool={pool}"))
+}
+
+fn row<'a>(ladder: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    ladder
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("{name}: {ladder}"))
+}
+
+fn bot_games(addr: &str, name: &str) -> Vec<serde_json::Value> {
+    get_json(addr, &format!("/api/arena/bot?name={name}"))["games"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn export(db: &Path, pool: &str, json: &Path, pgn: Option<&Path>) {
+    let mut args = vec![
+        "arena".to_owned(),
+        "export".into(),
+        "--db".into(),
+        s(db),
+        "--pool".into(),
+        pool.into(),
+        "--jsonout".into(),
+        s(json),
+    ];
+    if let Some(pgn) = pgn {
+        args.extend(["--pgnout".into(), s(pgn)]);
+    }
+    arbiter()
+        .args(&args)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+}
+
 #[test]
-fn an_arena_of_house_bots_plays_records_rates_and_survives_kill_9() {
-    let dir = Scratch::new("arena", "run");
+fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
+    let dir = Scratch::new("arena", "connected");
     let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
     std::fs::write(&pools, POOLS).unwrap();
-    for name in ["ref-a", "ref-b", "ref-c", "crashy", "gone"] {
-        add_bot(&db, name);
+    let mut tokens = std::collections::BTreeMap::new();
+    for name in ["ref-1", "ref-2", "ref-3", "crashy", "cheat", "gone"] {
+        tokens.insert(name, add_bot(&db, name));
     }
     arbiter()
         .args(["arena", "bot", "revoke", "gone", "--db", &s(&db)])
@@ -214,16 +315,8 @@ fn an_arena_of_house_bots_plays_records_rates_and_survives_kill_9() {
     // A revoked bot cannot even be a house bot.
     let out = arbiter()
         .current_dir(&dir.0)
-        .args([
-            "arena",
-            "run",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            &s(&db),
-            "--pools",
-            &s(&pools),
-        ])
+        .args(["arena", "run", "--listen", "127.0.0.1:0", "--db", &s(&db)])
+        .args(["--pools", &s(&pools)])
         .args(house("gone", &engine(), ""))
         .timeout(Duration::from_secs(60))
         .output()
@@ -233,186 +326,245 @@ fn an_arena_of_house_bots_plays_records_rates_and_survives_kill_9() {
         String::from_utf8_lossy(&out.stderr).contains("house bot gone: not a bot of this arena")
     );
 
-    let bots: Vec<String> = [
-        house("ref-a", &engine(), "option.Level=1 slots=2"),
-        house("ref-b", &engine(), "option.Level=2"),
-        house("ref-c", &engine(), "option.Level=3"),
-        // Crashes in the middle of every game after its first move.
-        house(
-            "crashy",
-            &testbot(),
-            "arg=--mode arg=crash-mid arg=--count arg=1",
-        ),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let mut args = bots.clone();
-    args.extend(["--max-games".into(), "60".into()]);
-    let arena = start(&dir, &db, &pools, &args);
-    let pools_now = wait_for(&arena.addr, Duration::from_secs(240), |p| finished(p) >= 60);
-    assert_eq!(finished(&pools_now), 60, "{pools_now}");
+    // One server for the pages and the bots' /umi, on a port the bridges
+    // find again after the restart.
+    let listen = format!("127.0.0.1:{}", free_port());
+    let url = format!("ws://{listen}/umi");
+    // why no grace: a dropped connection is at once the crashing bot's end.
+    let mut server_args: Vec<String> = house("ref-1", &engine(), "option.Level=1 slots=2").to_vec();
+    server_args.extend(["--remote-grace".into(), "0".into()]);
+    let mut arena = start_on(&dir, &listen, &db, &pools, &server_args);
 
-    // The crash-looping bot was paused: it played fewer games than the others.
-    // The ratings follow the games within a recomputation (at most twice
-    // a second): wait until the ladder counts every finished game.
-    let bohn_games = pools_now[0]["finished"].as_u64().unwrap();
+    let (engine_cmd, testbot_cmd) = (format!("cmd={}", engine()), format!("cmd={}", testbot()));
+    let _ref2 = Bridge::start(
+        &dir,
+        &url,
+        &tokens["ref-2"],
+        2,
+        &[&engine_cmd, "option.Level=2"],
+    );
+    // ref-3 plays in one pool only: its connections name it.
+    let mut ref3 = Bridge::start(
+        &dir,
+        &format!("{url}?pools=bohn"),
+        &tokens["ref-3"],
+        2,
+        &[&engine_cmd, "option.Level=3"],
+    );
+    // Crashes in the middle of every game, after its first move.
+    let _crashy = Bridge::start(
+        &dir,
+        &url,
+        &tokens["crashy"],
+        1,
+        &[
+            &testbot_cmd,
+            "arg=--mode",
+            "arg=crash-mid",
+            "arg=--count",
+            "arg=1",
+        ],
+    );
+    // Cheats the protocol: an illegal move in every game.
+    let _cheat = Bridge::start(
+        &dir,
+        &url,
+        &tokens["cheat"],
+        1,
+        &[&testbot_cmd, "arg=--mode", "arg=illegal"],
+    );
+    // A revoked token is refused: the bridge gives up at once.
+    let mut gone = Bridge::start(&dir, &url, &tokens["gone"], 1, &[&engine_cmd]);
+    let (code, err) = gone
+        .exits_within(Duration::from_secs(60))
+        .expect("the revoked bot's bridge gives up");
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("refused"), "{err}");
+
+    // Every bot is there; the crash-looping one is soon paused.
     let t0 = Instant::now();
-    let ladder = loop {
-        let ladder = get_json(&arena.addr, "/api/arena/ladder?pool=bohn");
-        let counted: u64 = ladder
+    loop {
+        let bohn = ladder(&arena.addr, "bohn");
+        let all_in = ["ref-1", "ref-2", "ref-3", "crashy", "cheat"]
+            .iter()
+            .all(|b| bohn.as_array().unwrap().iter().any(|r| r["name"] == *b));
+        let paused = bohn
             .as_array()
             .unwrap()
             .iter()
-            .map(|r| r["games"].as_u64().unwrap())
-            .sum();
-        if counted == 2 * bohn_games {
-            break ladder;
+            .any(|r| r["name"] == "crashy" && r["paused_secs"].as_u64() > Some(0));
+        if all_in && paused {
+            break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(60), "{ladder}");
+        assert!(t0.elapsed() < Duration::from_secs(120), "{bohn}");
         std::thread::sleep(Duration::from_millis(200));
-    };
-    let rows = ladder.as_array().unwrap();
-    let row = |name: &str| {
-        rows.iter()
-            .find(|r| r["name"] == name)
-            .unwrap_or_else(|| panic!("{name}: {ladder}"))
-    };
-    for name in ["ref-a", "ref-b", "ref-c"] {
-        assert_eq!(row(name)["connected"], true, "{ladder}");
-        for key in ["rating", "interval", "games", "score"] {
-            assert!(!row(name)[key].is_null(), "{name} {key}: {ladder}");
-        }
     }
-    assert_eq!(row("crashy")["connected"], true, "{ladder}");
-    let bot = get_json(&arena.addr, "/api/arena/bot?name=crashy");
-    let crashy_games = bot["games"].as_array().unwrap();
-    assert!(crashy_games.len() >= 3, "{bot}");
+    // ref-3 named its pool: it is not in the other one.
+    let bosh = ladder(&arena.addr, "bosh");
     assert!(
-        crashy_games.iter().all(|g| g["termination"] == "crash"),
-        "every game of the crashing bot ends in its crash: {bot}"
+        bosh.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["name"] != "ref-3"),
+        "{bosh}"
     );
-    // Paused after three crashes in a row: far fewer games than the others.
-    let ref_games = get_json(&arena.addr, "/api/arena/bot?name=ref-b")["games"]
-        .as_array()
-        .unwrap()
-        .len();
-    assert!(
-        crashy_games.len() * 2 < ref_games,
-        "{} vs {ref_games}",
-        crashy_games.len()
-    );
-
-    // The export verifies, and rating it again gives the ladder's numbers.
-    let (json, pgn) = (dir.path("bohn.jsonl"), dir.path("bohn.pgn"));
-    arbiter()
-        .args([
-            "arena",
-            "export",
-            "--db",
-            &s(&db),
-            "--pool",
-            "bohn",
-            "--jsonout",
-            &s(&json),
-            "--pgnout",
-            &s(&pgn),
-        ])
-        .timeout(Duration::from_secs(60))
-        .assert()
-        .success();
-    for f in [&json, &pgn] {
-        arbiter()
-            .args(["verify", &s(f)])
-            .timeout(Duration::from_secs(60))
-            .assert()
-            .success();
-    }
-    let logs =
-        arbiter::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let again = arbiter::arena::ratings::rate_logs(&logs);
-    for r in &again {
-        let shown = row(&r.name);
-        assert!(
-            (shown["rating"].as_f64().unwrap() - r.rating).abs() < 1e-6,
-            "{}: {shown} vs {r:?}",
-            r.name
-        );
-        assert_eq!(shown["games"].as_u64(), Some(u64::from(r.games)));
-    }
-    arbiter()
-        .args(["merge", &s(&json)])
-        .timeout(Duration::from_secs(60))
-        .assert()
-        .success();
-    // A finished game replays through /replay's API.
-    let (status, body) = request(&arena.addr, "/api/logs/0?game=0", &[]);
-    assert_eq!(status, 200, "{body}");
-    assert!(body.contains("\"plies\""), "{body}");
-    for page in ["/arena", "/arena/bot?name=ref-a", "/replay", "/live"] {
-        assert_eq!(request(&arena.addr, page, &[]).0, 200, "{page}");
-    }
-    drop(arena);
 
     // kill -9 in the middle of games: nothing finished is lost or doubled,
     // the games cut off are aborted, and the server goes on from the database.
-    let slow: Vec<String> = [
-        house("ref-a", &engine(), "option.Level=1"),
-        house("ref-b", &engine(), "option.Level=2"),
-    ]
-    .into_iter()
-    .flatten()
-    .chain(["--max-games".to_owned(), "1000".to_owned()])
-    .collect();
-    let mut arena = start(&dir, &db, &pools, &slow);
-    wait_for(&arena.addr, Duration::from_secs(120), |p| {
-        finished(p) >= 66
+    wait_for(&arena.addr, Duration::from_secs(240), |p| {
+        finished(p) >= 100
             && p.as_array()
                 .unwrap()
                 .iter()
                 .any(|x| x["playing"].as_u64() > Some(0))
     });
-    let before = std::fs::read_to_string(&json).unwrap();
     arena.child.kill().unwrap(); // SIGKILL
     arena.child.wait().unwrap();
-    let arena = start(&dir, &db, &pools, &[]);
+    drop(arena);
+    let before = dir.path("before.jsonl");
+    export(&db, "bohn", &before, None);
+    let before = std::fs::read_to_string(&before).unwrap();
+    let mut args = server_args.clone();
+    args.extend(["--max-games".into(), "150".into()]);
+    let arena = start_on(&dir, &listen, &db, &pools, &args);
     let after = get_json(&arena.addr, "/api/arena/pools");
-    let all = after.as_array().unwrap();
-    assert!(all.iter().all(|p| p["playing"] == 0), "{after}");
     assert!(
-        all.iter()
-            .map(|p| p["aborted"].as_u64().unwrap())
-            .sum::<u64>()
-            >= 1,
-        "{after}"
+        after.as_array().unwrap().iter().all(|p| p["playing"] == 0),
+        "nothing is in progress at the start: {after}"
     );
+    let aborted: u64 = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["aborted"].as_u64().unwrap())
+        .sum();
+    assert!(aborted >= 1, "{after}");
+    let at_restart = finished(&after);
+
+    // The bridges come back by themselves. Then ref-3's token is revoked
+    // while it is connected: its connections are closed and it is refused.
+    wait_for(&arena.addr, Duration::from_secs(120), |p| {
+        finished(p) >= at_restart + 30
+    });
     arbiter()
-        .args([
-            "arena",
-            "export",
-            "--db",
-            &s(&db),
-            "--pool",
-            "bohn",
-            "--jsonout",
-            &s(&json),
-        ])
+        .args(["arena", "bot", "revoke", "ref-3", "--db", &s(&db)])
         .timeout(Duration::from_secs(60))
         .assert()
         .success();
-    let now = std::fs::read_to_string(&json).unwrap();
-    assert!(
-        now.starts_with(&before),
-        "the games before the kill are all still there, in order"
+    let (code, err) = ref3
+        .exits_within(Duration::from_secs(120))
+        .expect("the revoked bot's bridge is refused and gives up");
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("refused"), "{err}");
+    let ref3_games = bot_games(&arena.addr, "ref-3").len();
+
+    // The rest of the 150 games, then the server is idle.
+    let pools_now = wait_for(&arena.addr, Duration::from_secs(240), |p| {
+        finished(p) >= at_restart + 150 && p.as_array().unwrap().iter().all(|x| x["playing"] == 0)
+    });
+    assert_eq!(finished(&pools_now), at_restart + 150, "{pools_now}");
+    assert_eq!(
+        bot_games(&arena.addr, "ref-3").len(),
+        ref3_games,
+        "no game after the revocation"
     );
-    let logs = arbiter::records::jsonl::parse_games(&now).unwrap();
-    let mut ids: Vec<&str> = logs.iter().map(|l| l.round.as_str()).collect();
-    let n = ids.len();
-    ids.dedup();
-    assert_eq!(ids.len(), n, "no game recorded twice");
-    arbiter()
-        .args(["verify", &s(&json)])
-        .timeout(Duration::from_secs(60))
-        .assert()
-        .success();
+    assert_eq!(
+        row(&ladder(&arena.addr, "bohn"), "ref-3")["connected"],
+        false
+    );
+
+    // The crashing bot lost every game by its disconnection and, paused,
+    // played far fewer than the others; the cheat lost every game by its
+    // illegal move and was not paused for it.
+    let crashy = bot_games(&arena.addr, "crashy");
+    assert!(crashy.len() >= 3, "{crashy:?}");
+    assert!(
+        crashy.iter().all(|g| g["termination"] == "disconnect"),
+        "{crashy:?}"
+    );
+    let ref2 = bot_games(&arena.addr, "ref-2").len();
+    assert!(crashy.len() * 3 < ref2, "{} vs {ref2}", crashy.len());
+    let cheat = bot_games(&arena.addr, "cheat");
+    assert!(
+        cheat.iter().all(|g| g["termination"] == "illegal_move"),
+        "{cheat:?}"
+    );
+    assert!(cheat.len() >= 10, "{cheat:?}");
+    assert!(
+        row(&ladder(&arena.addr, "bohn"), "cheat")["paused_secs"].is_null(),
+        "a lost game is no strike"
+    );
+
+    // Each pool's export verifies, and rating it again gives the ladder's
+    // numbers (once the ladder counts every finished game).
+    for (k, pool) in ["bohn", "bosh"].into_iter().enumerate() {
+        let (json, pgn) = (
+            dir.path(&format!("{pool}.jsonl")),
+            dir.path(&format!("{pool}.pgn")),
+        );
+        export(&db, pool, &json, Some(&pgn));
+        for f in [&json, &pgn] {
+            arbiter()
+                .args(["verify", &s(f)])
+                .timeout(Duration::from_secs(60))
+                .assert()
+                .success();
+        }
+        let text = std::fs::read_to_string(&json).unwrap();
+        if pool == "bohn" {
+            assert!(
+                text.starts_with(&before),
+                "the games before the kill are all still there, in order"
+            );
+        }
+        let logs = arbiter::records::jsonl::parse_games(&text).unwrap();
+        assert_eq!(
+            logs.len() as u64,
+            pools_now[k]["finished"].as_u64().unwrap(),
+            "{pool}"
+        );
+        let mut ids: Vec<&str> = logs.iter().map(|l| l.round.as_str()).collect();
+        let n = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "no game of {pool} recorded twice");
+        let t0 = Instant::now();
+        let shown = loop {
+            let shown = ladder(&arena.addr, pool);
+            let counted: u64 = shown
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["games"].as_u64().unwrap_or(0))
+                .sum();
+            if counted == 2 * logs.len() as u64 {
+                break shown;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(60), "{shown}");
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        let again = arbiter::arena::ratings::rate_logs(&logs);
+        assert!(again.len() >= 4, "{pool}: {again:?}");
+        for r in &again {
+            let shown = row(&shown, &r.name);
+            assert!(
+                (shown["rating"].as_f64().unwrap() - r.rating).abs() < 1e-6,
+                "{pool} {}: {shown} vs {r:?}",
+                r.name
+            );
+            assert_eq!(shown["games"].as_u64(), Some(u64::from(r.games)));
+        }
+        arbiter()
+            .args(["merge", &s(&json)])
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .success();
+    }
+    // A finished game replays through /replay's API; every page is served.
+    let (status, body) = request(&arena.addr, "/api/logs/0?game=0", &[]);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"plies\""), "{body}");
+    for page in ["/arena", "/arena/bot?name=ref-2", "/replay", "/live"] {
+        assert_eq!(request(&arena.addr, page, &[]).0, 200, "{page}");
+    }
 }

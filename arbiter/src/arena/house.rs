@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mancala_rules::GameId;
 
-use crate::arena::lobby::{LobbyEvent, SeatFuture, Seats};
+use crate::arena::lobby::LobbyEvent;
 use crate::engine::config::EngineSpec;
 use crate::engine::session::{Fault, Session};
 
@@ -75,6 +75,16 @@ impl House {
             quit_grace: Duration::from_millis(500),
             stderr_dir,
         }
+    }
+
+    /// Whether `name` is one of the house bots.
+    pub fn has(&self, name: &str) -> bool {
+        self.bots.contains_key(name)
+    }
+
+    /// The house bots' names.
+    pub fn names(&self) -> std::collections::BTreeSet<String> {
+        self.bots.keys().cloned().collect()
     }
 
     async fn start(&self, bot: &HouseBot) -> Result<Session, Fault> {
@@ -164,32 +174,22 @@ impl House {
         }
         Ok(session)
     }
-}
 
-impl Seats for House {
-    fn seat<'a>(
-        &'a self,
-        bot: &'a str,
-        game: GameId,
-        options: &'a [(String, String)],
-    ) -> SeatFuture<'a, Result<Session, Fault>> {
-        Box::pin(self.seat_now(bot, game, options))
-    }
-
-    fn release<'a>(&'a self, bot: &'a str, session: Session, fit: bool) -> SeatFuture<'a, ()> {
-        Box::pin(async move {
-            let restart = self
-                .bots
-                .get(bot)
-                .is_some_and(|b| b.spec.restart == crate::engine::config::Restart::On);
-            if fit && !restart {
-                self.put_back(bot, session);
-            } else {
-                session.shutdown(self.quit_grace).await;
-            }
-        })
+    /// Keeps a fit session for the next game (unless `restart=on`), else ends it.
+    async fn release_now(&self, bot: &str, session: Session, fit: bool) {
+        let restart = self
+            .bots
+            .get(bot)
+            .is_some_and(|b| b.spec.restart == crate::engine::config::Restart::On);
+        if fit && !restart {
+            self.put_back(bot, session);
+        } else {
+            session.shutdown(self.quit_grace).await;
+        }
     }
 }
+
+crate::arena::lobby::seats_by_async_methods!(House);
 
 #[cfg(test)]
 mod tests {

@@ -1,18 +1,12 @@
 //! The seam between the arena and the bots' side. The arena does not know
 //! how a bot is reached: whatever connects bots (the house bots of
-//! [`crate::arena::house`] today; the remote engines' `/umi` registry when
-//! it is merged) tells it through a channel of [`LobbyEvent`]s who is there
-//! with how many free slots, and hands it, through [`Seats`], a
-//! [`Session`] for each side of a game. The session is the same protocol
+//! [`crate::arena::house`], the `/umi` connections of
+//! [`crate::arena::remote`]) tells it through a channel of [`LobbyEvent`]s
+//! who is there with how many free slots, and hands it, through [`Seats`],
+//! a [`Session`] for each side of a game. The session is the same protocol
 //! code whatever the pipe under it is, so the games, clocks, verdicts and
-//! records do not change with the transport.
-//!
-//! What a remote registry does to plug in (docs/arena.md, "Connecting
-//! remote bots"): on each authenticated `/umi` connection (the token
-//! checked with [`TokenCheck::bot_of`]) send `Arrived { slots: 1, .. }`,
-//! and `Left { slots: 1 }` when it closes; implement [`Seats::seat`] by
-//! taking an idle connection of that bot and starting a session over it,
-//! [`Seats::release`] by putting it back (or closing it when unfit).
+//! records do not change with the transport. [`BothSeats`] seats each bot
+//! from the side it is on.
 
 use std::future::Future;
 use std::path::Path;
@@ -61,6 +55,69 @@ pub trait Seats: Send + Sync {
     fn release<'a>(&'a self, bot: &'a str, session: Session, fit: bool) -> SeatFuture<'a, ()>;
 }
 
+/// The house bots' seats and the remote bots': a bot is seated from the
+/// side it is on (a house bot's name is never a remote bot's: the gate
+/// refuses its token).
+pub struct BothSeats {
+    pub house: std::sync::Arc<crate::arena::house::House>,
+    pub remote: std::sync::Arc<crate::arena::remote::RemoteBots>,
+}
+
+impl BothSeats {
+    fn side(&self, bot: &str) -> &dyn Seats {
+        if self.house.has(bot) {
+            &*self.house
+        } else {
+            &*self.remote
+        }
+    }
+
+    async fn seat_now(
+        &self,
+        bot: &str,
+        game: GameId,
+        options: &[(String, String)],
+    ) -> Result<Session, Fault> {
+        self.side(bot).seat(bot, game, options).await
+    }
+
+    async fn release_now(&self, bot: &str, session: Session, fit: bool) {
+        self.side(bot).release(bot, session, fit).await
+    }
+}
+
+/// Implements [`Seats`] for a type by its two async methods
+/// `seat_now(bot, game, options)` and `release_now(bot, session, fit)`.
+macro_rules! seats_by_async_methods {
+    ($t:ty) => {
+        impl $crate::arena::lobby::Seats for $t {
+            fn seat<'a>(
+                &'a self,
+                bot: &'a str,
+                game: mancala_rules::GameId,
+                options: &'a [(String, String)],
+            ) -> $crate::arena::lobby::SeatFuture<
+                'a,
+                Result<$crate::engine::session::Session, $crate::engine::session::Fault>,
+            > {
+                Box::pin(self.seat_now(bot, game, options))
+            }
+
+            fn release<'a>(
+                &'a self,
+                bot: &'a str,
+                session: $crate::engine::session::Session,
+                fit: bool,
+            ) -> $crate::arena::lobby::SeatFuture<'a, ()> {
+                Box::pin(self.release_now(bot, session, fit))
+            }
+        }
+    };
+}
+pub(crate) use seats_by_async_methods;
+
+seats_by_async_methods!(BothSeats);
+
 /// The token check the `/umi` endpoint calls: a connection's token names
 /// its bot, or it is refused. Its own connection to the database, which is
 /// read on every check (a revoked token is refused at once).
@@ -72,6 +129,16 @@ impl TokenCheck {
     pub fn open(db: &Path) -> Result<TokenCheck, DbError> {
         Ok(TokenCheck {
             conn: Mutex::new(crate::arena::db::open_existing(db)?),
+        })
+    }
+
+    /// Whether `bot` is a bot of the arena and not revoked (a check that
+    /// cannot be made says no).
+    pub fn is_active(&self, bot: &str) -> bool {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        crate::arena::bots::is_active(&conn, bot).unwrap_or_else(|e| {
+            tracing::error!("cannot read whether {bot} is revoked: {e}");
+            false
         })
     }
 

@@ -13,6 +13,8 @@
 //!   slots, and a session for each side of a game.
 //! - [`house`]: bots the server runs itself as local processes (anchors),
 //!   through that seam.
+//! - [`remote`]: bots that connect to `/umi` (`arbiter connect`, the
+//!   Python kit), through the remote room's endpoint and registry.
 //! - [`server`]: the arena itself: pairing, games, records, ratings.
 //! - [`web`]: the pages and JSON.
 
@@ -24,6 +26,7 @@ pub mod lobby;
 pub mod pairing;
 pub mod pools;
 pub mod ratings;
+pub mod remote;
 pub mod server;
 pub mod store;
 pub mod web;

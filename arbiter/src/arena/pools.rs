@@ -133,7 +133,7 @@ fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
         _ => o,
     });
     // why the command line's parser: the same three forms as `--openings`.
-    let openings = crate::cli::parse_openings(openings_spec.as_deref(), game, 1)
+    let openings = crate::play::openings::parse_openings(openings_spec.as_deref(), game, 1)
         .map_err(|e| within(e.0.replacen("--openings", "openings", 1)))?;
     Ok(Pool {
         name,

@@ -492,6 +492,8 @@ impl Arena {
                         let detail = format!("{bot} at start: {fault}");
                         played.termination = match fault {
                             Fault::Gone { .. } => Termination::Crash { side, detail },
+                            // why: a connection that closed before its game.
+                            Fault::Dropped { .. } => Termination::Disconnect { side, detail },
                             _ => Termination::Unresponsive { side, detail },
                         };
                     }

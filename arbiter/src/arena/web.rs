@@ -20,9 +20,10 @@ use crate::arena::store;
 use crate::records::jsonl;
 use crate::web::security::AllowedHosts;
 
-const LADDER_HTML: &str = include_str!("assets/ladder.html");
+const PAGE_HTML: &str = include_str!("assets/page.html");
+const LADDER_MAIN: &str = include_str!("assets/ladder.html");
 const LADDER_JS: &str = include_str!("assets/ladder.js");
-const BOT_HTML: &str = include_str!("assets/bot.html");
+const BOT_MAIN: &str = include_str!("assets/bot.html");
 const BOT_JS: &str = include_str!("assets/bot.js");
 const COMMON_JS: &str = include_str!("assets/common.js");
 const ARENA_CSS: &str = include_str!("assets/arena.css");
@@ -42,6 +43,37 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     )
         .into_response()
 }
+
+/// A page: the shell (head, header, navigation) around its `<main>`.
+fn page(title: &str, page: &str, ladder_active: bool, main: &str, script: &str) -> String {
+    // why a comment line first: each fragment says what it is.
+    let main = main.split_once('\n').map_or(main, |(_, rest)| rest);
+    PAGE_HTML
+        .replace("{{title}}", title)
+        .replace("{{page}}", page)
+        .replace(
+            "{{ladder-active}}",
+            if ladder_active {
+                " class=\"active\""
+            } else {
+                ""
+            },
+        )
+        .replace("{{script}}", script)
+        .replace("{{main}}", main)
+}
+
+static LADDER_HTML: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    page(
+        "ladder",
+        "arena-ladder",
+        true,
+        LADDER_MAIN,
+        "arena-ladder.js",
+    )
+});
+static BOT_HTML: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| page("bot", "arena-bot", false, BOT_MAIN, "arena-bot.js"));
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
     (StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
@@ -69,11 +101,11 @@ pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
         )
         .route(
             "/arena",
-            get(|| async { asset("text/html; charset=utf-8", LADDER_HTML) }),
+            get(|| async { asset("text/html; charset=utf-8", LADDER_HTML.as_str()) }),
         )
         .route(
             "/arena/bot",
-            get(|| async { asset("text/html; charset=utf-8", BOT_HTML) }),
+            get(|| async { asset("text/html; charset=utf-8", BOT_HTML.as_str()) }),
         )
         .route(
             "/assets/arena-ladder.js",

@@ -8,6 +8,8 @@ use clap::{Args, Subcommand};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::arena::lobby::BothSeats;
+use crate::arena::remote::{RemoteBots, RemoteSettings};
 use crate::arena::{bots, db, house, pools, server, store};
 use crate::cli::UsageError;
 
@@ -79,6 +81,14 @@ pub struct RunArgs {
     /// Directory for the house bots' stderr logs (default: discarded).
     #[arg(long, value_name = "DIR")]
     pub stderr_dir: Option<PathBuf>,
+    /// The most connections to `/umi` one bot may have open at once (the
+    /// most games it plays at once).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub max_connections: u16,
+    /// Seconds a bot whose connection dropped mid-game has to come back
+    /// (its clock running) before the game is lost by disconnect; 0: none.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = grace_arg)]
+    pub remote_grace: f64,
 }
 
 #[derive(Subcommand)]
@@ -101,6 +111,14 @@ pub enum BotCommand {
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
     },
+}
+
+/// `--remote-grace`: seconds, 0 allowed (no grace).
+fn grace_arg(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(0.0) => Ok(0.0),
+        _ => crate::cli::seconds_arg(text),
+    }
 }
 
 /// Runs `arbiter arena …`; returns the exit status.
@@ -207,13 +225,40 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
         rating_interval: Duration::from_millis(500),
         max_games: args.max_games.map(|n| n as u64),
     };
-    let arena = server::Arena::open(config, args.db.clone(), house.clone())?;
+    // The lobby: the house bots arrive at once, the remote bots as they
+    // connect (the sender stays open for the server's life).
+    let (lobby, events) = tokio::sync::mpsc::channel(256);
+    let limits = crate::remote::Limits::default();
+    let remote = RemoteBots::start(
+        &args.db,
+        config.pools.clone(),
+        house.names(),
+        RemoteSettings {
+            handshake: secs(args.startup_timeout),
+            grace: secs(args.remote_grace),
+            write_timeout: limits.write_timeout,
+            max_connections: usize::from(args.max_connections),
+        },
+        lobby.clone(),
+    )?;
+    let seats = Arc::new(BothSeats {
+        house: Arc::clone(&house),
+        remote: Arc::clone(&remote),
+    });
+    let arena = server::Arena::open(config, args.db.clone(), seats)?;
     let web_arena = Arc::clone(&arena);
+    let endpoint = crate::remote::endpoint::Endpoint {
+        registry: Arc::clone(&remote.registry),
+        limits,
+    };
+    // One server: the pages, the JSON, /live, /replay and the bots' /umi.
     let site = crate::web::Server::bind_with(args.listen, &args.allow_host, move |allowed| {
         crate::arena::web::router(web_arena, allowed)
+            .route_service("/umi", crate::remote::endpoint::routes(endpoint))
     })
     .await
-    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?;
+    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?
+    .with_nodelay();
     // why one line: scripts read the address from the first line.
     println!("arbiter: arena at {}arena", site.url());
     tokio::spawn(async move {
@@ -221,9 +266,6 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
             tracing::error!("the arena's pages stopped: {e}");
         }
     });
-    // The lobby: the house bots arrive now. The sender stays open for the
-    // server's life (the remote registry will hold a clone of it).
-    let (lobby, events) = tokio::sync::mpsc::channel(256);
     for ev in arrivals {
         let _ = lobby.send(ev).await;
     }

@@ -232,7 +232,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         (_, spec) => {
             // Random plies and suites are per game: check each game.
             for &game in &games[1..] {
-                cli::parse_openings(spec, game, args.run.seed)?;
+                crate::play::openings::parse_openings(spec, game, args.run.seed)?;
             }
             args.run.openings_for(games[0])?
         }

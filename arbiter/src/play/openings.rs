@@ -64,6 +64,52 @@ impl std::fmt::Display for OpeningsError {
 
 impl std::error::Error for OpeningsError {}
 
+/// The most random opening plies (`plies=N`).
+pub const MAX_OPENING_PLIES: u64 = 10_000;
+
+/// Openings as `--openings` (and a pool's `openings`) names them: none
+/// (the start position), `suite`, `plies=N` or `file=PATH`, checked for
+/// `game` (random plies that keep ending or deciding the game are refused).
+/// The message starts with `--openings`.
+pub fn parse_openings(
+    spec: Option<&str>,
+    game: GameId,
+    seed: u64,
+) -> Result<Openings, OpeningsError> {
+    let openings = match spec {
+        None => Openings::StartPosition,
+        Some("suite") => Openings::Suite,
+        Some(s) => match s.split_once('=') {
+            Some(("plies", n)) => {
+                let plies = n
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|p| *p <= MAX_OPENING_PLIES)
+                    .ok_or_else(|| {
+                        OpeningsError(format!(
+                            "--openings plies={n}: expected a whole number from 0 to {MAX_OPENING_PLIES}"
+                        ))
+                    })?;
+                Openings::Random {
+                    plies: plies as u32,
+                    seed,
+                }
+            }
+            Some(("file", path)) => Openings::from_file(path.as_ref(), game)?,
+            _ => {
+                return Err(OpeningsError(format!(
+                    "--openings {s}: expected suite, plies=N or file=PATH"
+                )))
+            }
+        },
+    };
+    openings
+        .check(game)
+        .map_err(|e| OpeningsError(format!("--openings {}", e.0)))?;
+    Ok(openings)
+}
+
 impl Openings {
     /// Reads a file with one opening per line: a position string of `game`,
     /// or a line of moves from its start position (`3 9 4`). Blank lines and
@@ -198,6 +244,22 @@ fn random_opening(game: GameId, plies: u32, seed: u64, pair: usize) -> Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openings_are_checked() {
+        let e = parse_openings(Some("plies=300"), GameId::Bohnenspiel, 1)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("--openings plies=300:"), "{e}");
+        assert_eq!(
+            parse_openings(Some("suite"), GameId::Kujifunza, 1).unwrap(),
+            Openings::Suite
+        );
+        assert!(parse_openings(Some("book"), GameId::Bosh, 1)
+            .unwrap_err()
+            .0
+            .contains("expected suite, plies=N or file=PATH"));
+    }
 
     #[test]
     fn random_openings_are_reproducible_per_pair() {

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -47,7 +47,12 @@ enum Auth {
     FirstFrame,
 }
 
-async fn upgrade(State(ep): State<Endpoint>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(
+    State(ep): State<Endpoint>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
     let auth = match headers.get(header::AUTHORIZATION) {
         None => Auth::FirstFrame,
         Some(value) => {
@@ -75,7 +80,7 @@ async fn upgrade(State(ep): State<Endpoint>, headers: HeaderMap, ws: WebSocketUp
     let ws = ws
         .max_message_size(ep.limits.max_frame)
         .max_frame_size(ep.limits.max_frame);
-    ws.on_upgrade(move |socket| serve(socket, ep, auth))
+    ws.on_upgrade(move |socket| serve(socket, ep, auth, query))
         .into_response()
 }
 
@@ -103,7 +108,7 @@ async fn first_frame_auth(
     Ok((remote, admission))
 }
 
-async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth) {
+async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<String>) {
     let (remote, admission) = match auth {
         Auth::Header(remote, admission) => (remote, admission),
         Auth::FirstFrame => match first_frame_auth(&mut socket, &ep).await {
@@ -123,6 +128,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth) {
     ep.registry.offer(Connection {
         id,
         remote: remote.clone(),
+        query,
         inbound: in_rx,
         outbound: out_tx,
         state: Arc::clone(&state),

@@ -88,6 +88,9 @@ pub struct Connection {
     pub id: u32,
     /// The remote id its token proved (`remote=alice`).
     pub remote: String,
+    /// The query of its upgrade request (`/umi?pools=a,b` gives
+    /// `pools=a,b`), for a [`Gate`]'s owner to read; unused otherwise.
+    pub query: Option<String>,
     pub inbound: mpsc::Receiver<Inbound>,
     /// Lines to send; dropping it closes the connection.
     pub outbound: mpsc::Sender<String>,
@@ -102,10 +105,23 @@ struct Pool {
     limit: usize,
 }
 
+/// Who tokens belong to when the ids are not a list fixed at start: the
+/// arena's database, where bots are added and revoked while it runs
+/// (`crate::arena`). Without one, the registry's [`Tokens`] decide.
+pub trait Gate: Send + Sync + std::fmt::Debug {
+    /// The remote id `token` proves now (asked at every connection).
+    fn identify(&self, token: &str) -> Option<String>;
+    /// The most connections `remote` may have open at once.
+    fn limit(&self, remote: &str) -> usize;
+    /// An authenticated connection of `remote` was just offered.
+    fn offered(&self, remote: &str);
+}
+
 /// The connections of every remote engine.
 #[derive(Debug)]
 pub struct Registry {
     tokens: Tokens,
+    gate: Option<Arc<dyn Gate>>,
     pools: Mutex<BTreeMap<String, Pool>>,
     /// Bumped whenever a connection arrives.
     arrivals: watch::Sender<u64>,
@@ -143,7 +159,19 @@ impl Registry {
             .collect();
         Arc::new(Registry {
             tokens,
+            gate: None,
             pools: Mutex::new(pools),
+            arrivals: watch::channel(0).0,
+            next_id: AtomicU32::new(1),
+        })
+    }
+
+    /// A registry whose ids and tokens `gate` decides (none known at start).
+    pub fn with_gate(gate: Arc<dyn Gate>) -> Arc<Registry> {
+        Arc::new(Registry {
+            tokens: Tokens::default(),
+            gate: Some(gate),
+            pools: Mutex::new(BTreeMap::new()),
             arrivals: watch::channel(0).0,
             next_id: AtomicU32::new(1),
         })
@@ -155,12 +183,20 @@ impl Registry {
 
     /// The remote id a token belongs to.
     pub fn identify(&self, token: &str) -> Option<String> {
-        self.tokens.identify(token).map(str::to_owned)
+        match &self.gate {
+            Some(gate) => gate.identify(token),
+            None => self.tokens.identify(token).map(str::to_owned),
+        }
     }
 
     /// Lets one more connection of `remote` in, or says why not.
     pub fn admit(self: &Arc<Registry>, remote: &str) -> Result<Admission, String> {
         let mut pools = self.pools();
+        if let Some(gate) = &self.gate {
+            // why here: a gate's ids are not known until they connect.
+            let limit = gate.limit(remote).max(1);
+            pools.entry(remote.to_owned()).or_default().limit = limit;
+        }
         let Some(pool) = pools.get_mut(remote) else {
             return Err(format!("{remote} is not a remote engine of this event"));
         };
@@ -184,10 +220,14 @@ impl Registry {
 
     /// Puts an authenticated connection where a game can take it.
     pub fn offer(&self, connection: Connection) {
+        let remote = connection.remote.clone();
         if let Some(pool) = self.pools().get_mut(&connection.remote) {
             pool.idle.push_back(connection);
         }
         self.arrivals.send_modify(|n| *n += 1);
+        if let Some(gate) = &self.gate {
+            gate.offered(&remote);
+        }
     }
 
     /// An open connection of `remote`, waiting for one until `deadline`.

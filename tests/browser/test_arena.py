@@ -1,0 +1,119 @@
+"""The standing arena's pages in a real headless Chromium: a running `arbiter
+arena run` with a house bot and a bot connected over `/umi` through
+`arbiter connect`; the ladder shows both with the ratings the JSON gives,
+and a bot's page draws its rating chart and results by opponent.
+
+With ARENA_SHOTS=DIR set, the pages are also saved at 1280×800 and 390×844
+(docs/img/arena-*.png are made so)."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ARBITER, BIN, WAIT, arbiter, stop
+
+GAMES = 12
+POOLS = [
+    {"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"},
+    {"name": "bosh", "game": "bosh", "each": "depth=1", "openings": "suite"},
+]
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=WAIT) as r:
+        return json.load(r)
+
+
+@pytest.fixture
+def arena(tmp_path):
+    """An arena that has played GAMES games and is idle: its URL."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps(POOLS))
+    arbiter("arena", "bot", "add", "house-1", "--db", str(db))
+    token = arbiter("arena", "bot", "add", "remote-3", "--db", str(db)).splitlines()[-1]
+    engine = str(BIN / "engine")
+    server = subprocess.Popen(
+        [str(ARBITER), "arena", "run", "--listen", "127.0.0.1:0", "--db", str(db),
+         "--pools", str(pools), "--max-games", str(GAMES),
+         "--house", f"name=house-1 cmd={engine} option.Level=1 slots=2"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    bridge = None
+    try:
+        url = re.search(r"(http://\S+?)/arena", server.stdout.readline()).group(1)
+        host = url.removeprefix("http://")
+        bridge = subprocess.Popen(
+            [str(ARBITER), "connect", f"ws://{host}/umi", "--token", token, "--slots", "2",
+             "--stderr-dir", str(tmp_path / "logs"), "--engine", f"cmd={engine}", "option.Level=3"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120  # a hang guard only
+        while True:
+            pools_now = get_json(f"{url}/api/arena/pools")
+            ladder = get_json(f"{url}/api/arena/ladder?pool=bohn")
+            finished = sum(p["finished"] for p in pools_now)
+            counted = sum(r["games"] for r in ladder)
+            bohn = pools_now[0]["finished"]
+            if finished == GAMES and all(p["playing"] == 0 for p in pools_now) and counted == 2 * bohn:
+                break
+            assert time.monotonic() < deadline, (pools_now, ladder)
+            time.sleep(0.2)
+        yield url
+    finally:
+        if bridge is not None:
+            bridge.send_signal(signal.SIGTERM)
+            bridge.wait(timeout=WAIT)
+        stop(server)
+
+
+def wait_for(driver, condition):
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05,
+                         ignored_exceptions=(Exception,)).until(condition)
+
+
+def shots(driver, name):
+    out = os.environ.get("ARENA_SHOTS")
+    if not out:
+        return
+    for width, height in ((1280, 800), (390, 844)):
+        driver.set_window_size(width, height)
+        time.sleep(0.3)  # the layout follows the width
+        driver.save_screenshot(str(Path(out) / f"arena-{name}-{width}.png"))
+    driver.set_window_size(1200, 800)
+
+
+def test_the_ladder_shows_the_bots_with_their_ratings(arena, browser):
+    ladder = get_json(f"{arena}/api/arena/ladder?pool=bohn")
+    assert {r["name"] for r in ladder} == {"house-1", "remote-3"}, ladder
+    browser.get(f"{arena}/arena?pool=bohn")
+    for r in ladder:
+        row = wait_for(browser, lambda d, r=r: d.find_element(By.CSS_SELECTOR, f'[data-row="{r["name"]}"]'))
+        wait_for(browser, lambda d, row=row, r=r: row.find_element(By.CSS_SELECTOR, "[data-rating]").text
+                      == f'{r["rating"]:.0f}')
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert str(r["games"]) in cells, cells
+        # Both are connected now: the filled dot.
+        assert "●" in cells, cells
+    # The better rated first.
+    names = [e.get_attribute("data-row") for e in browser.find_elements(By.CSS_SELECTOR, "[data-row]")]
+    assert names == [r["name"] for r in ladder], names
+    shots(browser, "ladder")
+
+    # A bot's page: its rating chart and its results by opponent.
+    browser.find_element(By.CSS_SELECTOR, '[data-bot="remote-3"]').click()
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-page") == "arena-bot")
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, '[data-pool="bohn"] [data-chart]'))
+    versus = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, '[data-versus="bohn"]'))
+    assert "house-1" in versus.text, versus.text
+    games = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    bot = get_json(f"{arena}/api/arena/bot?name=remote-3")
+    assert len(games) == len(bot["games"]) > 0, (len(games), bot)
+    shots(browser, "bot")
