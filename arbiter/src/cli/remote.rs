@@ -35,6 +35,10 @@ pub struct RemoteArgs {
     /// disconnect; 0: no grace.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub remote_grace: f64,
+    /// Address where remote Kalah bots speaking KGP (`--engine remote=<id>
+    /// proto=kgp`) connect over TCP; KGP's port 2671 by default.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:2671")]
+    pub kgp_listen: SocketAddr,
 }
 
 /// Opens the endpoint when the runner has remote engines (prints generated
@@ -70,6 +74,7 @@ pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageErr
             ))
         })?;
     println!("arbiter: remote engines connect to ws://{addr}/umi");
+    open_kgp(runner, args, &registry, limits).await?;
     if generated {
         for (id, token) in tokens.iter() {
             println!("arbiter: remote engine {id}: token {token}");
@@ -81,6 +86,36 @@ pub async fn open(runner: &mut Runner, args: &RemoteArgs) -> Result<(), UsageErr
         grace,
         write_timeout: limits.write_timeout,
     });
+    Ok(())
+}
+
+/// Opens the KGP listener when some remote engines are KGP bots.
+async fn open_kgp(
+    runner: &Runner,
+    args: &RemoteArgs,
+    registry: &std::sync::Arc<crate::remote::registry::Registry>,
+    limits: Limits,
+) -> Result<(), UsageError> {
+    use crate::engine::config::Protocol;
+    let ids: std::collections::BTreeSet<String> = runner
+        .engines
+        .iter()
+        .filter(|e| e.proto == Protocol::Kgp)
+        .filter_map(|e| e.remote.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let endpoint = crate::remote::kgp::KgpEndpoint::new(registry.clone(), ids, limits);
+    let addr = crate::remote::kgp::listen(args.kgp_listen, endpoint)
+        .await
+        .map_err(|e| {
+            UsageError(format!(
+                "--kgp-listen {}: cannot listen: {e}",
+                args.kgp_listen
+            ))
+        })?;
+    println!("arbiter: KGP bots connect to tcp://{addr}");
     Ok(())
 }
 
