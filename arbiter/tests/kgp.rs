@@ -83,8 +83,9 @@ fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
             .unwrap();
         let mut out = stream.try_clone().unwrap();
         let mut next = 1u64;
+        // KGP's `<id>@<ref> name`: `text` starts with `@<ref>` or a space.
         let mut send = |text: &str| {
-            let line = format!("{next} {text}\r\n");
+            let line = format!("{next}{text}\r\n");
             next += 2;
             out.write_all(line.as_bytes()).is_ok()
         };
@@ -97,9 +98,9 @@ fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
             let ok = match c.name.as_str() {
                 "kgp" => {
                     assert_eq!(c.args.first().map(String::as_str), Some("1"), "major 1");
-                    send("set info:name \"kgp testbot\"")
-                        && send(&format!("set auth:token \"{TOKEN}\""))
-                        && send("mode freeplay")
+                    send(" set info:name \"kgp testbot\"")
+                        && send(&format!(" set auth:token \"{TOKEN}\""))
+                        && send(" mode freeplay")
                 }
                 "ping" => send(&format!("@{} pong", c.id.unwrap_or(0))),
                 "state" => {
@@ -207,7 +208,10 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("arbiter: KGP bots connect to tcp://127.0.0.1:"), "{stdout}");
+    assert!(
+        stdout.contains("arbiter: KGP bots connect to tcp://127.0.0.1:"),
+        "{stdout}"
+    );
     assert_eq!(games.len(), 2, "{stdout}");
     for g in &games {
         assert_eq!(g["game"], "kalah");
@@ -215,7 +219,10 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
     }
     // Both seats, on one connection.
     let sides: Vec<_> = games.iter().map(kbot_side).collect();
-    assert!(sides.contains(&"South") && sides.contains(&"North"), "{sides:?}");
+    assert!(
+        sides.contains(&"South") && sides.contains(&"North"),
+        "{sides:?}"
+    );
     verify(&s.path("kgp.jsonl"));
     // The bot got boards, the server's stops (for the requests it did not
     // yield) and a goodbye at the end.
@@ -234,7 +241,11 @@ fn a_kgp_bot_that_moves_an_empty_pit_loses_by_illegal_move() {
     let g = &games[0];
     assert_eq!(g["termination"]["kind"], "illegal_move", "{g}");
     assert_eq!(g["termination"]["side"], kbot_side(g), "{g}");
-    let result = if kbot_side(g) == "South" { "0-1" } else { "1-0" };
+    let result = if kbot_side(g) == "South" {
+        "0-1"
+    } else {
+        "1-0"
+    };
     assert_eq!(g["result"], result, "{g}");
     verify(&s.path("kgp.jsonl"));
 }
@@ -260,7 +271,12 @@ fn proto_kgp_is_refused_outside_kalah_and_for_local_engines() {
         .args(["match", "--game", "oware"])
         .args(["--engine", "remote=kbot", "proto=kgp", "st=1"])
         .args(["--engine", &format!("cmd={}", common::engine()), "st=1"])
-        .args(["--remote-listen", "127.0.0.1:0", "--kgp-listen", "127.0.0.1:0"])
+        .args([
+            "--remote-listen",
+            "127.0.0.1:0",
+            "--kgp-listen",
+            "127.0.0.1:0",
+        ])
         .args(["--remote-wait", "30"])
         .output()
         .unwrap();
@@ -273,7 +289,11 @@ fn proto_kgp_is_refused_outside_kalah_and_for_local_engines() {
     let out = Command::new(ARBITER)
         .current_dir(&s.0)
         .args(["match", "--game", "kalah"])
-        .args(["--engine", &format!("cmd={}", common::engine()), "proto=kgp"])
+        .args([
+            "--engine",
+            &format!("cmd={}", common::engine()),
+            "proto=kgp",
+        ])
         .args(["--engine", &format!("cmd={}", common::engine())])
         .output()
         .unwrap();
@@ -359,7 +379,10 @@ mod listener {
         assert!(l.starts_with("error \"") && l.contains("not an id"), "{l}");
         c.send("7 dance").await;
         let l = c.line().await.unwrap();
-        assert!(l.starts_with("@7 error") && l.contains("dance before mode"), "{l}");
+        assert!(
+            l.starts_with("@7 error") && l.contains("dance before mode"),
+            "{l}"
+        );
         c.send(&"x".repeat(20_000)).await;
         let l = c.line().await.unwrap();
         assert!(l.contains("over KGP's limit of 16384"), "{l}");
@@ -374,7 +397,11 @@ mod listener {
         // other than freeplay.
         for (token, mode, why) in [
             ("wrong-token-0123456789ab", "freeplay", "unknown token"),
-            ("umi-bot-token-0123456789", "freeplay", "not a KGP bot of this event"),
+            (
+                "umi-bot-token-0123456789",
+                "freeplay",
+                "not a KGP bot of this event",
+            ),
             (TOKEN, "evaluation", "unsupported activity"),
         ] {
             let mut c = Client::connect(addr).await;

@@ -1236,7 +1236,7 @@ mod tests {
 
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)
-            .contains("speaks UMI only"));
+            .contains("speaks UMI (proto=umi)"));
         assert!(
             err(r#"[{"name": "A", "command": "a", "protocol": "xboard"}]"#)
                 .contains("not \"xboard\"")

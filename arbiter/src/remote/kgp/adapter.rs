@@ -136,7 +136,11 @@ impl Adapter {
         };
         match command {
             Umi::Umi => {
-                let name = self.identity.name.clone().unwrap_or(self.remote.clone());
+                let name = self
+                    .identity
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| self.remote.clone());
                 let mut out = vec![Out::Umi(format!("id name {}", one_line(&name)))];
                 if let Some(a) = &self.identity.authors {
                     out.push(Out::Umi(format!("id author {}", one_line(a))));
@@ -195,7 +199,9 @@ impl Adapter {
             PositionBase::StartPos => {
                 new_game(self.game.ok_or("position startpos before a newgame")?)
             }
-            PositionBase::Pos(text) => game_from_position(text.as_str()).map_err(|e| e.to_string())?,
+            PositionBase::Pos(text) => {
+                game_from_position(text.as_str()).map_err(|e| e.to_string())?
+            }
         };
         if !GAMES.contains(&game.game_id()) {
             return Err(format!("a KGP bot plays no {}", game.game_id()));
@@ -221,7 +227,8 @@ impl Adapter {
         let set = |key: &str, value: Arg| {
             Out::Kgp(Command::new("set").arg(Arg::Word(key.into())).arg(value))
         };
-        let secs = |ms: u64| Arg::Int((ms / 1000) as i64);
+        // why rounded up: `time:clock 0` would read as no time at all.
+        let secs = |ms: u64| Arg::Int(ms.div_ceil(1000) as i64);
         if let Some(ms) = go.movetime {
             out.push(set("time:mode", Arg::Word("relative".into())));
             out.push(set("time:clock", secs(ms)));
@@ -233,7 +240,9 @@ impl Adapter {
             }
         }
         let state_id = self.next_id();
-        out.push(Out::Kgp(Command::new("state").id(state_id).arg(board.arg())));
+        out.push(Out::Kgp(
+            Command::new("state").id(state_id).arg(board.arg()),
+        ));
         let stop_at = budget(go, board.mover).map(|b| now + b);
         self.search = Some(Search {
             state_id,
@@ -434,10 +443,18 @@ mod tests {
         );
         assert_eq!(
             lines(&a.on_umi("umi", now)),
-            ["U: id name Minimax", "U: id author A, B", "U: games kalah kalah-6x6", "U: umiok"]
+            [
+                "U: id name Minimax",
+                "U: id author A, B",
+                "U: games kalah kalah-6x6",
+                "U: umiok"
+            ]
         );
         assert_eq!(lines(&a.on_umi("isready", now)), ["U: readyok"]);
-        assert_eq!(lines(&a.on_umi("newgame kalah", now)), [r#"K: set game:id "1""#]);
+        assert_eq!(
+            lines(&a.on_umi("newgame kalah", now)),
+            [r#"K: set game:id "1""#]
+        );
         assert!(a.on_umi("position startpos moves 3", now).is_empty());
         let out = a.on_umi("go p1time 60000 p2time 30000 p1inc 0 p2inc 0", now);
         assert_eq!(
@@ -453,7 +470,10 @@ mod tests {
         );
         assert_eq!(a.stop_at(), Some(now + Duration::from_millis(2400)));
         // A move, then a better one; yield plays the last.
-        assert_eq!(lines(&a.on_kgp(&kgp("1@2 move 2"))), ["N: info string kgp: move 2 (hole 2)"]);
+        assert_eq!(
+            lines(&a.on_kgp(&kgp("1@2 move 2"))),
+            ["N: info string kgp: move 2 (hole 2)"]
+        );
         a.on_kgp(&kgp("3@2 move 6"));
         assert_eq!(lines(&a.on_kgp(&kgp("5@2 yield"))), ["U: bestmove 6"]);
         assert_eq!(a.stop_at(), None);
@@ -493,7 +513,10 @@ mod tests {
         a.on_umi("go infinite", now);
         assert_eq!(a.stop_at(), None);
         a.on_kgp(&kgp("move 5"));
-        assert_eq!(lines(&a.on_umi("stop", now)), ["K: 4@2 stop", "U: bestmove 5"]);
+        assert_eq!(
+            lines(&a.on_umi("stop", now)),
+            ["K: 4@2 stop", "U: bestmove 5"]
+        );
         a.on_umi("go depth 3", now);
         let out = lines(&a.on_umi("stop", now));
         assert_eq!(out.last().unwrap(), "U: bestmove (none)");
@@ -522,8 +545,14 @@ mod tests {
             lines(&a.on_kgp(&kgp("11@4 move three"))),
             [r#"K: @11 error "move takes one integer, the pit from 1""#]
         );
-        assert!(lines(&a.on_kgp(&kgp("13 dance"))).first().unwrap().contains("unknown command"));
-        assert!(lines(&a.on_kgp(&kgp("15 set"))).first().unwrap().contains("set takes"));
+        assert!(lines(&a.on_kgp(&kgp("13 dance")))
+            .first()
+            .unwrap()
+            .contains("unknown command"));
+        assert!(lines(&a.on_kgp(&kgp("15 set")))
+            .first()
+            .unwrap()
+            .contains("set takes"));
         assert!(a.on_kgp(&kgp(r#"set foo:bar "x""#)).is_empty());
     }
 
@@ -532,7 +561,10 @@ mod tests {
         let now = Instant::now();
         let mut a = Adapter::new("bob", Identity::default());
         let out = lines(&a.on_umi("newgame oware", now));
-        assert!(out[0].contains("error: a KGP bot plays no oware"), "{out:?}");
+        assert!(
+            out[0].contains("error: a KGP bot plays no oware"),
+            "{out:?}"
+        );
         let out = lines(&a.on_umi("position startpos", now));
         assert!(out[0].contains("before a newgame"), "{out:?}");
         let out = lines(&a.on_umi("go movetime 10", now));

@@ -97,8 +97,7 @@ impl KgpBoard {
         Ok(hole.to_string())
     }
 
-    /// The bot's stores: its own and the opponent's (seconds for
-    /// `time:clock`-style hints are elsewhere; this is for messages).
+    /// The stores: the mover's, then the opponent's.
     pub fn stores(&self) -> (u32, u32) {
         (self.values[1], self.values[2])
     }
@@ -106,7 +105,7 @@ impl KgpBoard {
 
 impl fmt::Display for KgpBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.arg().fmt(f)
+        write!(f, "{}", self.arg())
     }
 }
 

@@ -60,7 +60,12 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
     let mut lines = Lines::new(BufReader::new(r), MAX_LINE);
     let Ok(permit) = Arc::clone(&ep.handshakes).try_acquire_owned() else {
         tracing::info!(%peer, "kgp: refused a connection: too many greetings at once");
-        let _ = send(&mut w, &Command::error(None, "too many connections at once"), &ep).await;
+        let _ = send(
+            &mut w,
+            &Command::error(None, "too many connections at once"),
+            &ep,
+        )
+        .await;
         return;
     };
     let mut bucket = Bucket::new(ep.limits.lines_per_second, ep.limits.line_burst);
@@ -91,9 +96,9 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
     tracing::info!(remote = %hello.remote, id, %peer, "kgp bot connected");
     let adapter = Adapter::new(&hello.remote, hello.identity);
     let mut relay = Relay {
-        ep: &ep,
+        ep: ep.as_ref(),
         adapter,
-        state: &state,
+        state: state.as_ref(),
         inbound: in_tx,
         bucket,
         ping: None,
@@ -170,7 +175,8 @@ async fn handshake(
             },
             ("pong" | "ok" | "error", _) => {}
             (name, _) => {
-                let why = format!("{name} before mode: a client sends set lines, then mode freeplay");
+                let why =
+                    format!("{name} before mode: a client sends set lines, then mode freeplay");
                 send(w, &Command::error(c.id, &why), ep).await?;
             }
         }

@@ -10,7 +10,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub enum Line {
     Text(String),
     /// A line longer than the limit (not kept).
-    TooLong { bytes: usize },
+    TooLong {
+        bytes: usize,
+    },
     /// A line that is not UTF-8.
     NotUtf8,
 }
@@ -89,9 +91,18 @@ mod tests {
         // A one-byte buffer: every line spans many reads.
         let reader = tokio::io::BufReader::with_capacity(1, input);
         let mut lines = Lines::new(reader, 10);
-        assert_eq!(lines.next().await.unwrap(), Some(Line::Text("kgp 1 0 0".into())));
-        assert_eq!(lines.next().await.unwrap(), Some(Line::TooLong { bytes: 20 }));
-        assert_eq!(lines.next().await.unwrap(), Some(Line::Text("move 1".into())));
+        assert_eq!(
+            lines.next().await.unwrap(),
+            Some(Line::Text("kgp 1 0 0".into()))
+        );
+        assert_eq!(
+            lines.next().await.unwrap(),
+            Some(Line::TooLong { bytes: 20 })
+        );
+        assert_eq!(
+            lines.next().await.unwrap(),
+            Some(Line::Text("move 1".into()))
+        );
         assert_eq!(lines.next().await.unwrap(), Some(Line::NotUtf8));
         assert_eq!(lines.next().await.unwrap(), Some(Line::Text("last".into())));
         assert_eq!(lines.next().await.unwrap(), None);

@@ -121,15 +121,13 @@ impl Command {
         if rest.trim_end().is_empty() {
             return Err(WireError::Empty);
         }
-        let (id, reference) = match rest.chars().next() {
-            Some(c) if c.is_ascii_digit() || c == '@' => {
-                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-                let head = &rest[..end];
-                rest = rest[end..].trim_start();
-                parse_head(head)?
-            }
-            _ => (None, None),
-        };
+        let (id, mut reference) = take_head(&mut rest)?;
+        // why: `4 @2 pong` (a space before the reference) is not KGP's
+        // grammar, but it is what a hand-written client easily sends, and
+        // it can mean nothing else.
+        if id.is_some() && reference.is_none() && rest.starts_with('@') {
+            reference = take_head(&mut rest)?.1;
+        }
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let name = &rest[..end];
         if name.is_empty() {
@@ -168,7 +166,9 @@ impl fmt::Display for Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireError {
     Empty,
-    TooLong { bytes: usize },
+    TooLong {
+        bytes: usize,
+    },
     LineBreak,
     /// The `id@ref` part does not read.
     BadId(String),
@@ -205,6 +205,19 @@ impl fmt::Display for WireError {
 }
 
 impl std::error::Error for WireError {}
+
+/// The `id@ref` part at the start of `rest`, if any; `rest` moves past it.
+fn take_head(rest: &mut &str) -> Result<(Option<u64>, Option<u64>), WireError> {
+    match rest.chars().next() {
+        Some(c) if c.is_ascii_digit() || c == '@' => {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let head = &rest[..end];
+            *rest = rest[end..].trim_start();
+            parse_head(head)
+        }
+        _ => Ok((None, None)),
+    }
+}
 
 /// `12`, `12@4`, `@4`.
 fn parse_head(head: &str) -> Result<(Option<u64>, Option<u64>), WireError> {
@@ -310,15 +323,24 @@ mod tests {
     #[test]
     fn reads_ids_references_and_every_kind_of_argument() {
         let c = Command::parse("12@4 move 3\r\n").unwrap();
-        assert_eq!((c.id, c.reference, c.name.as_str()), (Some(12), Some(4), "move"));
+        assert_eq!(
+            (c.id, c.reference, c.name.as_str()),
+            (Some(12), Some(4), "move")
+        );
         assert_eq!(c.args, vec![Arg::Int(3)]);
+        let c = Command::parse("5 @8 yield").unwrap();
+        assert_eq!(
+            (c.id, c.reference, c.name.as_str()),
+            (Some(5), Some(8), "yield")
+        );
         let c = Command::parse("@8 yield").unwrap();
         assert_eq!((c.id, c.reference), (None, Some(8)));
         let c = Command::parse("kgp 1 0 0").unwrap();
         assert_eq!((c.id, c.reference), (None, None));
         assert_eq!(c.args, vec![Arg::Int(1), Arg::Int(0), Arg::Int(0)]);
-        let c = Command::parse(r#"3 set auth:token "a \"b\" \\c" -2 +0.5 -.25 <3,0,0,3,3,3,3,3,3>"#)
-            .unwrap();
+        let c =
+            Command::parse(r#"3 set auth:token "a \"b\" \\c" -2 +0.5 -.25 <3,0,0,3,3,3,3,3,3>"#)
+                .unwrap();
         assert_eq!(
             c.args,
             vec![
@@ -351,7 +373,11 @@ mod tests {
     fn names_what_is_wrong_with_a_bad_line() {
         let err = |l: &str| Command::parse(l).unwrap_err().to_string();
         assert_eq!(err("   "), "empty line");
-        assert!(err("4x move 1").contains("not an id"), "{}", err("4x move 1"));
+        assert!(
+            err("4x move 1").contains("not an id"),
+            "{}",
+            err("4x move 1")
+        );
         assert!(err("4@ move 1").contains("not an id"));
         assert!(err("@ move 1").contains("not an id"));
         assert_eq!(err("12"), "no command name");
