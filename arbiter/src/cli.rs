@@ -611,6 +611,11 @@ fn verify_log(
 /// Remote engines are waited for instead (`--remote-wait`), not started:
 /// their first connection is kept for their first game.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
+    for spec in &runner.engines {
+        if spec.proto == crate::engine::config::Protocol::Kgp {
+            crate::remote::kgp::check_game(&spec.name, game).map_err(UsageError)?;
+        }
+    }
     if let Some(remote) = &runner.remote {
         remote
             .wait_for_all(&runner.engines)

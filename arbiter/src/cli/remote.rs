@@ -37,6 +37,10 @@ pub struct RemoteArgs {
     /// disconnect; 0: no grace.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub remote_grace: f64,
+    /// Address where remote Kalah bots speaking KGP (`--engine remote=<id>
+    /// proto=kgp`) connect over TCP; KGP's port 2671 by default.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:2671")]
+    pub kgp_listen: SocketAddr,
 }
 
 /// Opens the endpoint when the runner has remote engines (prints generated
@@ -93,6 +97,9 @@ pub async fn endpoint(
             ))
         })?;
     let mut announcement = format!("arbiter: remote engines connect to {scheme}://{addr}/umi\n");
+    if let Some(kgp) = open_kgp(specs, args, &registry, limits).await? {
+        announcement.push_str(&format!("arbiter: KGP bots connect to tcp://{kgp}\n"));
+    }
     if generated {
         for (id, token) in tokens.iter() {
             announcement.push_str(&format!("arbiter: remote engine {id}: token {token}\n"));
@@ -105,6 +112,35 @@ pub async fn endpoint(
         write_timeout: limits.write_timeout,
     };
     Ok(Some((remote, announcement)))
+}
+
+/// Opens the KGP listener when some remote engines are KGP bots; its
+/// address.
+async fn open_kgp(
+    specs: &[EngineSpec],
+    args: &RemoteArgs,
+    registry: &std::sync::Arc<crate::remote::registry::Registry>,
+    limits: Limits,
+) -> Result<Option<SocketAddr>, UsageError> {
+    use crate::engine::config::Protocol;
+    let ids: std::collections::BTreeSet<String> = specs
+        .iter()
+        .filter(|e| e.proto == Protocol::Kgp)
+        .filter_map(|e| e.remote.clone())
+        .collect();
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let endpoint = crate::remote::kgp::KgpEndpoint::new(registry.clone(), ids, limits);
+    let addr = crate::remote::kgp::listen(args.kgp_listen, endpoint)
+        .await
+        .map_err(|e| {
+            UsageError(format!(
+                "--kgp-listen {}: cannot listen: {e}",
+                args.kgp_listen
+            ))
+        })?;
+    Ok(Some(addr))
 }
 
 /// `arbiter connect`.

@@ -237,7 +237,8 @@ fn engine_keys() {
         let e = error(&format!("-engine cmd=a {bad}"));
         assert!(e.contains(why), "{bad}: {e}");
     }
-    // proto= other than umi is refused by the engine configuration itself.
+    // proto= other than umi (or kgp for a remote bot) is refused by the
+    // engine configuration itself.
     let t = translated("-engine cmd=a proto=uci -engine cmd=b -each st=1");
     let cli = Cli::try_parse_grouped(t.args).unwrap();
     let Command::Tournament(t) = cli.command else {
@@ -246,7 +247,7 @@ fn engine_keys() {
     let e = crate::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("speaks UMI only"), "{e}");
+    assert!(e.contains("not \"uci\""), "{e}");
 }
 
 #[test]

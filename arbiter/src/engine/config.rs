@@ -13,7 +13,7 @@
 //! | `stderr=<file>` | where the engine's stderr goes |
 //! | `stderr_max=<bytes>` | cap on that file (`16M` by default; `K`, `M`, `G` suffixes; `0`: no cap) |
 //! | `conf=<name>` | start from the engines-file entry with that name |
-//! | `proto=umi` | accepted for cutechess habits; any other protocol is refused |
+//! | `proto=umi\|kgp` | `umi` (the default; accepted for cutechess habits); `kgp`: a remote Kalah bot speaking the Kalah Game Protocol, connecting to `--kgp-listen` (see [`crate::remote::kgp`]) |
 //! | `ponder` (or `ponder=true`) | the engine ponders (`go ponder` on the opponent's time, see `play::ponder`) |
 //! | `restart=on\|off` | `on`: a fresh process for every game; `off` (default): one process for many games, restarted only after a fault |
 //! | `remote=<id>` | instead of `cmd=`: a remote engine, connecting to `--remote-listen` with the token of `<id>` (see [`crate::remote`]) |
@@ -78,6 +78,17 @@ pub struct EngineSpec {
     pub slots: Option<usize>,
     /// A remote engine's lag compensation (`lag=`).
     pub lag: crate::remote::lag::LagPolicy,
+    /// The protocol it speaks (`proto=`).
+    pub proto: Protocol,
+}
+
+/// The protocol an engine speaks: UMI, or, for a remote Kalah bot, KGP
+/// (`proto=kgp`, [`crate::remote::kgp`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    #[default]
+    Umi,
+    Kgp,
 }
 
 /// cutechess's `restart=`: when an engine gets a fresh process.
@@ -267,6 +278,7 @@ struct Layer {
     remote: Option<String>,
     slots: Option<usize>,
     lag: Option<crate::remote::lag::LagPolicy>,
+    proto: Option<Protocol>,
 }
 
 impl Layer {
@@ -288,11 +300,13 @@ impl Layer {
         };
         match key {
             // why: cutechess needs `proto=uci|xboard`; command lines copied from
-            // it carry the key, and UMI is the only protocol spoken here.
-            "proto" if value == "umi" => {}
+            // it carry the key. UMI is what engines speak here; KGP only
+            // remote Kalah bots (checked once the engine is whole).
+            "proto" if value == "umi" => self.proto = Some(Protocol::Umi),
+            "proto" if value == "kgp" => self.proto = Some(Protocol::Kgp),
             "proto" => {
                 return Err(bad(format!(
-                    "this arbiter speaks UMI only (proto=umi), not {value:?}"
+                    "this arbiter speaks UMI (proto=umi), and KGP with remote Kalah bots (proto=kgp), not {value:?}"
                 )))
             }
             "ponder" => {
@@ -427,6 +441,7 @@ impl Layer {
         pick(&mut self.remote, &over.remote);
         pick(&mut self.slots, &over.slots);
         pick(&mut self.lag, &over.lag);
+        pick(&mut self.proto, &over.proto);
         for (name, value) in &over.options {
             match self.options.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1.clone_from(value),
@@ -453,7 +468,8 @@ fn parse_bytes(text: &str) -> Option<u64> {
 
 /// One entry of an engines file. cutechess's `engines.json` loads as it is:
 /// its spellings (`command`, `workingDirectory`, `stderrFile`, options as a
-/// list of `{"name", "value", …}`) are aliases, `protocol` must be `umi`, and
+/// list of `{"name", "value", …}`) are aliases, `protocol` must be `umi` (or
+/// `kgp` for a remote Kalah bot), and
 /// fields that mean nothing here (`variants`, `validateClaims`) are ignored.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -735,6 +751,14 @@ pub fn parse_engine(
         (Some(cmd), None) => PathBuf::from(cmd),
         (None, None) => return Err(ConfigError::MissingCmd { origin }),
     };
+    let proto = merged.proto.unwrap_or_default();
+    if proto == Protocol::Kgp && remote.is_none() {
+        return Err(ConfigError::Refused {
+            origin,
+            key: "proto".into(),
+            message: "proto=kgp is for remote bots (remote=<id>): a KGP bot is the client and connects to the arbiter".into(),
+        });
+    }
     let name = match (merged.name, &remote) {
         (Some(n), _) => n,
         (None, Some(id)) => id.clone(),
@@ -762,6 +786,7 @@ pub fn parse_engine(
         remote,
         slots: merged.slots,
         lag: merged.lag.unwrap_or_default(),
+        proto,
     })
 }
 
@@ -1108,7 +1133,7 @@ mod tests {
         let err = |s: &str| engine(s).unwrap_err().to_string();
         assert_eq!(
             err("cmd=x proto=uci"),
-            "--engine #1: proto: this arbiter speaks UMI only (proto=umi), not \"uci\""
+            "--engine #1: proto: this arbiter speaks UMI (proto=umi), and KGP with remote Kalah bots (proto=kgp), not \"uci\""
         );
         assert!(err("cmd=x restart=sometimes").contains("restart=sometimes: expected on or off"));
         assert!(err("cmd=x ponder=maybe").contains("ponder: expected true or false"));
@@ -1172,6 +1197,10 @@ mod tests {
         assert!(err("remote=a/b").contains("an id of letters"));
         assert!(err("remote=a slots=0").contains("expected 1 to 1024"));
         assert!(err("remote=a lag=fast").contains("expected auto, 0"));
+        let e = engine("remote=kbot proto=kgp").unwrap();
+        assert_eq!(e.proto, Protocol::Kgp);
+        assert_eq!(engine("remote=kbot").unwrap().proto, Protocol::Umi);
+        assert!(err("cmd=x proto=kgp").contains("proto=kgp is for remote bots"));
         // No binary to check for a remote engine.
         assert!(resolve_engines(&[toks("remote=a name=A")], &[], None).is_ok());
         let file = EnginesFile::parse(
@@ -1207,7 +1236,7 @@ mod tests {
 
         let err = |s: &str| EnginesFile::parse(s, "e.json").unwrap_err().to_string();
         assert!(err(r#"[{"name": "A", "command": "a", "protocol": "uci"}]"#)
-            .contains("speaks UMI only"));
+            .contains("speaks UMI (proto=umi)"));
         assert!(
             err(r#"[{"name": "A", "command": "a", "protocol": "xboard"}]"#)
                 .contains("not \"xboard\"")

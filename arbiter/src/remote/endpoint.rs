@@ -153,8 +153,9 @@ fn close(reason: &str) -> Message {
     }))
 }
 
-/// A token bucket: `rate` lines a second, bursts of `burst`.
-struct Bucket {
+/// A token bucket: `rate` lines a second, bursts of `burst` (also the KGP
+/// listener's, [`crate::remote::kgp`]).
+pub(crate) struct Bucket {
     level: f64,
     at: Instant,
     rate: f64,
@@ -162,7 +163,16 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
+    pub(crate) fn new(rate: u32, burst: u32) -> Bucket {
+        Bucket {
+            level: f64::from(burst),
+            at: Instant::now(),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+        }
+    }
+
+    pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
         self.level = (self.level + refill).min(self.burst);

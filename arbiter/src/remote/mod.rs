@@ -11,11 +11,13 @@
 //! - [`lag`]: lag compensation (a per-game quota, lichess-style).
 //! - [`tokens`]: the tokens, compared in constant time.
 //! - [`bridge`]: `arbiter connect`, a local engine relayed to an arbiter.
+//! - [`kgp`]: Kalah bots speaking the Kalah Game Protocol, over TCP.
 //!
 //! The wire is specified in protocol-spec.md (section 16).
 
 pub mod bridge;
 pub mod endpoint;
+pub mod kgp;
 pub mod lag;
 pub mod link;
 pub mod registry;

@@ -1,0 +1,325 @@
+//! One KGP bot's TCP connection: the greeting (`kgp 1 0 0`), the bot's
+//! `set auth:token` and `mode freeplay`, then the relay between the socket
+//! and the arbiter's link through the [`Adapter`]. The connection joins the
+//! remote engines' registry like a `/umi` one, so a game takes it, replays
+//! onto it after a reconnect and closes it exactly as it does those.
+
+use std::sync::Arc;
+
+use tokio::io::{AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::time::{timeout, timeout_at, Instant};
+
+use crate::remote::endpoint::Bucket;
+use crate::remote::kgp::adapter::{Adapter, Identity, Out};
+use crate::remote::kgp::lines::{Line, Lines};
+use crate::remote::kgp::wire::{Arg, Command, MAX_LINE};
+use crate::remote::kgp::KgpEndpoint;
+use crate::remote::registry::{Admission, ConnState, Connection, Inbound};
+
+/// Who the bot proved to be before `mode`.
+struct Hello {
+    remote: String,
+    admission: Admission,
+    identity: Identity,
+}
+
+/// Reasons to end a connection that are no fault to tell the bot about.
+const CLEAN_ENDS: [&str; 3] = [
+    "the bot closed the connection",
+    "the bot said goodbye",
+    "closed by the arbiter",
+];
+
+type Reader = Lines<BufReader<tokio::net::tcp::OwnedReadHalf>>;
+
+async fn send<W: AsyncWrite + Unpin>(
+    w: &mut W,
+    c: &Command,
+    ep: &KgpEndpoint,
+) -> Result<(), String> {
+    let line = format!("{c}\r\n");
+    match timeout(ep.limits.write_timeout, w.write_all(line.as_bytes())).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("connection error: {e}")),
+        Err(_) => Err(format!(
+            "stopped reading: a line did not go out in {:?}",
+            ep.limits.write_timeout
+        )),
+    }
+}
+
+/// Serves one accepted connection to its end.
+pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
+    let peer = stream
+        .peer_addr()
+        .map_or_else(|_| "?".to_owned(), |a| a.to_string());
+    let _ = stream.set_nodelay(true);
+    let (r, mut w) = stream.into_split();
+    let mut lines = Lines::new(BufReader::new(r), MAX_LINE);
+    let Ok(permit) = Arc::clone(&ep.handshakes).try_acquire_owned() else {
+        tracing::info!(%peer, "kgp: refused a connection: too many greetings at once");
+        let _ = send(
+            &mut w,
+            &Command::error(None, "too many connections at once"),
+            &ep,
+        )
+        .await;
+        return;
+    };
+    let mut bucket = Bucket::new(ep.limits.lines_per_second, ep.limits.line_burst);
+    if send(&mut w, &kgp_version(), &ep).await.is_err() {
+        return;
+    }
+    let hello = match handshake(&mut lines, &mut w, &ep, &mut bucket).await {
+        Ok(h) => h,
+        Err(why) => {
+            tracing::info!(%peer, "kgp: refused a bot: {why}");
+            let _ = send(&mut w, &Command::error(None, &why), &ep).await;
+            let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
+            return;
+        }
+    };
+    drop(permit);
+    let id = ep.registry.next_id();
+    let state = Arc::new(ConnState::new());
+    let (in_tx, in_rx) = mpsc::channel(ep.limits.inbound_queue);
+    let (out_tx, out_rx) = mpsc::channel(64);
+    ep.registry.offer(Connection {
+        id,
+        remote: hello.remote.clone(),
+        // why none: a KGP connection has no upgrade request to carry pools.
+        query: None,
+        inbound: in_rx,
+        outbound: out_tx,
+        state: Arc::clone(&state),
+    });
+    tracing::info!(remote = %hello.remote, id, %peer, "kgp bot connected");
+    let adapter = Adapter::new(&hello.remote, hello.identity);
+    let mut relay = Relay {
+        ep: ep.as_ref(),
+        adapter,
+        state: state.as_ref(),
+        inbound: in_tx,
+        bucket,
+        ping: None,
+    };
+    let reason = relay.run(&mut lines, &mut w, out_rx).await;
+    state.close(&reason);
+    tracing::info!(remote = %hello.remote, id, "kgp connection dropped: {reason}");
+    if !CLEAN_ENDS.contains(&reason.as_str()) {
+        let _ = send(&mut w, &Command::error(None, &reason), &ep).await;
+    }
+    let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
+    drop(hello.admission);
+}
+
+fn kgp_version() -> Command {
+    Command::new("kgp")
+        .arg(Arg::Int(1))
+        .arg(Arg::Int(0))
+        .arg(Arg::Int(0))
+}
+
+/// A line that does not read: why, as an `error` for the bot.
+fn refusal(line: Line) -> Result<Command, Command> {
+    match line {
+        Line::Text(t) => Command::parse(&t).map_err(|e| Command::error(None, &e.to_string())),
+        Line::TooLong { bytes } => Err(Command::error(
+            None,
+            &format!("line of {bytes} bytes, over KGP's limit of {MAX_LINE}"),
+        )),
+        Line::NotUtf8 => Err(Command::error(None, "a line that is not UTF-8")),
+    }
+}
+
+/// Reads the bot's `set` lines and its `mode` before the deadline; the
+/// error is what to tell it before `goodbye`.
+async fn handshake(
+    lines: &mut Reader,
+    w: &mut tokio::net::tcp::OwnedWriteHalf,
+    ep: &KgpEndpoint,
+    bucket: &mut Bucket,
+) -> Result<Hello, String> {
+    let deadline = Instant::now() + ep.limits.auth_deadline;
+    let mut token: Option<String> = None;
+    let mut identity = Identity::default();
+    let mode = loop {
+        let line = match timeout_at(deadline, lines.next()).await {
+            Err(_) => {
+                return Err(format!(
+                    "no `mode freeplay` within {:?}",
+                    ep.limits.auth_deadline
+                ))
+            }
+            Ok(Err(e)) => return Err(format!("connection error: {e}")),
+            Ok(Ok(None)) => return Err("closed before `mode`".into()),
+            Ok(Ok(Some(line))) => line,
+        };
+        if !bucket.take() {
+            return Err("flood: too many lines".into());
+        }
+        let c = match refusal(line) {
+            Ok(c) => c,
+            Err(e) => {
+                send(w, &e, ep).await?;
+                continue;
+            }
+        };
+        match (c.name.as_str(), c.args.as_slice()) {
+            ("mode", [m]) => break m.text().unwrap_or("").to_owned(),
+            ("set", [key, value]) => match (key.text(), value.text()) {
+                (Some("auth:token"), Some(t)) => token = Some(t.to_owned()),
+                (Some("info:name"), Some(n)) => identity.name = Some(n.to_owned()),
+                (Some("info:authors"), Some(a)) => identity.authors = Some(a.to_owned()),
+                _ => {}
+            },
+            ("pong" | "ok" | "error", _) => {}
+            (name, _) => {
+                let why =
+                    format!("{name} before mode: a client sends set lines, then mode freeplay");
+                send(w, &Command::error(c.id, &why), ep).await?;
+            }
+        }
+    };
+    if mode != "freeplay" {
+        return Err(format!(
+            "unsupported activity {mode:?}: this arbiter plays freeplay"
+        ));
+    }
+    let token = token.ok_or(
+        "no `set auth:token \"<token>\"` before mode: each bot of an event has a token from its organiser",
+    )?;
+    let remote = ep.registry.identify(&token).ok_or("unknown token")?;
+    if !ep.ids.contains(&remote) {
+        return Err(format!(
+            "{remote} is not a KGP bot of this event (it connects to /umi)"
+        ));
+    }
+    let admission = ep.registry.admit(&remote)?;
+    Ok(Hello {
+        remote,
+        admission,
+        identity,
+    })
+}
+
+/// The connection's state while it is open.
+struct Relay<'a> {
+    ep: &'a KgpEndpoint,
+    adapter: Adapter,
+    state: &'a ConnState,
+    inbound: mpsc::Sender<Inbound>,
+    bucket: Bucket,
+    /// The `ping` awaiting its `pong`: its id and when it went out.
+    ping: Option<(u64, Instant)>,
+}
+
+impl Relay<'_> {
+    /// Relays until the connection ends; returns why it ended.
+    async fn run(
+        &mut self,
+        lines: &mut Reader,
+        w: &mut tokio::net::tcp::OwnedWriteHalf,
+        mut outbound: mpsc::Receiver<String>,
+    ) -> String {
+        let mut pings = tokio::time::interval(self.ep.limits.ping_interval);
+        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_pong = Instant::now();
+        loop {
+            let stop_at = self.adapter.stop_at();
+            let outs = tokio::select! {
+                line = lines.next() => match line {
+                    Err(e) => return format!("connection error: {e}"),
+                    Ok(None) => return "the bot closed the connection".into(),
+                    Ok(Some(line)) => {
+                        if !self.bucket.take() {
+                            return format!(
+                                "flood: more than {} lines a second (bursts of {})",
+                                self.ep.limits.lines_per_second, self.ep.limits.line_burst
+                            );
+                        }
+                        self.from_bot(line, &mut last_pong)
+                    }
+                },
+                line = outbound.recv() => match line {
+                    None => return "closed by the arbiter".into(),
+                    Some(line) => self.adapter.on_umi(&line, Instant::now()),
+                },
+                () = sleep_until_some(stop_at) => self.adapter.on_time_up(),
+                _ = pings.tick() => {
+                    if last_pong.elapsed() > self.ep.limits.pong_timeout {
+                        return format!("stopped answering: no pong for {:?}", self.ep.limits.pong_timeout);
+                    }
+                    match self.ping {
+                        Some(_) => Vec::new(),
+                        None => {
+                            let id = self.adapter.next_id();
+                            self.ping = Some((id, Instant::now()));
+                            vec![Out::Kgp(Command::new("ping").id(id))]
+                        }
+                    }
+                }
+            };
+            for out in outs {
+                if let Err(why) = self.apply(out, w).await {
+                    return why;
+                }
+            }
+        }
+    }
+
+    fn from_bot(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
+        let c = match refusal(line) {
+            Ok(c) => c,
+            Err(e) => return vec![Out::Kgp(e)],
+        };
+        match c.name.as_str() {
+            "ping" => vec![Out::Kgp(Command::new("pong").answering(c.id))],
+            "pong" => {
+                if let Some((id, sent)) = self.ping {
+                    if c.reference == Some(id) {
+                        self.state.record_rtt(sent.elapsed());
+                        self.ping = None;
+                        *last_pong = Instant::now();
+                    }
+                }
+                Vec::new()
+            }
+            _ => self.adapter.on_kgp(&c),
+        }
+    }
+
+    async fn apply(
+        &mut self,
+        out: Out,
+        w: &mut tokio::net::tcp::OwnedWriteHalf,
+    ) -> Result<(), String> {
+        match out {
+            Out::Kgp(c) => send(w, &c, self.ep).await,
+            Out::Umi(line) => match self.inbound.try_send(Inbound::Line(line)) {
+                Ok(()) => Ok(()),
+                Err(mpsc::error::TrySendError::Full(_)) => Err(format!(
+                    "{} lines sent that nobody asked for",
+                    self.ep.limits.inbound_queue
+                )),
+                Err(mpsc::error::TrySendError::Closed(_)) => Err("closed by the arbiter".into()),
+            },
+            // why dropped when the queue is full: notes are for the log,
+            // and between games nobody reads them.
+            Out::Note(line) => {
+                let _ = self.inbound.try_send(Inbound::Line(line));
+                Ok(())
+            }
+            Out::Close(why) => Err(why),
+        }
+    }
+}
+
+async fn sleep_until_some(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

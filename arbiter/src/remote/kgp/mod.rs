@@ -1,0 +1,103 @@
+//! The KGP room: Kalah bots written for the Kalah Game Protocol (KGP, the
+//! line protocol of FAU's Kalah tournaments, in which the bot is the client)
+//! join an event unchanged as remote engines (`--engine remote=NAME
+//! proto=kgp`). They connect over TCP to `--kgp-listen` (KGP's port 2671
+//! on loopback by default), prove who they are with `set auth:token`, and
+//! from then on are remote engines like any other: the [`adapter`] turns
+//! their KGP into UMI for the arbiter's session code, so the arbiter's own
+//! clock, its legality checks, verdicts, logs and `--resume` are those of
+//! every engine.
+//!
+//! - [`wire`]: KGP's command grammar, with typed errors.
+//! - [`board`]: the board literal and move numbers from the mover's seat.
+//! - [`budget`]: when the arbiter says `stop` (a KGP bot's time manager).
+//! - [`adapter`]: a KGP bot as a UMI engine.
+//! - [`conn`]: one connection: greeting, token, relay.
+//! - [`lines`]: lines off the socket with KGP's length cap.
+//!
+//! protocol-spec.md section 17 describes what an arbiter speaking KGP does.
+
+pub mod adapter;
+pub mod board;
+pub mod budget;
+pub mod conn;
+pub mod lines;
+pub mod wire;
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use mancala_rules::GameId;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::remote::registry::Registry;
+use crate::remote::Limits;
+
+/// The games a KGP bot plays: KGP is a protocol for Kalah (any number of
+/// pits; the project's Kalah ids have six).
+pub const GAMES: [GameId; 2] = [GameId::Kalah, GameId::Kalah6x6];
+
+/// KGP's registered port, the default of `--kgp-listen`.
+pub const PORT: u16 = 2671;
+
+/// Connections greeted but not yet past `mode` at once; more are refused.
+const MAX_GREETINGS: usize = 64;
+
+/// Refuses a KGP engine in a game KGP cannot describe.
+pub fn check_game(engine: &str, game: GameId) -> Result<(), String> {
+    if GAMES.contains(&game) {
+        return Ok(());
+    }
+    let ids: Vec<&str> = GAMES.iter().map(|g| g.as_str()).collect();
+    Err(format!(
+        "engine {engine}: proto=kgp plays {} only (the Kalah Game Protocol has no board for {game})",
+        ids.join(" and ")
+    ))
+}
+
+/// What the listener's connections share.
+pub struct KgpEndpoint {
+    pub registry: Arc<Registry>,
+    /// The remote ids that speak KGP (`proto=kgp`); other ids' tokens are
+    /// refused here (they connect to `/umi`).
+    pub ids: BTreeSet<String>,
+    pub limits: Limits,
+    handshakes: Arc<Semaphore>,
+}
+
+impl KgpEndpoint {
+    pub fn new(registry: Arc<Registry>, ids: BTreeSet<String>, limits: Limits) -> KgpEndpoint {
+        KgpEndpoint {
+            registry,
+            ids,
+            limits,
+            handshakes: Arc::new(Semaphore::new(MAX_GREETINGS)),
+        }
+    }
+}
+
+/// Listens for KGP bots on `addr` and serves them in the background;
+/// returns the bound address.
+pub async fn listen(addr: SocketAddr, endpoint: KgpEndpoint) -> std::io::Result<SocketAddr> {
+    let listener = TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let endpoint = Arc::new(endpoint);
+    tokio::spawn(async move {
+        loop {
+            match listener.accept().await {
+                Ok((stream, _)) => {
+                    tokio::spawn(conn::serve(stream, Arc::clone(&endpoint)));
+                }
+                Err(e) => {
+                    // why a pause: out of file descriptors, accept fails at
+                    // once again; spinning would starve the games.
+                    tracing::warn!("kgp: accept failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+            }
+        }
+    });
+    Ok(bound)
+}

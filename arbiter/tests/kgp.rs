@@ -1,0 +1,456 @@
+//! Kalah bots speaking the Kalah Game Protocol (KGP) as remote engines
+//! (`--engine remote=<id> proto=kgp`), on loopback sockets. The bot here is
+//! written from KGP's public description (the freeplay mode: `kgp 1 0 0`,
+//! `set auth:token`, `mode freeplay`, `state <board>`, `move`, `yield`,
+//! `stop`, `ping`/`pong`, `goodbye`), not from the arbiter's code: it reads
+//! the board literal, plays as "south" and numbers pits from 1.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+mod common;
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+const TOKEN: &str = "kgp-bot-token-0123456789";
+
+/// How the test bot answers a `state`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Style {
+    /// A legal move, then a second (the one that counts); every other
+    /// request it yields, the others it leaves to the server's `stop`.
+    Plays,
+    /// An empty pit of its own as soon as it has one (an illegal move).
+    Empty,
+    /// Never a move (it still answers pings).
+    Silent,
+}
+
+/// One KGP command as the bot reads it: id, reference, name, arguments.
+struct Kgp {
+    id: Option<u64>,
+    name: String,
+    args: Vec<String>,
+}
+
+fn parse(line: &str) -> Option<Kgp> {
+    let mut words = line.split_whitespace().peekable();
+    let mut id = None;
+    let first = *words.peek()?;
+    if first.starts_with(|c: char| c.is_ascii_digit() || c == '@') {
+        let head = words.next()?;
+        id = head.split('@').next().and_then(|i| i.parse().ok());
+    }
+    let name = words.next()?.to_owned();
+    Some(Kgp {
+        id,
+        name,
+        args: words.map(str::to_owned).collect(),
+    })
+}
+
+/// `<n,my store,your store,my pits…,your pits…>` → my pits.
+fn my_pits(board: &str) -> Vec<u32> {
+    let values: Vec<u32> = board
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .split(',')
+        .map(|v| v.parse().expect("a board number"))
+        .collect();
+    let n = values[0] as usize;
+    values[3..3 + n].to_vec()
+}
+
+/// Connects to `addr` (retrying while the arbiter starts), plays in
+/// `style` until `goodbye` or the end of the connection; the lines it got.
+fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
+    std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let stream = loop {
+            match TcpStream::connect(&addr) {
+                Ok(s) => break s,
+                Err(_) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                Err(e) => panic!("cannot connect to {addr}: {e}"),
+            }
+        };
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        let mut out = stream.try_clone().unwrap();
+        let mut next = 1u64;
+        // KGP's `<id>@<ref> name`: `text` starts with `@<ref>` or a space.
+        let mut send = |text: &str| {
+            let line = format!("{next}{text}\r\n");
+            next += 2;
+            out.write_all(line.as_bytes()).is_ok()
+        };
+        let mut seen = Vec::new();
+        let mut requests = 0;
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            seen.push(line.clone());
+            let Some(c) = parse(&line) else { continue };
+            let ok = match c.name.as_str() {
+                "kgp" => {
+                    assert_eq!(c.args.first().map(String::as_str), Some("1"), "major 1");
+                    send(" set info:name \"kgp testbot\"")
+                        && send(&format!(" set auth:token \"{TOKEN}\""))
+                        && send(" mode freeplay")
+                }
+                "ping" => send(&format!("@{} pong", c.id.unwrap_or(0))),
+                "state" => {
+                    requests += 1;
+                    let r = c.id.expect("a state has an id");
+                    let pits = my_pits(&c.args[0]);
+                    let full: Vec<usize> = (0..pits.len()).filter(|&i| pits[i] > 0).collect();
+                    let empty = (0..pits.len()).find(|&i| pits[i] == 0);
+                    match style {
+                        Style::Plays => {
+                            let a = send(&format!("@{r} move {}", full[0] + 1));
+                            let b = send(&format!("@{r} move {}", full[full.len() - 1] + 1));
+                            a && b && (requests % 2 == 1 || send(&format!("@{r} yield")))
+                        }
+                        Style::Empty => {
+                            let pit = empty.unwrap_or(full[0]);
+                            send(&format!("@{r} move {}", pit + 1)) && send(&format!("@{r} yield"))
+                        }
+                        Style::Silent => true,
+                    }
+                }
+                "goodbye" => break,
+                _ => true,
+            };
+            if !ok {
+                break;
+            }
+        }
+        seen
+    })
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// `arbiter match` of kbot (a KGP bot, its `tc`) against the reference
+/// engine; with the bot's `style`. The arbiter's output and the log's games.
+fn kgp_match(
+    s: &common::Scratch,
+    style: Style,
+    games: u32,
+    tc: &str,
+) -> (std::process::Output, Vec<serde_json::Value>, Vec<String>) {
+    let tokens = s.path("tokens.json");
+    std::fs::write(&tokens, format!(r#"{{"kbot": "{TOKEN}"}}"#)).unwrap();
+    let port = free_port();
+    let bot = bot(format!("127.0.0.1:{port}"), style);
+    let log = s.path("kgp.jsonl");
+    let out = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(["match", "--game", "kalah", "--games", &games.to_string()])
+        .args(["--engine", "remote=kbot", "proto=kgp", tc])
+        .args(["--engine", &format!("cmd={}", common::engine()), "depth=2"])
+        .args(["--remote-listen", "127.0.0.1:0"])
+        .args(["--kgp-listen", &format!("127.0.0.1:{port}")])
+        .args(["--remote-tokens", &tokens.display().to_string()])
+        .args(["--remote-wait", "30", "--remote-grace", "0"])
+        .args(["--jsonout", &log.display().to_string()])
+        .args(["--stderr-dir", &s.path("logs").display().to_string()])
+        .output()
+        .expect("the arbiter runs");
+    let seen = bot.join().expect("the bot ends");
+    let games = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a game a line"))
+        .collect();
+    (out, games, seen)
+}
+
+fn verify(log: &Path) {
+    let verify = Command::new(ARBITER)
+        .args(["verify", &log.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&verify.stdout),
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+/// The side kbot played in `game`.
+fn kbot_side(game: &serde_json::Value) -> &'static str {
+    if game["south"] == "kbot" {
+        "South"
+    } else {
+        assert_eq!(game["north"], "kbot");
+        "North"
+    }
+}
+
+#[test]
+fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
+    let s = common::Scratch::new("kgp", "match");
+    let (out, games, seen) = kgp_match(&s, Style::Plays, 2, "st=0.3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("arbiter: KGP bots connect to tcp://127.0.0.1:"),
+        "{stdout}"
+    );
+    assert_eq!(games.len(), 2, "{stdout}");
+    for g in &games {
+        assert_eq!(g["game"], "kalah");
+        assert_eq!(g["termination"]["kind"], "rules", "{g}");
+    }
+    // Both seats, on one connection.
+    let sides: Vec<_> = games.iter().map(kbot_side).collect();
+    assert!(
+        sides.contains(&"South") && sides.contains(&"North"),
+        "{sides:?}"
+    );
+    verify(&s.path("kgp.jsonl"));
+    // The bot got boards, the server's stops (for the requests it did not
+    // yield) and a goodbye at the end.
+    assert!(seen[0] == "kgp 1 0 0", "{seen:?}");
+    assert!(seen.iter().any(|l| l.contains(" state <6,")), "{seen:?}");
+    assert!(seen.iter().any(|l| l.ends_with(" stop")), "{seen:?}");
+    assert_eq!(seen.last().map(String::as_str), Some("goodbye"));
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_kgp_bot_that_moves_an_empty_pit_loses_by_illegal_move() {
+    let s = common::Scratch::new("kgp", "illegal");
+    let (out, games, _) = kgp_match(&s, Style::Empty, 1, "st=1");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert_eq!(g["termination"]["kind"], "illegal_move", "{g}");
+    assert_eq!(g["termination"]["side"], kbot_side(g), "{g}");
+    let result = if kbot_side(g) == "South" {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    assert_eq!(g["result"], result, "{g}");
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn a_kgp_bot_that_never_moves_loses_on_time() {
+    let s = common::Scratch::new("kgp", "silent");
+    let (out, games, seen) = kgp_match(&s, Style::Silent, 1, "tc=1");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert_eq!(g["termination"]["kind"], "time_forfeit", "{g}");
+    assert_eq!(g["termination"]["side"], kbot_side(g), "{g}");
+    // The arbiter asked it to stop (its budget) before its clock fell.
+    assert!(seen.iter().any(|l| l.ends_with(" stop")), "{seen:?}");
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn proto_kgp_is_refused_outside_kalah_and_for_local_engines() {
+    let s = common::Scratch::new("kgp", "refused");
+    let out = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(["match", "--game", "oware"])
+        .args(["--engine", "remote=kbot", "proto=kgp", "st=1"])
+        .args(["--engine", &format!("cmd={}", common::engine()), "st=1"])
+        .args([
+            "--remote-listen",
+            "127.0.0.1:0",
+            "--kgp-listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--remote-wait", "30"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("engine kbot: proto=kgp plays kalah and kalah-6x6 only"),
+        "{stderr}"
+    );
+    let out = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(["match", "--game", "kalah"])
+        .args([
+            "--engine",
+            &format!("cmd={}", common::engine()),
+            "proto=kgp",
+        ])
+        .args(["--engine", &format!("cmd={}", common::engine())])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("proto=kgp is for remote bots"), "{stderr}");
+}
+
+mod listener {
+    //! The listener itself, driven by the library: greetings, refusals and
+    //! malformed lines, each answered with a reason.
+
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+
+    use arbiter::remote::kgp::{listen, KgpEndpoint};
+    use arbiter::remote::registry::Registry;
+    use arbiter::remote::tokens::Tokens;
+    use arbiter::remote::Limits;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::net::TcpStream;
+
+    use super::TOKEN;
+
+    struct Client {
+        lines: tokio::io::Lines<BufReader<tokio::net::tcp::OwnedReadHalf>>,
+        w: tokio::net::tcp::OwnedWriteHalf,
+    }
+
+    impl Client {
+        async fn connect(addr: std::net::SocketAddr) -> Client {
+            let (r, w) = TcpStream::connect(addr).await.unwrap().into_split();
+            let mut c = Client {
+                lines: BufReader::new(r).lines(),
+                w,
+            };
+            assert_eq!(c.line().await.as_deref(), Some("kgp 1 0 0"));
+            c
+        }
+
+        async fn send(&mut self, line: &str) {
+            self.w
+                .write_all(format!("{line}\r\n").as_bytes())
+                .await
+                .unwrap();
+        }
+
+        /// The next line that is not a ping; `None` once closed.
+        async fn line(&mut self) -> Option<String> {
+            loop {
+                let next = tokio::time::timeout(Duration::from_secs(20), self.lines.next_line())
+                    .await
+                    .expect("an answer in time")
+                    .ok()
+                    .flatten()?;
+                if !next.ends_with(" ping") {
+                    return Some(next);
+                }
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_lines_and_bad_bots_are_refused_with_a_reason() {
+        let mut tokens = Tokens::default();
+        tokens.insert("kbot", TOKEN);
+        tokens.insert("umibot", "umi-bot-token-0123456789");
+        let registry = Registry::new(tokens, |_| 1);
+        let limits = Limits {
+            auth_deadline: Duration::from_secs(10),
+            ..Limits::default()
+        };
+        let ids = BTreeSet::from(["kbot".to_owned()]);
+        let endpoint = KgpEndpoint::new(registry.clone(), ids, limits);
+        let addr = listen("127.0.0.1:0".parse().unwrap(), endpoint)
+            .await
+            .unwrap();
+
+        // Malformed lines before `mode`: each gets an error with a reason.
+        let mut c = Client::connect(addr).await;
+        c.send("12x mode freeplay").await;
+        let l = c.line().await.unwrap();
+        assert!(l.starts_with("error \"") && l.contains("not an id"), "{l}");
+        c.send("7 dance").await;
+        let l = c.line().await.unwrap();
+        assert!(
+            l.starts_with("@7 error") && l.contains("dance before mode"),
+            "{l}"
+        );
+        c.send(&"x".repeat(20_000)).await;
+        let l = c.line().await.unwrap();
+        assert!(l.contains("over KGP's limit of 16384"), "{l}");
+        // No token: told so, then goodbye and closed.
+        c.send("mode freeplay").await;
+        let l = c.line().await.unwrap();
+        assert!(l.contains("no `set auth:token"), "{l}");
+        assert_eq!(c.line().await.as_deref(), Some("goodbye"));
+        assert_eq!(c.line().await, None);
+
+        // A wrong token; a token of an engine that is not a KGP bot; a mode
+        // other than freeplay.
+        for (token, mode, why) in [
+            ("wrong-token-0123456789ab", "freeplay", "unknown token"),
+            (
+                "umi-bot-token-0123456789",
+                "freeplay",
+                "not a KGP bot of this event",
+            ),
+            (TOKEN, "evaluation", "unsupported activity"),
+        ] {
+            let mut c = Client::connect(addr).await;
+            c.send(&format!("1 set auth:token \"{token}\"")).await;
+            c.send(&format!("3 mode {mode}")).await;
+            let l = c.line().await.unwrap();
+            assert!(l.contains(why), "{l}");
+            assert_eq!(c.line().await.as_deref(), Some("goodbye"));
+        }
+        assert_eq!(registry.open_count("kbot"), 0);
+
+        // Admitted: bad lines during play are refused too, the connection
+        // stays; pings are answered.
+        let mut c = Client::connect(addr).await;
+        c.send("1 set auth:token kgp-bot-token-0123456789").await;
+        c.send("3 mode freeplay").await;
+        for _ in 0..200 {
+            if registry.open_count("kbot") == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert_eq!(registry.open_count("kbot"), 1);
+        c.send("5 move 1;").await;
+        let l = c.line().await.unwrap();
+        assert!(l.contains("is no argument"), "{l}");
+        c.send("7 set info:name \"unterminated").await;
+        let l = c.line().await.unwrap();
+        assert!(l.contains("closing quote"), "{l}");
+        c.send("9 mode freeplay").await;
+        let l = c.line().await.unwrap();
+        assert_eq!(l, "@9 error \"mode is already freeplay\"");
+        c.send("11 ping").await;
+        assert_eq!(c.line().await.as_deref(), Some("@11 pong"));
+        // A second connection of the same bot is over its limit of one.
+        let mut d = Client::connect(addr).await;
+        d.send(&format!("1 set auth:token \"{TOKEN}\"")).await;
+        d.send("3 mode freeplay").await;
+        let l = d.line().await.unwrap();
+        assert!(l.contains("its limit"), "{l}");
+        // Goodbye from the bot closes its connection.
+        c.send("13 goodbye").await;
+        assert_eq!(c.line().await.as_deref(), Some("goodbye"));
+        for _ in 0..200 {
+            if registry.open_count("kbot") == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert_eq!(registry.open_count("kbot"), 0);
+    }
+}
