@@ -271,7 +271,9 @@ mod tests {
         assert_eq!(w.oware.feed, -3);
         assert_eq!(w.kalah.store, KALAH.store);
         assert_eq!(parse("").unwrap(), DEFAULT);
-        assert!(parse("kalah.speed=1").unwrap_err().contains("kalah.speed=1"));
+        assert!(parse("kalah.speed=1")
+            .unwrap_err()
+            .contains("kalah.speed=1"));
         assert!(parse("kalah.row").unwrap_err().contains("game.term=value"));
         assert!(parse("oware.row=x").unwrap_err().contains("integer"));
     }
