@@ -71,7 +71,7 @@ class Games:
         if start not in self.starts:
             self.starts[start] = reach(adapter, game, start)
         if self.starts[start] is None:
-            raise ValueError(f"OpenSpiel cannot reach the start position {start} by play")
+            raise ValueError(f"OpenSpiel cannot reach the start position {start} by play (a few plies from its start at most)")
         state = self.starts[start].clone()
         for move in record.moves:
             action = action_of(adapter, state, move)
