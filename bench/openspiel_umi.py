@@ -33,10 +33,10 @@ Run it with the venv that has both the kit and OpenSpiel (tests/setup.d):
 """
 
 import os
-import random
 import sys
 import time
 
+import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts, minimax
 
@@ -71,7 +71,7 @@ class Games:
         if start not in self.starts:
             self.starts[start] = reach(adapter, game, start)
         if self.starts[start] is None:
-            raise ValueError(f"OpenSpiel cannot reach the start position {start} by play")
+            raise ValueError(f"OpenSpiel cannot reach the start position {start} by play (a few plies from its start at most)")
         state = self.starts[start].clone()
         for move in record.moves:
             action = action_of(adapter, state, move)
@@ -140,7 +140,8 @@ def mcts_cpp(game, state, limits):
 
 
 def mcts_python(game, state, limits):
-    rng = random.Random(limits.options["RandomSeed"] + len(state.history()))
+    # why numpy's generator: OpenSpiel's MCTS calls numpy's `choice(p=...)`.
+    rng = np.random.RandomState(limits.options["RandomSeed"] + len(state.history()))
     bot = mcts.MCTSBot(
         game, limits.options["UctC"] / 100, limits.options["Simulations"],
         mcts.RandomRolloutEvaluator(1, rng), random_state=rng)

@@ -85,14 +85,16 @@ def action_of(adapter, state, move):
     return None
 
 
-def reach(adapter, game, position, max_plies=8):
+def reach(adapter, game, position, max_plies=8, budget=5000):
     """An OpenSpiel state showing `position` (the project's position string),
     found by play from OpenSpiel's start: its Python API cannot set up a
     board, so the shortest action sequence (up to `max_plies`) that leads
-    there is searched. None when there is none that short. Positions a few
-    plies from the start (the opening suites') are found at once; seeds only
-    ever move into the stores, so a state with more in a store than the
-    target is not searched further."""
+    there is searched. None when there is none that short, or when it is not
+    found within `budget` states (so that a position deep in a game costs a
+    bounded time: well under 0.1 s). Positions a few plies from the start
+    (the opening suites') are found at once; seeds only ever move into the
+    stores, so a state with more in a store than the target is not searched
+    further."""
     target = str(position)
     stores = [int(s) for s in target.split()[-1].split("/")]
 
@@ -104,6 +106,9 @@ def reach(adapter, game, position, max_plies=8):
         seen = set()
         stack = [(game.new_initial_state(), 0)]
         while stack:
+            budget -= 1
+            if budget < 0:
+                return None
             state, plies = stack.pop()
             if adapter.position(state) == target:
                 return state
