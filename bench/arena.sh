@@ -54,6 +54,18 @@ until [ "$(finished)" -ge "$games" ] && [ "$(playing)" -eq 0 ]; do
   p=$(playing); [ "$p" -gt "$peak" ] && peak=$p
   sleep 0.5
 done
+# The engines' CPU, read before the bridges go (they kill their engines on
+# the way out without waiting for them, so `time` would not see it).
+tck=$(getconf CLK_TCK)
+engines_cpu=0
+for b in "${bridges[@]}"; do
+  for bridge in $(pgrep -P "$b"); do
+    for e in $(pgrep -P "$bridge"); do
+      t=$(awk '{ print $14 + $15 }' "/proc/$e/stat" 2>/dev/null || echo 0)
+      engines_cpu=$(awk -v a="$engines_cpu" -v t="$t" -v k="$tck" 'BEGIN { print a + t / k }')
+    done
+  done
+done
 for b in "${bridges[@]}"; do pkill -TERM -P "$b" || true; done
 wait "${bridges[@]}" 2>/dev/null || true
 kill -TERM "$server"; wait "$server" 2>/dev/null || true
@@ -72,6 +84,8 @@ done
 cpu_of() { awk '{ c += $2 + $3 } END { printf "%.2f", c }' "$@"; }
 plies_of() { grep -o '"move":' "$1" | wc -l; }
 arena_cpu=$(cpu_of <(tail -q -n 1 "$out"/time/server "$out"/time/bridge-*))
+arena_cpu=$(awk -v a="$arena_cpu" -v e="$engines_cpu" 'BEGIN { printf "%.2f", a + e }')
+echo "of the arena's CPU, the bridges' engines: $engines_cpu s"
 tour_cpu=$(cpu_of <(tail -n 1 "$out/time/tournament"))
 echo "peak games at once in the arena: $peak"
 echo "| run | games | plies | CPU s | CPU µs/ply |"

@@ -63,6 +63,21 @@ def run(args, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+def remote_greedy(url, token, bot_env, cwd, name, connections=None) -> subprocess.Popen:
+    """The greedy template with its choose() played over the network for the
+    arbiter at `url` (`run_engine(..., connect=url, token=token)`)."""
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
+        "from mancala import run_engine; "
+        "run_engine(greedy_bot.choose, name=sys.argv[4], connect=sys.argv[1], "
+        "token=sys.argv[2], connections=None if sys.argv[5] == 'None' else int(sys.argv[5]))"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", script, url, token, str(TEMPLATES), name, str(connections)],
+        env=bot_env, stderr=subprocess.PIPE, text=True, cwd=cwd,
+    )
+
+
 #: The lateness `arbiter check` allows over a timed search (`timemargin=`,
 #: milliseconds): generous, because these tests check the bots' protocol, not
 #: their speed, on a loaded machine where a Python start-up can take long.

@@ -6,11 +6,10 @@ cannot rely on the kit being installed.)"""
 
 import json
 import subprocess
-import sys
 import time
 import urllib.request
 
-from conftest import TEMPLATES, run
+from conftest import remote_greedy, run
 
 POOLS = [{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"}]
 GAMES = 6
@@ -45,16 +44,7 @@ def test_a_kit_bot_connects_to_the_arena_and_is_rated(arbiter_bin, engine_bin, b
     try:
         first = server.stdout.readline()
         addr = first.split("http://")[1].split("/")[0]
-        script = (
-            "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
-            "from mancala import run_engine; "
-            "run_engine(greedy_bot.choose, name='Arena Greedy', connect=sys.argv[1], "
-            "token=sys.argv[2])"
-        )
-        bot = subprocess.Popen(
-            [sys.executable, "-c", script, f"ws://{addr}/umi", token, str(TEMPLATES)],
-            env=bot_env, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        )
+        bot = remote_greedy(f"ws://{addr}/umi", token, bot_env, tmp_path, "Arena Greedy")
         deadline = time.monotonic() + 120  # a hang guard, not a timing assertion
         while True:
             pool = get_json(addr, "/api/arena/pools")[0]

@@ -5,9 +5,8 @@ same bot run locally, and the results log verifies."""
 import json
 import socket
 import subprocess
-import sys
 
-from conftest import TEMPLATES, run
+from conftest import TEMPLATES, remote_greedy, run
 
 TOKEN = "python-kit-token-0123456789"
 
@@ -23,17 +22,7 @@ def test_a_remote_python_bot_plays_a_match(arbiter_bin, bot_env, tmp_path):
     tokens = tmp_path / "tokens.json"
     tokens.write_text(json.dumps({"py": TOKEN}))
     log = tmp_path / "results.jsonl"
-    # The greedy template, with its choose() played over the network.
-    script = (
-        "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
-        "from mancala import run_engine; "
-        "run_engine(greedy_bot.choose, name='Remote Greedy', connect=sys.argv[1], "
-        "token=sys.argv[2], connections=1)"
-    )
-    bot = subprocess.Popen(
-        [sys.executable, "-c", script, f"ws://127.0.0.1:{port}/umi", TOKEN, str(TEMPLATES)],
-        env=bot_env, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-    )
+    bot = remote_greedy(f"ws://127.0.0.1:{port}/umi", TOKEN, bot_env, tmp_path, "Remote Greedy", 1)
     try:
         out = run(
             [

@@ -231,6 +231,16 @@ impl Arena {
                 _ = self.wake.notified() => {}
                 _ = tokio::time::sleep(Duration::from_secs(1)) => {}
             }
+            // why every waiting event first: a seat gives its slot back
+            // (`Left`) before its game counts as over, so the pairing never
+            // sees the slot of a connection just closed as free.
+            while open {
+                match events.try_recv() {
+                    Ok(ev) => self.apply(ev),
+                    Err(mpsc::error::TryRecvError::Empty) => break,
+                    Err(mpsc::error::TryRecvError::Disconnected) => open = false,
+                }
+            }
             self.schedule();
             self.refresh_ratings(false);
             if !open && lock(&self.state).playing.is_empty() {

@@ -253,8 +253,7 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
     };
     // One server: the pages, the JSON, /live, /replay and the bots' /umi.
     let site = crate::web::Server::bind_with(args.listen, &args.allow_host, move |allowed| {
-        crate::arena::web::router(web_arena, allowed)
-            .route_service("/umi", crate::remote::endpoint::routes(endpoint))
+        crate::arena::web::router(web_arena, allowed).merge(crate::remote::endpoint::umi(endpoint))
     })
     .await
     .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?

@@ -33,9 +33,15 @@ pub struct Endpoint {
 /// and a bot in a browser sends its page's `Origin`. The token is what
 /// guards it (a page from another site cannot know it).
 pub fn routes(endpoint: Endpoint) -> Router {
+    umi(endpoint)
+        .fallback(|| async { (StatusCode::NOT_FOUND, "no such page; bots connect to /umi") })
+}
+
+/// `/umi` alone, without a fallback: to merge into a server of other pages
+/// (the arena's).
+pub fn umi(endpoint: Endpoint) -> Router {
     Router::new()
         .route("/umi", get(upgrade))
-        .fallback(|| async { (StatusCode::NOT_FOUND, "no such page; bots connect to /umi") })
         .with_state(endpoint)
 }
 

@@ -41,9 +41,12 @@ function chart(history) {
   for (let y = y0; y <= y1 + step / 2; y += step) {
     box.append(svg("text", { x: L - 6, y: Y(y) + 4, "text-anchor": "end" }, y.toFixed(0)));
   }
-  for (let k = 0; k <= ticks; k++) {
-    const x = x0 + ((x1 - x0) * k) / ticks;
-    box.append(svg("text", { x: X(x), y: H - B + 16, "text-anchor": "middle" }, x.toFixed(0)));
+  // The games axis on whole round numbers too (each label where its count is).
+  const xraw = Math.max(1, (x1 - x0) / ticks);
+  const xunit = 10 ** Math.floor(Math.log10(xraw));
+  const xstep = Math.max(1, [1, 2, 5, 10].map((m) => m * xunit).find((s) => s >= xraw));
+  for (let x = Math.ceil(x0 / xstep) * xstep; x <= x1; x += xstep) {
+    box.append(svg("text", { x: X(x), y: H - B + 16, "text-anchor": "middle" }, String(x)));
   }
   box.append(svg("text", { x: W - R, y: H - 4, "text-anchor": "end" }, "games"));
   return box;
