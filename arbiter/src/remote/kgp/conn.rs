@@ -238,7 +238,7 @@ impl Relay<'_> {
                                 self.ep.limits.lines_per_second, self.ep.limits.line_burst
                             );
                         }
-                        self.from_bot(line, &mut last_pong)
+                        self.on_line(line, &mut last_pong)
                     }
                 },
                 line = outbound.recv() => match line {
@@ -268,7 +268,7 @@ impl Relay<'_> {
         }
     }
 
-    fn from_bot(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
+    fn on_line(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
         let c = match refusal(line) {
             Ok(c) => c,
             Err(e) => return vec![Out::Kgp(e)],
