@@ -225,6 +225,22 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
         "{sides:?}"
     );
     verify(&s.path("kgp.jsonl"));
+    // Each of the bot's moves is the last of the two it sent: its highest
+    // pit with seeds, as North too (where `move k` is hole 6 + k).
+    for g in &games {
+        let mut game = mancala_rules::new_game(mancala_rules::GameId::Kalah);
+        let mut checked = 0;
+        for m in g["moves"].as_array().expect("moves") {
+            let mv = m["move"].as_str().expect("a move");
+            if game.side_to_move().to_string() == kbot_side(g) {
+                let legal = game.legal_moves();
+                assert_eq!(Some(mv), legal.last().map(String::as_str), "{g}");
+                checked += 1;
+            }
+            game.play(mv).expect("a legal move");
+        }
+        assert!(checked > 3, "{g}");
+    }
     // The bot got boards, the server's stops (for the requests it did not
     // yield) and a goodbye at the end.
     assert!(seen[0] == "kgp 1 0 0", "{seen:?}");
