@@ -400,6 +400,12 @@ mod listener {
             l.starts_with("@7 error") && l.contains("dance before mode"),
             "{l}"
         );
+        c.send("9 mode").await;
+        let l = c.line().await.unwrap();
+        assert!(
+            l.starts_with("@9 error") && l.contains("mode takes one argument"),
+            "{l}"
+        );
         c.send(&"x".repeat(20_000)).await;
         let l = c.line().await.unwrap();
         assert!(l.contains("over KGP's limit of 16384"), "{l}");

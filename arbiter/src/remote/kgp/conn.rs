@@ -173,6 +173,10 @@ async fn handshake(
                 (Some("info:authors"), Some(a)) => identity.authors = Some(a.to_owned()),
                 _ => {}
             },
+            ("mode", _) => {
+                let why = "mode takes one argument, the activity (freeplay)";
+                send(w, &Command::error(c.id, why), ep).await?;
+            }
             ("pong" | "ok" | "error", _) => {}
             (name, _) => {
                 let why =
