@@ -140,7 +140,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// `arbiter match` of kbot (a KGP bot, its `tc`) against the reference
+/// `arbiter match` of kbot (a KGP bot, its time keys `tc`) against the reference
 /// engine; with the bot's `style`. The arbiter's output and the log's games.
 fn kgp_match(
     s: &common::Scratch,
@@ -156,7 +156,8 @@ fn kgp_match(
     let out = Command::new(ARBITER)
         .current_dir(&s.0)
         .args(["match", "--game", "kalah", "--games", &games.to_string()])
-        .args(["--engine", "remote=kbot", "proto=kgp", tc])
+        .args(["--engine", "remote=kbot", "proto=kgp"])
+        .args(tc.split_whitespace())
         .args(["--engine", &format!("cmd={}", common::engine()), "depth=2"])
         .args(["--remote-listen", "127.0.0.1:0"])
         .args(["--kgp-listen", &format!("127.0.0.1:{port}")])
@@ -201,7 +202,7 @@ fn kbot_side(game: &serde_json::Value) -> &'static str {
 #[test]
 fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
     let s = common::Scratch::new("kgp", "match");
-    let (out, games, seen) = kgp_match(&s, Style::Plays, 2, "st=0.3");
+    let (out, games, seen) = kgp_match(&s, Style::Plays, 2, "st=0.3 timemargin=300");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -224,6 +225,22 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
         "{sides:?}"
     );
     verify(&s.path("kgp.jsonl"));
+    // Each of the bot's moves is the last of the two it sent: its highest
+    // pit with seeds, as North too (where `move k` is hole 6 + k).
+    for g in &games {
+        let mut game = mancala_rules::new_game(mancala_rules::GameId::Kalah);
+        let mut checked = 0;
+        for m in g["moves"].as_array().expect("moves") {
+            let mv = m["move"].as_str().expect("a move");
+            if game.side_to_move().to_string() == kbot_side(g) {
+                let legal = game.legal_moves();
+                assert_eq!(Some(mv), legal.last().map(String::as_str), "{g}");
+                checked += 1;
+            }
+            game.play(mv).expect("a legal move");
+        }
+        assert!(checked > 3, "{g}");
+    }
     // The bot got boards, the server's stops (for the requests it did not
     // yield) and a goodbye at the end.
     assert!(seen[0] == "kgp 1 0 0", "{seen:?}");
@@ -236,7 +253,7 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
 #[test]
 fn a_kgp_bot_that_moves_an_empty_pit_loses_by_illegal_move() {
     let s = common::Scratch::new("kgp", "illegal");
-    let (out, games, _) = kgp_match(&s, Style::Empty, 1, "st=1");
+    let (out, games, _) = kgp_match(&s, Style::Empty, 1, "st=0.5 timemargin=300");
     assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
     let g = &games[0];
     assert_eq!(g["termination"]["kind"], "illegal_move", "{g}");
@@ -381,6 +398,12 @@ mod listener {
         let l = c.line().await.unwrap();
         assert!(
             l.starts_with("@7 error") && l.contains("dance before mode"),
+            "{l}"
+        );
+        c.send("9 mode").await;
+        let l = c.line().await.unwrap();
+        assert!(
+            l.starts_with("@9 error") && l.contains("mode takes one argument"),
             "{l}"
         );
         c.send(&"x".repeat(20_000)).await;

@@ -85,12 +85,7 @@ fn note(text: &str) -> Out {
 }
 
 fn info_string(text: &str) -> String {
-    let clean: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let clean = clean.split_whitespace().collect::<Vec<_>>().join(" ");
-    format!("info string {clean}")
+    format!("info string {}", one_line(text))
 }
 
 fn umi_error(what: &str) -> Out {
@@ -392,7 +387,8 @@ impl Adapter {
     }
 }
 
-/// `text` as one UMI text field (no line breaks, single spaces).
+/// `text` as one UMI text field: no control characters, single spaces,
+/// never empty (a bot may send anything as its name or comment).
 fn one_line(text: &str) -> String {
     let cleaned: String = text
         .chars()
@@ -400,7 +396,7 @@ fn one_line(text: &str) -> String {
         .collect();
     let joined = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
     if joined.is_empty() {
-        "kgp-bot".into()
+        "-".into()
     } else {
         joined
     }

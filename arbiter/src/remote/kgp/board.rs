@@ -50,7 +50,7 @@ impl KgpBoard {
             .split(',')
             .map(|h| h.parse().map_err(|_| bad("a hole that is no number")))
             .collect::<Result<_, _>>()?;
-        if holes.is_empty() || holes.len() % 2 != 0 {
+        if holes.is_empty() || !holes.len().is_multiple_of(2) {
             return Err(bad("not two rows of holes"));
         }
         let mover = match *side {

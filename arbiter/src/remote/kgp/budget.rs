@@ -15,9 +15,10 @@ use mancala_rules::Side;
 const MOVES_LEFT_GUESS: u64 = 25;
 
 /// The time kept back from a budget for the adapter's own reaction (its
-/// `bestmove` is sent locally, so this covers scheduling, not the network).
+/// `bestmove` is sent locally, so this covers scheduling on a loaded
+/// machine, not the network).
 fn reserve(available: Duration) -> Duration {
-    (available / 20).clamp(Duration::from_millis(10), Duration::from_millis(200))
+    (available / 10).clamp(Duration::from_millis(20), Duration::from_millis(500))
 }
 
 /// The thinking time of one move; `None` when `go` sets no time at all
@@ -56,9 +57,9 @@ mod tests {
     #[test]
     fn a_fixed_time_is_used_up_to_the_reserve() {
         let b = budget(&go("go movetime 1000"), Side::South).unwrap();
-        assert_eq!(b, Duration::from_millis(950));
+        assert_eq!(b, Duration::from_millis(900));
         let b = budget(&go("go movetime 100"), Side::North).unwrap();
-        assert_eq!(b, Duration::from_millis(90));
+        assert_eq!(b, Duration::from_millis(80));
     }
 
     #[test]
@@ -70,10 +71,10 @@ mod tests {
         assert_eq!(budget(&g, Side::South), Some(Duration::from_millis(5000)));
         // One move left: all of it but the reserve.
         let g = go("go p1time 1000 p2time 1000 movestogo 1");
-        assert_eq!(budget(&g, Side::North), Some(Duration::from_millis(950)));
+        assert_eq!(budget(&g, Side::North), Some(Duration::from_millis(900)));
         // A big increment never takes the budget over the time left.
         let g = go("go p1time 100 p2time 100 p1inc 5000 p2inc 5000");
-        assert_eq!(budget(&g, Side::South), Some(Duration::from_millis(90)));
+        assert_eq!(budget(&g, Side::South), Some(Duration::from_millis(80)));
     }
 
     #[test]

@@ -175,6 +175,10 @@ async fn handshake(
                 (Some("info:authors"), Some(a)) => identity.authors = Some(a.to_owned()),
                 _ => {}
             },
+            ("mode", _) => {
+                let why = "mode takes one argument, the activity (freeplay)";
+                send(w, &Command::error(c.id, why), ep).await?;
+            }
             ("pong" | "ok" | "error", _) => {}
             (name, _) => {
                 let why =
@@ -240,7 +244,7 @@ impl Relay<'_> {
                                 self.ep.limits.lines_per_second, self.ep.limits.line_burst
                             );
                         }
-                        self.from_bot(line, &mut last_pong)
+                        self.on_line(line, &mut last_pong)
                     }
                 },
                 line = outbound.recv() => match line {
@@ -270,7 +274,7 @@ impl Relay<'_> {
         }
     }
 
-    fn from_bot(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
+    fn on_line(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
         let c = match refusal(line) {
             Ok(c) => c,
             Err(e) => return vec![Out::Kgp(e)],
