@@ -8,6 +8,7 @@ use mancala_rules::games::kalah::KalahBoard;
 use mancala_rules::games::kimasai::{Kimasai, HOLES as KIMASAI_HOLES};
 use mancala_rules::games::kujifunza::Kujifunza;
 use mancala_rules::games::oware::Oware;
+use mancala_rules::games::pit::PitBoard;
 
 /// The contents of a position, per game.
 pub trait Board {
@@ -61,18 +62,18 @@ impl Board for Kujifunza {
 
 impl<const SEEDS: u8> Board for KalahBoard<SEEDS> {
     fn holes(&self) -> Vec<Option<u8>> {
-        KalahBoard::holes(self).iter().map(|&n| Some(n)).collect()
+        PitBoard::holes(self).iter().map(|&n| Some(n)).collect()
     }
     fn stores(&self) -> Option<[u8; 2]> {
-        Some(KalahBoard::stores(self))
+        Some(PitBoard::stores(self))
     }
 }
 
 impl Board for Oware {
     fn holes(&self) -> Vec<Option<u8>> {
-        Oware::holes(self).iter().map(|&n| Some(n)).collect()
+        PitBoard::holes(self).iter().map(|&n| Some(n)).collect()
     }
     fn stores(&self) -> Option<[u8; 2]> {
-        Some(Oware::stores(self))
+        Some(PitBoard::stores(self))
     }
 }

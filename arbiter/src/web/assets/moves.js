@@ -1,8 +1,9 @@
 // The move list, scores and results as the pages write them. Moves are
 // numbered as in the PGN logs, by who made each move (the server says: a
 // Kalah extra turn is the same side twice): a South move starts a new
-// number (`1. 3`, `2. 1`), a North move after it shares it (`2. 1  9`), a
-// North move after a North move or at the start is written `1… 9`.
+// number (`1. 3`, then `2. 1` after an extra turn), a North move shares
+// the number of the South move before it (`2… 9` beside `2. 1`), and a
+// North move after a North move or at the start takes the current one.
 
 import { $, el, moveTime } from "/assets/dom.js";
 
