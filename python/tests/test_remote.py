@@ -96,7 +96,8 @@ def kit_bot(url, token, tmp_path, bot_env, *, cafile=None, connections=None):
 
 def self_signed(tmp_path, name):
     """A certificate for 127.0.0.1 and its key, by `openssl req` (tests/setup
-    installs openssl); the certificate is its own CA."""
+    installs openssl): self-signed and not a CA, so that it is its own trust
+    anchor for rustls as for OpenSSL (docs/tournaments.md, TLS)."""
     openssl = shutil.which("openssl")
     assert openssl, "openssl is not on PATH (tests/setup installs it)"
     cert, key = tmp_path / f"{name}-cert.pem", tmp_path / f"{name}-key.pem"
@@ -104,6 +105,7 @@ def self_signed(tmp_path, name):
         openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
         "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", f"/CN={name}",
         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        "-addext", "basicConstraints=critical,CA:FALSE",
     ])
     assert out.returncode == 0, out.stderr
     return cert, key
