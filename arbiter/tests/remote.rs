@@ -796,30 +796,6 @@ fn an_event_whose_remote_engines_do_not_come_names_them() {
     );
 }
 
-/// A CA and a server certificate it signed for 127.0.0.1 and localhost,
-/// written to `dir` as `<name>-ca.pem`, `<name>-cert.pem`, `<name>-key.pem`.
-fn certificates(dir: &std::path::Path, name: &str) -> [std::path::PathBuf; 3] {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
-    let ca_key = KeyPair::generate().expect("a CA key");
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, format!("{name} test CA"));
-    let ca = ca_params.self_signed(&ca_key).expect("a CA certificate");
-    let key = KeyPair::generate().expect("a server key");
-    let params = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-        .expect("server params");
-    let cert = params
-        .signed_by(&key, &ca, &ca_key)
-        .expect("a server certificate");
-    let paths = ["ca", "cert", "key"].map(|what| dir.join(format!("{name}-{what}.pem")));
-    std::fs::write(&paths[0], ca.pem()).unwrap();
-    std::fs::write(&paths[1], cert.pem()).unwrap();
-    std::fs::write(&paths[2], key.serialize_pem()).unwrap();
-    paths
-}
-
 /// Runs a bridge that must give up by itself (a hang guard of a minute);
 /// its stderr.
 fn failing_bridge(dir: &std::path::Path, url: &str, token: &str, extra: &[&str]) -> String {
@@ -848,8 +824,8 @@ fn failing_bridge(dir: &std::path::Path, url: &str, token: &str, extra: &[&str])
 #[test]
 fn a_bridge_plays_over_wss_and_a_plain_or_untrusted_one_fails_clearly() {
     let s = common::Scratch::new("remote", "tls");
-    let [ca, cert, key] = certificates(&s.0, "ours");
-    let [other_ca, ..] = certificates(&s.0, "other");
+    let [ca, cert, key] = common::certificates(&s.0, "ours");
+    let [other_ca, ..] = common::certificates(&s.0, "other");
     let tokens = s.path("tokens.json");
     std::fs::write(&tokens, r#"{"tb": "tls-token-0123456789abcdef"}"#).unwrap();
     let port = free_port();

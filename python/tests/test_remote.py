@@ -196,7 +196,7 @@ def field(engine_bin, remote):
 
 def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
         arbiter_bin, engine_bin, bot_env, tmp_path):
-    local = run(field(engine_bin, remote=False) + ["--stderr-dir", tmp_path / "l"],
+    local = run([arbiter_bin] + field(engine_bin, remote=False) + ["--stderr-dir", tmp_path / "l"],
                 env=bot_env, cwd=tmp_path)
     assert local.returncode == 0, local.stdout + local.stderr
     expected = standings(local.stdout)
@@ -215,7 +215,7 @@ def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
     bots = [kit_bot(url, py_token, tmp_path, bot_env) for _ in range(2)]
     log = tmp_path / "remote.jsonl"
     try:
-        remote = run(field(engine_bin, remote=True) + [
+        remote = run([arbiter_bin] + field(engine_bin, remote=True) + [
             "--remote-listen", f"127.0.0.1:{port}", "--remote-tokens", tokens,
             "--remote-wait", "60", "--jsonout", log, "--stderr-dir", tmp_path / "r",
         ], env=bot_env, cwd=tmp_path)
