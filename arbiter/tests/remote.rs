@@ -589,6 +589,19 @@ impl Drop for Bridge {
     }
 }
 
+/// `arbiter verify` accepts `log`.
+fn assert_verifies(log: &std::path::Path) {
+    let verify = std::process::Command::new(ARBITER)
+        .args(["verify", &log.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+}
+
 fn games_in(log: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
@@ -696,15 +709,7 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
     slots.sort();
     slots.dedup();
     assert_eq!(slots.len(), 24, "every slot once");
-    let verify = std::process::Command::new(ARBITER)
-        .args(["verify", &log.display().to_string()])
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stdout)
-    );
+    assert_verifies(&log);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -908,15 +913,7 @@ fn a_bridge_plays_over_wss_and_a_plain_or_untrusted_one_fails_clearly() {
             "the remote side's moves carry their lag: {g}"
         );
     }
-    let verify = std::process::Command::new(ARBITER)
-        .args(["verify", &log.display().to_string()])
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stdout)
-    );
+    assert_verifies(&log);
 }
 
 /// `/ws/play` of `arbiter serve` with a blocking client (a hang guard of a

@@ -1,13 +1,18 @@
 """The kit as a remote engine: `run_engine(choose, connect=..., token=...)`
 plays a match for an arbiter over WebSocket on the loopback, against the
-same bot run locally, and the results log verifies."""
+same bot run locally, and the results log verifies; the same over TLS
+(`wss://`, a certificate made by `openssl req`); and a tournament with one
+remote engine through `arbiter connect` and one through the kit has the
+standings of the same tournament all local. (This test lives here, not in
+arbiter/tests/remote.rs, because only the Python suite installs the kit.)"""
 
 import json
+import shutil
 import socket
 import subprocess
 import sys
 
-from conftest import TEMPLATES, run
+from conftest import TEMPLATES, TIMEOUT, run
 
 TOKEN = "python-kit-token-0123456789"
 
@@ -72,10 +77,6 @@ def test_a_remote_python_bot_plays_a_match(arbiter_bin, bot_env, tmp_path):
 
 
 # --- TLS, and a tournament with a bridge and the kit -------------------------
-
-import shutil  # noqa: E402
-
-from conftest import TIMEOUT  # noqa: E402
 
 
 def kit_bot(url, token, tmp_path, bot_env, *, cafile=None, connections=None):
