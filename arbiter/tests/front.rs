@@ -2,7 +2,8 @@
 //! `arbiter serve` over loopback: connections that send too slowly, or
 //! nothing, are closed by their deadlines; a body announced and never sent
 //! is answered; a server short of file descriptors goes on answering; a
-//! request with two `Host`s or `Origin`s, or a non-ASCII one, is refused.
+//! request with two `Host`s or `Origin`s, or a non-ASCII one, is refused;
+//! a TLS listener answers over TLS only.
 //! Deadlines are set short by their flags; every wait has a generous guard
 //! and nothing is timed.
 
@@ -193,4 +194,74 @@ fn repeated_or_non_ascii_host_and_origin_are_refused() {
     let mut engines = common::processes_in(&scratch.0);
     engines.retain(|(pid, _)| *pid != s.pid());
     assert!(engines.is_empty(), "{engines:?}");
+}
+
+#[test]
+fn a_tls_listener_answers_over_tls_and_closes_a_plain_client() {
+    let s = common::Scratch::new("front", "tls");
+    let [ca, cert, key] = common::certificates(&s.0, "front");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--header-timeout", "1"])
+        .args(["--tls-cert", &cert.display().to_string()])
+        .args(["--tls-key", &key.display().to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arbiter serve starts");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("a line");
+    let result = std::panic::catch_unwind(|| {
+        let addr = line
+            .split("https://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no https:// address in {line:?}"))
+            .to_owned();
+        // Over TLS, trusting our CA: the page's API answers, and an https
+        // Origin is our own.
+        let config = arbiter::front::tls::client_config(Some(&ca)).expect("our CA");
+        let name = rustls_pki_types::ServerName::try_from("127.0.0.1").expect("a name");
+        let tls = rustls::ClientConnection::new(config, name).expect("a client");
+        let mut stream = rustls::StreamOwned::new(tls, connect(&addr));
+        stream
+            .sock
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        write!(
+            stream,
+            "GET /api/config HTTP/1.1\r\nHost: {addr}\r\nOrigin: https://{addr}\r\n\
+             Connection: close\r\n\r\n"
+        )
+        .expect("sends over TLS");
+        let mut answer = String::new();
+        // why tolerate an error after the body: a peer that closes without
+        // TLS close_notify ends the read with UnexpectedEof.
+        let _ = stream.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("kujifunza"), "{answer}");
+
+        // Plain HTTP to it: no HTTP answer, the connection is closed.
+        let mut plain = connect(&addr);
+        plain
+            .write_all(format!("GET /api/config HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+            .expect("sends");
+        plain
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        let mut got = Vec::new();
+        let _ = plain.read_to_end(&mut got);
+        assert!(
+            !String::from_utf8_lossy(&got).contains("HTTP/1.1"),
+            "a plain client gets no HTTP: {got:?}"
+        );
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
 }

@@ -63,17 +63,20 @@ def run(args, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-def remote_greedy(url, token, bot_env, cwd, name, connections=None) -> subprocess.Popen:
+def remote_greedy(url, token, bot_env, cwd, name, connections=None, cafile=None) -> subprocess.Popen:
     """The greedy template with its choose() played over the network for the
-    arbiter at `url` (`run_engine(..., connect=url, token=token)`)."""
+    arbiter at `url` (`run_engine(..., connect=url, token=token)`); `cafile`
+    is the certificate to trust for a `wss://` url."""
     script = (
         "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
         "from mancala import run_engine; "
         "run_engine(greedy_bot.choose, name=sys.argv[4], connect=sys.argv[1], "
-        "token=sys.argv[2], connections=None if sys.argv[5] == 'None' else int(sys.argv[5]))"
+        "token=sys.argv[2], connections=None if sys.argv[5] == 'None' else int(sys.argv[5]), "
+        "cafile=sys.argv[6] or None)"
     )
     return subprocess.Popen(
-        [sys.executable, "-c", script, url, token, str(TEMPLATES), name, str(connections)],
+        [sys.executable, "-c", script, url, token, str(TEMPLATES), name, str(connections),
+         str(cafile or "")],
         env=bot_env, stderr=subprocess.PIPE, text=True, cwd=cwd,
     )
 

@@ -1,12 +1,17 @@
 """The kit as a remote engine: `run_engine(choose, connect=..., token=...)`
 plays a match for an arbiter over WebSocket on the loopback, against the
-same bot run locally, and the results log verifies."""
+same bot run locally, and the results log verifies; the same over TLS
+(`wss://`, a certificate made by `openssl req`); and a tournament with one
+remote engine through `arbiter connect` and one through the kit has the
+standings of the same tournament all local. (This test lives here, not in
+arbiter/tests/remote.rs, because only the Python suite installs the kit.)"""
 
 import json
+import shutil
 import socket
 import subprocess
 
-from conftest import TEMPLATES, remote_greedy, run
+from conftest import TEMPLATES, TIMEOUT, remote_greedy, run
 
 TOKEN = "python-kit-token-0123456789"
 
@@ -62,30 +67,16 @@ def test_a_remote_python_bot_plays_a_match(arbiter_bin, bot_env, tmp_path):
 
 # --- TLS, and a tournament with a bridge and the kit -------------------------
 
-import shutil  # noqa: E402
-
-from conftest import TIMEOUT  # noqa: E402
-
 
 def kit_bot(url, token, tmp_path, bot_env, *, cafile=None, connections=None):
     """The greedy template played over the network by the kit, as a process."""
-    script = (
-        "import sys; sys.path.insert(0, sys.argv[3]); import greedy_bot; "
-        "from mancala import run_engine; "
-        "cafile = sys.argv[4] or None; connections = int(sys.argv[5]) or None; "
-        "run_engine(greedy_bot.choose, name='Remote Greedy', connect=sys.argv[1], "
-        "token=sys.argv[2], connections=connections, cafile=cafile)"
-    )
-    return subprocess.Popen(
-        [sys.executable, "-c", script, url, token, str(TEMPLATES), str(cafile or ""),
-         str(connections or 0)],
-        env=bot_env, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-    )
+    return remote_greedy(url, token, bot_env, tmp_path, "Remote Greedy", connections, cafile)
 
 
 def self_signed(tmp_path, name):
     """A certificate for 127.0.0.1 and its key, by `openssl req` (tests/setup
-    installs openssl); the certificate is its own CA."""
+    installs openssl): self-signed and not a CA, so that it is its own trust
+    anchor for rustls as for OpenSSL (docs/tournaments.md, TLS)."""
     openssl = shutil.which("openssl")
     assert openssl, "openssl is not on PATH (tests/setup installs it)"
     cert, key = tmp_path / f"{name}-cert.pem", tmp_path / f"{name}-key.pem"
@@ -93,6 +84,7 @@ def self_signed(tmp_path, name):
         openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
         "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", f"/CN={name}",
         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        "-addext", "basicConstraints=critical,CA:FALSE",
     ])
     assert out.returncode == 0, out.stderr
     return cert, key
@@ -183,7 +175,7 @@ def field(engine_bin, remote):
 
 def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
         arbiter_bin, engine_bin, bot_env, tmp_path):
-    local = run(field(engine_bin, remote=False) + ["--stderr-dir", tmp_path / "l"],
+    local = run([arbiter_bin] + field(engine_bin, remote=False) + ["--stderr-dir", tmp_path / "l"],
                 env=bot_env, cwd=tmp_path)
     assert local.returncode == 0, local.stdout + local.stderr
     expected = standings(local.stdout)
@@ -202,7 +194,7 @@ def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
     bots = [kit_bot(url, py_token, tmp_path, bot_env) for _ in range(2)]
     log = tmp_path / "remote.jsonl"
     try:
-        remote = run(field(engine_bin, remote=True) + [
+        remote = run([arbiter_bin] + field(engine_bin, remote=True) + [
             "--remote-listen", f"127.0.0.1:{port}", "--remote-tokens", tokens,
             "--remote-wait", "60", "--jsonout", log, "--stderr-dir", tmp_path / "r",
         ], env=bot_env, cwd=tmp_path)

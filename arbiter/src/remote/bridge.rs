@@ -179,26 +179,35 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
 /// A connection error as a reason to retry, or, when TLS cannot work as
 /// configured (retrying would fail the same way), the bridge's error.
 fn tls_fault(url: &str, e: WsError) -> Result<String, BridgeError> {
-    match e {
-        WsError::Tls(TlsError::Rustls(why)) => match *why {
-            rustls::Error::InvalidCertificate(why) => Err(BridgeError::Tls(format!(
-                "{url}: the arbiter's certificate is not trusted ({why:?}); \
-                 give the CA that signed it with --ca FILE"
-            ))),
-            why => Err(BridgeError::Tls(format!(
-                "{url}: TLS handshake failed ({why}); does the arbiter serve TLS \
+    // why both: tokio-rustls reports a failed handshake as an I/O error
+    // wrapping rustls's, tungstenite's own TLS code as its `Tls` error.
+    let tls = match &e {
+        WsError::Tls(TlsError::Rustls(why)) => Some(&**why),
+        WsError::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>()),
+        _ => None,
+    };
+    match tls {
+        Some(rustls::Error::InvalidCertificate(why)) => Err(BridgeError::Tls(format!(
+            "{url}: the arbiter's certificate is not trusted ({why:?}); \
+             give the CA that signed it with --ca FILE"
+        ))),
+        Some(why) => Err(BridgeError::Tls(format!(
+            "{url}: TLS handshake failed ({why}); does the arbiter serve TLS \
              (--tls-cert)? If not, connect to ws://"
-            ))),
-        },
+        ))),
         // why this reading: a TLS listener answers a plain request with a
         // TLS alert record (or closes), which is no HTTP response at all.
-        WsError::HttpFormat(_) | WsError::Protocol(_) if url.starts_with("ws://") => {
+        None if url.starts_with("ws://")
+            && matches!(e, WsError::HttpFormat(_) | WsError::Protocol(_)) =>
+        {
             Err(BridgeError::Tls(format!(
                 "{url}: the arbiter did not answer with HTTP ({e}); if it serves TLS \
                  (--tls-cert), connect to wss://"
             )))
         }
-        e => Ok(e.to_string()),
+        None => Ok(e.to_string()),
     }
 }
 

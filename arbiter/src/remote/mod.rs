@@ -135,6 +135,14 @@ pub fn remote_ids(specs: &[EngineSpec]) -> Vec<String> {
     specs.iter().filter_map(|s| s.remote.clone()).collect()
 }
 
+/// Connections at once from one address to the endpoint (the front's
+/// default for pages is 128). why more: a course's or a club's bots often
+/// share one address (a lab behind NAT) and a bot opens a connection per
+/// game it plays at once; what one bot may hold is its token's limit
+/// (`slots=`), and a connection that does not authenticate is closed after
+/// [`Limits::auth_deadline`].
+pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 512;
+
 /// Binds the endpoint on `listen` through the shared web front
 /// ([`crate::web::Server::bind_tls`], so it has the listeners' limits, and
 /// TLS when `tls` is given) and serves it in the background; returns the
@@ -150,6 +158,10 @@ pub async fn listen(
     let server =
         crate::web::Server::bind_tls(listen, &[], tls, |_allowed| endpoint::routes(endpoint))
             .await?
+            .with_limits(crate::front::Limits {
+                max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
+                ..crate::front::Limits::default()
+            })
             .with_nodelay()
             .without_host_guard();
     let addr = server.addr;

@@ -332,3 +332,27 @@ pub fn report(text: &str) -> String {
     let end = end + rest[end..].find('\n').unwrap_or(rest.len() - end);
     rest[..end].to_owned()
 }
+
+/// A CA and a server certificate it signed for 127.0.0.1 and localhost,
+/// written to `dir` as `<name>-ca.pem`, `<name>-cert.pem`, `<name>-key.pem`.
+pub fn certificates(dir: &std::path::Path, name: &str) -> [std::path::PathBuf; 3] {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let ca_key = KeyPair::generate().expect("a CA key");
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, format!("{name} test CA"));
+    let ca = ca_params.self_signed(&ca_key).expect("a CA certificate");
+    let key = KeyPair::generate().expect("a server key");
+    let params = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .expect("server params");
+    let cert = params
+        .signed_by(&key, &ca, &ca_key)
+        .expect("a server certificate");
+    let paths = ["ca", "cert", "key"].map(|what| dir.join(format!("{name}-{what}.pem")));
+    std::fs::write(&paths[0], ca.pem()).unwrap();
+    std::fs::write(&paths[1], cert.pem()).unwrap();
+    std::fs::write(&paths[2], key.serialize_pem()).unwrap();
+    paths
+}
