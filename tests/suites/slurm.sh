@@ -94,6 +94,10 @@ wait_for munged test -S "$work/munge/munge.socket"
 
 # Slurm: free ports on loopback, state and spool in the directory.
 node=$(hostname -s)
+# Two CPUs, or one on a one-core machine (slurmd drains a node that has
+# fewer than its configuration says).
+cpus=$(nproc)
+[ "$cpus" -le 2 ] || cpus=2
 port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 ctld_port=$(port)
 slurmd_port=$(port)
@@ -130,7 +134,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 PlugStackConfig=$work/plugstack.conf
-NodeName=$node NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=tb Nodes=$node Default=YES MaxTime=10 State=UP
 EOF
 : >"$work/plugstack.conf"
