@@ -9,7 +9,7 @@
 # byte. The daemons are stopped and the directory removed on every exit,
 # failure included. Needs the packages tests/setup.d/slurm.sh installs and
 # root (slurmd starts jobs as their user). Bounded: 5 minutes in all; 15 s
-# wall on an idle 2-core machine, 30 s at load 18.
+# wall on this 2-core machine at load 2, 30 s at load 18.
 #
 # TB_SLURM_LAYER picks the layer (default 12, 1 352 078 boards).
 set -euo pipefail
