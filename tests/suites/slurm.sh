@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 layer=${TB_SLURM_LAYER:-12}
-deadline=$((SECONDS + 300))
+trap 'echo "slurm suite: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 for tool in munged slurmctld slurmd sbatch scontrol sinfo; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -31,6 +31,8 @@ fi
 
 cargo build -q -p engine
 engine=$PWD/target/debug/engine
+# The bound starts after the build (a cold build is not the suite's time).
+deadline=$((SECONDS + 300))
 
 work=$(mktemp -d /tmp/slurm-suite.XXXXXX)
 # why 755: munged wants every directory above its socket searchable by all
@@ -43,7 +45,7 @@ started=()
 cleanup() {
   local status=$?
   if [ "$status" -ne 0 ]; then
-    for log in "$work"/*.log; do
+    for log in "$work"/*.log "$work"/out/*.txt; do
       [ -e "$log" ] || continue
       echo "--- ${log#"$work"/} (last 30 lines)" >&2
       tail -n 30 "$log" >&2
