@@ -11,6 +11,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     /// While set, deadlines do not apply (pondering, `go infinite`).
     unlimited: AtomicBool,
+    /// Set just before the search sends its `bestmove`.
+    answered: AtomicBool,
     deadlines: Mutex<Deadlines>,
 }
 
@@ -33,6 +35,16 @@ impl SearchControl {
 
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
+    }
+
+    pub fn set_answered(&self) {
+        self.answered.store(true, Ordering::Release);
+    }
+
+    /// The search has sent (or is sending) its `bestmove`: only its thread's
+    /// return is left.
+    pub fn has_answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire)
     }
 
     pub fn set_unlimited(&self, unlimited: bool) {

@@ -363,10 +363,13 @@ impl Engine {
 
     /// Joins a search that already answered.
     fn reap_finished(&mut self) {
+        // why `has_answered` too: a client may send `setoption` the moment
+        // it reads `bestmove`, before the search thread has returned; the
+        // search is over then, and the join below waits only for its return.
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.handle.is_finished() || r.control.has_answered())
         {
             self.finish_search();
         }
@@ -436,6 +439,7 @@ impl Job {
         while self.control.is_unlimited() && !self.control.is_stopped() {
             thread::sleep(Duration::from_millis(1));
         }
+        self.control.set_answered();
         self.out.send(&answer);
     }
 
