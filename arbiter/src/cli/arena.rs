@@ -66,6 +66,9 @@ pub struct RunArgs {
     /// non-loopback --listen).
     #[arg(long, value_name = "HOST:PORT")]
     pub allow_host: Vec<String>,
+    /// TLS for --listen (pages over https://, bots over wss://).
+    #[command(flatten)]
+    pub tls: crate::cli::tls::TlsArgs,
     /// Start no game after this many (the server goes on serving).
     #[arg(long, value_name = "N", value_parser = crate::cli::games_arg)]
     pub max_games: Option<usize>,
@@ -252,7 +255,8 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
         limits,
     };
     // One server: the pages, the JSON, /live, /replay and the bots' /umi.
-    let site = crate::web::Server::bind_with(args.listen, &args.allow_host, move |allowed| {
+    let tls = args.tls.load()?;
+    let site = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, move |allowed| {
         crate::arena::web::router(web_arena, allowed).merge(crate::remote::endpoint::umi(endpoint))
     })
     .await
