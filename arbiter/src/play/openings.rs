@@ -81,16 +81,21 @@ pub fn parse_openings(
         Some("suite") => Openings::Suite,
         Some(s) => match s.split_once('=') {
             Some(("plies", n)) => {
-                let plies = n
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|p| *p <= MAX_OPENING_PLIES)
-                    .ok_or_else(|| {
-                        OpeningsError(format!(
+                let plies = match n.trim().parse::<u64>() {
+                    Ok(p) if p <= MAX_OPENING_PLIES => p,
+                    // why two wordings: those of every other count on the
+                    // command line (a number out of range, or no number).
+                    Ok(_) => {
+                        return Err(OpeningsError(format!(
+                            "--openings plies={n}: must be from 0 to {MAX_OPENING_PLIES}"
+                        )))
+                    }
+                    Err(_) => {
+                        return Err(OpeningsError(format!(
                             "--openings plies={n}: expected a whole number from 0 to {MAX_OPENING_PLIES}"
-                        ))
-                    })?;
+                        )))
+                    }
+                };
                 Openings::Random {
                     plies: plies as u32,
                     seed,

@@ -16,7 +16,7 @@ use axum::Router;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::remote::registry::{Admission, ConnState, Connection, Inbound, Registry};
+use crate::remote::registry::{Admission, ConnState, Inbound, Opened, Registry};
 use crate::remote::Limits;
 
 /// What the endpoint's handlers share.
@@ -127,18 +127,12 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             }
         },
     };
-    let id = ep.registry.next_id();
-    let state = Arc::new(ConnState::new());
-    let (in_tx, in_rx) = mpsc::channel(ep.limits.inbound_queue);
-    let (out_tx, out_rx) = mpsc::channel(64);
-    ep.registry.offer(Connection {
+    let Opened {
         id,
-        remote: remote.clone(),
-        query,
-        inbound: in_rx,
-        outbound: out_tx,
-        state: Arc::clone(&state),
-    });
+        state,
+        inbound: in_tx,
+        outbound: out_rx,
+    } = ep.registry.open(&remote, query, ep.limits.inbound_queue);
     tracing::info!(remote = %remote, id, "remote engine connected");
     let reason = relay(&mut socket, &ep.limits, &state, in_tx, out_rx).await;
     state.close(&reason);

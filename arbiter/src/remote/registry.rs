@@ -97,6 +97,16 @@ pub struct Connection {
     pub state: Arc<ConnState>,
 }
 
+/// The transport's ends of a connection [`Registry::open`] offered: lines
+/// that arrive go to `inbound`, lines to send come from `outbound`.
+#[derive(Debug)]
+pub struct Opened {
+    pub id: u32,
+    pub state: Arc<ConnState>,
+    pub inbound: mpsc::Sender<Inbound>,
+    pub outbound: mpsc::Receiver<String>,
+}
+
 #[derive(Debug, Default)]
 struct Pool {
     idle: VecDeque<Connection>,
@@ -216,6 +226,29 @@ impl Registry {
     /// A number for a new connection.
     pub fn next_id(&self) -> u32 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Registers a newly authenticated connection of `remote` and offers it
+    /// (as [`Registry::offer`]): the transport's ends of it.
+    pub fn open(&self, remote: &str, query: Option<String>, inbound_queue: usize) -> Opened {
+        let id = self.next_id();
+        let state = Arc::new(ConnState::new());
+        let (inbound, in_rx) = mpsc::channel(inbound_queue);
+        let (out_tx, outbound) = mpsc::channel(64);
+        self.offer(Connection {
+            id,
+            remote: remote.to_string(),
+            query,
+            inbound: in_rx,
+            outbound: out_tx,
+            state: Arc::clone(&state),
+        });
+        Opened {
+            id,
+            state,
+            inbound,
+            outbound,
+        }
     }
 
     /// Puts an authenticated connection where a game can take it.

@@ -16,7 +16,7 @@ use crate::remote::kgp::adapter::{Adapter, Identity, Out};
 use crate::remote::kgp::lines::{Line, Lines};
 use crate::remote::kgp::wire::{Arg, Command, MAX_LINE};
 use crate::remote::kgp::KgpEndpoint;
-use crate::remote::registry::{Admission, ConnState, Connection, Inbound};
+use crate::remote::registry::{Admission, ConnState, Inbound, Opened};
 
 /// Who the bot proved to be before `mode`.
 struct Hello {
@@ -82,19 +82,15 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
         }
     };
     drop(permit);
-    let id = ep.registry.next_id();
-    let state = Arc::new(ConnState::new());
-    let (in_tx, in_rx) = mpsc::channel(ep.limits.inbound_queue);
-    let (out_tx, out_rx) = mpsc::channel(64);
-    ep.registry.offer(Connection {
+    // why no query: a KGP connection has no upgrade request to carry pools.
+    let Opened {
         id,
-        remote: hello.remote.clone(),
-        // why none: a KGP connection has no upgrade request to carry pools.
-        query: None,
-        inbound: in_rx,
-        outbound: out_tx,
-        state: Arc::clone(&state),
-    });
+        state,
+        inbound: in_tx,
+        outbound: out_rx,
+    } = ep
+        .registry
+        .open(&hello.remote, None, ep.limits.inbound_queue);
     tracing::info!(remote = %hello.remote, id, %peer, "kgp bot connected");
     let adapter = Adapter::new(&hello.remote, hello.identity);
     let mut relay = Relay {
