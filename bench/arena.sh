@@ -68,7 +68,10 @@ for b in "${bridges[@]}"; do
 done
 for b in "${bridges[@]}"; do pkill -TERM -P "$b" || true; done
 wait "${bridges[@]}" 2>/dev/null || true
-kill -TERM "$server"; wait "$server" 2>/dev/null || true
+# why the child: "$server" is /usr/bin/time, which writes nothing if it is
+# the one signalled; the server's own exit lets it write its figures.
+pkill -TERM -P "$server" || true; wait "$server" 2>/dev/null || true
+[ -s "$out/time/server" ] || { echo "the server's CPU was not recorded" >&2; exit 1; }
 "$arbiter" arena export --db "$db" --pool bench --jsonout "$out/arena.jsonl" > /dev/null
 
 # The same engines as local processes, B/2 games at once.
