@@ -150,10 +150,21 @@ impl Header {
     }
 }
 
+/// Where a file is written before it is renamed into place: its whole name
+/// plus `.partial`. why not `with_extension`: a shard's name has its number
+/// after the last dot (`bohnenspiel-12.shard-0-of-3`), so every shard of a
+/// layer would share one temporary file, and the tasks of a batch array
+/// writing side by side would rename each other's bytes away.
+fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
 /// Writes `bytes` to `path` atomically (a temporary file renamed into place),
 /// so an interrupted build never leaves a file that looks finished.
 fn write_atomic(path: &Path, parts: &[Part]) -> io::Result<()> {
-    let tmp = path.with_extension("partial");
+    let tmp = partial_path(path);
     {
         let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
         let mut crc = crc32fast::Hasher::new();
@@ -329,4 +340,78 @@ pub fn read_header(path: &Path) -> Result<Header, String> {
         .and_then(|mut f| f.read_exact(&mut h))
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Header::decode(&h).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_of_a_layer_has_its_own_partial_file() {
+        let dir = Path::new("/db");
+        let game = GameId::Bohnenspiel;
+        let mut paths = vec![layer_path(dir, game, 12)];
+        for of in 1..=4 {
+            paths.extend((0..of).map(|i| shard_path(dir, game, 12, i, of)));
+        }
+        let partial: std::collections::HashSet<_> = paths.iter().map(|p| partial_path(p)).collect();
+        assert_eq!(partial.len(), paths.len());
+        for p in &paths {
+            assert!(
+                !paths.contains(&partial_path(p)),
+                "{} is a finished file's name",
+                p.display()
+            );
+        }
+        assert_eq!(
+            partial_path(&shard_path(dir, game, 12, 0, 3)),
+            Path::new("/db/bohnenspiel-12.shard-0-of-3.partial")
+        );
+    }
+
+    #[test]
+    fn shards_written_side_by_side_are_all_kept() {
+        let dir = std::env::temp_dir().join(format!("tb-partial-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let game = GameId::Bohnenspiel;
+        let beans = 3;
+        let of = 3;
+        let barrier = std::sync::Barrier::new(of as usize);
+        std::thread::scope(|s| {
+            for number in 0..of {
+                let (dir, barrier) = (&dir, &barrier);
+                s.spawn(move || {
+                    let (start, end) = crate::build::shard_range(beans, number, of);
+                    let len = (end - start) as usize;
+                    let mark = number as i8;
+                    let bounds = Bounds {
+                        beans,
+                        start,
+                        exit: vec![mark; len],
+                        lower: vec![-mark; len],
+                        upper: vec![mark; len],
+                    };
+                    barrier.wait();
+                    write_shard(
+                        &shard_path(dir, game, beans, number, of),
+                        game,
+                        number,
+                        of,
+                        &bounds,
+                    )
+                    .unwrap();
+                });
+            }
+        });
+        for number in 0..of {
+            let (h, b) = read_shard(&shard_path(&dir, game, beans, number, of)).unwrap();
+            assert_eq!(h.kind, Kind::Shard { number, of });
+            assert_eq!(b.start, crate::build::shard_range(beans, number, of).0);
+            assert!(
+                b.exit.iter().all(|&v| v == number as i8),
+                "shard {number} holds another's bytes"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }
