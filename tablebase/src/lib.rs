@@ -12,6 +12,7 @@
 //! the database and the arbiter must not depend on the engine.
 
 pub mod build;
+pub mod check;
 pub mod file;
 pub mod index;
 pub mod position;

@@ -99,7 +99,9 @@ impl Tablebase {
             .last()
     }
 
-    fn layer(&self, game: GameId, beans: usize) -> Result<Option<&Solved>, String> {
+    /// Layer `beans` of `game`, loaded and checked on first use (`None` if
+    /// the directory has no such file).
+    pub(crate) fn layer(&self, game: GameId, beans: usize) -> Result<Option<&Solved>, String> {
         let Some(layer) = self.layers.get(&(game, beans)) else {
             return Ok(None);
         };

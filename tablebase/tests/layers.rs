@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use mancala_rules::GameId;
 use mancala_tablebase::build::{build, build_shard, join};
-use mancala_tablebase::file::{layer_path, read_layer};
+use mancala_tablebase::file::{layer_path, read_layer, write_layer};
 use mancala_tablebase::index::{layer_size, rank, unrank};
 use mancala_tablebase::position::{edges, end_value, south_to_move};
 use mancala_tablebase::solve::{solve_all, Solved};
@@ -132,5 +132,38 @@ fn files_round_trip_resume_and_reject_damage_by_name() {
     assert!(read_layer(&path).expect_err("short").contains("truncated"));
     std::fs::write(&path, b"hello").expect("writes");
     assert!(read_layer(&path).expect_err("junk").contains("bad magic"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_bellman_checks_built_files_and_names_a_wrong_value() {
+    let dir = scratch("bellman");
+    let game = GameId::Bohnenspiel;
+    build(game, 7, &dir, 2, &mut |_| {}).expect("builds");
+    let tb = Tablebase::open(&dir).expect("opens");
+    for beans in 0..=7 {
+        // 500 boards: layers 0..=4 whole, 5..=7 sampled.
+        let checked = tb.check_bellman(game, beans, 500, 1).expect("holds");
+        assert_eq!(checked.boards, layer_size(beans).min(500));
+    }
+    // A wrong value written with a good checksum: only the identity sees it.
+    let (_, mut layer) = read_layer(&layer_path(&dir, game, 4)).expect("reads");
+    let r = 700;
+    layer.values[r] += 2;
+    write_layer(&layer_path(&dir, game, 4), game, &layer).expect("writes");
+    let tb = Tablebase::open(&dir).expect("opens");
+    tb.verify().expect("the checksums are good");
+    let err = tb
+        .check_bellman(game, 4, 10_000, 1)
+        .expect_err("a wrong value");
+    assert!(
+        err.starts_with("bohnenspiel-4.tb: board 700 (") && err.contains("Bellman identity fails"),
+        "{err}"
+    );
+    // A missing layer below is named.
+    std::fs::remove_file(layer_path(&dir, game, 2)).expect("removes");
+    let tb = Tablebase::open(&dir).expect("opens");
+    let err = tb.check_bellman(game, 6, 10, 1).expect_err("missing");
+    assert!(err.contains("layer 2 is missing"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,8 +6,9 @@
 # job array (`sbatch --array=0-2 --wait`) builds one layer of bohnenspiel,
 # task i running `engine tb build --layer N --shard i/3`; `engine tb join`
 # assembles it; the joined layer must equal the one-process build byte for
-# byte. The daemons are stopped and the directory removed on every exit,
-# failure included. Needs the packages tests/setup.d/slurm.sh installs and
+# byte and hold the Bellman identity (`engine tb verify --bellman`). The
+# daemons are stopped and the directory removed on every exit, failure
+# included. Needs the packages tests/setup.d/slurm.sh installs and
 # root (slurmd starts jobs as their user). Bounded: 5 minutes in all; 15 s
 # wall on this 2-core machine at load 2, 30 s at load 18.
 #
@@ -178,4 +179,8 @@ done
 
 "$engine" tb join --game bohnenspiel --layer "$layer" --shards 3 --out "$work/array" >/dev/null
 cmp "$work/array/bohnenspiel-$layer.tb" "$work/single/bohnenspiel-$layer.tb"
+# The Bellman identity on 20,000 random boards of every layer of the array's
+# database (the layers below were built in one process, the top one by the
+# array): each value against the rules library's moves and the layers below.
+"$engine" tb verify --tb "$work/array" --bellman 20000 | tail -n 2
 echo "slurm suite: layer $layer built by a 3-task Slurm array equals the one-process build ($(stat -c %s "$work/single/bohnenspiel-$layer.tb") bytes)"
