@@ -22,7 +22,7 @@ POOLS = [
     {"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"},
     {"name": "bosh", "game": "bosh", "each": "depth=1", "openings": "suite"},
 ]
-GAMES = 200
+GAMES = 300
 #: The reference engine's levels, each a bot connected through `arbiter connect`.
 LEVELS = {"ref-1": 1, "ref-2": 2, "ref-3": 3}
 KIT = "py-greedy"

@@ -18,10 +18,10 @@ from selenium.webdriver.common.by import By
 from conftest import Page, engine_cli, rules_position, start_server, stop
 
 MAX_BEANS = 6
-# ≤ 6 beans on the board: South with two best moves, North losing.
+# ≤ 6 beans on the board: South winning with three best moves, North losing.
 POSITIONS = [
     "bohnenspiel 2,1,0,1,0,0,0,1,0,1,0,0 S 35/31",
-    "bohnenspiel 0,1,0,0,2,0,1,0,0,0,1,1 N 30/36",
+    "bohnenspiel 3,0,0,0,0,0,1,0,0,0,0,2 N 33/33",
 ]
 
 
@@ -62,8 +62,10 @@ def assert_shows_probe(page, tb, position):
     assert box.get_attribute("data-exact") == "true"
     to_move = "south" if position.split()[2] == "S" else "north"
     signed = f"+{value}" if value > 0 else str(value)
+    beans = "bean" if abs(value) == 1 else "beans"
     best = f"best {'moves' if len(moves) > 1 else 'move'} {', '.join(moves)}"
-    assert box.text.startswith(f"Exact (endgame database): {signed} for {to_move} from here; {best};"), box.text
+    assert box.text.startswith(f"Exact (endgame database): {signed} {beans} for {to_move} from here; {best};"), \
+        box.text
     # Not an engine score: the engine's lines stay empty (no analysis runs).
     assert page.d.find_elements(By.CSS_SELECTOR, "#infos [data-multipv]") == []
     return value, moves
