@@ -1,17 +1,22 @@
 //! `arbiter arena`: the admin commands, the one-writer lock, and a running
 //! arena on loopback with bots connected through `arbiter connect` and a
 //! house bot (games recorded, exported, verified, rated; a crash-looping
-//! bot paused; a token revoked while connected; `kill -9` and a restart).
-//! The Python kit's bot in an arena is python/tests/test_arena.py.
+//! bot paused; a token revoked while connected; `kill -9` and a restart; a
+//! bot back within `--remote-grace` keeping its game). The Python kit's bot
+//! in an arena is python/tests/test_arena.py.
 
 mod common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{address_in, engine, get_json, request, testbot, Scratch};
+use common::{
+    address_in, engine, get_json, request, scripted_bot_counted, testbot, Scratch, Script,
+};
 
 /// The arbiter, with assert_cmd's time limit on each run.
 fn arbiter() -> assert_cmd::Command {
@@ -587,4 +592,70 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
     for page in ["/arena", "/arena/bot?name=ref-2", "/replay", "/live"] {
         assert_eq!(request(&arena.addr, page, &[]).0, 200, "{page}");
     }
+}
+
+#[test]
+fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
+    let dir = Scratch::new("arena", "grace");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    )
+    .unwrap();
+    let token = add_bot(&db, "dropper");
+    add_bot(&db, "ref-1");
+    // why a long grace: the bot is back in 300 ms; the rest is a loaded machine.
+    let mut args = house("ref-1", &engine(), "option.Level=1").to_vec();
+    args.extend(["--remote-grace", "30", "--max-games", "2"].map(String::from));
+    let arena = start(&dir, &db, &pools, &args);
+
+    // One connection: it drops at its third `go` (in its first game) and
+    // is back 300 ms later.
+    let connections = Arc::new(AtomicUsize::new(0));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.spawn(scripted_bot_counted(
+        format!("ws://{}/umi", arena.addr),
+        token,
+        Script {
+            drop_at_go: Some(3),
+            back_after: Some(Duration::from_millis(300)),
+        },
+        connections.clone(),
+    ));
+    wait_for(&arena.addr, Duration::from_secs(120), |p| {
+        finished(p) == 2 && p[0]["playing"] == 0
+    });
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        2,
+        "it dropped once and came back"
+    );
+
+    // Both games of the pair ended on the board, neither by `disconnect`;
+    // no strike, so no pause.
+    let games = bot_games(&arena.addr, "dropper");
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(
+        games.iter().all(|g| g["termination"] == "rules"
+            || g["termination"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("adjudication"))),
+        "{games:?}"
+    );
+    let shown = ladder(&arena.addr, "bohn");
+    assert!(row(&shown, "dropper")["paused_secs"].is_null(), "{shown}");
+    // The game went on past the drop (the bot's third move, ply 5 or 6),
+    // over the new connection; the record verifies.
+    let json = dir.path("bohn.jsonl");
+    export(&db, "bohn", &json, None);
+    arbiter()
+        .args(["verify", &s(&json)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    let logs =
+        arbiter::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(logs.len(), 2);
+    assert!(logs.iter().all(|l| l.moves.len() > 6), "{logs:?}");
 }

@@ -17,10 +17,11 @@ use arbiter::remote::{Limits, RemoteEngines};
 use futures_util::{SinkExt, StreamExt};
 use mancala_rules::{start_position, GameId};
 use tokio::net::{TcpListener, TcpStream};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 mod common;
+
+use common::{connect, scripted_bot, Script, Ws};
 
 const TOKEN_A: &str = "token-of-alice-0123456789";
 const TOKEN_B: &str = "token-of-bob-0123456789ab";
@@ -53,20 +54,6 @@ async fn endpoint(limits: Limits) -> (Arc<Registry>, String) {
     .await
     .expect("listens");
     (registry, format!("ws://{addr}/umi"))
-}
-
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
-
-async fn connect(url: &str, token: Option<&str>) -> Result<Ws, WsError> {
-    let mut request = url.into_client_request().unwrap();
-    if let Some(t) = token {
-        request
-            .headers_mut()
-            .insert("authorization", format!("Bearer {t}").parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(request)
-        .await
-        .map(|(ws, _)| ws)
 }
 
 /// Reads until the server closes; the close frame's reason.
@@ -172,75 +159,6 @@ async fn the_endpoint_refuses_and_drops_bad_clients_with_a_reason() {
     open_becomes(&registry, "alice", 1).await;
     open_becomes(&registry, "alice", 0).await;
     assert!(close_reason(&mut ws).await.contains("stopped reading"));
-}
-
-/// A scripted bot over one token: plays the first legal move, and can drop
-/// its connection instead of answering one `go` (then comes back after
-/// `back_after`, or never).
-#[derive(Clone, Copy, Default)]
-struct Script {
-    drop_at_go: Option<usize>,
-    back_after: Option<Duration>,
-}
-
-fn first_legal(position: &str) -> String {
-    // `position startpos moves a b …`
-    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
-    if let Some((_, moves)) = position.split_once(" moves ") {
-        for mv in moves.split_whitespace() {
-            game.play(mv).expect("the arbiter sends legal moves");
-        }
-    }
-    game.legal_moves()[0].clone()
-}
-
-async fn scripted_bot(url: String, token: &'static str, script: Script) {
-    let mut gos = 0;
-    let mut position = String::new();
-    'connections: loop {
-        let Ok(mut ws) = connect(&url, Some(token)).await else {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        while let Some(Ok(frame)) = ws.next().await {
-            let Message::Text(line) = frame else { continue };
-            let line = line.as_str();
-            let replies: Vec<String> = match line.split_whitespace().next() {
-                Some("umi") => vec![
-                    "id name scripted".into(),
-                    "games bohnenspiel".into(),
-                    "umiok".into(),
-                ],
-                Some("isready") => vec!["readyok".into()],
-                Some("position") => {
-                    position = line.to_owned();
-                    vec![]
-                }
-                Some("go") => {
-                    gos += 1;
-                    if script.drop_at_go == Some(gos) {
-                        drop(ws);
-                        match script.back_after {
-                            Some(pause) => {
-                                tokio::time::sleep(pause).await;
-                                continue 'connections;
-                            }
-                            None => return,
-                        }
-                    }
-                    vec![format!("bestmove {}", first_legal(&position))]
-                }
-                Some("quit") => return,
-                _ => vec![],
-            };
-            for r in replies {
-                if ws.send(Message::text(r)).await.is_err() {
-                    continue 'connections;
-                }
-            }
-        }
-        return;
-    }
 }
 
 fn job() -> Job {

@@ -49,6 +49,15 @@ def arbiter_bin(bin_dir) -> Path:
 
 
 @pytest.fixture(scope="session")
+def testbot_bin(bin_dir) -> Path:
+    """The misbehaving test engine (tests/bots), built beside the arbiter."""
+    path = bin_dir / "testbot"
+    if not path.is_file():
+        raise RuntimeError(f"{path} not found: run `cargo build -p testbots` (tests/suites/python.sh does)")
+    return path
+
+
+@pytest.fixture(scope="session")
 def bot_env():
     """The environment for bot processes: this interpreter's bin directory
     first on PATH, so the templates' `#!/usr/bin/env python3` finds the kit."""

@@ -29,6 +29,12 @@ def arbiter(*args):
                           text=True, timeout=WAIT).stdout
 
 
+def engine_cli(*args):
+    """Runs the reference engine's CLI (`engine tb …`) and returns its stdout."""
+    return subprocess.run([str(BIN / "engine"), *args], check=True, capture_output=True,
+                          text=True, timeout=WAIT).stdout
+
+
 def rules_position(start, moves):
     """The position after `moves` from `start`, as the rules library says
     (through `arbiter show`), and the result line if the game is over."""

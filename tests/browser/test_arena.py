@@ -1,7 +1,8 @@
 """The standing arena's pages in a real headless Chromium: a running `arbiter
 arena run` with a house bot and a bot connected over `/umi` through
-`arbiter connect`; the ladder shows both with the ratings the JSON gives,
-and a bot's page draws its rating chart and results by opponent.
+`arbiter connect`; each pool's ladder shows both with the numbers the JSON
+gives (rating, interval, games, W–D–L, score, connected, last seen), and a
+bot's page draws its rating chart and results by opponent.
 
 With ARENA_SHOTS=DIR set, the pages are also saved at 1280×800 and 390×844
 (docs/img/arena-*.png are made so)."""
@@ -58,13 +59,14 @@ def arena(tmp_path):
         deadline = time.monotonic() + 120  # a hang guard only
         while True:
             pools_now = get_json(f"{url}/api/arena/pools")
-            ladder = get_json(f"{url}/api/arena/ladder?pool=bohn")
-            finished = sum(p["finished"] for p in pools_now)
-            counted = sum(r["games"] for r in ladder)
-            bohn = pools_now[0]["finished"]
-            if finished == GAMES and all(p["playing"] == 0 for p in pools_now) and counted == 2 * bohn:
+            # Every finished game counted on each pool's ladder (twice: both players).
+            counted = [sum(r["games"] for r in get_json(f"{url}/api/arena/ladder?pool={p['name']}"))
+                       for p in pools_now]
+            finished = [p["finished"] for p in pools_now]
+            if (sum(finished) == GAMES and all(p["playing"] == 0 for p in pools_now)
+                    and counted == [2 * f for f in finished]):
                 break
-            assert time.monotonic() < deadline, (pools_now, ladder)
+            assert time.monotonic() < deadline, (pools_now, counted)
             time.sleep(0.2)
         yield url
     finally:
@@ -90,18 +92,34 @@ def shots(driver, name):
     driver.set_window_size(1200, 800)
 
 
-def test_the_ladder_shows_the_bots_with_their_ratings(arena, browser):
-    ladder = get_json(f"{arena}/api/arena/ladder?pool=bohn")
-    assert {r["name"] for r in ladder} == {"house-1", "remote-3"}, ladder
-    browser.get(f"{arena}/arena?pool=bohn")
+def assert_ladder_shown(browser, ladder):
+    """Every bot's row shows the numbers of its line of `ladder` (the JSON)."""
     for r in ladder:
         row = wait_for(browser, lambda d, r=r: d.find_element(By.CSS_SELECTOR, f'[data-row="{r["name"]}"]'))
-        wait_for(browser, lambda d, row=row, r=r: row.find_element(By.CSS_SELECTOR, "[data-rating]").text
-                      == f'{r["rating"]:.0f}')
-        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
-        assert str(r["games"]) in cells, cells
-        # Both are connected now: the filled dot.
-        assert "●" in cells, cells
+        wait_for(browser, lambda d, row=row: shown_row(row)["rating"] != "")
+        shown = shown_row(row)
+        # Rounded to whole Elo on the page (JavaScript's rounding, so within half a point).
+        assert abs(float(shown["rating"]) - r["rating"]) <= 0.5, (shown, r)
+        assert abs(float(shown["interval"]) - r["interval"]) <= 0.5, (shown, r)
+        assert shown["games"] == str(r["games"]) and r["games"] > 0, (shown, r)
+        assert shown["wdl"] == f'{r["wins"]}–{r["draws"]}–{r["losses"]}', (shown, r)
+        assert abs(float(shown["score"].removesuffix("%")) - 100 * r["score"]) <= 0.05, (shown, r)
+        assert shown["now"] == ("●" if r["connected"] else "○") and r["connected"], (shown, r)
+        assert shown["last-seen"] == r["last_seen"] and r["last_seen"], (shown, r)
+
+
+def shown_row(row):
+    """A ladder row's cells, by their data- hooks (ladder.js)."""
+    cell = lambda name: row.find_element(By.CSS_SELECTOR, f"[data-{name}]").text  # noqa: E731
+    return {name: cell(name) for name in ("rating", "interval", "games", "wdl", "score", "now", "last-seen")}
+
+
+def test_the_ladder_shows_every_bot_as_the_json_gives_it(arena, browser):
+    for pool in reversed(POOLS):
+        ladder = get_json(f"{arena}/api/arena/ladder?pool={pool['name']}")
+        assert {r["name"] for r in ladder} == {"house-1", "remote-3"}, ladder
+        browser.get(f"{arena}/arena?pool={pool['name']}")
+        assert_ladder_shown(browser, ladder)
     # The better rated first.
     names = [e.get_attribute("data-row") for e in browser.find_elements(By.CSS_SELECTOR, "[data-row]")]
     assert names == [r["name"] for r in ladder], names

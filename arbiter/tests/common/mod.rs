@@ -356,3 +356,110 @@ pub fn certificates(dir: &std::path::Path, name: &str) -> [std::path::PathBuf; 3
     std::fs::write(&paths[2], key.serialize_pem()).unwrap();
     paths
 }
+
+/// A client's WebSocket to a `/umi` endpoint.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens `url` (a `/umi` endpoint), with `token` in the `Authorization`
+/// header if given.
+pub async fn connect(
+    url: &str,
+    token: Option<&str>,
+) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url.into_client_request().unwrap();
+    if let Some(t) = token {
+        request
+            .headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// A scripted Bohnenspiel bot over one token: plays the first legal move,
+/// and can drop its connection instead of answering one `go` (then comes
+/// back after `back_after`, or never).
+#[derive(Clone, Copy, Default)]
+pub struct Script {
+    pub drop_at_go: Option<usize>,
+    pub back_after: Option<Duration>,
+}
+
+fn first_legal(position: &str) -> String {
+    // `position startpos moves a b …`
+    let mut game = mancala_rules::new_game(mancala_rules::GameId::Bohnenspiel);
+    if let Some((_, moves)) = position.split_once(" moves ") {
+        for mv in moves.split_whitespace() {
+            game.play(mv).expect("the arbiter sends legal moves");
+        }
+    }
+    game.legal_moves()[0].clone()
+}
+
+/// [`scripted_bot_counted`] without the count.
+pub async fn scripted_bot(url: String, token: &str, script: Script) {
+    scripted_bot_counted(url, token.to_owned(), script, Default::default()).await
+}
+
+/// Plays by `script` over `url` until the server closes its connection
+/// (or says `quit`), reconnecting after a failed attempt; `connections`
+/// counts the connections it opened.
+pub async fn scripted_bot_counted(
+    url: String,
+    token: String,
+    script: Script,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut gos = 0;
+    let mut position = String::new();
+    'connections: loop {
+        let Ok(mut ws) = connect(&url, Some(&token)).await else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        connections.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        while let Some(Ok(frame)) = ws.next().await {
+            let Message::Text(line) = frame else { continue };
+            let line = line.as_str();
+            let replies: Vec<String> = match line.split_whitespace().next() {
+                Some("umi") => vec![
+                    "id name scripted".into(),
+                    "games bohnenspiel".into(),
+                    "umiok".into(),
+                ],
+                Some("isready") => vec!["readyok".into()],
+                Some("position") => {
+                    position = line.to_owned();
+                    vec![]
+                }
+                Some("go") => {
+                    gos += 1;
+                    if script.drop_at_go == Some(gos) {
+                        drop(ws);
+                        match script.back_after {
+                            Some(pause) => {
+                                tokio::time::sleep(pause).await;
+                                continue 'connections;
+                            }
+                            None => return,
+                        }
+                    }
+                    vec![format!("bestmove {}", first_legal(&position))]
+                }
+                Some("quit") => return,
+                _ => vec![],
+            };
+            for r in replies {
+                if ws.send(Message::text(r)).await.is_err() {
+                    continue 'connections;
+                }
+            }
+        }
+        return;
+    }
+}

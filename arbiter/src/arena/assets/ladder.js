@@ -42,12 +42,12 @@ function drawLadder(rows) {
       el("td", {}, rated ? String(rank) : ""),
       name,
       el("td", { "data-rating": "" }, fmt(r.rating)),
-      el("td", {}, fmt(r.interval)),
-      el("td", {}, String(r.games)),
-      el("td", { class: "wide" }, `${r.wins}–${r.draws}–${r.losses}`),
-      el("td", {}, r.games ? `${(100 * r.score).toFixed(1)}%` : "–"),
-      el("td", {}, now),
-      el("td", { class: "wide" }, r.last_seen ?? "–"),
+      el("td", { "data-interval": "" }, fmt(r.interval)),
+      el("td", { "data-games": "" }, String(r.games)),
+      el("td", { class: "wide", "data-wdl": "" }, `${r.wins}–${r.draws}–${r.losses}`),
+      el("td", { "data-score": "" }, r.games ? `${(100 * r.score).toFixed(1)}%` : "–"),
+      el("td", { "data-now": "" }, now),
+      el("td", { class: "wide", "data-last-seen": "" }, r.last_seen ?? "–"),
     );
   }));
   if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "9", class: "name" }, "No bot has played in this pool yet.")));

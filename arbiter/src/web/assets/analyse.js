@@ -154,7 +154,8 @@ function drawTablebase(tb, toMove) {
   const value = tb.value > 0 ? `+${tb.value}` : String(tb.value);
   const kind = tb.exact ? "Exact (endgame database)" : `Cycle ruling (endgame database, bounds ${tb.bounds[0]} to ${tb.bounds[1]})`;
   const best = tb.moves.length ? `; best ${tb.moves.length > 1 ? "moves" : "move"} ${tb.moves.join(", ")}` : "";
-  p.textContent = `${kind}: ${value} for ${toMove} from here${best}; best play ends ${tb.scores[0]}–${tb.scores[1]} (${tb.result}).`;
+  const beans = Math.abs(tb.value) === 1 ? "bean" : "beans";
+  p.textContent = `${kind}: ${value} ${beans} for ${toMove} from here${best}; best play ends ${tb.scores[0]}–${tb.scores[1]} (${tb.result}).`;
 }
 
 // A move by click, Pass or typed: the line grows only by a move the rules
