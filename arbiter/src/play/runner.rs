@@ -218,6 +218,14 @@ impl Runner {
                 .await?
             }
             (Some(_), Some(remote)) => {
+                // The session the pre-event check started: handshaken, its
+                // games checked (for every game of the event), options set.
+                if let Some(s) = remote.checked.take(engine) {
+                    if s.plays(game.as_str()) {
+                        return Ok(s);
+                    }
+                    s.shutdown(self.quit_grace).await;
+                }
                 let link = remote.link(spec).await?;
                 Session::start_remote(link, self.handshake_timeout, self.traffic.clone()).await?
             }
