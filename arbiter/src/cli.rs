@@ -9,6 +9,7 @@ use mancala_rules::GameId;
 
 use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
 use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use crate::engine::session::Fault;
 use crate::play::game::Timeouts;
 use crate::play::matches::{self, MatchPlan};
 use crate::play::openings::{parse_openings, Openings};
@@ -608,33 +609,60 @@ fn verify_log(
 /// with a clear message rather than forfeiting every game: what went wrong,
 /// where the engine's stderr went and its last lines (as `arbiter check`).
 ///
-/// Remote engines are waited for instead (`--remote-wait`), not started:
-/// their first connection is kept for their first game.
+/// Remote engines are first waited for (`--remote-wait`), then checked the
+/// same way, through the same session code, on one of their connections;
+/// that session is kept for the engine's first game
+/// ([`crate::remote::Checked`]). Called once for each game of the event: a
+/// remote engine already checked is checked for the next game on the same
+/// session.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
     for spec in &runner.engines {
         if spec.proto == crate::engine::config::Protocol::Kgp {
             crate::remote::kgp::check_game(&spec.name, game).map_err(UsageError)?;
         }
     }
+    let checked = runner.remote.as_ref().map(|r| &r.checked);
     if let Some(remote) = &runner.remote {
-        remote
-            .wait_for_all(&runner.engines)
-            .await
-            .map_err(UsageError)?;
+        let waiting: Vec<EngineSpec> = (runner.engines.iter().enumerate())
+            .filter(|(i, _)| remote.checked.games(*i).is_none())
+            .map(|(_, spec)| spec.clone())
+            .collect();
+        remote.wait_for_all(&waiting).await.map_err(UsageError)?;
     }
     for (i, spec) in runner.engines.iter().enumerate() {
-        if spec.remote.is_some() {
+        // why not KGP: the adapter answers a KGP bot's handshake itself,
+        // and the games it can play were checked above.
+        if spec.proto == crate::engine::config::Protocol::Kgp {
             continue;
         }
-        let session = runner.start_engine(i, 0, game).await.map_err(|e| {
-            let stderr = runner.launch_spec(i, 0).stderr_log;
-            UsageError(format!(
-                "engine {}: {e}; {}",
-                spec.name,
-                crate::engine::stderr_tail::explain(stderr.as_deref())
-            ))
-        })?;
-        session.shutdown(runner.quit_grace).await;
+        let refused = |e: Fault| match &spec.remote {
+            // why no stderr here: a remote engine's is on its author's machine.
+            Some(id) => UsageError(format!("engine {} (remote {id}): {e}", spec.name)),
+            None => {
+                let stderr = runner.launch_spec(i, 0).stderr_log;
+                UsageError(format!(
+                    "engine {}: {e}; {}",
+                    spec.name,
+                    crate::engine::stderr_tail::explain(stderr.as_deref())
+                ))
+            }
+        };
+        if let Some(games) = checked.and_then(|c| c.games(i)) {
+            if !games.iter().any(|g| g == game.as_str()) {
+                return Err(refused(Fault::Garbled {
+                    line: format!("games {}", games.join(" ")),
+                    problem: format!("engine does not play {game}"),
+                }));
+            }
+            continue;
+        }
+        let session = runner.start_engine(i, 0, game).await.map_err(refused)?;
+        match (checked, &spec.remote) {
+            (Some(checked), Some(_)) => checked.keep(i, session),
+            _ => {
+                session.shutdown(runner.quit_grace).await;
+            }
+        }
     }
     Ok(())
 }

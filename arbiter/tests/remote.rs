@@ -7,7 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter::engine::config::parse_engines;
+use arbiter::engine::config::{parse_engines, Restart};
+use arbiter::engine::process::{TrafficKind, TrafficRecord};
 use arbiter::play::game::Timeouts;
 use arbiter::play::runner::{Finished, Flow, Job, Runner};
 use arbiter::records::log::Termination;
@@ -200,6 +201,7 @@ fn runner(registry: Arc<Registry>, remote: &str, grace: Duration, wait: Duration
             wait,
             grace,
             write_timeout: Duration::from_secs(10),
+            checked: Default::default(),
         }),
     }
 }
@@ -290,6 +292,100 @@ async fn a_remote_engine_that_never_comes_is_a_no_show() {
         Termination::Disconnect { detail, .. } => assert!(detail.contains("no-show"), "{detail}"),
         other => panic!("expected a no-show, got {other:?}"),
     }
+}
+
+/// The check before an event handshakes a remote engine and keeps that
+/// session for its first game: a bot that opens one connection and never
+/// another plays the game on it (were the connection spent on the check, the
+/// game would be a no-show).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pre_event_check_of_a_remote_engine_keeps_its_connection_for_the_first_game() {
+    let (registry, url) = endpoint(Limits::default()).await;
+    // One connection, never another (the bot ends when it ends).
+    tokio::spawn(scripted_bot(url, TOKEN_A, Script::default()));
+    let r = runner(
+        registry,
+        "alice",
+        Duration::from_secs(1),
+        Duration::from_secs(5),
+    );
+    arbiter::cli::preflight(&r, GameId::Bohnenspiel)
+        .await
+        .expect("the scripted bot passes the check");
+    let finished = play_one(&r).await;
+    assert!(
+        matches!(
+            finished.played.termination,
+            Termination::Rules { .. } | Termination::Adjudication { .. }
+        ),
+        "{:?}",
+        finished.played.termination
+    );
+}
+
+/// The connection ids a remote engine named `remote` got `newgame` on, in
+/// order, over three games; `restart` is its `restart=` setting.
+async fn connections_per_game(restart: Restart) -> Vec<u32> {
+    let (registry, url) = endpoint(Limits::default()).await;
+    // A bot that comes back after every connection, as the bridge does.
+    let bot = tokio::spawn(async move {
+        loop {
+            scripted_bot(url.clone(), TOKEN_A, Script::default()).await;
+        }
+    });
+    let mut r = runner(
+        registry,
+        "alice",
+        Duration::from_secs(1),
+        Duration::from_secs(30),
+    );
+    r.engines[1].restart = restart;
+    let newgames = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&newgames);
+    r.traffic = Some(Arc::new(move |t: &TrafficRecord<'_>| {
+        if t.engine == "remote" && t.kind == TrafficKind::ToEngine && t.text.starts_with("newgame")
+        {
+            seen.lock().unwrap().push(t.pid);
+        }
+    }));
+    let jobs: Vec<Job> = (0..3).map(|index| Job { index, ..job() }).collect();
+    let mut done = Vec::new();
+    let run = r.run(jobs, |f| {
+        done.push(f);
+        Flow::Continue
+    });
+    tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("the games end")
+        .expect("no panic");
+    bot.abort();
+    assert_eq!(done.len(), 3);
+    for f in &done {
+        assert!(
+            matches!(
+                f.played.termination,
+                Termination::Rules { .. } | Termination::Adjudication { .. }
+            ),
+            "{:?}",
+            f.played.termination
+        );
+    }
+    let ids = newgames.lock().unwrap().clone();
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_on_gives_a_remote_engine_a_fresh_connection_for_every_game() {
+    let fresh = connections_per_game(Restart::On).await;
+    assert_eq!(fresh.len(), 3, "{fresh:?}");
+    let mut distinct = fresh.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "one connection a game: {fresh:?}");
+    // The default keeps the connection from game to game.
+    let kept = connections_per_game(Restart::default()).await;
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    assert!(kept.iter().all(|&id| id == kept[0]), "{kept:?}");
 }
 
 /// A TCP relay that delays every chunk, each way, by 50 to 200 ms (in
@@ -725,6 +821,54 @@ fn an_event_whose_remote_engines_do_not_come_names_them() {
         stderr.contains("remote engine(s) not connected after 500ms (--remote-wait): alice, bob"),
         "{stderr}"
     );
+}
+
+/// A remote engine is checked before the first game as a process is: one
+/// that does not list the game, or lacks a configured option, stops the
+/// event at once with a message naming it and why; no game is played.
+#[test]
+fn a_remote_engine_that_cannot_play_the_event_is_refused_before_the_first_game() {
+    let s = common::Scratch::new("remote", "preflight");
+    let tokens = s.path("tokens.json");
+    let token = "preflight-token-0123456789ab";
+    std::fs::write(&tokens, format!(r#"{{"r": "{token}"}}"#)).unwrap();
+    let bot = format!("cmd={}", common::testbot());
+    let cases: [(&[&str], &[&str], &str); 2] = [
+        (
+            &["arg=--games", "arg=kalah"],
+            &[],
+            r#"engine Remote (remote r): engine does not play bohnenspiel: "games kalah""#,
+        ),
+        (
+            &[],
+            &["option.Hash=16"],
+            r#"engine Remote (remote r): the engine has no option "Hash""#,
+        ),
+    ];
+    for (n, (bot_args, spec, refusal)) in cases.into_iter().enumerate() {
+        let port = free_port();
+        let engine = [&[bot.as_str(), "arg=--mode", "arg=instant"][..], bot_args].concat();
+        let _bridge = Bridge::start(&s.0, port, token, &engine);
+        let log = s.path(&format!("{n}.jsonl"));
+        let out = std::process::Command::new(ARBITER)
+            .current_dir(&s.0)
+            .args(["match", "--games", "2", "--openings", "plies=2"])
+            .args(["--engine", &bot, "arg=--mode", "arg=instant"])
+            .args(["name=Local", "depth=1"])
+            .args(["--engine", "remote=r", "name=Remote", "depth=1"])
+            .args(spec)
+            .args(["--remote-listen", &format!("127.0.0.1:{port}")])
+            .args(["--remote-tokens", &tokens.display().to_string()])
+            .args(["--remote-wait", "60"])
+            .args(["--jsonout", &log.display().to_string()])
+            .args(["--stderr-dir", &s.path("logs").display().to_string()])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(refusal), "{stderr}");
+        assert!(games_in(&log).is_empty(), "no game was played");
+    }
 }
 
 /// Runs a bridge that must give up by itself (a hang guard of a minute);

@@ -110,6 +110,7 @@ pub async fn endpoint(
         wait,
         grace,
         write_timeout: limits.write_timeout,
+        checked: Default::default(),
     };
     Ok(Some((remote, announcement)))
 }

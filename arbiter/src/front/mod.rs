@@ -18,6 +18,8 @@
 //! - [`tls`]: TLS built in (`--tls-cert`/`--tls-key`), the handshake on
 //!   each connection's own task within the header deadline; and the
 //!   client's trust for the bridge's `wss://`.
+//! - [`websocket`]: the settings of every WebSocket, served or (the bridge)
+//!   opened.
 //! - [`layers`]: what every request goes through: the `Host`/`Origin`
 //!   [`guard`], a body size cap (413) and a deadline for the whole request,
 //!   body included (408), from `tower-http`.
@@ -31,6 +33,7 @@ pub mod conn;
 pub mod guard;
 pub mod layers;
 pub mod tls;
+pub mod websocket;
 
 use std::time::Duration;
 

@@ -218,6 +218,16 @@ impl Runner {
                 .await?
             }
             (Some(_), Some(remote)) => {
+                // The session the pre-event check started: handshaken, its
+                // games checked (for every game of the event), options set.
+                // why only while open: a connection gone since the check
+                // is replaced as a fresh process would be, with a fresh one.
+                if let Some(mut s) = remote.checked.take(engine) {
+                    if s.is_alive() && s.plays(game.as_str()) {
+                        return Ok(s);
+                    }
+                    s.shutdown(self.quit_grace).await;
+                }
                 let link = remote.link(spec).await?;
                 Session::start_remote(link, self.handshake_timeout, self.traffic.clone()).await?
             }

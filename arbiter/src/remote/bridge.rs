@@ -15,7 +15,6 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::TlsError;
 use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::Connector;
 
@@ -146,9 +145,7 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
     let bearer = HeaderValue::from_str(&format!("Bearer {}", config.token))
         .map_err(|_| BridgeError::Refused("the token is not a valid header value".into()))?;
     request.headers_mut().insert(header::AUTHORIZATION, bearer);
-    let ws_config = WebSocketConfig::default()
-        .max_message_size(Some(2 * umi::MAX_LINE_BYTES))
-        .max_frame_size(Some(2 * umi::MAX_LINE_BYTES));
+    let ws_config = crate::front::websocket::client_config(2 * umi::MAX_LINE_BYTES);
     let connector = config.tls.clone().map(Connector::Rustls);
     let connecting =
         tokio_tungstenite::connect_async_tls_with_config(request, Some(ws_config), true, connector);

@@ -13,6 +13,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use futures_util::SinkExt;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -83,10 +84,8 @@ async fn upgrade(
     // why a margin over the line limit: a frame a little too long is a
     // protocol fault of the game (reported like a process's overlong line);
     // one far beyond it is not read at all.
-    let ws = ws
-        .max_message_size(ep.limits.max_frame)
-        .max_frame_size(ep.limits.max_frame);
-    ws.on_upgrade(move |socket| serve(socket, ep, auth, query))
+    crate::front::websocket::upgrade(ws, ep.limits.max_frame)
+        .on_upgrade(move |socket| serve(socket, ep, auth, query))
         .into_response()
 }
 
@@ -192,7 +191,7 @@ async fn relay(
     limits: &Limits,
     state: &ConnState,
     inbound: mpsc::Sender<Inbound>,
-    mut outbound: mpsc::Receiver<String>,
+    mut outbound: mpsc::Receiver<Vec<String>>,
 ) -> String {
     let mut bucket = Bucket {
         level: f64::from(limits.line_burst),
@@ -264,11 +263,18 @@ async fn relay(
                     Message::Close(_) => return "the bot closed the connection".into(),
                 }
             }
-            line = outbound.recv() => {
-                let Some(line) = line else {
+            lines = outbound.recv() => {
+                let Some(lines) = lines else {
                     return "closed by the arbiter".into();
                 };
-                let send = socket.send(Message::Text(line.into()));
+                // why one flush: `position` and `go` come as one batch, as
+                // a process gets them in one write; still one line a frame.
+                let send = async {
+                    for line in lines {
+                        socket.feed(Message::Text(line.into())).await?;
+                    }
+                    socket.flush().await
+                };
                 match tokio::time::timeout(limits.write_timeout, send).await {
                     Ok(Ok(())) => {}
                     Ok(Err(e)) => return format!("connection error: {e}"),

@@ -197,13 +197,16 @@ impl RemoteLink {
             reconnected = true;
         }
         self.remember(lines);
-        for line in lines {
-            let deadline = Instant::now() + self.settings.write_timeout;
-            match timeout_at(deadline, self.conn.outbound.send((*line).to_owned())).await {
-                Ok(Ok(())) => self.log_line(TrafficKind::ToEngine, line),
-                Ok(Err(_)) => return Err(WriteError::Closed),
-                Err(_) => return Err(WriteError::Timeout),
+        let batch = lines.iter().map(|l| (*l).to_owned()).collect();
+        let deadline = Instant::now() + self.settings.write_timeout;
+        match timeout_at(deadline, self.conn.outbound.send(batch)).await {
+            Ok(Ok(())) => {
+                for line in lines {
+                    self.log_line(TrafficKind::ToEngine, line);
+                }
             }
+            Ok(Err(_)) => return Err(WriteError::Closed),
+            Err(_) => return Err(WriteError::Timeout),
         }
         if reconnected {
             // why: the clock ran while the engine was away; a search timed
@@ -343,7 +346,7 @@ impl RemoteLink {
 
     async fn push(&mut self, line: &str) -> Result<(), String> {
         let deadline = Instant::now() + self.settings.write_timeout;
-        match timeout_at(deadline, self.conn.outbound.send(line.to_owned())).await {
+        match timeout_at(deadline, self.conn.outbound.send(vec![line.to_owned()])).await {
             Ok(Ok(())) => {
                 self.log_line(TrafficKind::ToEngine, line);
                 Ok(())

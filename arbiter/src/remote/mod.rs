@@ -30,7 +30,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::engine::config::EngineSpec;
-use crate::engine::session::Fault;
+use crate::engine::session::{Fault, Session};
 use crate::remote::link::{LinkSettings, RemoteLink};
 use crate::remote::registry::Registry;
 use crate::remote::tokens::Tokens;
@@ -85,6 +85,52 @@ pub struct RemoteEngines {
     /// How long a dropped connection may take to come back (`--remote-grace`).
     pub grace: Duration,
     pub write_timeout: Duration,
+    /// Sessions the pre-event check started, kept for their engine's first
+    /// game.
+    pub checked: Checked,
+}
+
+/// The sessions of remote engines checked before the first game
+/// ([`crate::cli::preflight`]): handshaken, options set, each kept for its
+/// engine's first game. why kept, not closed as a checked process is: a
+/// bot that holds one connection would otherwise have spent it on the check.
+#[derive(Clone, Default)]
+pub struct Checked(Arc<std::sync::Mutex<Vec<(usize, Session)>>>);
+
+impl std::fmt::Debug for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let engines: Vec<usize> = self.lock().iter().map(|(e, _)| *e).collect();
+        f.debug_tuple("Checked").field(&engines).finish()
+    }
+}
+
+impl Checked {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(usize, Session)>> {
+        // why not fail on poison: the list is whole after any push or remove.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps `session` of engine `engine` (its index in the event).
+    pub fn keep(&self, engine: usize, session: Session) {
+        self.lock().push((engine, session));
+    }
+
+    /// The games the kept session of `engine` plays, if one is kept.
+    pub fn games(&self, engine: usize) -> Option<Vec<String>> {
+        self.lock()
+            .iter()
+            .find(|(e, _)| *e == engine)
+            .map(|(_, s)| s.games.clone())
+    }
+
+    /// The kept session of `engine`, taken.
+    pub fn take(&self, engine: usize) -> Option<Session> {
+        let mut kept = self.lock();
+        let at = kept.iter().position(|(e, _)| *e == engine)?;
+        Some(kept.swap_remove(at).1)
+    }
 }
 
 impl RemoteEngines {

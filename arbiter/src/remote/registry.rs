@@ -92,8 +92,9 @@ pub struct Connection {
     /// `pools=a,b`), for a [`Gate`]'s owner to read; unused otherwise.
     pub query: Option<String>,
     pub inbound: mpsc::Receiver<Inbound>,
-    /// Lines to send; dropping it closes the connection.
-    pub outbound: mpsc::Sender<String>,
+    /// Lines to send, each batch written at once (`position` and `go`
+    /// together); dropping it closes the connection.
+    pub outbound: mpsc::Sender<Vec<String>>,
     pub state: Arc<ConnState>,
 }
 
@@ -104,7 +105,7 @@ pub struct Opened {
     pub id: u32,
     pub state: Arc<ConnState>,
     pub inbound: mpsc::Sender<Inbound>,
-    pub outbound: mpsc::Receiver<String>,
+    pub outbound: mpsc::Receiver<Vec<String>>,
 }
 
 #[derive(Debug, Default)]

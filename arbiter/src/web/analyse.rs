@@ -449,7 +449,7 @@ struct Analyst {
 
 /// `GET /ws/analyse`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    crate::web::socket::configure(ws, 64 * 1024).on_upgrade(move |socket| drive(socket, state))
+    crate::front::websocket::upgrade(ws, 64 * 1024).on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {

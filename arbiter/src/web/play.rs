@@ -286,7 +286,7 @@ impl Live {
 
 /// `GET /ws/play`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    crate::web::socket::configure(ws, MAX_MESSAGE).on_upgrade(move |socket| drive(socket, state))
+    crate::front::websocket::upgrade(ws, MAX_MESSAGE).on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {

@@ -222,7 +222,7 @@ impl Relay<'_> {
         &mut self,
         lines: &mut Reader,
         w: &mut tokio::net::tcp::OwnedWriteHalf,
-        mut outbound: mpsc::Receiver<String>,
+        mut outbound: mpsc::Receiver<Vec<String>>,
     ) -> String {
         let mut pings = tokio::time::interval(self.ep.limits.ping_interval);
         pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -243,9 +243,12 @@ impl Relay<'_> {
                         self.on_line(line, &mut last_pong)
                     }
                 },
-                line = outbound.recv() => match line {
+                lines = outbound.recv() => match lines {
                     None => return "closed by the arbiter".into(),
-                    Some(line) => self.adapter.on_umi(&line, Instant::now()),
+                    Some(lines) => {
+                        let now = Instant::now();
+                        lines.iter().flat_map(|line| self.adapter.on_umi(line, now)).collect()
+                    }
                 },
                 () = sleep_until_some(stop_at) => self.adapter.on_time_up(),
                 _ = pings.tick() => {

@@ -41,7 +41,7 @@ pub async fn socket(ws: WebSocketUpgrade, State(LiveState(live)): State<LiveStat
     let Some(hub) = live else {
         return super::no_event();
     };
-    ws.max_message_size(MAX_INCOMING)
+    crate::front::websocket::upgrade(ws, MAX_INCOMING)
         .on_upgrade(move |socket| feed(socket, hub))
         .into_response()
 }
