@@ -679,9 +679,9 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     let openings = args.run.openings_for(game)?;
     let mut runner = runner(engines, &args.run)?;
     if args.partie.is_some() {
-        if !matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich) {
+        if !game.has_match_play() {
             return Err(UsageError(format!(
-                "--partie is Bohnenspiel match play; the game is {game}"
+                "--partie is Bohnenspiel match play; {game} has no match play"
             )));
         }
         runner.partie = args.partie;

@@ -3,7 +3,9 @@
 //! written from KGP's public description (the freeplay mode: `kgp 1 0 0`,
 //! `set auth:token`, `mode freeplay`, `state <board>`, `move`, `yield`,
 //! `stop`, `ping`/`pong`, `goodbye`), not from the arbiter's code: it reads
-//! the board literal, plays as "south" and numbers pits from 1.
+//! the board literal, plays as "south" and numbers pits from 1. It speaks
+//! KGP over either of the protocol's transports: TCP (a line per `\r\n`) or
+//! a WebSocket (a line per text frame).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -64,10 +66,34 @@ fn my_pits(board: &str) -> Vec<u32> {
     values[3..3 + n].to_vec()
 }
 
-/// Connects to `addr` (retrying while the arbiter starts), plays in
-/// `style` until `goodbye` or the end of the connection; the lines it got.
-fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
-    std::thread::spawn(move || {
+/// Where the bot connects: KGP's TCP port, or a WebSocket URL.
+#[derive(Clone, Debug)]
+enum Transport {
+    Tcp(String),
+    WebSocket(String),
+}
+
+/// One open connection of the bot.
+enum Conn {
+    Tcp {
+        lines: std::io::Lines<BufReader<TcpStream>>,
+        out: TcpStream,
+    },
+    WebSocket(Box<tungstenite::WebSocket<TcpStream>>),
+}
+
+impl Conn {
+    /// Connects (retrying while the arbiter starts); a hang guard of two
+    /// minutes on each read (nothing is timed).
+    fn open(to: &Transport) -> Conn {
+        let addr = match to {
+            Transport::Tcp(addr) => addr.clone(),
+            Transport::WebSocket(url) => url
+                .strip_prefix("ws://")
+                .and_then(|rest| rest.split('/').next())
+                .expect("a ws:// URL")
+                .to_owned(),
+        };
         let deadline = Instant::now() + Duration::from_secs(60);
         let stream = loop {
             match TcpStream::connect(&addr) {
@@ -81,28 +107,70 @@ fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
         stream
             .set_read_timeout(Some(Duration::from_secs(120)))
             .unwrap();
-        let mut out = stream.try_clone().unwrap();
+        match to {
+            Transport::Tcp(_) => Conn::Tcp {
+                out: stream.try_clone().unwrap(),
+                lines: BufReader::new(stream).lines(),
+            },
+            Transport::WebSocket(url) => {
+                let (ws, _) = tungstenite::client(url.as_str(), stream).expect("the socket opens");
+                Conn::WebSocket(Box::new(ws))
+            }
+        }
+    }
+
+    /// The next line; `None` once the connection ends.
+    fn recv(&mut self) -> Option<String> {
+        match self {
+            Conn::Tcp { lines, .. } => lines.next()?.ok(),
+            Conn::WebSocket(ws) => loop {
+                match ws.read().ok()? {
+                    tungstenite::Message::Text(t) => {
+                        let line = t.as_str();
+                        assert!(!line.contains('\n'), "one line a frame: {line:?}");
+                        return Some(line.to_owned());
+                    }
+                    tungstenite::Message::Close(_) => return None,
+                    // Transport pings (answered by the library), not KGP's.
+                    _ => {}
+                }
+            },
+        }
+    }
+
+    fn send(&mut self, line: &str) -> bool {
+        match self {
+            Conn::Tcp { out, .. } => out.write_all(format!("{line}\r\n").as_bytes()).is_ok(),
+            Conn::WebSocket(ws) => ws.send(tungstenite::Message::text(line)).is_ok(),
+        }
+    }
+}
+
+/// Connects to `to`, plays in `style` until `goodbye` or the end of the
+/// connection; the lines it got.
+fn bot(to: Transport, style: Style) -> JoinHandle<Vec<String>> {
+    std::thread::spawn(move || {
+        let mut conn = Conn::open(&to);
         let mut next = 1u64;
         // KGP's `<id>@<ref> name`: `text` starts with `@<ref>` or a space.
-        let mut send = |text: &str| {
-            let line = format!("{next}{text}\r\n");
+        let mut send = |conn: &mut Conn, text: &str| {
+            let line = format!("{next}{text}");
             next += 2;
-            out.write_all(line.as_bytes()).is_ok()
+            conn.send(&line)
         };
         let mut seen = Vec::new();
         let mut requests = 0;
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
+        while let Some(line) = conn.recv() {
             seen.push(line.clone());
             let Some(c) = parse(&line) else { continue };
             let ok = match c.name.as_str() {
                 "kgp" => {
                     assert_eq!(c.args.first().map(String::as_str), Some("1"), "major 1");
-                    send(" set info:name \"kgp testbot\"")
-                        && send(&format!(" set auth:token \"{TOKEN}\""))
-                        && send(" mode freeplay")
+                    send(&mut conn, " set info:name \"kgp testbot\"")
+                        && send(&mut conn, &format!(" set auth:token \"{TOKEN}\""))
+                        && send(&mut conn, " mode freeplay")
                 }
-                "ping" => send(&format!("@{} pong", c.id.unwrap_or(0))),
+                "ping" => send(&mut conn, &format!("@{} pong", c.id.unwrap_or(0))),
                 "state" => {
                     requests += 1;
                     let r = c.id.expect("a state has an id");
@@ -111,13 +179,17 @@ fn bot(addr: String, style: Style) -> JoinHandle<Vec<String>> {
                     let empty = (0..pits.len()).find(|&i| pits[i] == 0);
                     match style {
                         Style::Plays => {
-                            let a = send(&format!("@{r} move {}", full[0] + 1));
-                            let b = send(&format!("@{r} move {}", full[full.len() - 1] + 1));
-                            a && b && (requests % 2 == 1 || send(&format!("@{r} yield")))
+                            let a = send(&mut conn, &format!("@{r} move {}", full[0] + 1));
+                            let b = send(
+                                &mut conn,
+                                &format!("@{r} move {}", full[full.len() - 1] + 1),
+                            );
+                            a && b && (requests % 2 == 1 || send(&mut conn, &format!("@{r} yield")))
                         }
                         Style::Empty => {
                             let pit = empty.unwrap_or(full[0]);
-                            send(&format!("@{r} move {}", pit + 1)) && send(&format!("@{r} yield"))
+                            send(&mut conn, &format!("@{r} move {}", pit + 1))
+                                && send(&mut conn, &format!("@{r} yield"))
                         }
                         Style::Silent => true,
                     }
@@ -140,18 +212,42 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// `arbiter match` of kbot (a KGP bot, its time keys `tc`) against the reference
-/// engine; with the bot's `style`. The arbiter's output and the log's games.
+/// `arbiter match` of kbot (a KGP bot over TCP, its time keys `tc`) against
+/// the reference engine; with the bot's `style`. The arbiter's output and
+/// the log's games.
 fn kgp_match(
     s: &common::Scratch,
     style: Style,
     games: u32,
     tc: &str,
 ) -> (std::process::Output, Vec<serde_json::Value>, Vec<String>) {
+    kgp_match_over(s, style, games, tc, false)
+}
+
+/// [`kgp_match`], the bot connecting over a WebSocket to `/kgp` on the
+/// remote listener when `websocket`, else over TCP to `--kgp-listen`.
+fn kgp_match_over(
+    s: &common::Scratch,
+    style: Style,
+    games: u32,
+    tc: &str,
+    websocket: bool,
+) -> (std::process::Output, Vec<serde_json::Value>, Vec<String>) {
     let tokens = s.path("tokens.json");
     std::fs::write(&tokens, format!(r#"{{"kbot": "{TOKEN}"}}"#)).unwrap();
-    let port = free_port();
-    let bot = bot(format!("127.0.0.1:{port}"), style);
+    let (port, remote_port) = if websocket {
+        (0, free_port())
+    } else {
+        (free_port(), 0)
+    };
+    let bot = bot(
+        if websocket {
+            Transport::WebSocket(format!("ws://127.0.0.1:{remote_port}/kgp"))
+        } else {
+            Transport::Tcp(format!("127.0.0.1:{port}"))
+        },
+        style,
+    );
     let log = s.path("kgp.jsonl");
     let out = Command::new(ARBITER)
         .current_dir(&s.0)
@@ -159,7 +255,7 @@ fn kgp_match(
         .args(["--engine", "remote=kbot", "proto=kgp"])
         .args(tc.split_whitespace())
         .args(["--engine", &format!("cmd={}", common::engine()), "depth=2"])
-        .args(["--remote-listen", "127.0.0.1:0"])
+        .args(["--remote-listen", &format!("127.0.0.1:{remote_port}")])
         .args(["--kgp-listen", &format!("127.0.0.1:{port}")])
         .args(["--remote-tokens", &tokens.display().to_string()])
         .args(["--remote-wait", "30", "--remote-grace", "0"])
@@ -202,7 +298,20 @@ fn kbot_side(game: &serde_json::Value) -> &'static str {
 #[test]
 fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
     let s = common::Scratch::new("kgp", "match");
-    let (out, games, seen) = kgp_match(&s, Style::Plays, 2, "st=0.3 timemargin=300");
+    plays_a_match_that_verifies(&s, false);
+}
+
+#[test]
+fn a_kgp_bot_over_a_websocket_plays_a_match_and_the_log_verifies() {
+    let s = common::Scratch::new("kgp", "websocket");
+    plays_a_match_that_verifies(&s, true);
+}
+
+/// Two games of the bot (over a WebSocket or TCP) against the reference
+/// engine: both seats on one connection, the bot's own moves in the log,
+/// the log verified.
+fn plays_a_match_that_verifies(s: &common::Scratch, websocket: bool) {
+    let (out, games, seen) = kgp_match_over(s, Style::Plays, 2, "st=0.3 timemargin=300", websocket);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -213,6 +322,7 @@ fn a_kgp_bot_plays_a_match_against_the_reference_engine_and_the_log_verifies() {
         stdout.contains("arbiter: KGP bots connect to tcp://127.0.0.1:"),
         "{stdout}"
     );
+    assert!(stdout.contains("/kgp\n"), "{stdout}");
     assert_eq!(games.len(), 2, "{stdout}");
     for g in &games {
         assert_eq!(g["game"], "kalah");

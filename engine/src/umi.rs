@@ -8,7 +8,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord};
-use mancala_tablebase::Tablebase;
+use mancala_tablebase::{file, Tablebase};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use umi::{Command, Go, Info, LineReader, Message, PositionBase, ReadLine, Score, Text};
@@ -236,7 +236,9 @@ impl Engine {
         }
         let opened = Tablebase::open(Path::new(&path)).and_then(|tb| {
             let mut held = Vec::new();
-            for game in [GameId::Bohnenspiel, GameId::BohnenspielHemprich] {
+            // why every game the database supports, not a list: a game the
+            // tablebase learns is loaded without touching the engine.
+            for game in GameId::ALL.into_iter().filter(|&g| file::supported(g)) {
                 if let Some(n) = tb.max_beans(game) {
                     tb.load(game, n)?;
                     held.push(format!("{game} up to {n} beans"));

@@ -193,3 +193,43 @@ pub fn render_position(position: &str) -> Result<String, PositionError> {
     let id = game_id_of(position)?;
     with_game!(id, G => Ok(position.parse::<G>()?.render()))
 }
+
+impl GameId {
+    /// Whether a player without a move passes in this game ([`Game::PASSES`]).
+    pub fn passes(self) -> bool {
+        with_game!(self, G => G::PASSES)
+    }
+
+    /// Whether this game has match play ([`Game::MATCH_PLAY`]).
+    pub fn has_match_play(self) -> bool {
+        with_game!(self, G => G::MATCH_PLAY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hemprich_passes_and_only_bohnenspiel_has_match_play() {
+        let passes: Vec<GameId> = GameId::ALL.into_iter().filter(|g| g.passes()).collect();
+        assert_eq!(passes, [GameId::BohnenspielHemprich]);
+        let partie: Vec<GameId> = GameId::ALL
+            .into_iter()
+            .filter(|g| g.has_match_play())
+            .collect();
+        assert_eq!(partie, [GameId::Bohnenspiel, GameId::BohnenspielHemprich]);
+    }
+
+    #[test]
+    fn a_game_that_passes_has_pass_among_its_moves_somewhere() {
+        // why: PASSES is a claim about legal moves; check it against them.
+        // Hemprich's pass position: South has no bean, North has.
+        let g = game_from_position("bohnenspiel-hemprich 0,0,0,0,0,0,6,6,6,6,6,6 S 30/30")
+            .expect("valid position");
+        assert_eq!(g.legal_moves(), ["pass"]);
+        let g = game_from_position("bohnenspiel 0,0,0,0,0,0,6,6,6,6,6,6 S 30/30")
+            .expect("valid position");
+        assert!(g.legal_moves().is_empty());
+    }
+}

@@ -66,6 +66,17 @@ pub trait Game:
     /// (2 = first repetition, 3 = third occurrence).
     const REPETITION_LIMIT: usize;
 
+    /// A player with no move while the game goes on plays `pass` (its only
+    /// legal move) instead of the game ending: Hemprich's Bohnenspiel.
+    /// Tools that test engines on such a position ask this, not the game id.
+    const PASSES: bool = false;
+
+    /// The game has match play: games in a row whose bean totals are summed
+    /// until a player reaches a target (Bohnenspiel's Partie,
+    /// [`crate::games::bohnenspiel::Partie`]). Arbiters offer it only where
+    /// this is `true`.
+    const MATCH_PLAY: bool = false;
+
     /// The start position of the game.
     fn start() -> Self;
 

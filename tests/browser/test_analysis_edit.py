@@ -20,17 +20,21 @@ def open_editor(browser, server, start):
 
 
 def edit(page, css, value):
-    """Clicks a hole, store or button and answers its prompt."""
+    """Clicks a hole, store or button and answers its prompt; returns the
+    prompt's text."""
     page.click(css)
     alert = page.wait_for(lambda d: d.switch_to.alert)
+    text = alert.text
     alert.send_keys(value)
     alert.accept()
+    return text
 
 
 def test_a_bohnenspiel_board_edited_hole_and_store_then_analysed(server, browser):
     page = open_editor(browser, server, "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0")
     # One hole emptied: 66 beans, not 72. Drawn as a draft, refused by the rules.
-    edit(page, '[data-hole="3"]', "0")
+    # No hole of Bohnenspiel can be closed: the prompt offers no `x`.
+    assert "closed" not in edit(page, '[data-hole="3"]', "0")
     page.wait_for(lambda d: page.board("data-draft") == "invalid")
     assert "72" in page.error(), page.error()
     assert browser.find_element(By.CSS_SELECTOR, '[data-hole="3"]').get_attribute("data-seeds") == "0"
@@ -59,7 +63,8 @@ def test_a_bohnenspiel_board_edited_hole_and_store_then_analysed(server, browser
 
 def test_a_bosh_board_edited_closed_hole_reserve_and_round(server, browser):
     page = open_editor(browser, server, "bosh 4,4,4,4,4,4,4,4,4,4 S 0/0 1")
-    edit(page, '[data-hole="10"]', "x")
+    # The board data says Bosh holes close; the prompt offers `x`.
+    assert "(x: closed)" in edit(page, '[data-hole="10"]', "x")
     page.wait_for(lambda d: "40" in page.error())
     edit(page, '[data-store="south"]', "4")
     page.wait_for(lambda d: page.board("data-draft") == "valid")

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -12,6 +13,7 @@ use crate::cli::{engine_specs, EngineArgs, UsageError};
 use crate::engine::config::EngineSpec;
 use crate::play::runner::Runner;
 use crate::remote::bridge::{self, BridgeConfig};
+use crate::remote::kgp::KgpEndpoint;
 use crate::remote::tokens::Tokens;
 use crate::remote::{Limits, RemoteEngines};
 
@@ -38,7 +40,8 @@ pub struct RemoteArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub remote_grace: f64,
     /// Address where remote Kalah bots speaking KGP (`--engine remote=<id>
-    /// proto=kgp`) connect over TCP; KGP's port 2671 by default.
+    /// proto=kgp`) connect over TCP; KGP's port 2671 by default. (Over a
+    /// WebSocket they connect to `/kgp` on `--remote-listen`.)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:2671")]
     pub kgp_listen: SocketAddr,
 }
@@ -88,17 +91,27 @@ pub async fn endpoint(
     let limits = Limits::default();
     let tls = tls.load()?;
     let scheme = if tls.is_some() { "wss" } else { "ws" };
-    let addr = crate::remote::listen(args.remote_listen, registry.clone(), limits, tls)
-        .await
-        .map_err(|e| {
-            UsageError(format!(
-                "--remote-listen {}: cannot listen: {e}",
-                args.remote_listen
-            ))
-        })?;
+    let kgp = kgp_endpoint(specs, &registry, limits);
+    let addr = crate::remote::listen_with_kgp(
+        args.remote_listen,
+        registry.clone(),
+        limits,
+        tls,
+        kgp.clone(),
+    )
+    .await
+    .map_err(|e| {
+        UsageError(format!(
+            "--remote-listen {}: cannot listen: {e}",
+            args.remote_listen
+        ))
+    })?;
     let mut announcement = format!("arbiter: remote engines connect to {scheme}://{addr}/umi\n");
-    if let Some(kgp) = open_kgp(specs, args, &registry, limits).await? {
-        announcement.push_str(&format!("arbiter: KGP bots connect to tcp://{kgp}\n"));
+    if let Some(kgp) = kgp {
+        let tcp = open_kgp(args, kgp).await?;
+        announcement.push_str(&format!(
+            "arbiter: KGP bots connect to tcp://{tcp} or {scheme}://{addr}/kgp\n"
+        ));
     }
     if generated {
         for (id, token) in tokens.iter() {
@@ -115,14 +128,13 @@ pub async fn endpoint(
     Ok(Some((remote, announcement)))
 }
 
-/// Opens the KGP listener when some remote engines are KGP bots; its
-/// address.
-async fn open_kgp(
+/// The KGP endpoint when some remote engines are KGP bots: shared by the
+/// TCP listener and the WebSocket route.
+fn kgp_endpoint(
     specs: &[EngineSpec],
-    args: &RemoteArgs,
-    registry: &std::sync::Arc<crate::remote::registry::Registry>,
+    registry: &Arc<crate::remote::registry::Registry>,
     limits: Limits,
-) -> Result<Option<SocketAddr>, UsageError> {
+) -> Option<Arc<KgpEndpoint>> {
     use crate::engine::config::Protocol;
     let ids: std::collections::BTreeSet<String> = specs
         .iter()
@@ -130,9 +142,13 @@ async fn open_kgp(
         .filter_map(|e| e.remote.clone())
         .collect();
     if ids.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let endpoint = crate::remote::kgp::KgpEndpoint::new(registry.clone(), ids, limits);
+    Some(Arc::new(KgpEndpoint::new(registry.clone(), ids, limits)))
+}
+
+/// Opens the KGP TCP listener; its address.
+async fn open_kgp(args: &RemoteArgs, endpoint: Arc<KgpEndpoint>) -> Result<SocketAddr, UsageError> {
     let addr = crate::remote::kgp::listen(args.kgp_listen, endpoint)
         .await
         .map_err(|e| {
@@ -141,7 +157,7 @@ async fn open_kgp(
                 args.kgp_listen
             ))
         })?;
-    Ok(Some(addr))
+    Ok(addr)
 }
 
 /// `arbiter connect`.

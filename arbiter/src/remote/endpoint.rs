@@ -17,6 +17,7 @@ use futures_util::SinkExt;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::remote::kgp::KgpEndpoint;
 use crate::remote::registry::{Admission, ConnState, Inbound, Opened, Registry};
 use crate::remote::Limits;
 
@@ -27,15 +28,33 @@ pub struct Endpoint {
     pub limits: Limits,
 }
 
-/// The router of the remote endpoint: `/umi` and nothing else.
+/// The router of the remote endpoint: `/umi`, and `/kgp` (KGP over a
+/// WebSocket, [`crate::remote::kgp::websocket`]) when the event has KGP bots.
 ///
 /// It is not behind the board's `Host`/`Origin` guard: a bot connects to a
 /// listener on `0.0.0.0:9000` by whatever name the organiser's machine has,
 /// and a bot in a browser sends its page's `Origin`. The token is what
 /// guards it (a page from another site cannot know it).
-pub fn routes(endpoint: Endpoint) -> Router {
-    umi(endpoint)
-        .fallback(|| async { (StatusCode::NOT_FOUND, "no such page; bots connect to /umi") })
+pub fn routes(endpoint: Endpoint, kgp: Option<Arc<KgpEndpoint>>) -> Router {
+    let router = match kgp {
+        Some(kgp) => umi(endpoint).merge(crate::remote::kgp::websocket(kgp)),
+        None => umi(endpoint),
+    };
+    router.fallback(|| async {
+        (
+            StatusCode::NOT_FOUND,
+            "no such page; bots connect to /umi (KGP bots to /kgp)",
+        )
+    })
+}
+
+/// `ws` with the endpoint's limits on what one frame may be: for `/umi`
+/// and for KGP's `/kgp` alike.
+pub(crate) fn configure(ws: WebSocketUpgrade, limits: &Limits) -> WebSocketUpgrade {
+    // why a margin over the line limit: a frame a little too long is a
+    // protocol fault of the game (reported like a process's overlong line);
+    // one far beyond it is not read at all.
+    crate::front::websocket::upgrade(ws, limits.max_frame)
 }
 
 /// `/umi` alone, without a fallback: to merge into a server of other pages
@@ -81,10 +100,7 @@ async fn upgrade(
             }
         }
     };
-    // why a margin over the line limit: a frame a little too long is a
-    // protocol fault of the game (reported like a process's overlong line);
-    // one far beyond it is not read at all.
-    crate::front::websocket::upgrade(ws, ep.limits.max_frame)
+    configure(ws, &ep.limits)
         .on_upgrade(move |socket| serve(socket, ep, auth, query))
         .into_response()
 }
@@ -141,13 +157,19 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
 }
 
 fn close(reason: &str) -> Message {
+    close_frame(1008, reason)
+}
+
+/// A close frame with `code` and `reason`, clipped to fit (also KGP's over a
+/// WebSocket, [`crate::remote::kgp::conn`]).
+pub(crate) fn close_frame(code: u16, reason: &str) -> Message {
     // why clipped: a close frame's reason is at most 123 bytes.
     let mut text: String = reason.chars().take(100).collect();
     while text.len() > 120 {
         text.pop();
     }
     Message::Close(Some(CloseFrame {
-        code: 1008,
+        code,
         reason: text.into(),
     }))
 }

@@ -11,7 +11,8 @@
 //! - [`lag`]: lag compensation (a per-game quota, lichess-style).
 //! - [`tokens`]: the tokens, compared in constant time.
 //! - [`bridge`]: `arbiter connect`, a local engine relayed to an arbiter.
-//! - [`kgp`]: Kalah bots speaking the Kalah Game Protocol, over TCP.
+//! - [`kgp`]: Kalah bots speaking the Kalah Game Protocol, over TCP or a
+//!   WebSocket (`/kgp` on this endpoint).
 //!
 //! The wire is specified in protocol-spec.md (section 16).
 
@@ -199,10 +200,22 @@ pub async fn listen(
     limits: Limits,
     tls: Option<crate::front::tls::Tls>,
 ) -> std::io::Result<SocketAddr> {
+    listen_with_kgp(listen, registry, limits, tls, None).await
+}
+
+/// [`listen`], also serving KGP bots over a WebSocket at `/kgp` when `kgp`
+/// is given (through the same front, limits and TLS as `/umi`).
+pub async fn listen_with_kgp(
+    listen: SocketAddr,
+    registry: Arc<Registry>,
+    limits: Limits,
+    tls: Option<crate::front::tls::Tls>,
+    kgp: Option<Arc<kgp::KgpEndpoint>>,
+) -> std::io::Result<SocketAddr> {
     let endpoint = endpoint::Endpoint { registry, limits };
     // why the allowed hosts are not used: see `endpoint::routes`.
     let server =
-        crate::web::Server::bind_tls(listen, &[], tls, |_allowed| endpoint::routes(endpoint))
+        crate::web::Server::bind_tls(listen, &[], tls, |_allowed| endpoint::routes(endpoint, kgp))
             .await?
             .with_limits(crate::front::Limits {
                 max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,

@@ -61,6 +61,10 @@ pub struct BoardView {
     /// Bosh: the round.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// A hole may be closed (`"x"`) in this game ([`mancala_rules::Layout::closable`]):
+    /// the editor says so, without knowing which game that is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub closable: bool,
 }
 
 /// The holes `from` to `to` in that order.
@@ -130,6 +134,7 @@ pub fn lay_out(canonical: String) -> Result<BoardView, PositionError> {
         stores,
         stores_label,
         round,
+        closable: layout.closable,
     })
 }
 
@@ -194,6 +199,10 @@ mod tests {
         let json = serde_json::to_value(&v).expect("serializes");
         assert_eq!(json["rows"][1][4]["seeds"], "x");
         assert_eq!(json["rows"][1][0]["seeds"], "4");
+        // The editor learns from the data, not the game id, that `x` is allowed.
+        assert_eq!(json["closable"], true);
+        let plain = serde_json::to_value(view(&start_position(GameId::Kalah)).unwrap()).unwrap();
+        assert!(plain.get("closable").is_none(), "{plain}");
     }
 
     #[test]

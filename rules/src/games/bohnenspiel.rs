@@ -244,6 +244,10 @@ impl<const HEMPRICH: bool> Game for Bean<HEMPRICH> {
 
     const REPETITION_LIMIT: usize = 3;
 
+    const PASSES: bool = HEMPRICH;
+
+    const MATCH_PLAY: bool = true;
+
     fn start() -> Self {
         Bean {
             pits: [6; PITS],

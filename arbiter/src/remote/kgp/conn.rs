@@ -1,17 +1,22 @@
-//! One KGP bot's TCP connection: the greeting (`kgp 1 0 0`), the bot's
-//! `set auth:token` and `mode freeplay`, then the relay between the socket
-//! and the arbiter's link through the [`Adapter`]. The connection joins the
-//! remote engines' registry like a `/umi` one, so a game takes it, replays
-//! onto it after a reconnect and closes it exactly as it does those.
+//! One KGP bot's connection, over TCP or a WebSocket ([`Wire`]): the
+//! greeting (`kgp 1 0 0`), the bot's `set auth:token` and `mode freeplay`,
+//! then the relay between the connection and the arbiter's link through the
+//! [`Adapter`]. The connection joins the remote engines' registry like a
+//! `/umi` one, so a game takes it, replays onto it after a reconnect and
+//! closes it exactly as it does those.
 
+use std::future::Future;
+use std::io;
 use std::sync::Arc;
 
-use tokio::io::{AsyncWrite, AsyncWriteExt, BufReader};
+use axum::extract::ws::{Message, WebSocket};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{timeout, timeout_at, Instant};
 
-use crate::remote::endpoint::Bucket;
+use crate::remote::endpoint::{close_frame, Bucket};
 use crate::remote::kgp::adapter::{Adapter, Identity, Out};
 use crate::remote::kgp::lines::{Line, Lines};
 use crate::remote::kgp::wire::{Arg, Command, MAX_LINE};
@@ -32,15 +37,97 @@ const CLEAN_ENDS: [&str; 3] = [
     "closed by the arbiter",
 ];
 
-type Reader = Lines<BufReader<tokio::net::tcp::OwnedReadHalf>>;
+/// How KGP lines travel: KGP is "a line protocol over TCP or WebSocket".
+/// Everything above the transport (greeting, token, relay, limits) is the
+/// same code for both.
+pub trait Wire: Send {
+    /// The next line the bot sent; `None` once it closed the connection.
+    /// Cancel-safe: the relay `select!`s on it.
+    fn recv(&mut self) -> impl Future<Output = io::Result<Option<Line>>> + Send;
+    /// Sends one line (given without its line break).
+    fn send_line(&mut self, line: &str) -> impl Future<Output = io::Result<()>> + Send;
+    /// Ends the connection after the last line (the WebSocket's close frame;
+    /// a TCP stream just closes when dropped).
+    fn finish(&mut self, reason: &str) -> impl Future<Output = ()> + Send;
+}
 
-async fn send<W: AsyncWrite + Unpin>(
-    w: &mut W,
-    c: &Command,
-    ep: &KgpEndpoint,
-) -> Result<(), String> {
-    let line = format!("{c}\r\n");
-    match timeout(ep.limits.write_timeout, w.write_all(line.as_bytes())).await {
+/// KGP over TCP: lines end with `\r\n` (`\n` accepted), at most
+/// [`MAX_LINE`] bytes.
+pub struct Tcp {
+    lines: Lines<BufReader<OwnedReadHalf>>,
+    w: OwnedWriteHalf,
+}
+
+impl Wire for Tcp {
+    async fn recv(&mut self) -> io::Result<Option<Line>> {
+        self.lines.next().await
+    }
+
+    async fn send_line(&mut self, line: &str) -> io::Result<()> {
+        self.w.write_all(format!("{line}\r\n").as_bytes()).await
+    }
+
+    async fn finish(&mut self, _reason: &str) {}
+}
+
+/// KGP over a WebSocket: each text frame is one line (a trailing `\r\n` or
+/// `\n` is allowed, a second line is not).
+pub struct Ws(pub WebSocket);
+
+/// The line a text frame carries.
+fn frame_line(text: &str) -> io::Result<Line> {
+    let line = text.strip_suffix('\n').unwrap_or(text);
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.contains(['\n', '\r']) {
+        // why an error (the connection ends) rather than a KGP `error`: the
+        // client framed its lines wrongly, and every later line would be too.
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a frame with more than one line (one KGP line per frame)",
+        ));
+    }
+    Ok(if line.len() > MAX_LINE {
+        Line::TooLong { bytes: line.len() }
+    } else {
+        Line::Text(line.to_owned())
+    })
+}
+
+impl Wire for Ws {
+    async fn recv(&mut self) -> io::Result<Option<Line>> {
+        loop {
+            // why a loop: WebSocket pings and pongs are the transport's (the
+            // library answers pings); KGP's own `ping` is a line.
+            match self.0.recv().await {
+                None | Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Err(e)) => return Err(io::Error::other(e)),
+                Some(Ok(Message::Text(text))) => return frame_line(text.as_str()).map(Some),
+                Some(Ok(Message::Binary(_))) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "a binary frame (KGP lines are text frames)",
+                    ))
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            }
+        }
+    }
+
+    async fn send_line(&mut self, line: &str) -> io::Result<()> {
+        self.0
+            .send(Message::Text(line.to_owned().into()))
+            .await
+            .map_err(io::Error::other)
+    }
+
+    async fn finish(&mut self, reason: &str) {
+        // why 1000 (normal): the bot was told why in KGP (`error`, `goodbye`).
+        let _ = self.0.send(close_frame(1000, reason)).await;
+    }
+}
+
+async fn send<W: Wire>(w: &mut W, c: &Command, ep: &KgpEndpoint) -> Result<(), String> {
+    match timeout(ep.limits.write_timeout, w.send_line(&c.to_string())).await {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => Err(format!("connection error: {e}")),
         Err(_) => Err(format!(
@@ -50,14 +137,28 @@ async fn send<W: AsyncWrite + Unpin>(
     }
 }
 
-/// Serves one accepted connection to its end.
+/// Ends the connection, giving the close no longer than a line to go out.
+async fn finish<W: Wire>(w: &mut W, reason: &str, ep: &KgpEndpoint) {
+    let _ = timeout(ep.limits.write_timeout, w.finish(reason)).await;
+}
+
+/// Serves one accepted TCP connection to its end.
 pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "?".to_owned(), |a| a.to_string());
     let _ = stream.set_nodelay(true);
-    let (r, mut w) = stream.into_split();
-    let mut lines = Lines::new(BufReader::new(r), MAX_LINE);
+    let (r, w) = stream.into_split();
+    let wire = Tcp {
+        lines: Lines::new(BufReader::new(r), MAX_LINE),
+        w,
+    };
+    serve_on(wire, peer, ep).await;
+}
+
+/// Serves one KGP connection, on either transport, to its end; `peer`
+/// names it in the logs.
+pub async fn serve_on<W: Wire>(mut w: W, peer: String, ep: Arc<KgpEndpoint>) {
     let Ok(permit) = Arc::clone(&ep.handshakes).try_acquire_owned() else {
         tracing::info!(%peer, "kgp: refused a connection: too many greetings at once");
         let _ = send(
@@ -66,18 +167,20 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
             &ep,
         )
         .await;
+        finish(&mut w, "too many connections at once", &ep).await;
         return;
     };
     let mut bucket = Bucket::new(ep.limits.lines_per_second, ep.limits.line_burst);
     if send(&mut w, &kgp_version(), &ep).await.is_err() {
         return;
     }
-    let hello = match handshake(&mut lines, &mut w, &ep, &mut bucket).await {
+    let hello = match handshake(&mut w, &ep, &mut bucket).await {
         Ok(h) => h,
         Err(why) => {
             tracing::info!(%peer, "kgp: refused a bot: {why}");
             let _ = send(&mut w, &Command::error(None, &why), &ep).await;
             let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
+            finish(&mut w, &why, &ep).await;
             return;
         }
     };
@@ -101,13 +204,14 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
         bucket,
         ping: None,
     };
-    let reason = relay.run(&mut lines, &mut w, out_rx).await;
+    let reason = relay.run(&mut w, out_rx).await;
     state.close(&reason);
     tracing::info!(remote = %hello.remote, id, "kgp connection dropped: {reason}");
     if !CLEAN_ENDS.contains(&reason.as_str()) {
         let _ = send(&mut w, &Command::error(None, &reason), &ep).await;
     }
     let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
+    finish(&mut w, &reason, &ep).await;
     drop(hello.admission);
 }
 
@@ -132,9 +236,8 @@ fn refusal(line: Line) -> Result<Command, Command> {
 
 /// Reads the bot's `set` lines and its `mode` before the deadline; the
 /// error is what to tell it before `goodbye`.
-async fn handshake(
-    lines: &mut Reader,
-    w: &mut tokio::net::tcp::OwnedWriteHalf,
+async fn handshake<W: Wire>(
+    w: &mut W,
     ep: &KgpEndpoint,
     bucket: &mut Bucket,
 ) -> Result<Hello, String> {
@@ -142,7 +245,7 @@ async fn handshake(
     let mut token: Option<String> = None;
     let mut identity = Identity::default();
     let mode = loop {
-        let line = match timeout_at(deadline, lines.next()).await {
+        let line = match timeout_at(deadline, w.recv()).await {
             Err(_) => {
                 return Err(format!(
                     "no `mode freeplay` within {:?}",
@@ -218,10 +321,9 @@ struct Relay<'a> {
 
 impl Relay<'_> {
     /// Relays until the connection ends; returns why it ended.
-    async fn run(
+    async fn run<W: Wire>(
         &mut self,
-        lines: &mut Reader,
-        w: &mut tokio::net::tcp::OwnedWriteHalf,
+        w: &mut W,
         mut outbound: mpsc::Receiver<Vec<String>>,
     ) -> String {
         let mut pings = tokio::time::interval(self.ep.limits.ping_interval);
@@ -230,7 +332,7 @@ impl Relay<'_> {
         loop {
             let stop_at = self.adapter.stop_at();
             let outs = tokio::select! {
-                line = lines.next() => match line {
+                line = w.recv() => match line {
                     Err(e) => return format!("connection error: {e}"),
                     Ok(None) => return "the bot closed the connection".into(),
                     Ok(Some(line)) => {
@@ -294,11 +396,7 @@ impl Relay<'_> {
         }
     }
 
-    async fn apply(
-        &mut self,
-        out: Out,
-        w: &mut tokio::net::tcp::OwnedWriteHalf,
-    ) -> Result<(), String> {
+    async fn apply<W: Wire>(&mut self, out: Out, w: &mut W) -> Result<(), String> {
         match out {
             Out::Kgp(c) => send(w, &c, self.ep).await,
             Out::Umi(line) => match self.inbound.try_send(Inbound::Line(line)) {
@@ -324,5 +422,26 @@ async fn sleep_until_some(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_frame_is_one_line_with_or_without_its_break() {
+        for frame in ["4 move 3", "4 move 3\n", "4 move 3\r\n"] {
+            assert_eq!(frame_line(frame).unwrap(), Line::Text("4 move 3".into()));
+        }
+        let e = frame_line("4 move 3\n6 yield").unwrap_err();
+        assert!(e.to_string().contains("more than one line"), "{e}");
+        let long = "x".repeat(MAX_LINE + 1);
+        assert_eq!(
+            frame_line(&long).unwrap(),
+            Line::TooLong {
+                bytes: MAX_LINE + 1
+            }
+        );
     }
 }

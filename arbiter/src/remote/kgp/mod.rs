@@ -2,7 +2,9 @@
 //! line protocol of FAU's Kalah tournaments, in which the bot is the client)
 //! join an event unchanged as remote engines (`--engine remote=NAME
 //! proto=kgp`). They connect over TCP to `--kgp-listen` (KGP's port 2671
-//! on loopback by default), prove who they are with `set auth:token`, and
+//! on loopback by default), or over a WebSocket to `/kgp` on
+//! `--remote-listen` (one KGP line per text frame; the same front, limits
+//! and TLS as `/umi`), prove who they are with `set auth:token`, and
 //! from then on are remote engines like any other: the [`adapter`] turns
 //! their KGP into UMI for the arbiter's session code, so the arbiter's own
 //! clock, its legality checks, verdicts, logs and `--resume` are those of
@@ -12,7 +14,7 @@
 //! - [`board`]: the board literal and move numbers from the mover's seat.
 //! - [`budget`]: when the arbiter says `stop` (a KGP bot's time manager).
 //! - [`adapter`]: a KGP bot as a UMI engine.
-//! - [`conn`]: one connection: greeting, token, relay.
+//! - [`conn`]: one connection, on either transport: greeting, token, relay.
 //! - [`lines`]: lines off the socket with KGP's length cap.
 //!
 //! protocol-spec.md section 17 describes what an arbiter speaking KGP does.
@@ -28,6 +30,11 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
 use mancala_rules::GameId;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -78,12 +85,16 @@ impl KgpEndpoint {
     }
 }
 
-/// Listens for KGP bots on `addr` and serves them in the background;
-/// returns the bound address.
-pub async fn listen(addr: SocketAddr, endpoint: KgpEndpoint) -> std::io::Result<SocketAddr> {
+/// Listens for KGP bots on `addr` (TCP) and serves them in the background;
+/// returns the bound address. The endpoint may be shared with the
+/// WebSocket route ([`websocket`]): one token check, one greeting limit.
+pub async fn listen(
+    addr: SocketAddr,
+    endpoint: impl Into<Arc<KgpEndpoint>>,
+) -> std::io::Result<SocketAddr> {
     let listener = TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
-    let endpoint = Arc::new(endpoint);
+    let endpoint: Arc<KgpEndpoint> = endpoint.into();
     tokio::spawn(async move {
         loop {
             match listener.accept().await {
@@ -100,4 +111,19 @@ pub async fn listen(addr: SocketAddr, endpoint: KgpEndpoint) -> std::io::Result<
         }
     });
     Ok(bound)
+}
+
+/// `/kgp`: KGP over a WebSocket, each text frame one line, to merge into the
+/// remote engines' endpoint ([`crate::remote::endpoint::routes`]).
+pub fn websocket(endpoint: Arc<KgpEndpoint>) -> Router {
+    Router::new()
+        .route("/kgp", get(upgrade))
+        .with_state(endpoint)
+}
+
+async fn upgrade(State(ep): State<Arc<KgpEndpoint>>, ws: WebSocketUpgrade) -> Response {
+    // why no token here: a KGP bot proves who it is in the protocol
+    // (`set auth:token`), on either transport.
+    crate::remote::endpoint::configure(ws, &ep.limits)
+        .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), "a websocket".to_owned(), ep))
 }

@@ -216,7 +216,7 @@ async function editField(target, value) {
 
 function editHole(hole) {
   const now = draft.board.rows.flat().find((h) => h.hole === hole);
-  const closed = draft.board.game === "bosh" ? " (x: closed)" : "";
+  const closed = draft.board.closable ? " (x: closed)" : "";
   editField(`hole:${hole}`, prompt(`Seeds in hole ${hole}${closed}`, now ? now.seeds : ""));
 }
 
