@@ -203,6 +203,15 @@ impl PitBoard {
         u64::from(self.cells[HOLES]) + u64::from(self.cells[HOLES + 1])
     }
 
+    /// The board and the side to move as one number, exactly (the side in
+    /// the padding cell 14, always empty otherwise): a repetition key
+    /// ([`Game::repetition_key`]) that needs no hash and no comparison of
+    /// positions.
+    #[inline(always)]
+    pub(crate) fn exact_key(&self) -> u128 {
+        self.word() | (self.side.index() as u128) << (8 * (HOLES + 2))
+    }
+
     /// The position's hash (the games' `zobrist`), keyed by `seed` per game:
     /// the board's word and the side to move through SplitMix64's mixer
     /// (a bijection), so that boards alike in holes 9–12, stores and side
@@ -227,6 +236,33 @@ pub(crate) const fn nonzero_holes(word: u64) -> u32 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let high = (word | ((word & LOW7) + LOW7)) & !LOW7;
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// The moves of a row's `bits` (bit `i`: hole `first + i`), lowest first,
+/// pushed onto `moves` ([`Game::legal_moves`] of the pit games).
+#[inline(always)]
+pub(crate) fn push_moves(mut bits: u32, first: usize, moves: &mut Vec<PitMove>) {
+    while bits != 0 {
+        moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
+        bits &= bits - 1;
+    }
+}
+
+/// [`Game::choose_move`] of the pit games from a row's `bits`, in the order
+/// of [`push_moves`]: no list, the chosen bit found by clearing the lower ones.
+#[inline(always)]
+pub(crate) fn choose_from_bits(
+    mut bits: u32,
+    first: usize,
+    choose: impl FnOnce(usize) -> Option<usize>,
+) -> Option<PitMove> {
+    if bits == 0 {
+        return None;
+    }
+    for _ in 0..choose(bits.count_ones() as usize)? {
+        bits &= bits - 1;
+    }
+    Some(PitMove::from_index(first + bits.trailing_zeros() as usize))
 }
 
 /// The holes a side owns, as indices into a 12-hole array.
