@@ -29,11 +29,24 @@ pub struct GameBench {
 
 /// Reused buffers of [`random_playout`].
 pub struct PlayoutBuffers<M> {
+    /// Scratch for [`Game::choose_move`] (games that list their moves).
     moves: Vec<M>,
-    /// Zobrist keys of the positions since the history key last changed.
-    window: Vec<u64>,
+    /// Repetition keys ([`Game::repetition_key`]) of the positions since the
+    /// history key last changed, the current one excluded. Always empty in
+    /// games whose positions cannot repeat.
+    window: Vec<u128>,
     /// Keys of the match's round starts (games played in rounds).
     round_starts: Vec<u128>,
+}
+
+/// The bit of `key` in a one-word filter over the window: a key whose bit
+/// the window's keys have not set is not among them, and needs no scan.
+#[inline(always)]
+fn filter_bit(key: u128) -> u64 {
+    // why a multiply: the low 64 bits of an exact key are half the board,
+    // not spread; the top six bits of the product depend on all of them.
+    let folded = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    1 << (folded >> 58)
 }
 
 impl<M> Default for PlayoutBuffers<M> {
@@ -46,11 +59,21 @@ impl<M> Default for PlayoutBuffers<M> {
     }
 }
 
+/// Why a playout stops short of drawing a move in a position where the game
+/// is not over.
+enum Stop {
+    /// The round-start rule ended the match.
+    RoundStarts,
+    /// The position is a repetition ([`Game::on_repetition`] says what next).
+    Repetition,
+}
+
 /// Plays one game from `start` with uniformly random legal moves, applying
 /// every rule exactly as [`mancala_rules::GameRecord`] does (game end first,
-/// then the round-start rule, then the repetition rule by Zobrist key over
-/// the positions since the history key last changed), with reused buffers.
-/// Returns the number of plies.
+/// then the round-start rule, then the repetition rule over the positions
+/// since the history key last changed, by [`Game::repetition_key`] and not
+/// at all where positions cannot repeat), with reused buffers and no move
+/// list where the game can choose without one. Returns the number of plies.
 pub fn random_playout<G: Game>(
     start: &G,
     rng: &mut SmallRng,
@@ -66,47 +89,69 @@ pub fn random_playout<G: Game>(
     round_starts.clear();
     // The match's own start counts as a round start.
     let mut round_start = pos.in_round().map(|r| r.start_key);
-    let mut key = pos.history_key();
+    let mut history_key = pos.history_key();
+    // The window's keys' bits ([`filter_bit`]).
+    let mut seen_bits = 0u64;
     let mut plies = 0;
     loop {
-        let hash = pos.zobrist();
-        window.push(hash);
         if let Some(k) = round_start {
             round_starts.push(k);
         }
-        // A finished game stands even if its position is also a repetition.
-        if pos.status().is_some() {
-            return plies;
-        }
-        if let Some(k) = round_start {
-            if round_starts.iter().filter(|&&r| r == k).count() >= G::ROUND_START_LIMIT {
-                return plies;
-            }
-        }
-        if window.iter().filter(|&&h| h == hash).count() >= G::REPETITION_LIMIT {
-            match pos.on_repetition() {
-                RepetitionEffect::GameOver(_) => return plies,
-                RepetitionEffect::Continue(next) => {
-                    // A new round: its counts start afresh.
-                    round_start = next.round_start_after(&pos);
-                    pos = next;
-                    window.clear();
-                    key = pos.history_key();
-                    continue;
+        let mut stop = None;
+        // why inside `choose`: it runs only when the game is not over (a
+        // finished game stands even if its position is also a repetition),
+        // and before the random draw, which a stopped game never makes.
+        let chosen = pos.choose_move(moves, |n| {
+            if let Some(k) = round_start {
+                if round_starts.iter().filter(|&&r| r == k).count() >= G::ROUND_START_LIMIT {
+                    stop = Some(Stop::RoundStarts);
+                    return None;
                 }
             }
-        }
-        moves.clear();
-        pos.legal_moves(moves);
-        let mv = moves[rng.random_range(0..moves.len())];
+            if G::REPETITION.possible() {
+                let key = pos.repetition_key();
+                let bit = filter_bit(key);
+                // Hash keys are not confirmed by the positions: a collision
+                // of 64-bit hashes within one playout is not worth the time.
+                if seen_bits & bit != 0
+                    && window.iter().filter(|&&k| k == key).count() + 1 >= G::REPETITION_LIMIT
+                {
+                    stop = Some(Stop::Repetition);
+                    return None;
+                }
+                seen_bits |= bit;
+                window.push(key);
+            }
+            Some(rng.random_range(0..n))
+        });
+        let Some(mv) = chosen else {
+            match stop {
+                None | Some(Stop::RoundStarts) => return plies,
+                Some(Stop::Repetition) => match pos.on_repetition() {
+                    RepetitionEffect::GameOver(_) => return plies,
+                    RepetitionEffect::Continue(next) => {
+                        // A new round: its counts start afresh.
+                        round_start = next.round_start_after(&pos);
+                        pos = next;
+                        window.clear();
+                        seen_bits = 0;
+                        history_key = pos.history_key();
+                        continue;
+                    }
+                },
+            }
+        };
         let before = pos.clone();
         pos.play(mv);
         round_start = pos.round_start_after(&before);
         plies += 1;
-        let next_key = pos.history_key();
-        if next_key != key {
-            window.clear();
-            key = next_key;
+        if G::REPETITION.possible() {
+            let next_key = pos.history_key();
+            if next_key != history_key {
+                window.clear();
+                seen_bits = 0;
+                history_key = next_key;
+            }
         }
     }
 }

@@ -18,6 +18,33 @@ pub enum RepetitionEffect<G> {
     Continue(G),
 }
 
+/// Whether positions of a game can occur twice within one stretch of play
+/// (between changes of [`Game::history_key`]), and how the repetition rule
+/// tells them apart ([`Game::REPETITION`]). It says how to count, never what
+/// the rule is: a game's rule is still [`Game::REPETITION_LIMIT`] and
+/// [`Game::on_repetition`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// No position can occur twice in a game, so the repetition rule never
+    /// applies and nothing needs counting (Kalah: every move puts a seed in
+    /// a store or moves seeds towards their owner's store).
+    Impossible,
+    /// [`Game::repetition_key`] is the position itself, exactly: two
+    /// positions are equal exactly when their keys are.
+    Exact,
+    /// [`Game::repetition_key`] is the Zobrist hash: equal positions have
+    /// equal keys, but equal keys confirm a repetition only together with
+    /// the positions themselves.
+    Hashed,
+}
+
+impl Repetition {
+    /// Positions can occur twice: the rule needs a history of them.
+    pub const fn possible(self) -> bool {
+        !matches!(self, Repetition::Impossible)
+    }
+}
+
 /// Where a position stands in a game played in rounds (Bosh), for the
 /// match-level history rule ([`Game::in_round`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,6 +104,19 @@ pub trait Game:
     /// this is `true`.
     const MATCH_PLAY: bool = false;
 
+    /// Whether positions can repeat and whether [`Game::repetition_key`] is
+    /// exact. The default, [`Repetition::Hashed`], is right for every game;
+    /// the others let the game record and playouts skip work.
+    const REPETITION: Repetition = Repetition::Hashed;
+
+    /// The key positions are counted by for the repetition rule: the
+    /// Zobrist hash by default; the position itself for a game whose
+    /// [`Game::REPETITION`] is [`Repetition::Exact`].
+    #[inline]
+    fn repetition_key(&self) -> u128 {
+        u128::from(self.zobrist())
+    }
+
     /// The start position of the game.
     fn start() -> Self;
 
@@ -85,6 +125,27 @@ pub trait Game:
     /// Appends the legal moves to `moves` (which the caller clears). It appends
     /// nothing exactly when [`Game::status`] is `Some`.
     fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Chooses a legal move without listing them, where the game can:
+    /// `choose` gets the number of legal moves (at least 1) and gives back
+    /// an index below it, counted in [`Game::legal_moves`] order, or `None`
+    /// to choose none. Returns `None` without calling `choose` when there is
+    /// no legal move (exactly when [`Game::status`] is `Some`), and when
+    /// `choose` chose none. `moves` is scratch space for the default, which
+    /// lists the moves with [`Game::legal_moves`].
+    #[inline]
+    fn choose_move(
+        &self,
+        moves: &mut Vec<Self::Move>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<Self::Move> {
+        moves.clear();
+        self.legal_moves(moves);
+        if moves.is_empty() {
+            return None;
+        }
+        choose(moves.len()).map(|i| moves[i])
+    }
 
     /// Plays a legal move, including any automatic transition it causes (the
     /// end of a Bosh round and the refill). Playing an illegal move is a logic

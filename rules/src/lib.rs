@@ -43,7 +43,7 @@ pub use any::{
     start_position, AnyGame,
 };
 pub use error::{Field, MoveError, MoveSyntaxError, PositionError};
-pub use game::{Game, RepetitionEffect, Round};
+pub use game::{Game, Repetition, RepetitionEffect, Round};
 pub use game_id::GameId;
 pub use layout::Layout;
 pub use outcome::{EndReason, GameResult, Outcome};

@@ -4,7 +4,7 @@
 //! games played in rounds, repetition of round starts over the whole match.
 
 use crate::error::MoveError;
-use crate::game::{Game, RepetitionEffect};
+use crate::game::{Game, Repetition, RepetitionEffect};
 use crate::trace::{Step, Traced};
 use crate::Outcome;
 
@@ -16,8 +16,9 @@ pub struct GameRecord<G: Game> {
     moves: Vec<G::Move>,
     position: G,
     /// Positions since the history key last changed, the current one included
-    /// (their Zobrist hash first): the per-round repetition count.
-    history: Vec<(u64, G)>,
+    /// (their [`Game::repetition_key`] first): the per-round repetition
+    /// count. Only the current one where positions cannot repeat.
+    history: Vec<(u128, G)>,
     /// Keys ([`crate::Round::start_key`]) of every round start of the match,
     /// the record's start position included, oldest first: the per-match
     /// round-start count. Always empty for games without rounds.
@@ -65,7 +66,9 @@ impl<G: Game> GameRecord<G> {
     }
 
     /// The positions that count for repetition from here on (those since the
-    /// last irreversible change), oldest first, the current one last.
+    /// last irreversible change), oldest first, the current one last; only
+    /// the current one in a game whose positions cannot repeat
+    /// ([`crate::Repetition::Impossible`]).
     pub fn repetition_history(&self) -> impl Iterator<Item = &G> {
         self.history.iter().map(|(_, g)| g)
     }
@@ -137,15 +140,22 @@ impl<G: Game> GameRecord<G> {
         mut on_repetition: impl FnMut(&G) -> RepetitionEffect<G>,
     ) {
         loop {
-            if self
-                .history
-                .last()
-                .is_some_and(|(_, g)| g.history_key() != next.history_key())
+            // why clear every ply where nothing can repeat: the current
+            // position is then all the history there is (and no key is made).
+            if !G::REPETITION.possible()
+                || self
+                    .history
+                    .last()
+                    .is_some_and(|(_, g)| g.history_key() != next.history_key())
             {
                 self.history.clear();
             }
-            let hash = next.zobrist();
-            self.history.push((hash, next.clone()));
+            let key = if G::REPETITION.possible() {
+                next.repetition_key()
+            } else {
+                0
+            };
+            self.history.push((key, next.clone()));
             self.position = next;
             let round_start = opens_round
                 .then(|| self.position.in_round())
@@ -167,10 +177,15 @@ impl<G: Game> GameRecord<G> {
                     return;
                 }
             }
+            if !G::REPETITION.possible() {
+                return;
+            }
+            // An exact key is the position; a hash needs the position too.
+            let exact = matches!(G::REPETITION, Repetition::Exact);
             let occurrences = self
                 .history
                 .iter()
-                .filter(|(h, g)| *h == hash && *g == self.position)
+                .filter(|(k, g)| *k == key && (exact || *g == self.position))
                 .count();
             if occurrences < G::REPETITION_LIMIT {
                 return;

@@ -8,9 +8,11 @@ use mancala_rules::games::oware::Oware;
 use mancala_rules::perft::perft;
 use mancala_rules::{
     game_from_position, normalize_position, start_position, EndReason, Game, GameId, GameRecord,
+    Repetition,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::collections::{HashMap, HashSet};
 
 #[test]
 fn perft_from_the_start() {
@@ -88,4 +90,67 @@ fn random_games_keep_the_invariants() {
     ] {
         assert!(oware.contains(&reason), "no game ended by {reason}");
     }
+}
+
+/// Every position of `games` random games of `G` (the whole game, across
+/// captures), counted by the position itself.
+fn positions_of_random_games<G: Game>(games: usize, seed: u64) -> Vec<Vec<G>> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    (0..games)
+        .map(|_| {
+            let mut record = GameRecord::new(G::start());
+            let mut seen = vec![G::start()];
+            while !record.is_over() {
+                let legal = record.legal_moves();
+                record
+                    .play(legal[rng.random_range(0..legal.len())])
+                    .expect("legal");
+                seen.push(record.position().clone());
+            }
+            seen
+        })
+        .collect()
+}
+
+#[test]
+fn no_kalah_position_occurs_twice_in_a_game() {
+    // What `Repetition::Impossible` promises the game record and playouts.
+    assert_eq!(Kalah::REPETITION, Repetition::Impossible);
+    assert_eq!(Kalah6::REPETITION, Repetition::Impossible);
+    for game in positions_of_random_games::<Kalah>(500, 4)
+        .into_iter()
+        .chain(positions_of_random_games::<Kalah>(200, 5))
+    {
+        let distinct: HashSet<_> = game.iter().collect();
+        assert_eq!(distinct.len(), game.len(), "a repeated position");
+    }
+    for game in positions_of_random_games::<Kalah6>(200, 6) {
+        let distinct: HashSet<_> = game.iter().collect();
+        assert_eq!(distinct.len(), game.len(), "a repeated position");
+    }
+    // The record keeps no history where nothing can repeat.
+    let mut record = GameRecord::new(Kalah::start());
+    record.play_str("1").expect("legal");
+    record.play_str("7").expect("legal");
+    assert_eq!(record.repetition_history().count(), 1);
+    assert_eq!(record.repetition_history().last(), Some(record.position()));
+}
+
+#[test]
+fn oware_repetition_keys_are_the_positions_themselves() {
+    assert_eq!(Oware::REPETITION, Repetition::Exact);
+    let mut by_key = HashMap::new();
+    for game in positions_of_random_games::<Oware>(300, 7) {
+        for pos in game {
+            let other = by_key.entry(pos.repetition_key()).or_insert(pos);
+            assert_eq!(*other, pos, "two positions with one key");
+        }
+    }
+    // Everything but the side to move alike.
+    let south: Oware = "oware 0,0,0,0,0,1,0,0,0,0,0,1 S 23/23".parse().unwrap();
+    let north: Oware = "oware 0,0,0,0,0,1,0,0,0,0,0,1 N 23/23".parse().unwrap();
+    assert_ne!(south.repetition_key(), north.repetition_key());
+    // Everything but the stores alike.
+    let other: Oware = "oware 0,0,0,0,0,1,0,0,0,0,0,1 S 22/24".parse().unwrap();
+    assert_ne!(south.repetition_key(), other.repetition_key());
 }

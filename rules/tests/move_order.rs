@@ -2,7 +2,7 @@
 //! rules library lists legal moves by ascending hole number, then by the rest
 //! of the notation in ASCII order (`+` before `-`); `pass` is alone.
 
-use mancala_rules::{new_game, GameId};
+use mancala_rules::{new_game, with_game, Game, GameId};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -40,5 +40,43 @@ fn legal_moves_come_in_canonical_order_in_every_game() {
                 game.play(&mv).unwrap();
             }
         }
+    }
+}
+
+/// `Game::choose_move` on the positions of random games of `G` (their first
+/// 300 plies: without a game record a Bosh game can go round forever): it
+/// offers the number of legal moves, gives the move at the chosen index in
+/// `legal_moves` order, chooses none when asked to, and is never asked once
+/// the game is over.
+fn choose_move_follows_the_legal_moves<G: Game>(rng: &mut SmallRng) {
+    let mut scratch = Vec::new();
+    for _ in 0..20 {
+        let mut pos = G::start();
+        for _ in 0..300 {
+            let legal = pos.legal_move_list();
+            if legal.is_empty() {
+                let chosen = pos.choose_move(&mut scratch, |_| panic!("asked in a finished game"));
+                assert_eq!(chosen, None, "{pos}");
+                assert!(pos.status().is_some(), "{pos}");
+                break;
+            }
+            for (i, &mv) in legal.iter().enumerate() {
+                let chosen = pos.choose_move(&mut scratch, |n| {
+                    assert_eq!(n, legal.len(), "{pos}");
+                    Some(i)
+                });
+                assert_eq!(chosen, Some(mv), "{pos}: index {i} of {legal:?}");
+            }
+            assert_eq!(pos.choose_move(&mut scratch, |_| None), None, "{pos}");
+            pos.play(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+}
+
+#[test]
+fn choose_move_picks_by_index_in_canonical_order_in_every_game() {
+    let mut rng = SmallRng::seed_from_u64(9);
+    for id in GameId::ALL {
+        with_game!(id, G => choose_move_follows_the_legal_moves::<G>(&mut rng));
     }
 }

@@ -37,12 +37,13 @@ use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::games::pit::{
-    cell, cell_word, nonzero_holes, own_range, render_two_rows, store_cell, PitBoard, PitMove,
-    CELLS, HOLES,
+    cell, cell_word, choose_from_bits, nonzero_holes, own_range, push_moves, render_two_rows,
+    store_cell, PitBoard, PitMove, CELLS, HOLES,
 };
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
-    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, Repetition,
+    RepetitionEffect, Side,
 };
 
 /// A Kalah position with `SEEDS` seeds a hole at the start: the 12 holes,
@@ -78,39 +79,31 @@ const fn hole_at(side: Side, c: usize) -> usize {
     }
 }
 
-/// `SOWN[side][origin][rest]`: what one sowing of `rest` seeds (fewer
-/// than a lap) from circuit position `origin` adds to the board's cells
-/// ([`PitBoard::word`]): a seed to each hole and the mover's store it
-/// reaches. The origin is never reached by fewer than 13.
-static SOWN: [[[u128; CIRCUIT]; 6]; 2] = sown_table();
+/// `SOWN[side][origin][seeds]`: what sowing `seeds` seeds from circuit
+/// position `origin` does to the board's word ([`PitBoard::word`]): a seed
+/// to each hole and to the mover's store it reaches, round after round (the
+/// origin too, from 13 seeds on), and the `seeds` taken out of the origin.
+/// Added with wrapping: the true result has no cell below 0 (the origin held
+/// `seeds`) or above 255 (a cell never holds more than 72), so the sum
+/// modulo 2^128 is exact though the entry itself wraps. Up to 72 seeds, the
+/// most either size holds.
+static SOWN: [[[u128; SEEDS_UP_TO]; 6]; 2] = sown_table();
 
-/// `LAP[side]`: what a whole lap adds, a seed to every hole (the origin
-/// included) and to the mover's store.
-static LAP: [u128; 2] = [lap_word(0), lap_word(1)];
+/// Sowings a hole can make: 0 to 72 seeds (`kalah-6x6`'s total).
+const SEEDS_UP_TO: usize = 6 * HOLES + 1;
 
-const fn lap_word(side: usize) -> u128 {
-    let mut cells = [0; CELLS];
-    let mut i = 0;
-    while i < HOLES {
-        cells[i] = 1;
-        i += 1;
-    }
-    cells[HOLES + side] = 1;
-    cell_word(&cells)
-}
-
-const fn sown_table() -> [[[u128; CIRCUIT]; 6]; 2] {
-    let mut table = [[[0; CIRCUIT]; 6]; 2];
+const fn sown_table() -> [[[u128; SEEDS_UP_TO]; 6]; 2] {
+    let mut table = [[[0; SEEDS_UP_TO]; 6]; 2];
     let mut s = 0;
     while s < 2 {
         let side = if s == 0 { Side::South } else { Side::North };
         let mut origin = 0;
         while origin < 6 {
-            let mut rest = 0;
-            while rest < CIRCUIT {
+            let mut seeds = 0;
+            while seeds < SEEDS_UP_TO {
                 let mut cells = [0; CELLS];
                 let mut k = 1;
-                while k <= rest {
+                while k <= seeds {
                     let c = (origin + k) % CIRCUIT;
                     if c == STORE {
                         cells[HOLES + s] += 1;
@@ -119,8 +112,9 @@ const fn sown_table() -> [[[u128; CIRCUIT]; 6]; 2] {
                     }
                     k += 1;
                 }
-                table[s][origin][rest] = cell_word(&cells);
-                rest += 1;
+                let taken = (seeds as u128) << (8 * hole_at(side, origin));
+                table[s][origin][seeds] = cell_word(&cells).wrapping_sub(taken);
+                seeds += 1;
             }
             origin += 1;
         }
@@ -140,6 +134,18 @@ impl<const SEEDS: u8> KalahBoard<SEEDS> {
     /// [`Self::TOTAL`] seeds.
     pub fn new(holes: [u8; HOLES], stores: [u8; 2], side: Side) -> Result<Self, PositionError> {
         PitBoard::new(holes, stores, side, Self::TOTAL).map(KalahBoard)
+    }
+
+    /// The mover's legal moves as bits of his row (bit `i`: his hole `i`,
+    /// counted from his left): his holes holding seeds, none once either
+    /// row is empty.
+    #[inline(always)]
+    fn move_bits(&self) -> u32 {
+        let side = self.0.side;
+        if self.0.row_word(side.opponent()) == 0 {
+            return 0;
+        }
+        nonzero_holes(self.0.row_word(side))
     }
 
     /// Neither row is empty: the game goes on.
@@ -186,6 +192,10 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
     /// Never reached: no Kalah position can occur twice in a game.
     const REPETITION_LIMIT: usize = 2;
 
+    /// See the rules page: a cycle could put no seed in a store, and a move
+    /// that puts none moves seeds only towards their owner's store.
+    const REPETITION: Repetition = Repetition::Impossible;
+
     fn start() -> Self {
         KalahBoard(PitBoard::start(SEEDS))
     }
@@ -197,16 +207,16 @@ impl<const SEEDS: u8> Game for KalahBoard<SEEDS> {
 
     #[inline]
     fn legal_moves(&self, moves: &mut Vec<PitMove>) {
-        let side = self.0.side;
-        if self.0.row_word(side.opponent()) == 0 {
-            return;
-        }
-        let first = own_range(side).start;
-        let mut bits = nonzero_holes(self.0.row_word(side));
-        while bits != 0 {
-            moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
+        push_moves(self.move_bits(), own_range(self.0.side).start, moves);
+    }
+
+    #[inline]
+    fn choose_move(
+        &self,
+        _: &mut Vec<PitMove>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<PitMove> {
+        choose_from_bits(self.move_bits(), own_range(self.0.side).start, choose)
     }
 
     #[inline]
@@ -285,13 +295,10 @@ impl<const SEEDS: u8> Traced for KalahBoard<SEEDS> {
                 },
             });
         }
-        // Every full lap puts one seed in each hole (the origin included) and
-        // in the mover's store; the rest follow the origin (one table row);
-        // the origin's seeds leave it. One word: no byte carries (a cell
-        // never holds more than 72 + 6) or borrows (the origin held `seeds`).
-        let laps = seeds / CIRCUIT;
-        let sown = SOWN[mover.index()][origin][seeds % CIRCUIT] + laps as u128 * LAP[mover.index()];
-        let mut word = board.word() + sown - ((seeds as u128) << (8 * origin_hole));
+        // The whole sowing is one addition to the board's word.
+        let mut word = board
+            .word()
+            .wrapping_add(SOWN[mover.index()][origin][seeds]);
         let last = (origin + seeds) % CIRCUIT;
         if last == STORE {
             board.set_word(word);

@@ -39,12 +39,13 @@ use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::games::pit::{
-    cell, cell_word, nonzero_holes, own_range, render_two_rows, store_cell, PitBoard, PitMove,
-    CELLS, HOLES,
+    cell, cell_word, choose_from_bits, nonzero_holes, own_range, push_moves, render_two_rows,
+    store_cell, PitBoard, PitMove, CELLS, HOLES,
 };
 use crate::trace::{LapKind, NoTrace, Observer, Step, Target, Traced};
 use crate::{
-    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, RepetitionEffect, Side,
+    EndReason, Game, GameId, GameResult, Layout, Outcome, PositionError, Repetition,
+    RepetitionEffect, Side,
 };
 
 /// Seeds in play: holes plus stores.
@@ -62,45 +63,51 @@ const LAP: usize = HOLES - 1;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Oware(PitBoard);
 
-/// `SOWN[origin][rest]`: one seed in each of the `rest` holes after `origin`
-/// (fewer than a lap, so the origin is never reached), as a word of cells
-/// ([`PitBoard::word`]).
-static SOWN: [[u128; LAP]; HOLES] = sown_table();
+/// `SOWN[origin][seeds]`: what sowing `seeds` seeds from hole `origin`
+/// does to the board's word ([`PitBoard::word`]): a seed to each hole it
+/// reaches, round after round, the origin skipped, and the `seeds` taken out
+/// of the origin. Added with wrapping: the true result has no cell below 0
+/// (the origin held `seeds`) or above 255 (a cell never holds more than 48),
+/// so the sum modulo 2^128 is exact though the entry itself wraps.
+static SOWN: [[u128; SEEDS_UP_TO]; HOLES] = sown_table();
 
-/// `LAPS[origin]`: what a whole lap adds, a seed to every hole but the origin.
-static LAPS: [u128; HOLES] = lap_table();
+/// `LAST[origin][seeds]`: the hole where the last of `seeds` seeds sown
+/// from `origin` falls ([`Oware::last_hole`]); 0 for no seeds.
+static LAST: [[u8; SEEDS_UP_TO]; HOLES] = last_table();
 
-const fn sown_table() -> [[u128; LAP]; HOLES] {
-    let mut table = [[0; LAP]; HOLES];
+/// Sowings a hole can make: 0 to 48 seeds.
+const SEEDS_UP_TO: usize = TOTAL_SEEDS as usize + 1;
+
+const fn sown_table() -> [[u128; SEEDS_UP_TO]; HOLES] {
+    let mut table = [[0; SEEDS_UP_TO]; HOLES];
     let mut origin = 0;
     while origin < HOLES {
-        let mut rest = 0;
-        while rest < LAP {
+        let mut seeds = 0;
+        while seeds < SEEDS_UP_TO {
             let mut cells = [0; CELLS];
-            let mut k = 1;
-            while k <= rest {
-                cells[(origin + k) % HOLES] = 1;
-                k += 1;
+            let mut s = 1;
+            while s <= seeds {
+                cells[Oware::last_hole(origin, s)] += 1;
+                s += 1;
             }
-            table[origin][rest] = cell_word(&cells);
-            rest += 1;
+            let taken = (seeds as u128) << (8 * origin);
+            table[origin][seeds] = cell_word(&cells).wrapping_sub(taken);
+            seeds += 1;
         }
         origin += 1;
     }
     table
 }
 
-const fn lap_table() -> [u128; HOLES] {
-    let mut table = [0; HOLES];
+const fn last_table() -> [[u8; SEEDS_UP_TO]; HOLES] {
+    let mut table = [[0; SEEDS_UP_TO]; HOLES];
     let mut origin = 0;
     while origin < HOLES {
-        let mut cells = [0; CELLS];
-        let mut i = 0;
-        while i < HOLES {
-            cells[i] = (i != origin) as u8;
-            i += 1;
+        let mut seeds = 1;
+        while seeds < SEEDS_UP_TO {
+            table[origin][seeds] = Oware::last_hole(origin, seeds) as u8;
+            seeds += 1;
         }
-        table[origin] = cell_word(&cells);
         origin += 1;
     }
     table
@@ -147,10 +154,20 @@ impl Oware {
         nonzero_holes(high)
     }
 
+    /// The mover's legal moves as bits ([`Oware::move_bits`]), none once
+    /// half the seeds are taken.
+    #[inline(always)]
+    fn legal_bits(&self) -> u32 {
+        if self.half_taken() {
+            return 0;
+        }
+        self.move_bits()
+    }
+
     /// The hole index where the last of `seeds` seeds sown from `origin`
     /// falls (the origin skipped).
     #[inline(always)]
-    fn last_hole(origin: usize, seeds: usize) -> usize {
+    const fn last_hole(origin: usize, seeds: usize) -> usize {
         (origin + (seeds - 1) % LAP + 1) % HOLES
     }
 }
@@ -188,6 +205,14 @@ impl Game for Oware {
     /// The first repetition since the last capture ends the game.
     const REPETITION_LIMIT: usize = 2;
 
+    const REPETITION: Repetition = Repetition::Exact;
+
+    /// The board word and the side to move: 14 cells of at most 48 seeds.
+    #[inline]
+    fn repetition_key(&self) -> u128 {
+        self.0.exact_key()
+    }
+
     fn start() -> Self {
         Oware(PitBoard::start(4))
     }
@@ -199,15 +224,16 @@ impl Game for Oware {
 
     #[inline]
     fn legal_moves(&self, moves: &mut Vec<PitMove>) {
-        if self.half_taken() {
-            return;
-        }
-        let first = own_range(self.0.side).start;
-        let mut bits = self.move_bits();
-        while bits != 0 {
-            moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
-            bits &= bits - 1;
-        }
+        push_moves(self.legal_bits(), own_range(self.0.side).start, moves);
+    }
+
+    #[inline]
+    fn choose_move(
+        &self,
+        _: &mut Vec<PitMove>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<PitMove> {
+        choose_from_bits(self.legal_bits(), own_range(self.0.side).start, choose)
     }
 
     #[inline]
@@ -277,14 +303,9 @@ impl Traced for Oware {
             count: seeds as u8,
         });
         observer.sow(seeds, |s| Self::last_hole(origin, s) as u8 + 1);
-        // Every full lap puts one seed in each hole but the origin; the rest
-        // follow the origin (one table row); the origin's seeds leave it.
-        // One word: no byte carries (a cell never holds more than 48) or
-        // borrows (the origin held `seeds`).
-        let laps = (seeds / LAP) as u128;
-        let sown = SOWN[origin][seeds % LAP] + laps * LAPS[origin];
-        let mut word = self.0.word() + sown - ((seeds as u128) << (8 * origin));
-        let last = Self::last_hole(origin, seeds);
+        // The whole sowing is one addition to the board's word.
+        let mut word = self.0.word().wrapping_add(SOWN[origin][seeds]);
+        let last = usize::from(LAST[origin][seeds]);
         let row = own_range(mover.opponent());
         if row.contains(&last) {
             // The chain of 2s and 3s back from the last hole, in the row.

@@ -203,6 +203,15 @@ impl PitBoard {
         u64::from(self.cells[HOLES]) + u64::from(self.cells[HOLES + 1])
     }
 
+    /// The board and the side to move as one number, exactly (the side in
+    /// the padding cell 14, always empty otherwise): a repetition key
+    /// ([`Game::repetition_key`]) that needs no hash and no comparison of
+    /// positions.
+    #[inline(always)]
+    pub(crate) fn exact_key(&self) -> u128 {
+        self.word() | (self.side.index() as u128) << (8 * (HOLES + 2))
+    }
+
     /// The position's hash (the games' `zobrist`), keyed by `seed` per game:
     /// the board's word and the side to move through SplitMix64's mixer
     /// (a bijection), so that boards alike in holes 9–12, stores and side
@@ -228,6 +237,68 @@ pub(crate) const fn nonzero_holes(word: u64) -> u32 {
     let high = (word | ((word & LOW7) + LOW7)) & !LOW7;
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
+
+/// The moves of a row's `bits` (bit `i`: hole `first + i`), lowest first,
+/// pushed onto `moves` ([`Game::legal_moves`] of the pit games).
+#[inline(always)]
+pub(crate) fn push_moves(mut bits: u32, first: usize, moves: &mut Vec<PitMove>) {
+    while bits != 0 {
+        moves.push(PitMove::from_index(first + bits.trailing_zeros() as usize));
+        bits &= bits - 1;
+    }
+}
+
+/// [`Game::choose_move`] of the pit games from a row's `bits` (six bits),
+/// in the order of [`push_moves`]: no list; the count and the chosen bit
+/// from tables (why: without `popcnt` in the baseline x86-64 target,
+/// `count_ones` is a dozen instructions, and clearing bits is a loop).
+#[inline(always)]
+pub(crate) fn choose_from_bits(
+    bits: u32,
+    first: usize,
+    choose: impl FnOnce(usize) -> Option<usize>,
+) -> Option<PitMove> {
+    let bits = bits as usize & 0x3F;
+    if bits == 0 {
+        return None;
+    }
+    let nth = &NTH_BIT[bits];
+    let count = usize::from(BIT_COUNT[bits]);
+    let i = choose(count)?;
+    debug_assert!(i < count, "chose move {i} of {count}");
+    Some(PitMove::from_index(first + usize::from(nth[i])))
+}
+
+/// `BIT_COUNT[bits]`: the set bits of six-bit `bits`.
+static BIT_COUNT: [u8; 64] = {
+    let mut table = [0; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        table[bits] = (bits as u32).count_ones() as u8;
+        bits += 1;
+    }
+    table
+};
+
+/// `NTH_BIT[bits][i]`: the place of the `i`th lowest set bit of six-bit
+/// `bits` (0 past the last).
+static NTH_BIT: [[u8; 6]; 64] = {
+    let mut table = [[0; 6]; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut place = 0;
+        let mut i = 0;
+        while place < 6 {
+            if bits & (1 << place) != 0 {
+                table[bits][i] = place as u8;
+                i += 1;
+            }
+            place += 1;
+        }
+        bits += 1;
+    }
+    table
+};
 
 /// The holes a side owns, as indices into a 12-hole array.
 #[inline(always)]
