@@ -105,6 +105,18 @@ def lingering_page(proc):
     return url
 
 
+def start_live(args):
+    """Starts an arbiter event run with `--live`; its process and the live
+    page's URL (the first line it prints)."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"live page at (http://\S+)", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"no live address: {line!r} {proc.stderr.read()}")
+    return proc, match.group(1)
+
+
 def start_server(*extra):
     proc = subprocess.Popen(
         [str(ARBITER), "serve", "--listen", "127.0.0.1:0", *extra],

@@ -5,12 +5,11 @@ Engines: the reference engine with a short move time (slow
 enough to watch, with real depth/score/pv lines)."""
 
 import re
-import subprocess
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, Page, stop
+from conftest import BIN, Page, start_live, stop
 
 # Levels that search until the move time is up (lower ones stop at their
 # depth limit at once, and the whole event is over in a second).
@@ -24,13 +23,7 @@ def live_tournament(tmp_path, *extra):
             "--live", "127.0.0.1:0", "--each", "st=0.1", "timemargin=500", *extra]
     for level in LEVELS:
         args += ["--engine", f"cmd={engine}", f"name=level-{level}", f"option.Level={level}"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"live page at (http://\S+)", line)
-    if not match:
-        proc.kill()
-        raise RuntimeError(f"no live address: {line!r} {proc.stderr.read()}")
-    return proc, match.group(1)
+    return start_live(args)
 
 
 @pytest.fixture

@@ -6,11 +6,10 @@ PGN does). Engines: the reference engine with a short move time, from an
 opening where every move of South's ends in its store."""
 
 import re
-import subprocess
 
 from selenium.webdriver.common.by import By
 
-from conftest import BIN, Page, stop
+from conftest import BIN, Page, start_live, stop
 from test_kalah_oware import listed, pgn_labels
 
 # South's hole n holds 7 - n seeds: each lands its last seed in South's
@@ -35,13 +34,7 @@ def live_match(tmp_path):
             "--jsonout", str(tmp_path / "games.jsonl"), "--pgnout", str(tmp_path / "games.pgn"),
             "--stderr-dir", str(tmp_path / "stderr"),
             "--live", "127.0.0.1:0"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"live page at (http://\S+)", line)
-    if not match:
-        proc.kill()
-        raise RuntimeError(f"no live address: {line!r} {proc.stderr.read()}")
-    return proc, match.group(1)
+    return start_live(args)
 
 
 def drawn_board(driver):
