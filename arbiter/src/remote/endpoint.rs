@@ -6,6 +6,7 @@
 //! do not go out in time.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
@@ -136,8 +137,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             Ok(found) => found,
             Err(why) => {
                 tracing::info!("remote: dropped an unauthenticated connection: {why}");
-                let _ =
-                    tokio::time::timeout(ep.limits.write_timeout, socket.send(close(&why))).await;
+                send_close(&mut socket, close(&why), ep.limits.write_timeout).await;
                 return;
             }
         },
@@ -152,8 +152,35 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
     let reason = relay(&mut socket, &ep.limits, &state, in_tx, out_rx).await;
     state.close(&reason);
     tracing::info!(remote = %remote, id, "remote connection dropped: {reason}");
-    let _ = tokio::time::timeout(ep.limits.write_timeout, socket.send(close(&reason))).await;
+    // The slot is free once the connection is closed for the arbiter; the
+    // close handshake below must not hold it.
     drop(admission);
+    send_close(&mut socket, close(&reason), ep.limits.write_timeout).await;
+}
+
+/// How long a closing connection reads on for the peer's close frame.
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
+
+/// Sends `frame` (a close frame), then reads and drops what the peer still
+/// sends until its own close frame, its end, or [`CLOSE_LINGER`]. why: a
+/// socket closed with unread bytes in its receive buffer (a flooder's
+/// backlog) is answered by the kernel with a reset, and the peer then loses
+/// the close frame and the reason it carries.
+pub(crate) async fn send_close(socket: &mut WebSocket, frame: Message, write_timeout: Duration) {
+    if !matches!(
+        tokio::time::timeout(write_timeout, socket.send(frame)).await,
+        Ok(Ok(()))
+    ) {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSE_LINGER, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 fn close(reason: &str) -> Message {
