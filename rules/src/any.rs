@@ -225,10 +225,10 @@ mod tests {
     fn a_game_that_passes_has_pass_among_its_moves_somewhere() {
         // why: PASSES is a claim about legal moves; check it against them.
         // Hemprich's pass position: South has no bean, North has.
-        let g = game_from_position("bohnenspiel-hemprich 0,0,0,0,0,0,6,6,6,6,6,6 S 30/30")
+        let g = game_from_position("bohnenspiel-hemprich 0,0,0,0,0,0,6,6,6,6,6,6 S 18/18")
             .expect("valid position");
         assert_eq!(g.legal_moves(), ["pass"]);
-        let g = game_from_position("bohnenspiel 0,0,0,0,0,0,6,6,6,6,6,6 S 30/30")
+        let g = game_from_position("bohnenspiel 0,0,0,0,0,0,6,6,6,6,6,6 S 18/18")
             .expect("valid position");
         assert!(g.legal_moves().is_empty());
     }
