@@ -46,7 +46,7 @@ measure() {
     if ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2> /dev/null); then
       last=$ticks
     fi
-    sleep 0.1
+    sleep 0.02
   done
   wait "$pid"
   end=$(date +%s.%N)

@@ -43,11 +43,18 @@ def test_boards_move_and_standings_follow_finished_games(live, browser):
     page.wait_for(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connected") == "true")
     page.wait_for(lambda d: f"level-{LEVELS[0]}" in page.text("[data-event-info]"))
     # A game in progress, drawn; then its board changes (a move was played).
-    first = page.wait_for(lambda d: {k: v for k, v in positions(d).items() if v})
-    game, position = next(iter(first.items()))
-    page.wait_for(lambda d: positions(d).get(game) not in (None, position))
-    card = browser.find_element(By.CSS_SELECTOR, f'[data-live-game="{game}"]')
-    assert int(card.get_attribute("data-ply")) >= 1
+    # Any game seen twice will do: the one seen first may end between two
+    # looks (its card is then gone), so every board seen is remembered.
+    seen = {}
+
+    def moved(d):
+        now = {k: v for k, v in positions(d).items() if v}
+        changed = [g for g, p in now.items() if seen.get(g) not in (None, p)]
+        seen.update(now)
+        # (its ply read in the same look: the card may be gone by the next)
+        return next((g for g in changed if int(d.find_element(
+            By.CSS_SELECTOR, f'[data-live-game="{g}"]').get_attribute("data-ply")) >= 1), None)
+    page.wait_for(moved)
     # The engines' lines: the reference engine reports depth and pv.
     page.wait_for(lambda d: any(re.search(r"\bd\d+\b.*pv \S+", e.text)
                                 for e in d.find_elements(By.CSS_SELECTOR, "[data-think]")))
