@@ -60,7 +60,7 @@ def assert_shows_probe(page, tb, position):
     assert box.get_attribute("data-value") == str(value)
     assert box.get_attribute("data-moves").split() == moves
     assert box.get_attribute("data-exact") == "true"
-    to_move = "south" if position.split()[2] == "S" else "north"
+    to_move = "South" if position.split()[2] == "S" else "North"
     signed = f"+{value}" if value > 0 else str(value)
     beans = "bean" if abs(value) == 1 else "beans"
     best = f"best {'moves' if len(moves) > 1 else 'move'} {', '.join(moves)}"

@@ -2,7 +2,7 @@
 // under `go infinite` on the position shown, board editing. Positions,
 // legality and results are the server's (the rules library's).
 
-import { $, $$, el, params, SIDES, showError, boardNote, fetchJson } from "/assets/dom.js";
+import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson } from "/assets/dom.js";
 import { drawBoard, markPv } from "/assets/board.js";
 import { drawMoves, resultText, stepKeys, scoreText, parseScore } from "/assets/moves.js";
 import { animate, finishAnimation } from "/assets/animate.js";
@@ -135,7 +135,7 @@ async function anShow() {
     $("[data-ply]").textContent = `${an.cursor}/${an.moves.length}`;
     const status = $("#status");
     status.classList.toggle("ended", a.status !== "ongoing");
-    status.textContent = a.status === "ongoing" ? `${a.board.to_move} to move` : resultText(a.status, a.ending, a.reason);
+    status.textContent = a.status === "ongoing" ? `${sideName(a.board.to_move)} to move` : resultText(a.status, a.ending, a.reason);
     $("[data-pass]").hidden = !a.legal.some((l) => l.move === "pass");
     $("[data-move-input]").disabled = a.status !== "ongoing";
     drawTablebase(a.tablebase, a.board.to_move);
@@ -155,7 +155,7 @@ function drawTablebase(tb, toMove) {
   const kind = tb.exact ? "Exact (endgame database)" : `Cycle ruling (endgame database, bounds ${tb.bounds[0]} to ${tb.bounds[1]})`;
   const best = tb.moves.length ? `; best ${tb.moves.length > 1 ? "moves" : "move"} ${tb.moves.join(", ")}` : "";
   const beans = Math.abs(tb.value) === 1 ? "bean" : "beans";
-  p.textContent = `${kind}: ${value} ${beans} for ${toMove} from here${best}; best play ends ${tb.scores[0]}–${tb.scores[1]} (${tb.result}).`;
+  p.textContent = `${kind}: ${value} ${beans} for ${sideName(toMove)} from here${best}; best play ends ${tb.scores[0]}–${tb.scores[1]} (${tb.result}).`;
 }
 
 // A move by click, Pass or typed: the line grows only by a move the rules
@@ -194,7 +194,7 @@ function drawDraft() {
   $("#edit-tools").hidden = false;
   $('[data-action="edit-round"]').hidden = v.round === undefined || v.round === null;
   $("#status").classList.remove("ended");
-  $("#status").textContent = draft.error ? "editing: not a valid position yet" : `editing: ${v.to_move} to move`;
+  $("#status").textContent = draft.error ? "editing: not a valid position yet" : `editing: ${sideName(v.to_move)} to move`;
   $("[data-pass]").hidden = true;
   $("[data-move-input]").disabled = true;
 }

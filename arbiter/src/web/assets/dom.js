@@ -6,6 +6,9 @@ export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel
 export const params = new URLSearchParams(location.search);
 export const SIDES = ["south", "north"];
 
+// A side's name in a sentence ("South to move"); the data keep "south".
+export const sideName = (side) => ({ south: "South", north: "North" })[side] || side;
+
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -2,7 +2,7 @@
 // user chooses; every rule (legal moves, the result, the clocks) is the
 // server's.
 
-import { $, $$, el, params, SIDES, showError, boardNote, fetchJson, formatClock } from "/assets/dom.js";
+import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson, formatClock } from "/assets/dom.js";
 import { drawBoard } from "/assets/board.js";
 import { drawMoves, resultText } from "/assets/moves.js";
 import { animate, finishAnimation } from "/assets/animate.js";
@@ -73,7 +73,7 @@ function renderPlay(m) {
   const legal = humanToMove ? m.legal : [];
   drawBoard(m.board, { legal, status: m.status, onHole: pickHole, steps: m.trace ? m.trace.steps : null });
   drawMoves(playMoves, { current: playMoves.length - 1 });
-  SIDES.forEach((side, i) => { $(`[data-seat="${side}"]`).textContent = `${side}: ${m.seats[i]}`; });
+  SIDES.forEach((side, i) => { $(`[data-seat="${side}"]`).textContent = `${sideName(side)}: ${m.seats[i]}`; });
   clockBase = { ms: m.clocks, at: performance.now(), running: m.status === "ongoing" ? mover : null };
   tickClocks();
   const status = $("#status");
@@ -81,9 +81,9 @@ function renderPlay(m) {
   if (m.status !== "ongoing") {
     status.textContent = resultText(m.status, m.ending, m.reason);
   } else if (m.thinking) {
-    status.textContent = `${m.thinking} (${m.seats[SIDES.indexOf(m.thinking)]}) is thinking…`;
+    status.textContent = `${sideName(m.thinking)} (${m.seats[SIDES.indexOf(m.thinking)]}) is thinking…`;
   } else {
-    status.textContent = `${mover} to move`;
+    status.textContent = `${sideName(mover)} to move`;
   }
   $("[data-pass]").hidden = !legal.some((l) => l.move === "pass");
   $("#choices").hidden = true;
