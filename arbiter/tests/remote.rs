@@ -206,17 +206,22 @@ fn runner(registry: Arc<Registry>, remote: &str, grace: Duration, wait: Duration
     }
 }
 
-async fn play_one(runner: &Runner) -> Finished {
+/// Plays `jobs` (within two minutes); the results in the order they ended.
+async fn play_all(runner: &Runner, jobs: Vec<Job>) -> Vec<Finished> {
     let mut done = Vec::new();
-    let run = runner.run(vec![job()], |f| {
+    let run = runner.run(jobs, |f| {
         done.push(f);
         Flow::Continue
     });
-    tokio::time::timeout(Duration::from_secs(60), run)
+    tokio::time::timeout(Duration::from_secs(120), run)
         .await
-        .expect("the game ends")
+        .expect("the games end")
         .expect("no panic");
-    done.pop().expect("one game")
+    done
+}
+
+async fn play_one(runner: &Runner) -> Finished {
+    play_all(runner, vec![job()]).await.pop().expect("one game")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -323,6 +328,91 @@ async fn the_pre_event_check_of_a_remote_engine_keeps_its_connection_for_the_fir
     );
 }
 
+/// Two bots with one connection each, in a field of four at three games at
+/// once: every game a bot is due in while its one connection plays another
+/// waits for it (busy is not absent), whichever slot played it last, and
+/// plays on the same connection; none is a no-show, although `--remote-wait`
+/// is shorter than the field's games. At the end both connections are told
+/// `quit`. (Kept in the slot that played it last, as a process is, the
+/// connection sat idle there while the game due elsewhere waited it out.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_with_one_connection_plays_every_game_of_a_field_at_several_games_at_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (registry, url) = endpoint(Limits::default()).await;
+    let counts = [Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0))];
+    let bots: Vec<_> = [TOKEN_A, TOKEN_B]
+        .iter()
+        .zip(&counts)
+        .map(|(token, count)| {
+            tokio::spawn(common::scripted_bot_counted(
+                url.clone(),
+                (*token).to_owned(),
+                Script::default(),
+                Arc::clone(count),
+            ))
+        })
+        .collect();
+    let toks = |s: String| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    let local = |name: &str| {
+        toks(format!(
+            "cmd={} name={name} arg=--mode arg=instant tc=60+1",
+            common::testbot()
+        ))
+    };
+    let engines = vec![
+        toks("remote=alice name=alice tc=60+1".into()),
+        local("l1"),
+        toks("remote=bob name=bob tc=60+1".into()),
+        local("l2"),
+    ];
+    let mut r = runner(
+        registry.clone(),
+        "alice",
+        Duration::from_secs(1),
+        Duration::from_secs(1),
+    );
+    r.engines = parse_engines(&engines, &[], None).expect("engines");
+    r.concurrency = 3;
+    let game = GameId::Bohnenspiel;
+    let mut jobs = Vec::new();
+    for south in 0..4 {
+        for north in (0..4).filter(|&n| n != south) {
+            jobs.push(Job {
+                index: jobs.len(),
+                south,
+                north,
+                ..job()
+            });
+        }
+    }
+    assert_eq!(jobs[0].game, game);
+    let done = play_all(&r, jobs).await;
+    assert_eq!(done.len(), 12);
+    for f in &done {
+        assert!(
+            matches!(
+                f.played.termination,
+                Termination::Rules { .. } | Termination::Adjudication { .. }
+            ),
+            "game {} ({} vs {}): {:?}",
+            f.job.index,
+            f.job.south,
+            f.job.north,
+            f.played.termination
+        );
+    }
+    // Both bots end by the arbiter's `quit`, each after one connection.
+    for bot in bots {
+        tokio::time::timeout(Duration::from_secs(20), bot)
+            .await
+            .expect("told quit at the end")
+            .expect("no panic");
+    }
+    for count in &counts {
+        assert_eq!(count.load(Ordering::SeqCst), 1);
+    }
+}
+
 /// The connection ids a remote engine named `remote` got `newgame` on, in
 /// order, over three games; `restart` is its `restart=` setting.
 async fn connections_per_game(restart: Restart) -> Vec<u32> {
@@ -349,15 +439,7 @@ async fn connections_per_game(restart: Restart) -> Vec<u32> {
         }
     }));
     let jobs: Vec<Job> = (0..3).map(|index| Job { index, ..job() }).collect();
-    let mut done = Vec::new();
-    let run = r.run(jobs, |f| {
-        done.push(f);
-        Flow::Continue
-    });
-    tokio::time::timeout(Duration::from_secs(120), run)
-        .await
-        .expect("the games end")
-        .expect("no panic");
+    let done = play_all(&r, jobs).await;
     bot.abort();
     assert_eq!(done.len(), 3);
     for f in &done {

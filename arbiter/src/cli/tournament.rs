@@ -790,6 +790,7 @@ impl<'p, 'a> Playing<'p, 'a> {
         let grace = self.runner.quit_grace;
         self.bar.finish_and_clear();
         self.kept.close(grace).await;
+        self.runner.close_remote().await;
     }
 
     fn say(&self, line: &str) {

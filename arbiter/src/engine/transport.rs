@@ -90,7 +90,7 @@ impl Transport {
     pub async fn shutdown(self, grace: Duration) -> ShutdownReport {
         match self {
             Transport::Process(p) => p.shutdown(grace).await,
-            Transport::Remote(r) => r.shutdown().await,
+            Transport::Remote(r) => r.shutdown(grace).await,
         }
     }
 

@@ -18,6 +18,7 @@ use crate::play::game::{self, GamePlan, Played, Timeouts};
 use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
+use crate::remote::Acquired;
 
 // why re-exported: a job is what a runner plays; it lives in its own module
 // so that observers and schedules can name it without the runner.
@@ -218,18 +219,20 @@ impl Runner {
                 .await?
             }
             (Some(_), Some(remote)) => {
-                // The session the pre-event check started: handshaken, its
-                // games checked (for every game of the event), options set.
-                // why only while open: a connection gone since the check
-                // is replaced as a fresh process would be, with a fresh one.
-                if let Some(mut s) = remote.checked.take(engine) {
-                    if s.is_alive() && s.plays(game.as_str()) {
-                        return Ok(s);
+                // A session no game holds (the pre-event check's, or one
+                // an earlier game gave back): handshaken, options set. why
+                // only while open: a connection gone since is replaced as a
+                // fresh process would be, with a fresh one.
+                match remote
+                    .acquire(engine, spec, game.as_str(), self.quit_grace)
+                    .await?
+                {
+                    Acquired::Session(s) => return Ok(s),
+                    Acquired::Link(link) => {
+                        Session::start_remote(link, self.handshake_timeout, self.traffic.clone())
+                            .await?
                     }
-                    s.shutdown(self.quit_grace).await;
                 }
-                let link = remote.link(spec).await?;
-                Session::start_remote(link, self.handshake_timeout, self.traffic.clone()).await?
             }
             (Some(id), None) => {
                 return Err(Fault::Dropped {
@@ -268,6 +271,7 @@ impl Runner {
         let mut kept = Kept::default();
         let result = self.run_kept(jobs, &mut kept, on_result).await;
         kept.close(self.quit_grace).await;
+        self.close_remote().await;
         result
     }
 
@@ -374,6 +378,7 @@ impl Runner {
                     (played, Vec::new(), retired)
                 }
             };
+            self.give_back_remote(&job, &mut pool.sessions);
             let idle = pool.used(&[job.south, job.north]);
             let (ack, logged) = oneshot::channel();
             let sent = results.send((
@@ -398,6 +403,30 @@ impl Runner {
             }
         }
         pool
+    }
+
+    /// Gives the job's remote engines' sessions back to the event
+    /// ([`crate::remote::Checked`]), for their next game in any slot.
+    fn give_back_remote(&self, job: &Job, sessions: &mut [Option<Session>]) {
+        let Some(remote) = &self.remote else {
+            return;
+        };
+        for engine in [job.south, job.north] {
+            if self.engines[engine].remote.is_none() {
+                continue;
+            }
+            if let Some(session) = sessions.get_mut(engine).and_then(Option::take) {
+                remote.checked.keep(engine, session);
+            }
+        }
+    }
+
+    /// Shuts down the remote engines' sessions no game holds (the event's
+    /// end; the slots' own engines are in [`Kept`]).
+    pub async fn close_remote(&self) {
+        if let Some(remote) = &self.remote {
+            remote.checked.close(self.quit_grace).await;
+        }
     }
 
     /// Plays a Partie between the job's South (who opens game 1) and North;
@@ -507,11 +536,22 @@ impl Runner {
             ponder: [false; 2],
         };
         let sides = [job.south, job.north];
-        let mut ready: Vec<Session> = Vec::with_capacity(2);
-        for side in Side::BOTH {
+        // why two remote engines in the order of their index, not South
+        // first: a game waiting for a remote engine busy in another game
+        // holds the one it took already; taken in one order everywhere, no
+        // two games each hold what the other waits for. (A process is never
+        // waited for: with one, South first as always.)
+        let remote = |e: usize| self.engines[e].remote.is_some();
+        let order = if remote(sides[0]) && remote(sides[1]) && sides[1] < sides[0] {
+            [Side::North, Side::South]
+        } else {
+            Side::BOTH
+        };
+        let mut ready: [Option<Session>; 2] = [None, None];
+        for side in order {
             let engine = sides[side.index()];
             match self.ready_session(slot, engine, &plan, sessions).await {
-                Ok(s) => ready.push(s),
+                Ok(s) => ready[side.index()] = Some(s),
                 Err((fault, offender)) => {
                     let mut played = game::lost_at_start(side, &fault);
                     if offender.is_none() {
@@ -524,21 +564,22 @@ impl Runner {
                             _ => Termination::Unresponsive { side, detail },
                         };
                     }
-                    let mut others: Vec<&mut Session> = ready.iter_mut().collect();
+                    let mut others: Vec<&mut Session> = ready.iter_mut().flatten().collect();
                     let mut offender = offender;
                     if let Some(o) = offender.as_mut() {
                         others.push(o);
                     }
                     game::send_gameover(&mut others, &played).await;
                     // The engine started before this one did nothing wrong.
-                    if let Some(first) = ready.pop() {
-                        sessions[sides[0]] = Some(first);
+                    let first = side.opponent();
+                    if let Some(s) = ready[first.index()].take() {
+                        sessions[sides[first.index()]] = Some(s);
                     }
                     return (played, offender.into_iter().collect());
                 }
             }
         }
-        let (Some(mut north), Some(mut south)) = (ready.pop(), ready.pop()) else {
+        let [Some(mut south), Some(mut north)] = ready else {
             let detail = "internal: engine session missing".to_string();
             let played = Played {
                 result: GameResult::Draw,

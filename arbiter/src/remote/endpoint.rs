@@ -156,6 +156,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
     // close handshake below must not hold it.
     drop(admission);
     send_close(&mut socket, close(&reason), ep.limits.write_timeout).await;
+    state.finish();
 }
 
 /// How long a closing connection reads on for the peer's close frame.

@@ -372,10 +372,15 @@ impl RemoteLink {
     }
 
     /// `quit`, then the connection is closed (the bridge then starts a
-    /// fresh engine for its next connection).
-    pub async fn shutdown(mut self) -> ShutdownReport {
+    /// fresh engine for its next connection); waits up to `grace` for the
+    /// connection's last frames to go out.
+    pub async fn shutdown(mut self, grace: Duration) -> ShutdownReport {
         let quit_sent = self.is_open() && self.push("quit").await.is_ok();
         self.close("closed by the arbiter");
+        // why wait: the event may end, and the arbiter exit, right after
+        // this; its runtime would drop the connection's task before the
+        // close frame (or KGP's `goodbye`) went out.
+        let _ = tokio::time::timeout(grace, self.conn.state.finished()).await;
         ShutdownReport {
             exit: None,
             quit_sent,

@@ -86,17 +86,37 @@ pub struct RemoteEngines {
     /// How long a dropped connection may take to come back (`--remote-grace`).
     pub grace: Duration,
     pub write_timeout: Duration,
-    /// Sessions the pre-event check started, kept for their engine's first
-    /// game.
+    /// Remote engines' sessions no game holds now: those the pre-event
+    /// check started, and those a game finished with.
     pub checked: Checked,
 }
 
-/// The sessions of remote engines checked before the first game
-/// ([`crate::cli::preflight`]): handshaken, options set, each kept for its
-/// engine's first game. why kept, not closed as a checked process is: a
-/// bot that holds one connection would otherwise have spent it on the check.
-#[derive(Clone, Default)]
-pub struct Checked(Arc<std::sync::Mutex<Vec<(usize, Session)>>>);
+/// The sessions of remote engines that no game holds: handshaken, options
+/// set. The pre-event check ([`crate::cli::preflight`]) leaves one for each
+/// remote engine, and every game gives its remote engines' sessions back
+/// here when it ends, so that the next game of that engine, in whichever
+/// slot, plays on it. why shared rather than kept by the slot (as a
+/// process is): a bot holds only as many connections as it has engines
+/// running; one left idle in the slot that last played it would be missing
+/// where its next game is due (which then waited out `--remote-wait` and
+/// was lost as a no-show).
+#[derive(Clone)]
+pub struct Checked(Arc<CheckedInner>);
+
+struct CheckedInner {
+    sessions: std::sync::Mutex<Vec<(usize, Session)>>,
+    /// Bumped whenever a session comes back.
+    returned: tokio::sync::watch::Sender<u64>,
+}
+
+impl Default for Checked {
+    fn default() -> Checked {
+        Checked(Arc::new(CheckedInner {
+            sessions: std::sync::Mutex::new(Vec::new()),
+            returned: tokio::sync::watch::channel(0).0,
+        }))
+    }
+}
 
 impl std::fmt::Debug for Checked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -109,6 +129,7 @@ impl Checked {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(usize, Session)>> {
         // why not fail on poison: the list is whole after any push or remove.
         self.0
+            .sessions
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -116,6 +137,7 @@ impl Checked {
     /// Keeps `session` of engine `engine` (its index in the event).
     pub fn keep(&self, engine: usize, session: Session) {
         self.lock().push((engine, session));
+        self.0.returned.send_modify(|n| *n += 1);
     }
 
     /// The games the kept session of `engine` plays, if one is kept.
@@ -126,31 +148,88 @@ impl Checked {
             .map(|(_, s)| s.games.clone())
     }
 
-    /// The kept session of `engine`, taken.
+    /// A kept session of `engine`, taken.
     pub fn take(&self, engine: usize) -> Option<Session> {
         let mut kept = self.lock();
         let at = kept.iter().position(|(e, _)| *e == engine)?;
         Some(kept.swap_remove(at).1)
     }
+
+    /// Shuts every kept session down (the event's end).
+    pub async fn close(&self, grace: Duration) {
+        let sessions = std::mem::take(&mut *self.lock());
+        for (_, session) in sessions {
+            session.shutdown(grace).await;
+        }
+    }
+}
+
+/// What a game gets for a remote engine: a session no game holds, or a
+/// fresh connection to start one on.
+pub enum Acquired {
+    Session(Session),
+    Link(RemoteLink),
 }
 
 impl RemoteEngines {
+    /// A session of engine `engine` (`spec`, a remote engine) that plays
+    /// `game`, or a fresh connection's link, whichever comes first. A
+    /// session found gone or not playing `game` is shut down. The game
+    /// waits while the bot is connected (its connections all busy in other
+    /// games); once it has no connection open for `wait`, it is a no-show,
+    /// a [`Fault::Dropped`].
+    pub async fn acquire(
+        &self,
+        engine: usize,
+        spec: &EngineSpec,
+        game: &str,
+        quit_grace: Duration,
+    ) -> Result<Acquired, Fault> {
+        let id = spec.remote.as_deref().unwrap_or(&spec.name);
+        // why subscribed first: a session given back between the look
+        // below and the wait is not missed.
+        let mut returned = self.checked.0.returned.subscribe();
+        let mut deadline = Instant::now() + self.wait;
+        loop {
+            while let Some(mut s) = self.checked.take(engine) {
+                if s.is_alive() && s.plays(game) {
+                    return Ok(Acquired::Session(s));
+                }
+                s.shutdown(quit_grace).await;
+            }
+            // why no deadline while connected: a bot whose connections all
+            // play other games is busy, not absent. No two games wait on
+            // each other: a game takes its engines in the order of their
+            // index ([`crate::play::runner`]).
+            if self.registry.open_count(id) > 0 {
+                deadline = deadline.max(Instant::now() + self.wait);
+            }
+            // why a second at most: to see the bot's connections go.
+            let look = deadline.min(Instant::now() + Duration::from_secs(1));
+            tokio::select! {
+                conn = self.registry.take(id, look) => match conn {
+                    Some(conn) => return Ok(Acquired::Link(self.link_on(conn, spec))),
+                    None if Instant::now() >= deadline => {
+                        return Err(Fault::Dropped {
+                            reason: format!(
+                                "no-show: remote engine {id} was not connected within {:?}",
+                                self.wait
+                            ),
+                        })
+                    }
+                    None => {}
+                },
+                _ = returned.changed() => {}
+            }
+        }
+    }
+
     /// A fresh session's link for `spec` (a remote engine), waiting up to
     /// `wait` for a connection; none is a no-show, a [`Fault::Dropped`].
     pub async fn link(&self, spec: &EngineSpec) -> Result<RemoteLink, Fault> {
         let id = spec.remote.as_deref().unwrap_or(&spec.name);
         match self.registry.take(id, Instant::now() + self.wait).await {
-            Some(conn) => Ok(RemoteLink::new(
-                conn,
-                Arc::clone(&self.registry),
-                spec.name.clone(),
-                LinkSettings {
-                    grace: self.grace,
-                    write_timeout: self.write_timeout,
-                    lag: spec.lag,
-                    tc: spec.tc,
-                },
-            )),
+            Some(conn) => Ok(self.link_on(conn, spec)),
             None => Err(Fault::Dropped {
                 reason: format!(
                     "no-show: remote engine {id} was not connected within {:?}",
@@ -158,6 +237,20 @@ impl RemoteEngines {
                 ),
             }),
         }
+    }
+
+    fn link_on(&self, conn: registry::Connection, spec: &EngineSpec) -> RemoteLink {
+        RemoteLink::new(
+            conn,
+            Arc::clone(&self.registry),
+            spec.name.clone(),
+            LinkSettings {
+                grace: self.grace,
+                write_timeout: self.write_timeout,
+                lag: spec.lag,
+                tc: spec.tc,
+            },
+        )
     }
 
     /// Waits until every remote engine of `specs` has a connection, up to

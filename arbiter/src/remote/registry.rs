@@ -29,6 +29,10 @@ pub struct ConnState {
     reason: Mutex<Option<String>>,
     /// Smoothed round trip, microseconds (0: none measured yet).
     rtt_us: AtomicU32,
+    /// Set when the connection's task is done with the socket (its close
+    /// frame or KGP's `goodbye` sent), and who waits for that.
+    finished: AtomicBool,
+    finish: tokio::sync::Notify,
 }
 
 impl ConnState {
@@ -57,6 +61,25 @@ impl ConnState {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
+    }
+
+    /// Says the connection's task is done with the socket.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.finish.notify_waiters();
+    }
+
+    /// Waits until the connection's task is done with the socket (so that
+    /// an arbiter about to exit does not cut its last words off).
+    pub async fn finished(&self) {
+        let notified = self.finish.notified();
+        tokio::pin!(notified);
+        // why enabled before the look: a `finish` in between is not missed.
+        notified.as_mut().enable();
+        if self.finished.load(Ordering::SeqCst) {
+            return;
+        }
+        notified.await;
     }
 
     /// Folds one ping's round trip into the smoothed one (weight 1/4, as

@@ -212,6 +212,7 @@ pub async fn serve_on<W: Wire>(mut w: W, peer: String, ep: Arc<KgpEndpoint>) {
     }
     let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
     finish(&mut w, &reason, &ep).await;
+    state.finish();
     drop(hello.admission);
 }
 
