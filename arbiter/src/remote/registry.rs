@@ -11,6 +11,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
+use crate::remote::socket::Claim;
 use crate::remote::tokens::Tokens;
 
 /// What a connection delivers to the arbiter.
@@ -91,11 +92,23 @@ pub struct Connection {
     /// The query of its upgrade request (`/umi?pools=a,b` gives
     /// `pools=a,b`), for a [`Gate`]'s owner to read; unused otherwise.
     pub query: Option<String>,
-    pub inbound: mpsc::Receiver<Inbound>,
-    /// Lines to send, each batch written at once (`position` and `go`
-    /// together); dropping it closes the connection.
-    pub outbound: mpsc::Sender<Vec<String>>,
+    pub pipe: Pipe,
     pub state: Arc<ConnState>,
+}
+
+/// How a game reads and writes a connection's lines.
+#[derive(Debug)]
+pub enum Pipe {
+    /// Through the transport's own task (KGP's, which translates lines).
+    Channels {
+        inbound: mpsc::Receiver<Inbound>,
+        /// Lines to send, each batch written at once (`position` and `go`
+        /// together); dropping it closes the connection.
+        outbound: mpsc::Sender<Vec<String>>,
+    },
+    /// A `/umi` socket, which its keeper hands over to the game that
+    /// claims it (dropping the claim unused closes the connection).
+    Socket(Claim),
 }
 
 /// The transport's ends of a connection [`Registry::open`] offered: lines
@@ -240,8 +253,10 @@ impl Registry {
             id,
             remote: remote.to_string(),
             query,
-            inbound: in_rx,
-            outbound: out_tx,
+            pipe: Pipe::Channels {
+                inbound: in_rx,
+                outbound: out_tx,
+            },
             state: Arc::clone(&state),
         });
         Opened {
