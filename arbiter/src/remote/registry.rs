@@ -23,7 +23,8 @@ pub enum Inbound {
     TooLong { bytes: usize },
 }
 
-/// What one connection's endpoint task and its link share.
+/// What one connection's reader (its keeper, or the link that holds it;
+/// for KGP its relay task) and its link share.
 #[derive(Debug, Default)]
 pub struct ConnState {
     open: AtomicBool,
@@ -152,7 +153,7 @@ pub struct Registry {
     next_id: AtomicU32,
 }
 
-/// Counts a connection as open until dropped (the endpoint task holds it).
+/// Counts a connection as open until dropped (its socket holds it).
 #[derive(Debug)]
 pub struct Admission {
     registry: Arc<Registry>,

@@ -169,6 +169,11 @@ impl UmiSocket {
     /// the round trip; a ping sent once the read began would be answered
     /// after it.
     pub async fn send(&mut self, lines: &[&str]) -> Result<(), String> {
+        if Instant::now() >= self.next_ping {
+            // why: a pong that came while nobody read is still unread;
+            // without it the pong timeout would be judged wrong.
+            self.poll_open()?;
+        }
         let ping = match self.ping_due() {
             Ok(ping) => ping,
             Err(why) => return self.ended(Err(why)),
