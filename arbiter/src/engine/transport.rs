@@ -64,7 +64,7 @@ impl Transport {
     pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
         match self {
             Transport::Process(p) => p.read_line_if_ready().await,
-            Transport::Remote(r) => r.read_line_if_ready(),
+            Transport::Remote(r) => r.read_line_if_ready().await,
         }
     }
 
@@ -114,7 +114,7 @@ impl Transport {
     pub fn is_alive(&mut self) -> bool {
         match self {
             Transport::Process(p) => p.try_exit().is_none(),
-            Transport::Remote(r) => r.is_open(),
+            Transport::Remote(r) => r.poll_open(),
         }
     }
 

@@ -1,9 +1,10 @@
-//! The `/umi` WebSocket endpoint: authenticates a bot, then relays one UMI
-//! line per text frame between it and the game that holds its connection,
-//! and drops it, with a logged reason, when it misbehaves: binary frames,
-//! more than one line in a frame, a flood of lines, a frame far over the
-//! line limit, pings it never answers (a bot that stops reading), lines that
-//! do not go out in time.
+//! The `/umi` WebSocket endpoint: authenticates a bot, then offers its
+//! connection to the games (one UMI line per text frame, read and written
+//! by whoever holds it, [`crate::remote::socket`]). A connection is dropped,
+//! with a logged reason, when it misbehaves: binary frames, more than one
+//! line in a frame, a flood of lines, a frame far over the line limit, pings
+//! it never answers (a bot that stops reading), lines that do not go out in
+//! time.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,12 +15,12 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use futures_util::SinkExt;
-use tokio::sync::mpsc;
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::remote::kgp::KgpEndpoint;
-use crate::remote::registry::{Admission, ConnState, Inbound, Opened, Registry};
+use crate::remote::registry::{Admission, ConnState, Connection, Pipe, Registry};
+use crate::remote::socket::{self, UmiSocket};
 use crate::remote::Limits;
 
 /// What the endpoint's handlers share.
@@ -142,21 +143,27 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             }
         },
     };
-    let Opened {
-        id,
-        state,
-        inbound: in_tx,
-        outbound: out_rx,
-    } = ep.registry.open(&remote, query, ep.limits.inbound_queue);
+    let id = ep.registry.next_id();
+    let state = Arc::new(ConnState::new());
+    let (claim, claimed) = oneshot::channel();
     tracing::info!(remote = %remote, id, "remote engine connected");
-    let reason = relay(&mut socket, &ep.limits, &state, in_tx, out_rx).await;
-    state.close(&reason);
-    tracing::info!(remote = %remote, id, "remote connection dropped: {reason}");
-    // The slot is free once the connection is closed for the arbiter; the
-    // close handshake below must not hold it.
-    drop(admission);
-    send_close(&mut socket, close(&reason), ep.limits.write_timeout).await;
-    state.finish();
+    let socket = UmiSocket::new(
+        socket,
+        ep.limits,
+        Arc::clone(&state),
+        admission,
+        remote.clone(),
+        id,
+    );
+    ep.registry.offer(Connection {
+        id,
+        remote,
+        query,
+        pipe: Pipe::Socket(claim),
+        state,
+    });
+    // This task keeps the connection until a game claims it.
+    socket::keep(socket, claimed).await;
 }
 
 /// How long a closing connection reads on for the peer's close frame.
@@ -204,6 +211,7 @@ pub(crate) fn close_frame(code: u16, reason: &str) -> Message {
 
 /// A token bucket: `rate` lines a second, bursts of `burst` (also the KGP
 /// listener's, [`crate::remote::kgp`]).
+#[derive(Debug)]
 pub(crate) struct Bucket {
     level: f64,
     at: Instant,
@@ -231,128 +239,6 @@ impl Bucket {
             true
         } else {
             false
-        }
-    }
-}
-
-/// Relays until the connection ends; returns why it ended.
-async fn relay(
-    socket: &mut WebSocket,
-    limits: &Limits,
-    state: &ConnState,
-    inbound: mpsc::Sender<Inbound>,
-    mut outbound: mpsc::Receiver<Vec<String>>,
-) -> String {
-    let mut bucket = Bucket {
-        level: f64::from(limits.line_burst),
-        at: Instant::now(),
-        rate: f64::from(limits.lines_per_second),
-        burst: f64::from(limits.line_burst),
-    };
-    let mut pings = tokio::time::interval(limits.ping_interval);
-    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The ping awaiting its pong: its number and when it went out.
-    let mut awaiting: Option<(u64, Instant)> = None;
-    let mut last_pong = Instant::now();
-    let mut seq: u64 = 0;
-    loop {
-        tokio::select! {
-            frame = socket.recv() => {
-                let frame = match frame {
-                    None => return "the bot closed the connection".into(),
-                    Some(Err(e)) => return format!("connection error: {e}"),
-                    Some(Ok(frame)) => frame,
-                };
-                match frame {
-                    Message::Text(text) => {
-                        if !bucket.take() {
-                            return format!(
-                                "flood: more than {} lines a second (bursts of {})",
-                                limits.lines_per_second, limits.line_burst
-                            );
-                        }
-                        let line = text.as_str();
-                        let line = line.strip_suffix('\n').unwrap_or(line);
-                        let line = line.strip_suffix('\r').unwrap_or(line);
-                        if line.contains(['\n', '\r']) {
-                            return "a frame with more than one line (one UMI line per frame)".into();
-                        }
-                        let item = if line.len() > umi::MAX_LINE_BYTES {
-                            Inbound::TooLong { bytes: line.len() }
-                        } else {
-                            Inbound::Line(line.to_owned())
-                        };
-                        match inbound.try_send(item) {
-                            Ok(()) => {}
-                            Err(mpsc::error::TrySendError::Full(_)) => {
-                                return format!(
-                                    "{} lines sent that nobody asked for",
-                                    limits.inbound_queue
-                                )
-                            }
-                            // The link is gone: the arbiter is done with it.
-                            Err(mpsc::error::TrySendError::Closed(_)) => {
-                                return "closed by the arbiter".into()
-                            }
-                        }
-                    }
-                    Message::Binary(_) => {
-                        return "a binary frame (UMI lines are text frames)".into()
-                    }
-                    Message::Pong(payload) => {
-                        if let Some((n, sent)) = awaiting {
-                            if payload.as_ref() == n.to_be_bytes() {
-                                state.record_rtt(sent.elapsed());
-                                awaiting = None;
-                                last_pong = Instant::now();
-                            }
-                        }
-                    }
-                    // tungstenite answers pings by itself.
-                    Message::Ping(_) => {}
-                    Message::Close(_) => return "the bot closed the connection".into(),
-                }
-            }
-            lines = outbound.recv() => {
-                let Some(lines) = lines else {
-                    return "closed by the arbiter".into();
-                };
-                // why one flush: `position` and `go` come as one batch, as
-                // a process gets them in one write; still one line a frame.
-                let send = async {
-                    for line in lines {
-                        socket.feed(Message::Text(line.into())).await?;
-                    }
-                    socket.flush().await
-                };
-                match tokio::time::timeout(limits.write_timeout, send).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => return format!("connection error: {e}"),
-                    Err(_) => {
-                        return format!(
-                            "stopped reading: a line did not go out in {:?}",
-                            limits.write_timeout
-                        )
-                    }
-                }
-            }
-            _ = pings.tick() => {
-                if last_pong.elapsed() > limits.pong_timeout {
-                    return format!(
-                        "stopped reading: no pong for {:?}",
-                        limits.pong_timeout
-                    );
-                }
-                if awaiting.is_none() {
-                    seq += 1;
-                    let ping = Message::Ping(seq.to_be_bytes().to_vec().into());
-                    match tokio::time::timeout(limits.write_timeout, socket.send(ping)).await {
-                        Ok(Ok(())) => awaiting = Some((seq, Instant::now())),
-                        Ok(Err(e)) => return format!("connection error: {e}"),
-                        Err(_) => return "stopped reading: a ping did not go out".into(),
-                    }
-                }
-            }
         }
     }
 }

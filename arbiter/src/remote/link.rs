@@ -13,16 +13,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc::error::TryRecvError;
-use tokio::time::{timeout_at, Instant};
+use tokio::time::Instant;
 
 use crate::engine::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
 use crate::engine::transport::LagCharge;
 use crate::play::tc::TimeControl;
+use crate::remote::held::{Got, Held};
 use crate::remote::lag::{LagPolicy, LagTracker};
-use crate::remote::registry::{Connection, Inbound, Registry};
+use crate::remote::registry::{ConnState, Connection, Inbound, Registry};
 
 /// How a remote engine's link behaves.
 #[derive(Clone, Copy, Debug)]
@@ -45,7 +45,12 @@ struct Replay {
 }
 
 pub struct RemoteLink {
-    conn: Connection,
+    /// The connection's number (the traffic log's pid).
+    id: u32,
+    /// The remote id its token proved.
+    remote: String,
+    state: Arc<ConnState>,
+    held: Held,
     registry: Arc<Registry>,
     /// The engine's name for the traffic log.
     name: String,
@@ -66,7 +71,10 @@ impl RemoteLink {
         settings: LinkSettings,
     ) -> RemoteLink {
         RemoteLink {
-            conn,
+            id: conn.id,
+            remote: conn.remote,
+            state: conn.state,
+            held: Held::from(conn.pipe),
             registry,
             name: name.into(),
             lag: LagTracker::new(settings.lag, &settings.tc),
@@ -79,14 +87,14 @@ impl RemoteLink {
     }
 
     pub fn id(&self) -> u32 {
-        self.conn.id
+        self.id
     }
 
     pub fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
         self.traffic = log;
         self.note(&format!(
             "connected as {}, connection {}",
-            self.conn.remote, self.conn.id
+            self.remote, self.id
         ));
     }
 
@@ -95,7 +103,7 @@ impl RemoteLink {
             log.record(&TrafficRecord {
                 at,
                 engine: &self.name,
-                pid: self.conn.id,
+                pid: self.id,
                 kind,
                 text,
             });
@@ -116,14 +124,20 @@ impl RemoteLink {
     }
 
     pub fn is_open(&self) -> bool {
-        self.ended.is_none() && self.conn.state.is_open()
+        self.ended.is_none() && self.state.is_open()
+    }
+
+    /// [`RemoteLink::is_open`], after reading what has arrived: a socket
+    /// the game holds but does not read now (between games) has no other
+    /// reader to see it end.
+    pub fn poll_open(&mut self) -> bool {
+        self.held.poll_open() && self.is_open()
     }
 
     pub fn drop_reason(&self) -> Option<String> {
         self.ended.clone().or_else(|| {
-            (!self.conn.state.is_open()).then(|| {
-                self.conn
-                    .state
+            (!self.state.is_open()).then(|| {
+                self.state
                     .reason()
                     .unwrap_or_else(|| "connection closed".into())
             })
@@ -132,17 +146,14 @@ impl RemoteLink {
 
     /// Ends the connection now.
     pub fn close(&mut self, why: &str) {
-        self.conn.state.close(why);
+        self.state.close(why);
         self.ended.get_or_insert_with(|| why.to_owned());
-        // why a fresh channel: dropping the sender is what tells the
-        // endpoint task to close the socket.
-        let (dead, _) = tokio::sync::mpsc::channel(1);
-        self.conn.outbound = dead;
+        self.held.close();
         self.note(why);
     }
 
     pub fn lag_charge(&mut self, elapsed: Duration) -> LagCharge {
-        let lag = self.conn.state.rtt().unwrap_or(Duration::ZERO);
+        let lag = self.state.rtt().unwrap_or(Duration::ZERO);
         let compensation = self.lag.on_move(lag, elapsed);
         LagCharge { lag, compensation }
     }
@@ -176,7 +187,7 @@ impl RemoteLink {
         }
         let waited_from = std::time::Instant::now();
         let mut reconnected = false;
-        if !self.conn.state.is_open() {
+        if !self.state.is_open() {
             // why: a `stop`, `gameover` or `quit` to an engine that is away
             // starts nothing; waiting out the grace for it would only hold
             // up the end of the game.
@@ -197,16 +208,9 @@ impl RemoteLink {
             reconnected = true;
         }
         self.remember(lines);
-        let batch = lines.iter().map(|l| (*l).to_owned()).collect();
-        let deadline = Instant::now() + self.settings.write_timeout;
-        match timeout_at(deadline, self.conn.outbound.send(batch)).await {
-            Ok(Ok(())) => {
-                for line in lines {
-                    self.log_line(TrafficKind::ToEngine, line);
-                }
-            }
-            Ok(Err(_)) => return Err(WriteError::Closed),
-            Err(_) => return Err(WriteError::Timeout),
+        self.held.send(lines, self.settings.write_timeout).await?;
+        for line in lines {
+            self.log_line(TrafficKind::ToEngine, line);
         }
         if reconnected {
             // why: the clock ran while the engine was away; a search timed
@@ -221,10 +225,10 @@ impl RemoteLink {
             if self.ended.is_some() {
                 return Err(ReadError::Eof);
             }
-            match timeout_at(deadline, self.conn.inbound.recv()).await {
-                Err(_) => return Err(ReadError::Timeout),
-                Ok(Some(item)) => return self.received(item),
-                Ok(None) => {
+            match self.held.recv(deadline).await {
+                Got::Nothing => return Err(ReadError::Timeout),
+                Got::Item(item) => return self.received(item),
+                Got::Ended => {
                     let until = deadline.min(Instant::now() + self.settings.grace);
                     if !self.reconnect(until).await {
                         return Err(ReadError::Eof);
@@ -257,24 +261,23 @@ impl RemoteLink {
     /// A line already received, without waiting. A dropped connection
     /// reads as nothing yet: whether it comes back is decided by the next
     /// write or read, within the grace.
-    pub fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+    pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
         if self.ended.is_some() {
             return Err(ReadError::Eof);
         }
-        match self.conn.inbound.try_recv() {
-            Ok(item) => self.received(item).map(Some),
-            Err(TryRecvError::Empty) => Ok(None),
-            Err(TryRecvError::Disconnected) if self.settings.grace.is_zero() => {
+        match self.held.try_recv().await {
+            Got::Item(item) => self.received(item).map(Some),
+            Got::Nothing => Ok(None),
+            Got::Ended if self.settings.grace.is_zero() => {
                 self.give_up();
                 Err(ReadError::Eof)
             }
-            Err(TryRecvError::Disconnected) => Ok(None),
+            Got::Ended => Ok(None),
         }
     }
 
     fn give_up(&mut self) {
         let reason = self
-            .conn
             .state
             .reason()
             .unwrap_or_else(|| "connection closed".into());
@@ -286,7 +289,6 @@ impl RemoteLink {
     /// replay failed.
     async fn reconnect(&mut self, until: Instant) -> bool {
         let reason = self
-            .conn
             .state
             .reason()
             .unwrap_or_else(|| "connection closed".into());
@@ -298,7 +300,7 @@ impl RemoteLink {
             "connection dropped ({reason}); waiting up to {:?} for it to come back",
             until.saturating_duration_since(Instant::now())
         ));
-        let Some(conn) = self.registry.take(&self.conn.remote, until).await else {
+        let Some(conn) = self.registry.take(&self.remote, until).await else {
             let why = format!(
                 "{reason}; not back within the grace of {:?}",
                 self.settings.grace
@@ -307,8 +309,11 @@ impl RemoteLink {
             self.ended = Some(why);
             return false;
         };
-        self.conn = conn;
-        self.note(&format!("reconnected as connection {}", self.conn.id));
+        self.id = conn.id;
+        self.state = conn.state;
+        // why the old one closed now: it ended; its socket is let go.
+        self.held = Held::from(conn.pipe);
+        self.note(&format!("reconnected as connection {}", self.id));
         match self
             .replay_onto(until.max(Instant::now() + self.settings.grace))
             .await
@@ -317,7 +322,7 @@ impl RemoteLink {
             Err(why) => {
                 let why = format!("{reason}; the replay after reconnecting failed: {why}");
                 self.note(&why);
-                self.conn.state.close(&why);
+                self.state.close(&why);
                 self.ended = Some(why);
                 false
             }
@@ -345,22 +350,21 @@ impl RemoteLink {
     }
 
     async fn push(&mut self, line: &str) -> Result<(), String> {
-        let deadline = Instant::now() + self.settings.write_timeout;
-        match timeout_at(deadline, self.conn.outbound.send(vec![line.to_owned()])).await {
-            Ok(Ok(())) => {
+        match self.held.send(&[line], self.settings.write_timeout).await {
+            Ok(()) => {
                 self.log_line(TrafficKind::ToEngine, line);
                 Ok(())
             }
-            _ => Err(format!("could not send {line:?}")),
+            Err(_) => Err(format!("could not send {line:?}")),
         }
     }
 
     async fn expect(&mut self, wanted: &str, deadline: Instant) -> Result<(), String> {
         loop {
-            match timeout_at(deadline, self.conn.inbound.recv()).await {
-                Err(_) => return Err(format!("no {wanted} in time")),
-                Ok(None) => return Err(format!("closed again before {wanted}")),
-                Ok(Some(item)) => {
+            match self.held.recv(deadline).await {
+                Got::Nothing => return Err(format!("no {wanted} in time")),
+                Got::Ended => return Err(format!("closed again before {wanted}")),
+                Got::Item(item) => {
                     if let Ok(line) = self.received(item) {
                         if line == wanted {
                             return Ok(());
@@ -380,7 +384,7 @@ impl RemoteLink {
         // why wait: the event may end, and the arbiter exit, right after
         // this; its runtime would drop the connection's task before the
         // close frame (or KGP's `goodbye`) went out.
-        let _ = tokio::time::timeout(grace, self.conn.state.finished()).await;
+        let _ = tokio::time::timeout(grace, self.state.finished()).await;
         ShutdownReport {
             exit: None,
             quit_sent,

@@ -7,6 +7,7 @@
 //!
 //! - [`endpoint`]: the `/umi` WebSocket (tokens, limits, ping/pong).
 //! - [`registry`]: the connected instances of each remote engine.
+//! - [`socket`]: a `/umi` connection's socket, read by whoever holds it.
 //! - [`link`]: one connection as a session's transport (grace, replay).
 //! - [`lag`]: lag compensation (a per-game quota, lichess-style).
 //! - [`tokens`]: the tokens, compared in constant time.
@@ -18,10 +19,12 @@
 
 pub mod bridge;
 pub mod endpoint;
+mod held;
 pub mod kgp;
 pub mod lag;
 pub mod link;
 pub mod registry;
+pub mod socket;
 pub mod tokens;
 
 use std::net::SocketAddr;

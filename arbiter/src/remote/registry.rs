@@ -11,6 +11,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
+use crate::remote::socket::Claim;
 use crate::remote::tokens::Tokens;
 
 /// What a connection delivers to the arbiter.
@@ -22,7 +23,8 @@ pub enum Inbound {
     TooLong { bytes: usize },
 }
 
-/// What one connection's endpoint task and its link share.
+/// What one connection's reader (its keeper, or the link that holds it;
+/// for KGP its relay task) and its link share.
 #[derive(Debug, Default)]
 pub struct ConnState {
     open: AtomicBool,
@@ -114,11 +116,23 @@ pub struct Connection {
     /// The query of its upgrade request (`/umi?pools=a,b` gives
     /// `pools=a,b`), for a [`Gate`]'s owner to read; unused otherwise.
     pub query: Option<String>,
-    pub inbound: mpsc::Receiver<Inbound>,
-    /// Lines to send, each batch written at once (`position` and `go`
-    /// together); dropping it closes the connection.
-    pub outbound: mpsc::Sender<Vec<String>>,
+    pub pipe: Pipe,
     pub state: Arc<ConnState>,
+}
+
+/// How a game reads and writes a connection's lines.
+#[derive(Debug)]
+pub enum Pipe {
+    /// Through the transport's own task (KGP's, which translates lines).
+    Channels {
+        inbound: mpsc::Receiver<Inbound>,
+        /// Lines to send, each batch written at once (`position` and `go`
+        /// together); dropping it closes the connection.
+        outbound: mpsc::Sender<Vec<String>>,
+    },
+    /// A `/umi` socket, which its keeper hands over to the game that
+    /// claims it (dropping the claim unused closes the connection).
+    Socket(Claim),
 }
 
 /// The transport's ends of a connection [`Registry::open`] offered: lines
@@ -162,7 +176,7 @@ pub struct Registry {
     next_id: AtomicU32,
 }
 
-/// Counts a connection as open until dropped (the endpoint task holds it).
+/// Counts a connection as open until dropped (its socket holds it).
 #[derive(Debug)]
 pub struct Admission {
     registry: Arc<Registry>,
@@ -263,8 +277,10 @@ impl Registry {
             id,
             remote: remote.to_string(),
             query,
-            inbound: in_rx,
-            outbound: out_tx,
+            pipe: Pipe::Channels {
+                inbound: in_rx,
+                outbound: out_tx,
+            },
             state: Arc::clone(&state),
         });
         Opened {
