@@ -612,7 +612,7 @@ fn verify_log(
 /// Remote engines are first waited for (`--remote-wait`), then checked the
 /// same way, through the same session code, on one of their connections;
 /// that session is kept for the engine's first game
-/// ([`crate::remote::Checked`]). Called once for each game of the event: a
+/// ([`crate::remote::IdleSessions`]). Called once for each game of the event: a
 /// remote engine already checked is checked for the next game on the same
 /// session.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
@@ -621,10 +621,10 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> 
             crate::remote::kgp::check_game(&spec.name, game).map_err(UsageError)?;
         }
     }
-    let checked = runner.remote.as_ref().map(|r| &r.checked);
+    let checked = runner.remote.as_ref().map(|r| &r.idle);
     if let Some(remote) = &runner.remote {
         let waiting: Vec<EngineSpec> = (runner.engines.iter().enumerate())
-            .filter(|(i, _)| remote.checked.games(*i).is_none())
+            .filter(|(i, _)| remote.idle.games(*i).is_none())
             .map(|(_, spec)| spec.clone())
             .collect();
         remote.wait_for_all(&waiting).await.map_err(UsageError)?;

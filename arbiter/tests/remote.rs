@@ -201,7 +201,7 @@ fn runner(registry: Arc<Registry>, remote: &str, grace: Duration, wait: Duration
             wait,
             grace,
             write_timeout: Duration::from_secs(10),
-            checked: Default::default(),
+            idle: Default::default(),
         }),
     }
 }

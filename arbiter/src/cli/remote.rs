@@ -123,7 +123,7 @@ pub async fn endpoint(
         wait,
         grace,
         write_timeout: limits.write_timeout,
-        checked: Default::default(),
+        idle: Default::default(),
     };
     Ok(Some((remote, announcement)))
 }

@@ -406,7 +406,7 @@ impl Runner {
     }
 
     /// Gives the job's remote engines' sessions back to the event
-    /// ([`crate::remote::Checked`]), for their next game in any slot.
+    /// ([`crate::remote::IdleSessions`]), for their next game in any slot.
     fn give_back_remote(&self, job: &Job, sessions: &mut [Option<Session>]) {
         let Some(remote) = &self.remote else {
             return;
@@ -416,7 +416,7 @@ impl Runner {
                 continue;
             }
             if let Some(session) = sessions.get_mut(engine).and_then(Option::take) {
-                remote.checked.keep(engine, session);
+                remote.idle.keep(engine, session);
             }
         }
     }
@@ -425,7 +425,7 @@ impl Runner {
     /// end; the slots' own engines are in [`Kept`]).
     pub async fn close_remote(&self) {
         if let Some(remote) = &self.remote {
-            remote.checked.close(self.quit_grace).await;
+            remote.idle.close(self.quit_grace).await;
         }
     }
 

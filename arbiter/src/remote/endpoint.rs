@@ -138,7 +138,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             Ok(found) => found,
             Err(why) => {
                 tracing::info!("remote: dropped an unauthenticated connection: {why}");
-                send_close(&mut socket, close(&why), ep.limits.write_timeout).await;
+                send_close(&mut socket, umi_close(&why), ep.limits.write_timeout).await;
                 return;
             }
         },
@@ -191,7 +191,9 @@ pub(crate) async fn send_close(socket: &mut WebSocket, frame: Message, write_tim
     .await;
 }
 
-fn close(reason: &str) -> Message {
+/// The close frame of a `/umi` connection dropped for `reason` (1008:
+/// policy violation, the reason says which).
+pub(crate) fn umi_close(reason: &str) -> Message {
     close_frame(1008, reason)
 }
 

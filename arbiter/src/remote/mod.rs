@@ -91,7 +91,7 @@ pub struct RemoteEngines {
     pub write_timeout: Duration,
     /// Remote engines' sessions no game holds now: those the pre-event
     /// check started, and those a game finished with.
-    pub checked: Checked,
+    pub idle: IdleSessions,
 }
 
 /// The sessions of remote engines that no game holds: handshaken, options
@@ -104,31 +104,31 @@ pub struct RemoteEngines {
 /// where its next game is due (which then waited out `--remote-wait` and
 /// was lost as a no-show).
 #[derive(Clone)]
-pub struct Checked(Arc<CheckedInner>);
+pub struct IdleSessions(Arc<IdleInner>);
 
-struct CheckedInner {
+struct IdleInner {
     sessions: std::sync::Mutex<Vec<(usize, Session)>>,
     /// Bumped whenever a session comes back.
     returned: tokio::sync::watch::Sender<u64>,
 }
 
-impl Default for Checked {
-    fn default() -> Checked {
-        Checked(Arc::new(CheckedInner {
+impl Default for IdleSessions {
+    fn default() -> IdleSessions {
+        IdleSessions(Arc::new(IdleInner {
             sessions: std::sync::Mutex::new(Vec::new()),
             returned: tokio::sync::watch::channel(0).0,
         }))
     }
 }
 
-impl std::fmt::Debug for Checked {
+impl std::fmt::Debug for IdleSessions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let engines: Vec<usize> = self.lock().iter().map(|(e, _)| *e).collect();
-        f.debug_tuple("Checked").field(&engines).finish()
+        f.debug_tuple("IdleSessions").field(&engines).finish()
     }
 }
 
-impl Checked {
+impl IdleSessions {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(usize, Session)>> {
         // why not fail on poison: the list is whole after any push or remove.
         self.0
@@ -191,10 +191,10 @@ impl RemoteEngines {
         let id = spec.remote.as_deref().unwrap_or(&spec.name);
         // why subscribed first: a session given back between the look
         // below and the wait is not missed.
-        let mut returned = self.checked.0.returned.subscribe();
+        let mut returned = self.idle.0.returned.subscribe();
         let mut deadline = Instant::now() + self.wait;
         loop {
-            while let Some(mut s) = self.checked.take(engine) {
+            while let Some(mut s) = self.idle.take(engine) {
                 if s.is_alive() && s.plays(game) {
                     return Ok(Acquired::Session(s));
                 }
@@ -212,14 +212,7 @@ impl RemoteEngines {
             tokio::select! {
                 conn = self.registry.take(id, look) => match conn {
                     Some(conn) => return Ok(Acquired::Link(self.link_on(conn, spec))),
-                    None if Instant::now() >= deadline => {
-                        return Err(Fault::Dropped {
-                            reason: format!(
-                                "no-show: remote engine {id} was not connected within {:?}",
-                                self.wait
-                            ),
-                        })
-                    }
+                    None if Instant::now() >= deadline => return Err(self.no_show(id)),
                     None => {}
                 },
                 _ = returned.changed() => {}
@@ -233,12 +226,17 @@ impl RemoteEngines {
         let id = spec.remote.as_deref().unwrap_or(&spec.name);
         match self.registry.take(id, Instant::now() + self.wait).await {
             Some(conn) => Ok(self.link_on(conn, spec)),
-            None => Err(Fault::Dropped {
-                reason: format!(
-                    "no-show: remote engine {id} was not connected within {:?}",
-                    self.wait
-                ),
-            }),
+            None => Err(self.no_show(id)),
+        }
+    }
+
+    /// The fault of a remote engine not connected within `wait`.
+    fn no_show(&self, id: &str) -> Fault {
+        Fault::Dropped {
+            reason: format!(
+                "no-show: remote engine {id} was not connected within {:?}",
+                self.wait
+            ),
         }
     }
 

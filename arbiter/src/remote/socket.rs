@@ -17,7 +17,7 @@ use futures_util::{FutureExt, SinkExt};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use crate::remote::endpoint::{close_frame, send_close, Bucket};
+use crate::remote::endpoint::{send_close, umi_close, Bucket};
 use crate::remote::registry::{Admission, ConnState, Inbound};
 use crate::remote::Limits;
 
@@ -371,7 +371,7 @@ impl UmiSocket {
         // the close handshake below must not hold it.
         drop(admission);
         let mut ws = ws.into_inner();
-        send_close(&mut ws, close_frame(1008, reason), limits.write_timeout).await;
+        send_close(&mut ws, umi_close(reason), limits.write_timeout).await;
         state.finish();
     }
 
