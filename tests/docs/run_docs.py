@@ -1,0 +1,682 @@
+#!/usr/bin/env python3
+"""Docs that run: every command block in the user docs is executed, or marked.
+
+The user docs (DOCS below) are read as markdown. Every fenced block whose info
+string is `sh`, `bash`, `shell` or `console` is a command block and must be
+either
+
+  * run here: each block in a fresh scratch directory per markdown file (the
+    blocks of one file share it, in order, as a reader's shell would), its
+    exit status checked (0 for every command) and the lines it promises
+    checked (see PROMISES); or
+  * marked illustrative, with a reason a reader understands, on the line
+    before the fence: `<!-- illustrative: needs a Slurm cluster -->`.
+
+A block that is neither fails. Besides the blocks:
+
+  * URLS: every path a doc names in a code span (`/live`, `GET /api/logs/N`,
+    `/ws/play`, …) is requested from the server that doc's blocks started
+    (status 200 and an HTML page, a JSON body, or a WebSocket upgrade);
+  * FLAGS: every `--flag` written in a command of the docs (in any block,
+    illustrative ones included, and in inline code) exists in that command's
+    `--help`, and every default the docs write for a flag equals the default
+    `--help` shows.
+
+What the harness changes in a command, so that it runs in CI within a few
+seconds, is the table SUBSTITUTIONS below; each change is printed beside
+the command it was made to. The binaries are the test-profile ones that
+`cargo test --workspace` built (ARBITER_BIN_DIR, default target/debug),
+reached by the paths the docs use: `target/release/arbiter`,
+`target/release/engine`, and `arbiter` / `engine` on PATH. The engines the
+docs name as `./alpha`, `./beta`, `./gamma`, `./delta`, `./my-engine` and
+`./mybot` are the reference engine under those names.
+
+Usage: tests/docs/run_docs.py [--only FILE]...
+"""
+
+import argparse
+import html
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.path.abspath(os.environ.get("ARBITER_BIN_DIR", os.path.join(ROOT, "target", "debug")))
+
+DOCS = [
+    "README.md",
+    "docs/arbiter.md",
+    "docs/arena.md",
+    "docs/gui.md",
+    "docs/live.md",
+    "docs/tablebase.md",
+    "docs/tournaments.md",
+    "python/README.md",
+]
+# Read for flags and defaults only (they hold no command block).
+FLAG_ONLY_DOCS = ["protocol-spec.md", "docs/rules/README.md", "docs/rules/trace.md"]
+
+COMMAND_INFOS = {"sh", "bash", "shell", "console"}
+ENGINE_NAMES = ["alpha", "beta", "gamma", "delta", "my-engine", "mybot"]
+
+# (pattern, replacement, why): applied, in order, to every command that runs.
+SUBSTITUTIONS = [
+    (r"--games \d+", "--games 2", "two games, not an evening's worth"),
+    (r"--rounds \d+", "--rounds 1", "one round"),
+    (r"\btc=[0-9./+]+", "tc=1+0.02", "a one-second clock"),
+    (r"--max-beans \d+", "--max-beans 8", "a small endgame database"),
+    (r"--layer 21\b", "--layer 9", "the layer above --max-beans 8"),
+    (r"(arbiter tournament)\s*$", r"\1 --rounds 1 --each st=0.02",
+     "the built-in tournament: one round at 20 ms a move"),
+    (r"(arbiter arena run .*)$", r"\1 --max-games 2", "the arena starts two games"),
+    (r"\b(127\.0\.0\.1|0\.0\.0\.0):(8080|9000)\b", "127.0.0.1:0",
+     "port 0 (the harness reads the port the server prints)"),
+]
+# Commands that are not run, and why (matched against the whole command).
+SKIPPED = [
+    (r"^cargo build --release\b", "the test-profile binaries stand for the release ones"),
+    (r"^tests/run$", "this harness is part of tests/run"),
+]
+# Commands that run until stopped: started in the background, their URLs
+# requested while their block's other commands run, then stopped with SIGTERM
+# (exit status 0 expected). `--live` events end by themselves: waited for.
+SERVERS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"\barbiter connect\b"]
+ENDS_BY_ITSELF = [r"--live\b"]
+
+# Files a doc's commands expect to exist (with the why), made before its blocks.
+FIXTURES = {
+    # the doc's own example of a pools file (the ```json block after
+    # "## Pools"), with its time controls shortened as above
+    "docs/arena.md": ["pools.json"],
+    # the shards of a small sharded tournament, as the batch array would
+    # leave them (`merge` and `serve --watch` read them)
+    "docs/tournaments.md": ["shards"],
+    # a log for `serve --log games.pgn`
+    "docs/gui.md": ["games.pgn"],
+}
+
+failures = []
+
+
+def fail(where, what):
+    failures.append(f"{where}: {what}")
+    print(f"FAIL {where}: {what}", flush=True)
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def blocks(path):
+    """Every fenced block: (line, info, text, marker) with marker the text of
+    an `<!-- illustrative: … -->` comment on the line before the fence."""
+    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^(\s*)(`{3,})\s*([^`]*)$", lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, fence, info = m.group(1), m.group(2), m.group(3).strip()
+        j = i + 1
+        while j < len(lines) and not re.match(r"^\s*" + fence + r"\s*$", lines[j]):
+            j += 1
+        body = "\n".join(line[len(indent):] if line.startswith(indent) else line
+                         for line in lines[i + 1:j])
+        marker = None
+        prev = lines[i - 1].strip() if i > 0 else ""
+        mk = re.match(r"^<!--\s*illustrative:\s*(.*?)\s*-->$", prev)
+        if mk:
+            marker = mk.group(1)
+        out.append((i + 1, info.split()[0] if info else "", body, marker))
+        i = j + 1
+    return out
+
+
+def logical_commands(body):
+    """(command, promise) pairs: backslash continuations joined, comment lines
+    dropped; a comment `# prints: X` (trailing, or on the next line) promises
+    that the command's output holds X. A `$ cmd` transcript promises the lines
+    after it, exactly."""
+    out = []
+    lines = body.split("\n")
+    transcript = any(l.startswith("$ ") for l in lines)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if transcript:
+            if not line.startswith("$ "):
+                continue
+            expect = []
+            while i < len(lines) and not lines[i].startswith("$ "):
+                if lines[i].strip():
+                    expect.append(lines[i])
+                i += 1
+            out.append((line[2:].strip(), {"exact": expect}))
+            continue
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("#"):
+            m = re.match(r"#\s*prints:\s*(.*)$", s)
+            if m and out:
+                out[-1][1].setdefault("contains", []).append(m.group(1))
+            continue
+        while s.endswith("\\") and i < len(lines):
+            s = s[:-1].rstrip() + " " + lines[i].strip()
+            i += 1
+        promise = {}
+        cmd = s
+        m = re.search(r"\s+#\s(.*)$", s)
+        if m and s.count('"') % 2 == 0:
+            cmd = s[: m.start()].rstrip()
+            p = re.search(r"prints:\s*(.*)$", m.group(1))
+            if p:
+                promise["contains"] = [p.group(1)]
+        out.append((cmd, promise))
+    return out
+
+
+# ---------------------------------------------------------------- scratch
+
+
+def scratch_dir():
+    d = tempfile.mkdtemp(prefix="docs-run.")
+    os.makedirs(os.path.join(d, "target", "release"))
+    os.makedirs(os.path.join(d, "bin"))
+    for b in ("arbiter", "engine"):
+        os.symlink(os.path.join(BIN, b), os.path.join(d, "target", "release", b))
+        os.symlink(os.path.join(BIN, b), os.path.join(d, "bin", b))
+    for name in ENGINE_NAMES:
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(f'#!/bin/sh\nexec "{BIN}/engine" "$@"\n')
+        os.chmod(p, 0o755)
+    # python/README.md runs the templates from the repository root
+    os.symlink(os.path.join(ROOT, "python"), os.path.join(d, "python"))
+    return d
+
+
+def env_for(d):
+    env = dict(os.environ)
+    path = [os.path.join(d, "bin")]
+    venv = os.path.join(ROOT, "target", "venv", "bin")
+    if os.path.isdir(venv):
+        # the venv with the Python kit (tests/setup), as the kit's README asks
+        path.append(venv)
+    env["PATH"] = os.pathsep.join(path + [env.get("PATH", "")])
+    env.pop("RUST_LOG", None)
+    return env
+
+
+def substitute(cmd):
+    notes = []
+    for pat, rep, why in SUBSTITUTIONS:
+        new = re.sub(pat, rep, cmd)
+        if new != cmd:
+            notes.append(why)
+            cmd = new
+    return cmd, notes
+
+
+def make_fixtures(doc, d, env):
+    for fx in FIXTURES.get(doc, []):
+        if fx == "pools.json":
+            text = [b for b in blocks(doc) if b[1] == "json"][0][2]
+            text = re.sub(r"\btc=[0-9./+]+", "tc=1+0.02", text)
+            text = re.sub(r"\bst=[0-9.]+", "st=0.05", text)
+            open(os.path.join(d, "pools.json"), "w").write(text)
+        elif fx == "shards":
+            os.makedirs(os.path.join(d, "results"))
+            for i in (1, 2):
+                run_quiet(["arbiter", "tournament", "--engine", "cmd=./alpha",
+                           "--engine", "cmd=./beta", "--each", "st=0.02", "--rounds", "1",
+                           "--shard", f"{i}/2", "--jsonout", f"results/shard-{i}.jsonl"],
+                          d, env, doc)
+        elif fx == "games.pgn":
+            run_quiet(["arbiter", "match", "--engine", "cmd=./alpha", "--engine", "cmd=./beta",
+                       "--each", "st=0.02", "--games", "1", "--pgnout", "games.pgn"], d, env, doc)
+
+
+def run_quiet(argv, d, env, doc):
+    r = subprocess.run(argv, cwd=d, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail(doc, f"fixture {' '.join(argv)} exited {r.returncode}: {r.stderr[-500:]}")
+
+
+# ---------------------------------------------------------------- servers
+
+
+class Server:
+    def __init__(self, cmd, d, env, where):
+        self.cmd, self.where = cmd, where
+        self.log = tempfile.NamedTemporaryFile(prefix="docs-srv.", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(["sh", "-c", "exec " + cmd], cwd=d, env=env,
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = None
+
+    def output(self):
+        with open(self.log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def wait_url(self, timeout=60):
+        """The first http(s) URL the server prints (its address)."""
+        end = time.time() + timeout
+        while time.time() < end:
+            m = re.search(r"https?://(127\.0\.0\.1|\[::1\]|localhost):\d+", self.output())
+            if m:
+                self.url = m.group(0)
+                return self.url
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        return None
+
+    def stop(self, wait_for_end=False):
+        """SIGTERM (or, for an event, its own end); the exit status must be 0."""
+        if wait_for_end:
+            try:
+                self.proc.wait(timeout=180)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                fail(self.where, f"`{self.cmd}` did not stop within 20 s of SIGTERM")
+                return
+        code = self.proc.returncode
+        if code != 0:
+            fail(self.where, f"`{self.cmd}` exited {code} (SIGTERM or its end; 0 expected); "
+                 f"output: {self.output()[-800:]}")
+        os.unlink(self.log.name)
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def run_command(cmd, promise, d, env, where, state):
+    for pat, why in SKIPPED:
+        if re.search(pat, cmd):
+            print(f"  skip  {cmd}  ({why})")
+            return
+    cmd = cmd.replace("<token>", state.get("token", "<token>"))
+    # addresses the block's servers bound (port 0) replace the documented ones
+    for documented, actual in state.get("addresses", {}).items():
+        cmd = cmd.replace(documented, actual)
+    original = cmd
+    cmd, notes = substitute(cmd)
+    note = f"  [{'; '.join(notes)}]" if notes else ""
+    if any(re.search(p, original) for p in SERVERS + ENDS_BY_ITSELF):
+        print(f"  start {cmd}{note}", flush=True)
+        srv = Server(cmd, d, env, where)
+        ends = any(re.search(p, original) for p in ENDS_BY_ITSELF)
+        if re.search(r"\barbiter connect\b", original):
+            state.setdefault("servers", []).append((srv, False))
+            return
+        url = srv.wait_url()
+        if url is None:
+            fail(where, f"`{cmd}` printed no address: {srv.output()[-800:]}")
+            srv.stop()
+            return
+        m = re.search(r"\b(127\.0\.0\.1|0\.0\.0\.0):(8080|9000)\b", original)
+        if m:
+            state.setdefault("addresses", {})[m.group(0)] = url.split("://", 1)[1]
+        elif re.search(r"\barbiter serve\b", original):
+            state.setdefault("addresses", {})["127.0.0.1:8080"] = url.split("://", 1)[1]
+        for text in promise.get("contains", []):
+            text = text.replace("127.0.0.1:8080", url.split("://", 1)[1])
+            if text not in srv.output():
+                fail(where, f"`{cmd}` does not print {text!r}: {srv.output()[-500:]}")
+        state.setdefault("servers", []).append((srv, ends))
+        state.setdefault("urls", []).append((url, original))
+        return
+    print(f"  run   {cmd}{note}", flush=True)
+    try:
+        r = subprocess.run(["sh", "-c", cmd], cwd=d, env=env, capture_output=True, text=True,
+                           timeout=180)
+    except subprocess.TimeoutExpired:
+        fail(where, f"`{cmd}` did not finish within 180 s")
+        return
+    out = r.stdout + r.stderr
+    if r.returncode != 0:
+        fail(where, f"`{cmd}` exited {r.returncode}: {out[-1200:]}")
+        return
+    lines = [l for l in r.stdout.split("\n") if l.strip()]
+    if re.search(r"\barena bot add\b", cmd):
+        # the doc promises the token alone on the last line
+        if not lines or not re.fullmatch(r"\S{16,}", lines[-1]):
+            fail(where, f"`{cmd}`: the last line is no token: {r.stdout[-300:]}")
+        else:
+            state["token"] = lines[-1]
+    for text in promise.get("contains", []):
+        text = games_in(text, original, cmd)
+        if text not in out:
+            fail(where, f"`{cmd}` does not print {text!r}: {out[-800:]}")
+    if "exact" in promise and lines != promise["exact"]:
+        fail(where, f"`{cmd}` printed {lines!r}, the doc shows {promise['exact']!r}")
+
+
+def games_in(text, original, cmd):
+    """A promise counting games follows the --games substitution."""
+    a = re.search(r"--games (\d+)", original)
+    b = re.search(r"--games (\d+)", cmd)
+    if a and b:
+        text = text.replace(f"{a.group(1)} games", f"{b.group(1)} games")
+    return text
+
+
+def run_doc(doc):
+    d = scratch_dir()
+    env = env_for(d)
+    try:
+        make_fixtures(doc, d, env)
+        documented_games = None
+        for line, info, body, marker in blocks(doc):
+            if info not in COMMAND_INFOS:
+                continue
+            where = f"{doc}:{line}"
+            if marker is not None:
+                if not marker:
+                    fail(where, "illustrative marker without a reason")
+                print(f"{where}: illustrative ({marker})")
+                continue
+            print(f"{where}:", flush=True)
+            state = {}
+            for cmd, promise in logical_commands(body):
+                if documented_games is None:
+                    m = re.search(r"--games (\d+)", cmd)
+                    documented_games = m and m.group(1)
+                # a block may reuse what an earlier one printed (a token)
+                state["token"] = STATE_TOKENS.get(doc, state.get("token", "<token>"))
+                run_command(cmd, promise, d, env, where, state)
+                if "token" in state and state["token"] != "<token>":
+                    STATE_TOKENS[doc] = state["token"]
+            if state.get("urls"):
+                check_urls(doc, where, state["urls"])
+            for srv, ends in reversed(state.get("servers", [])):
+                srv.stop(wait_for_end=ends)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+STATE_TOKENS = {}
+
+
+# ---------------------------------------------------------------- URLs
+
+# What a placeholder in a documented path stands for when it is requested.
+PLACEHOLDERS = [
+    (r"\[([^\]]*)\]", r"\1"),              # an optional part: requested with it
+    (r"\|[^&]*", ""),                       # a|b|c: the first alternative
+    (r"(?<=[=/])(N|K|L|I|<log>|<index>)(?=$|[&?/])", "0"),
+    (r"(?<==)P(?=$|&)", "1"),
+    (r"(?<==)ID(?=$|&)", "bohnenspiel"),
+    (r"pool=NAME", "pool=bohn-blitz"),
+    (r"(bot|name)=NAME", r"\1=alpha"),
+    (r"pools=NAME,NAME", "pools=bohn-blitz,bosh-1s"),
+    (r"(?<==)(…|<draft>)", "START"),
+]
+START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
+WEBSOCKET_PATHS = ("/ws/", "/umi", "/kgp")
+
+
+def documented_paths(doc):
+    text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+    paths = set()
+    for span in re.findall(r"`([^`\n]+)`", text):
+        m = re.fullmatch(r"(?:GET )?(/[A-Za-z][^ ]*)", span.strip())
+        if m and not re.match(r"/(etc|engines|results|shared|usr|tmp|bin)\b", m.group(1)):
+            paths.add(m.group(1))
+    for m in re.finditer(r"https?://127\.0\.0\.1:8080(/[^\s`)\"<>,]*)", text):
+        paths.add(m.group(1))
+    return sorted(paths)
+
+
+def concrete(path):
+    for pat, rep in PLACEHOLDERS:
+        path = re.sub(pat, rep, path)
+    path = path.replace("moves=START", "moves=1")
+    path = path.replace("START", urllib.parse.quote(START))
+    return path
+
+
+def check_urls(doc, where, urls):
+    """Every path the doc names, from the doc's servers: one of them must
+    answer it (200 and the kind of body the path promises)."""
+    deadline = time.time() + 60
+    for path in documented_paths(doc):
+        target = concrete(path)
+        errors = []
+        while True:
+            ok = False
+            errors = []
+            for url, _ in urls:
+                err = request(url, target)
+                if err is None:
+                    ok = True
+                    break
+                errors.append(f"{url}: {err}")
+            # a game's replay exists once the game is finished: retried
+            if ok or time.time() > deadline or "404" not in " ".join(errors):
+                break
+            time.sleep(0.5)
+        if ok:
+            print(f"  url   {target}  ok")
+        else:
+            fail(where, f"documented path {path} ({target}): {'; '.join(errors)}")
+
+
+def request(base, path):
+    host = base.split("://", 1)[1]
+    if path.startswith(WEBSOCKET_PATHS):
+        return websocket(host, path)
+    try:
+        with urllib.request.urlopen(base + path, timeout=20) as r:
+            body = r.read()
+            kind = r.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as e:
+        return f"HTTP {e.code}"
+    except Exception as e:  # noqa: BLE001 (named in the failure)
+        return f"{type(e).__name__}: {e}"
+    if path.startswith("/api/"):
+        if "json" not in kind:
+            return f"content type {kind!r}, JSON expected"
+        try:
+            json.loads(body)
+        except ValueError as e:
+            return f"not JSON: {e}"
+    elif "text/html" not in kind:
+        return f"content type {kind!r}, a page expected"
+    return None
+
+
+def websocket(host, path):
+    """A WebSocket upgrade (RFC 6455) answered 101 Switching Protocols."""
+    h, p = host.rsplit(":", 1)
+    try:
+        with socket.create_connection((h, int(p)), timeout=20) as s:
+            s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
+                       "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                       "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+            head = s.recv(4096).decode("latin-1")
+    except OSError as e:
+        return f"{type(e).__name__}: {e}"
+    status = head.split("\r\n", 1)[0]
+    return None if " 101 " in status + " " else f"upgrade answered {status!r}"
+
+
+# ---------------------------------------------------------------- flags
+
+
+def help_of(argv):
+    r = subprocess.run(argv + ["--help"], capture_output=True, text=True, timeout=60)
+    return r.stdout if r.returncode == 0 else None
+
+
+def all_helps():
+    """{("arbiter", "arena", "run"): help text, …} for every (sub)command."""
+    helps = {}
+
+    def walk(path):
+        text = help_of([os.path.join(BIN, path[0])] + list(path[1:]))
+        if text is None:
+            return
+        helps[path] = text
+        m = re.search(r"^Commands:\n((?:  .*\n?)+)", text, re.M)
+        if m:
+            for line in m.group(1).split("\n"):
+                w = line.split()
+                if w and w[0] != "help":
+                    walk(path + (w[0],))
+
+    walk(("arbiter",))
+    walk(("engine",))
+    return helps
+
+
+def flags_in_help(text):
+    return set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text))
+
+
+def defaults_in_help(text):
+    """{flag: default} from clap's `--flag <X>  … [default: D]` entries."""
+    out = {}
+    for entry in re.split(r"\n(?=\s*(?:-\w, )?--)", text):
+        m = re.match(r"\s*(?:-\w, )?(--[a-z][a-z0-9-]*)", entry)
+        d = re.search(r"\[default: ([^\]]*)\]", entry)
+        if m and d:
+            out[m.group(1)] = d.group(1)
+    return out
+
+
+# Flags of other programs the docs name (never the arbiter's or the engine's).
+FOREIGN = {"--release", "--workspace", "--profile", "--all-targets", "--all", "--parsable",
+           "--array", "--wait", "--dependency", "--cpus-per-task", "--mem", "--job-name",
+           "--wrap", "--time", "--requeue", "--output", "--rm", "--restart", "--image",
+           "--overrides", "--compliance", "--no-build-isolation", "--no-deps",
+           "--force-reinstall", "--quiet", "--full", "--user", "--example", "--features",
+           "--manifest-path", "--target", "--locked", "--bin", "-p", "--test", "--lib",
+           "--nocapture", "--ignored", "--show-output", "--interactive", "--version"}
+
+
+def command_of(words, helps):
+    """The deepest (sub)command a command line names, and where its args start."""
+    for i, w in enumerate(words):
+        base = os.path.basename(w)
+        if base in ("arbiter", "engine") and (w == base or w.startswith(("target/", "./"))):
+            path = (base,)
+            j = i + 1
+            while j < len(words) and path + (words[j],) in helps:
+                path += (words[j],)
+                j += 1
+            return path, j
+    return None, None
+
+
+def check_flags(helps):
+    for doc in DOCS + FLAG_ONLY_DOCS:
+        text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+        commands = []
+        for line, info, body, _ in blocks(doc):
+            if info in COMMAND_INFOS:
+                commands += [(f"{doc}:{line}", c) for c, _ in logical_commands(body)]
+        for span in re.findall(r"`([^`\n]+)`", text):
+            commands.append((doc, span))
+        for where, cmd in commands:
+            try:
+                words = shlex.split(cmd.replace("…", " "), comments=True)
+            except ValueError:
+                words = cmd.split()
+            path, start = command_of(words, helps)
+            if path is None:
+                continue
+            known = flags_in_help(helps[path])
+            for w in words[start:]:
+                flag = w.split("=", 1)[0]
+                if re.fullmatch(r"--[a-z][a-z0-9-]*", flag) and flag not in known \
+                        and flag != "--help":
+                    fail(where, f"`{' '.join(path)}` has no {flag} (its --help does not "
+                         f"list it): `{cmd[:120]}`")
+        check_defaults(doc, text, helps)
+        every = set()
+        for t in helps.values():
+            every |= flags_in_help(t)
+        for span in re.findall(r"`([^`\n]+)`", text):
+            for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", span):
+                if flag not in every and flag not in FOREIGN:
+                    fail(doc, f"{flag} (in `{span[:80]}`) is in no arbiter or engine --help")
+
+
+def norm_default(v):
+    v = v.strip().strip("`").strip()
+    v = re.sub(r"\s*(s|ms|seconds?|milliseconds?)$", "", v)
+    return v
+
+
+def check_defaults(doc, text, helps):
+    """`--flag …` followed in the same table row or clause by `default X`:
+    X must be the flag's default in a --help that has the flag."""
+    units = re.split(r"\n|(?<=[.;])\s", text)
+    for unit in units:
+        for m in re.finditer(r"`(--[a-z][a-z0-9-]*)[^`]*`([^`|;]*?(?:`[^`]*`[^`|;]*?)*?)"
+                             r"\(?default:? (`[^`]+`|[^\s,;)]+)", unit):
+            flag, between, value = m.group(1), m.group(2), m.group(3)
+            if "--" in between or "default" in between:
+                continue
+            if not re.match(r"`?[\w.:/-]+`?$", value) or value.startswith(("the", "a", "no")):
+                continue
+            defaults = [defaults_in_help(t).get(flag) for t in helps.values()
+                        if flag in flags_in_help(t)]
+            defaults = [x for x in defaults if x is not None]
+            if not defaults:
+                continue
+            if norm_default(value) not in {norm_default(x) for x in defaults}:
+                fail(doc, f"{flag}: the doc says default {value}, --help says "
+                     f"{' / '.join(sorted(set(defaults)))}")
+
+
+# ---------------------------------------------------------------- main
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", action="append", help="run only this doc's blocks")
+    ap.add_argument("--no-blocks", action="store_true", help="only the flag checks")
+    args = ap.parse_args()
+    for b in ("arbiter", "engine"):
+        if not os.access(os.path.join(BIN, b), os.X_OK):
+            print(f"docs: {BIN}/{b} is missing: build the test profile first "
+                  "(cargo build --profile test -p arbiter -p engine)", file=sys.stderr)
+            return 1
+    started = time.time()
+    helps = all_helps()
+    check_flags(helps)
+    if not args.no_blocks:
+        for doc in args.only or DOCS:
+            print(f"== {doc}", flush=True)
+            run_doc(doc)
+    print(f"docs: {len(failures)} failure(s) in {time.time() - started:.0f} s")
+    for f in failures:
+        print("  " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
