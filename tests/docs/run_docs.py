@@ -70,6 +70,8 @@ FLAG_ONLY_DOCS = ["protocol-spec.md", "docs/rules/README.md", "docs/rules/trace.
 COMMAND_INFOS = {"sh", "bash", "shell", "console"}
 ENGINE_NAMES = ["alpha", "beta", "gamma", "delta", "my-engine", "mybot"]
 
+# The addresses the docs bind; a command binds port 0 instead.
+ADDRESS = r"\b(127\.0\.0\.1|0\.0\.0\.0):(8080|9000|2671)\b"
 # (pattern, replacement, why): applied, in order, to every command that runs.
 SUBSTITUTIONS = [
     (r"--games \d+", "--games 2", "two games, not an evening's worth"),
@@ -80,7 +82,7 @@ SUBSTITUTIONS = [
     (r"(arbiter tournament)\s*$", r"\1 --rounds 1 --each st=0.02",
      "the built-in tournament: one round at 20 ms a move"),
     (r"(arbiter arena run .*)$", r"\1 --max-games 2", "the arena starts two games"),
-    (r"\b(127\.0\.0\.1|0\.0\.0\.0):(8080|9000)\b", "127.0.0.1:0",
+    (ADDRESS, "127.0.0.1:0",
      "port 0 (the harness reads the port the server prints)"),
 ]
 # Commands that are not run, and why (matched against the whole command).
@@ -91,7 +93,10 @@ SKIPPED = [
 # Commands that run until stopped: started in the background, their URLs
 # requested while their block's other commands run, then stopped with SIGTERM
 # (exit status 0 expected). `--live` events end by themselves: waited for.
-SERVERS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"\barbiter connect\b"]
+SERVERS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"\barbiter connect\b",
+           r"--remote-listen\b", r"--kgp-listen\b"]
+# A stopped server exits 0 or, an event, 128 + SIGTERM (docs/arbiter.md).
+STOPPED = (0, 128 + signal.SIGTERM)
 ENDS_BY_ITSELF = [r"--live\b"]
 
 # Files a doc's commands expect to exist (with the why), made before its blocks.
@@ -170,6 +175,11 @@ def logical_commands(body):
         if not s:
             continue
         if s.startswith("#"):
+            # `# tokens.json: {…}` describes a file the next command reads
+            f = re.match(r"#\s*([\w.-]+\.json):\s*(\{.*\})\s*$", s)
+            if f:
+                out.append(("@write " + f.group(1), {"text": f.group(2)}))
+                continue
             m = re.match(r"#\s*prints:\s*(.*)$", s)
             if m and out:
                 out[-1][1].setdefault("contains", []).append(m.group(1))
@@ -185,6 +195,13 @@ def logical_commands(body):
             p = re.search(r"prints:\s*(.*)$", m.group(1))
             if p:
                 promise["contains"] = [p.group(1)]
+            # `--shard 0/3 …   # and 1/3, 2/3`: the other shards too
+            more = re.match(r"and (\d+/\d+(?:, \d+/\d+)*)$", m.group(1).strip())
+            if more and re.search(r"--shard \d+/\d+", cmd):
+                out.append((cmd, promise))
+                for shard in more.group(1).split(", "):
+                    out.append((re.sub(r"--shard \d+/\d+", "--shard " + shard, cmd), {}))
+                continue
         out.append((cmd, promise))
     return out
 
@@ -275,7 +292,7 @@ class Server:
         """The first http(s) URL the server prints (its address)."""
         end = time.time() + timeout
         while time.time() < end:
-            m = re.search(r"https?://(127\.0\.0\.1|\[::1\]|localhost):\d+", self.output())
+            m = re.search(r"(https?|wss?)://(127\.0\.0\.1|\[::1\]|localhost):\d+", self.output())
             if m:
                 self.url = m.group(0)
                 return self.url
@@ -291,7 +308,8 @@ class Server:
                 self.proc.wait(timeout=180)
             except subprocess.TimeoutExpired:
                 pass
-        if self.proc.poll() is None:
+        self.signalled = self.proc.poll() is None
+        if self.signalled:
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(timeout=20)
@@ -301,8 +319,9 @@ class Server:
                 fail(self.where, f"`{self.cmd}` did not stop within 20 s of SIGTERM")
                 return
         code = self.proc.returncode
-        if code != 0:
-            fail(self.where, f"`{self.cmd}` exited {code} (SIGTERM or its end; 0 expected); "
+        if code not in (STOPPED if self.signalled else (0,)):
+            fail(self.where, f"`{self.cmd}` exited {code} (after "
+                 f"{'SIGTERM' if self.signalled else 'its end'}); "
                  f"output: {self.output()[-800:]}")
         os.unlink(self.log.name)
 
@@ -310,7 +329,20 @@ class Server:
 # ---------------------------------------------------------------- blocks
 
 
+# What a file a doc describes in a comment holds in place of its placeholders.
+FILE_PLACEHOLDERS = [("<at least 16 characters>", "docs-token-0123456789"),
+                     ("…", "docs-token-9876543210")]
+
+
 def run_command(cmd, promise, d, env, where, state):
+    if cmd.startswith("@write "):
+        name, text = cmd.split(" ", 1)[1], promise["text"]
+        for a, b in FILE_PLACEHOLDERS:
+            text = text.replace(a, b)
+        json.loads(text)
+        open(os.path.join(d, name), "w").write(text)
+        print(f"  file  {name}: {text}")
+        return
     for pat, why in SKIPPED:
         if re.search(pat, cmd):
             print(f"  skip  {cmd}  ({why})")
@@ -334,7 +366,7 @@ def run_command(cmd, promise, d, env, where, state):
             fail(where, f"`{cmd}` printed no address: {srv.output()[-800:]}")
             srv.stop()
             return
-        m = re.search(r"\b(127\.0\.0\.1|0\.0\.0\.0):(8080|9000)\b", original)
+        m = re.search(ADDRESS, original)
         if m:
             state.setdefault("addresses", {})[m.group(0)] = url.split("://", 1)[1]
         elif re.search(r"\barbiter serve\b", original):
@@ -381,12 +413,20 @@ def games_in(text, original, cmd):
     return text
 
 
+def split_and(commands):
+    """`a && b`: a, then b (the promise goes with the last)."""
+    out = []
+    for cmd, promise in commands:
+        parts = cmd.split(" && ") if "@write" not in cmd and "'" not in cmd else [cmd]
+        out += [(p.strip(), {}) for p in parts[:-1]] + [(parts[-1].strip(), promise)]
+    return out
+
+
 def run_doc(doc):
     d = scratch_dir()
     env = env_for(d)
     try:
         make_fixtures(doc, d, env)
-        documented_games = None
         for line, info, body, marker in blocks(doc):
             if info not in COMMAND_INFOS:
                 continue
@@ -398,10 +438,7 @@ def run_doc(doc):
                 continue
             print(f"{where}:", flush=True)
             state = {}
-            for cmd, promise in logical_commands(body):
-                if documented_games is None:
-                    m = re.search(r"--games (\d+)", cmd)
-                    documented_games = m and m.group(1)
+            for cmd, promise in split_and(logical_commands(body)):
                 # a block may reuse what an earlier one printed (a token)
                 state["token"] = STATE_TOKENS.get(doc, state.get("token", "<token>"))
                 run_command(cmd, promise, d, env, where, state)
@@ -431,6 +468,8 @@ PLACEHOLDERS = [
     (r"(bot|name)=NAME", r"\1=alpha"),
     (r"pools=NAME,NAME", "pools=bohn-blitz,bosh-1s"),
     (r"(?<==)(…|<draft>)", "START"),
+    # named bare in prose; they answer about a position, so one is given
+    (r"^/api/(position|view)$", r"/api/\1?position=START"),
 ]
 START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
 WEBSOCKET_PATHS = ("/ws/", "/umi", "/kgp")
@@ -456,30 +495,47 @@ def concrete(path):
     return path
 
 
+PASSED_PATHS = set()
+PATH_ERRORS = {}
+
+
 def check_urls(doc, where, urls):
-    """Every path the doc names, from the doc's servers: one of them must
-    answer it (200 and the kind of body the path promises)."""
+    """The paths the doc names, from the servers this block started: a path
+    passes when one of them answers it (200 and the kind of body the path
+    promises). A path no server of any doc answers fails at the end."""
     deadline = time.time() + 60
     for path in documented_paths(doc):
+        if path in PASSED_PATHS:
+            continue
         target = concrete(path)
-        errors = []
         while True:
-            ok = False
             errors = []
             for url, _ in urls:
                 err = request(url, target)
                 if err is None:
-                    ok = True
                     break
                 errors.append(f"{url}: {err}")
-            # a game's replay exists once the game is finished: retried
-            if ok or time.time() > deadline or "404" not in " ".join(errors):
+            else:
+                # a game's replay exists once the game is finished: retried
+                if "log" in target and "HTTP 404" in " ".join(errors) \
+                        and time.time() < deadline:
+                    time.sleep(0.5)
+                    continue
+                PATH_ERRORS.setdefault((doc, path), []).append(f"{where}: {'; '.join(errors)}")
+                print(f"  url   {target}  not here ({'; '.join(errors)})")
                 break
-            time.sleep(0.5)
-        if ok:
+            PASSED_PATHS.add(path)
             print(f"  url   {target}  ok")
-        else:
-            fail(where, f"documented path {path} ({target}): {'; '.join(errors)}")
+            break
+
+
+def unanswered_paths(docs):
+    for doc in docs:
+        for path in documented_paths(doc):
+            if path not in PASSED_PATHS:
+                tried = PATH_ERRORS.get((doc, path), ["no server started by the doc's blocks"])
+                fail(doc, f"documented path {path} ({concrete(path)}) answered by no server: "
+                     f"{' | '.join(tried)}")
 
 
 def request(base, path):
@@ -672,6 +728,7 @@ def main():
         for doc in args.only or DOCS:
             print(f"== {doc}", flush=True)
             run_doc(doc)
+        unanswered_paths(args.only or DOCS)
     print(f"docs: {len(failures)} failure(s) in {time.time() - started:.0f} s")
     for f in failures:
         print("  " + f)
