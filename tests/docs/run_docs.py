@@ -629,7 +629,10 @@ FOREIGN = {"--release", "--workspace", "--profile", "--all-targets", "--all", "-
            "--overrides", "--compliance", "--no-build-isolation", "--no-deps",
            "--force-reinstall", "--quiet", "--full", "--user", "--example", "--features",
            "--manifest-path", "--target", "--locked", "--bin", "-p", "--test", "--lib",
-           "--nocapture", "--ignored", "--show-output", "--interactive", "--version"}
+           "--nocapture", "--ignored", "--show-output", "--interactive", "--version",
+           # cutechess/fastchess spellings the arbiter answers with a hint
+           # (docs/tournaments.md), never options of its own
+           "--srand", "--repeat", "--tc"}
 
 
 def command_of(words, helps):
@@ -675,37 +678,83 @@ def check_flags(helps):
         for t in helps.values():
             every |= flags_in_help(t)
         for span in re.findall(r"`([^`\n]+)`", text):
-            for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", span):
+            # `--tls-*`: a family of flags, not one
+            for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)(?![*\w-])", span):
                 if flag not in every and flag not in FOREIGN:
                     fail(doc, f"{flag} (in `{span[:80]}`) is in no arbiter or engine --help")
 
 
 def norm_default(v):
     v = v.strip().strip("`").strip()
-    v = re.sub(r"\s*(s|ms|seconds?|milliseconds?)$", "", v)
-    return v
+    v = re.sub(r"(?<=\d)\s*(s|ms|seconds?|milliseconds?)$", "", v)
+    return v.rstrip("/")
+
+
+checked = []
+
+
+# The command a doc's option tables describe: its defaults are compared
+# with that command's --help first (the same flag may differ elsewhere).
+DOC_COMMAND = {
+    "docs/gui.md": ("arbiter", "serve"),
+    "docs/arena.md": ("arbiter", "arena", "run"),
+    "docs/live.md": ("arbiter", "tournament"),
+    "docs/arbiter.md": ("arbiter", "match"),
+    "docs/tournaments.md": ("arbiter", "tournament"),
+    "docs/tablebase.md": ("engine", "tb", "build"),
+}
 
 
 def check_defaults(doc, text, helps):
-    """`--flag …` followed in the same table row or clause by `default X`:
-    X must be the flag's default in a --help that has the flag."""
-    units = re.split(r"\n|(?<=[.;])\s", text)
-    for unit in units:
-        for m in re.finditer(r"`(--[a-z][a-z0-9-]*)[^`]*`([^`|;]*?(?:`[^`]*`[^`|;]*?)*?)"
-                             r"\(?default:? (`[^`]+`|[^\s,;)]+)", unit):
-            flag, between, value = m.group(1), m.group(2), m.group(3)
-            if "--" in between or "default" in between:
+    """A default the doc writes for a flag must be the one --help shows: in a
+    table row whose first cell names one flag, `default X` anywhere in the
+    row; in prose, `--flag …` followed in the same clause, with no other
+    flag between, by `default X`."""
+    found = []
+    lines, prose = [], []
+    # a paragraph's lines joined (a clause may wrap); table rows one by one
+    for line in text.split("\n") + [""]:
+        if line.startswith("|"):
+            lines.append(line)
+        elif line.strip():
+            prose.append(line.strip())
+        elif prose:
+            lines.append(" ".join(prose))
+            prose = []
+    for line in lines:
+        if line.startswith("|"):
+            cells = line.strip("|").split("|", 1)
+            flags = re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", cells[0])
+            m = re.search(r"\(?default:? (`[^`]+`|[^\s,;)]+)", line)
+            if len(flags) == 1 and m and len(cells) > 1:
+                found.append((flags[0], m.group(1)))
                 continue
-            if not re.match(r"`?[\w.:/-]+`?$", value) or value.startswith(("the", "a", "no")):
-                continue
+        for unit in re.split(r"(?<=[.;])\s|\|", line):
+            for m in re.finditer(r"`(--[a-z][a-z0-9-]*)[^`]*`([^`;]*?(?:`[^`]*`[^`;]*?)*?)"
+                                 r"\(?default:? (`[^`]+`|[^\s,;)]+)", unit):
+                if "--" in m.group(2) or "default" in m.group(2):
+                    continue
+                found.append((m.group(1), m.group(3)))
+    for flag, value in found:
+        if not re.match(r"`?[\w.:/-]+`?$", value) or value in ("the", "a", "no", "none"):
+            continue
+        main = DOC_COMMAND.get(doc)
+        if main in helps and flag in flags_in_help(helps[main]):
+            defaults = [defaults_in_help(helps[main]).get(flag)]
+        else:
             defaults = [defaults_in_help(t).get(flag) for t in helps.values()
                         if flag in flags_in_help(t)]
-            defaults = [x for x in defaults if x is not None]
-            if not defaults:
-                continue
-            if norm_default(value) not in {norm_default(x) for x in defaults}:
-                fail(doc, f"{flag}: the doc says default {value}, --help says "
-                     f"{' / '.join(sorted(set(defaults)))}")
+        defaults = [x for x in defaults if x is not None]
+        if not defaults:
+            if re.fullmatch(r"`?[0-9.]+`?", value) and any(flag in flags_in_help(t)
+                                                          for t in helps.values()):
+                fail(doc, f"{flag}: the doc says default {value}, --help shows no default")
+            continue
+        checked.append((doc, flag, value))
+        # a default with a remark (`1; 6 for the built-in tournament`): its value
+        if norm_default(value) not in {norm_default(re.split(r"[;,] ", x)[0]) for x in defaults}:
+            fail(doc, f"{flag}: the doc says default {value}, --help says "
+                 f"{' / '.join(sorted(set(defaults)))}")
 
 
 # ---------------------------------------------------------------- main
