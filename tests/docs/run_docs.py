@@ -82,6 +82,8 @@ SUBSTITUTIONS = [
     (r"(arbiter tournament)\s*$", r"\1 --rounds 1 --each st=0.02",
      "the built-in tournament: one round at 20 ms a move"),
     (r"(arbiter arena run .*)$", r"\1 --max-games 2", "the arena starts two games"),
+    (r"(arbiter serve)(?!.*--listen)", r"\1 --listen 127.0.0.1:0",
+     "port 0, not the default 8080"),
     (ADDRESS, "127.0.0.1:0",
      "port 0 (the harness reads the port the server prints)"),
 ]
@@ -378,6 +380,10 @@ def run_command(cmd, promise, d, env, where, state):
         state.setdefault("servers", []).append((srv, ends))
         state.setdefault("urls", []).append((url, original))
         return
+    m = re.search(r"\barena export\b.*--pool (\S+)", cmd)
+    if m and state.get("urls"):
+        # a reader exports later; here: once the arena has finished a game
+        wait_for_arena_game(state["urls"][-1][0], m.group(1), where)
     print(f"  run   {cmd}{note}", flush=True)
     try:
         r = subprocess.run(["sh", "-c", cmd], cwd=d, env=env, capture_output=True, text=True,
@@ -396,21 +402,34 @@ def run_command(cmd, promise, d, env, where, state):
             fail(where, f"`{cmd}`: the last line is no token: {r.stdout[-300:]}")
         else:
             state["token"] = lines[-1]
+    a, b = re.search(r"--games (\d+)", original), re.search(r"--games (\d+)", cmd)
+    if a and b:
+        state["games"] = (a.group(1), b.group(1))
     for text in promise.get("contains", []):
-        text = games_in(text, original, cmd)
+        if "games" in state:
+            # a promise counting games follows the --games substitution
+            text = text.replace(f"({state['games'][0]} games)", f"({state['games'][1]} games)")
         if text not in out:
             fail(where, f"`{cmd}` does not print {text!r}: {out[-800:]}")
     if "exact" in promise and lines != promise["exact"]:
         fail(where, f"`{cmd}` printed {lines!r}, the doc shows {promise['exact']!r}")
 
 
-def games_in(text, original, cmd):
-    """A promise counting games follows the --games substitution."""
-    a = re.search(r"--games (\d+)", original)
-    b = re.search(r"--games (\d+)", cmd)
-    if a and b:
-        text = text.replace(f"{a.group(1)} games", f"{b.group(1)} games")
-    return text
+def wait_for_arena_game(base, pool, where, timeout=150):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with urllib.request.urlopen(f"{base}/api/arena/games?pool={pool}", timeout=20) as r:
+                games = json.loads(r.read())
+            if isinstance(games, dict):
+                games = games.get("games", [])
+            if games:
+                print(f"  wait  the arena finished {len(games)} game(s) of {pool}")
+                return
+        except (OSError, ValueError):
+            pass
+        time.sleep(1)
+    fail(where, f"the arena finished no game of {pool} within {timeout} s")
 
 
 def split_and(commands):
@@ -422,11 +441,18 @@ def split_and(commands):
     return out
 
 
+# Docs whose blocks continue each other (one reader's session): they share
+# one directory. Every other block gets a fresh copy of its doc's directory
+# (the binaries, the engines, the doc's fixtures), as a reader who runs one
+# block of the doc by itself.
+SHARED_DOCS = {"docs/tablebase.md": "build, then join a layer, then probe the database"}
+
+
 def run_doc(doc):
-    d = scratch_dir()
-    env = env_for(d)
+    template = scratch_dir()
+    dirs = [template]
     try:
-        make_fixtures(doc, d, env)
+        make_fixtures(doc, template, env_for(template))
         for line, info, body, marker in blocks(doc):
             if info not in COMMAND_INFOS:
                 continue
@@ -437,6 +463,13 @@ def run_doc(doc):
                 print(f"{where}: illustrative ({marker})")
                 continue
             print(f"{where}:", flush=True)
+            d = template
+            if doc not in SHARED_DOCS:
+                d = tempfile.mkdtemp(prefix="docs-run.")
+                os.rmdir(d)
+                shutil.copytree(template, d, symlinks=True)
+                dirs.append(d)
+            env = env_for(d)
             state = {}
             for cmd, promise in split_and(logical_commands(body)):
                 # a block may reuse what an earlier one printed (a token)
@@ -449,7 +482,8 @@ def run_doc(doc):
             for srv, ends in reversed(state.get("servers", [])):
                 srv.stop(wait_for_end=ends)
     finally:
-        shutil.rmtree(d, ignore_errors=True)
+        for d in dirs:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 STATE_TOKENS = {}
@@ -473,6 +507,8 @@ PLACEHOLDERS = [
 ]
 START = "bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0"
 WEBSOCKET_PATHS = ("/ws/", "/umi", "/kgp")
+# API paths the docs say answer with text, not JSON
+TEXT_PATHS = ("/api/export",)
 
 
 def documented_paths(doc):
@@ -550,7 +586,10 @@ def request(base, path):
         return f"HTTP {e.code}"
     except Exception as e:  # noqa: BLE001 (named in the failure)
         return f"{type(e).__name__}: {e}"
-    if path.startswith("/api/"):
+    if path.startswith(TEXT_PATHS):
+        if "text/plain" not in kind:
+            return f"content type {kind!r}, text expected"
+    elif path.startswith("/api/"):
         if "json" not in kind:
             return f"content type {kind!r}, JSON expected"
         try:
@@ -616,7 +655,9 @@ def defaults_in_help(text):
     out = {}
     for entry in re.split(r"\n(?=\s*(?:-\w, )?--)", text):
         m = re.match(r"\s*(?:-\w, )?(--[a-z][a-z0-9-]*)", entry)
-        d = re.search(r"\[default: ([^\]]*)\]", entry)
+        # clap's `[default: D]`, else a help text's own `(default D;`
+        d = re.search(r"\[default: ([^\]]*)\]", entry) \
+            or re.search(r"\(default:? ([^\s;,)]+)[;,)]", entry)
         if m and d:
             out[m.group(1)] = d.group(1)
     return out
