@@ -319,9 +319,10 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
                 fail(self.where, f"`{self.cmd}` did not stop within 20 s of SIGTERM")
-                return
         code = self.proc.returncode
-        if code not in (STOPPED if self.signalled else (0,)):
+        if code is not None and code < 0:
+            pass  # killed above, already reported
+        elif code not in (STOPPED if self.signalled else (0,)):
             fail(self.where, f"`{self.cmd}` exited {code} (after "
                  f"{'SIGTERM' if self.signalled else 'its end'}); "
                  f"output: {self.output()[-800:]}")
@@ -366,7 +367,7 @@ def run_command(cmd, promise, d, env, where, state):
         url = srv.wait_url()
         if url is None:
             fail(where, f"`{cmd}` printed no address: {srv.output()[-800:]}")
-            srv.stop()
+            state.setdefault("servers", []).append((srv, False))
             return
         m = re.search(ADDRESS, original)
         if m:
@@ -448,15 +449,32 @@ def split_and(commands):
 SHARED_DOCS = {"docs/tablebase.md": "build, then join a layer, then probe the database"}
 
 
+# What a doc's blocks need from the machine, checked first so that a missing
+# prerequisite is named once rather than as each command's failure.
+REQUIRES = {
+    "python/README.md": (["python3", "-c", "import mancala"],
+                         "the Python kit in target/venv (tests/setup installs it)"),
+}
+
+
 def run_doc(doc):
     template = scratch_dir()
     dirs = [template]
     try:
+        if doc in REQUIRES:
+            argv, what = REQUIRES[doc]
+            if subprocess.run(argv, env=env_for(template), capture_output=True).returncode:
+                fail(doc, f"needs {what}; its blocks were not run")
+                return
         make_fixtures(doc, template, env_for(template))
         for line, info, body, marker in blocks(doc):
-            if info not in COMMAND_INFOS:
-                continue
             where = f"{doc}:{line}"
+            if info not in COMMAND_INFOS:
+                # a command block must say so, or it would escape the harness
+                if info in ("", "text") and re.match(
+                        r"(\$ )?(target/release/|arbiter |engine |cargo |\./)", body.lstrip()):
+                    fail(where, "a block of commands without `sh` after its fence")
+                continue
             if marker is not None:
                 if not marker:
                     fail(where, "illustrative marker without a reason")
@@ -471,16 +489,19 @@ def run_doc(doc):
                 dirs.append(d)
             env = env_for(d)
             state = {}
-            for cmd, promise in split_and(logical_commands(body)):
-                # a block may reuse what an earlier one printed (a token)
-                state["token"] = STATE_TOKENS.get(doc, state.get("token", "<token>"))
-                run_command(cmd, promise, d, env, where, state)
-                if "token" in state and state["token"] != "<token>":
-                    STATE_TOKENS[doc] = state["token"]
-            if state.get("urls"):
-                check_urls(doc, where, state["urls"])
-            for srv, ends in reversed(state.get("servers", [])):
-                srv.stop(wait_for_end=ends)
+            try:
+                for cmd, promise in split_and(logical_commands(body)):
+                    # a block may reuse what an earlier one printed (a token)
+                    state["token"] = STATE_TOKENS.get(doc, state.get("token", "<token>"))
+                    run_command(cmd, promise, d, env, where, state)
+                    if "token" in state and state["token"] != "<token>":
+                        STATE_TOKENS[doc] = state["token"]
+                if state.get("urls"):
+                    check_urls(doc, where, state["urls"])
+            finally:
+                # why finally: no server outlives its block, whatever failed
+                for srv, ends in reversed(state.get("servers", [])):
+                    srv.stop(wait_for_end=ends)
     finally:
         for d in dirs:
             shutil.rmtree(d, ignore_errors=True)
