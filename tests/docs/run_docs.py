@@ -412,8 +412,23 @@ def run_command(cmd, promise, d, env, where, state):
             text = text.replace(f"({state['games'][0]} games)", f"({state['games'][1]} games)")
         if text not in out:
             fail(where, f"`{cmd}` does not print {text!r}: {out[-800:]}")
+    for pat, shape, what in OUTPUT_SHAPES:
+        if re.search(pat, cmd) and not shape(lines):
+            fail(where, f"`{cmd}` does not print {what}: {r.stdout[-400:]}")
     if "exact" in promise and lines != promise["exact"]:
         fail(where, f"`{cmd}` printed {lines!r}, the doc shows {promise['exact']!r}")
+
+
+# What the prose around a block says its output looks like.
+OUTPUT_SHAPES = [
+    (r"\bengine perft\b",
+     lambda ls: len(ls) > 1 and re.fullmatch(r"nodes \d+", ls[-1])
+     and all(re.fullmatch(r"\S+: \d+", x) for x in ls[:-1]),
+     "one `<move>: <count>` line per root move, then `nodes <total>` (README)"),
+    (r"\barbiter check\b",
+     lambda ls: ls and all(x.startswith("PASS ") for x in ls),
+     "only `PASS` lines (README, python/README.md)"),
+]
 
 
 def wait_for_arena_game(base, pool, where, timeout=150):
