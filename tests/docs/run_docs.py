@@ -35,6 +35,7 @@ Usage: tests/docs/run_docs.py [--only FILE]...
 """
 
 import argparse
+import glob
 import html
 import json
 import os
@@ -65,7 +66,8 @@ DOCS = [
     "python/README.md",
 ]
 # Read for flags and defaults only (they hold no command block).
-FLAG_ONLY_DOCS = ["protocol-spec.md", "docs/rules/README.md", "docs/rules/trace.md"]
+FLAG_ONLY_DOCS = ["protocol-spec.md"] + sorted(
+    os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "rules", "*.md")))
 
 COMMAND_INFOS = {"sh", "bash", "shell", "console"}
 ENGINE_NAMES = ["alpha", "beta", "gamma", "delta", "my-engine", "mybot"]
@@ -716,7 +718,9 @@ def command_of(words, helps):
     """The deepest (sub)command a command line names, and where its args start."""
     for i, w in enumerate(words):
         base = os.path.basename(w)
-        if base in ("arbiter", "engine") and (w == base or w.startswith(("target/", "./"))):
+        # a command word: first, after a separator, or a path (not `-p engine`)
+        first = i == 0 or words[i - 1] in ("&&", "||", ";", "|", "$", "srun", "exec", "nice")
+        if base in ("arbiter", "engine") and ((w == base and first) or "/" in w):
             path = (base,)
             j = i + 1
             while j < len(words) and path + (words[j],) in helps:
