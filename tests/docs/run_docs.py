@@ -79,6 +79,8 @@ SUBSTITUTIONS = [
     (r"--games \d+", "--games 2", "two games, not an evening's worth"),
     (r"--rounds \d+", "--rounds 1", "one round"),
     (r"\btc=[0-9./+]+", "tc=1+0.02", "a one-second clock"),
+    (r"(arbiter check --engine \S+)$", r"\1 timemargin=500 --stop-limit 5000",
+     "room for a loaded machine in the timed checks"),
     (r"--max-beans \d+", "--max-beans 8", "a small endgame database"),
     (r"--layer 21\b", "--layer 9", "the layer above --max-beans 8"),
     (r"(arbiter tournament)\s*$", r"\1 --rounds 1 --each st=0.02",
