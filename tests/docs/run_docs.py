@@ -5,10 +5,12 @@ The user docs (DOCS below) are read as markdown. Every fenced block whose info
 string is `sh`, `bash`, `shell` or `console` is a command block and must be
 either
 
-  * run here: each block in a fresh scratch directory per markdown file (the
-    blocks of one file share it, in order, as a reader's shell would), its
-    exit status checked (0 for every command) and the lines it promises
-    checked (see PROMISES); or
+  * run here: each block in a fresh scratch directory (the blocks of a doc
+    in SHARED_DOCS share one, in order, as one reader's shell would), every
+    command's exit status checked (0), and what it promises: a comment
+    `# prints: X` (trailing, or on the next line) is a line the output holds;
+    a `$ cmd` transcript's lines are the output, exactly; OUTPUT_SHAPES holds
+    what the prose says of an output; or
   * marked illustrative, with a reason a reader understands, on the line
     before the fence: `<!-- illustrative: needs a Slurm cluster -->`.
 
@@ -354,7 +356,12 @@ def run_command(cmd, promise, d, env, where, state):
         if re.search(pat, cmd):
             print(f"  skip  {cmd}  ({why})")
             return
-    cmd = cmd.replace("<token>", state.get("token", "<token>"))
+    # `<token>`: what `arena bot add NAME` printed, for the bot whose engine
+    # is `./NAME` (else the last one printed)
+    tokens = TOKENS.get(where.split(":")[0], {})
+    if "<token>" in cmd and tokens:
+        named = [t for name, t in tokens.items() if f"cmd=./{name}" in cmd]
+        cmd = cmd.replace("<token>", named[0] if named else list(tokens.values())[-1])
     # addresses the block's servers bound (port 0) replace the documented ones
     for documented, actual in state.get("addresses", {}).items():
         cmd = cmd.replace(documented, actual)
@@ -406,7 +413,8 @@ def run_command(cmd, promise, d, env, where, state):
         if not lines or not re.fullmatch(r"\S{16,}", lines[-1]):
             fail(where, f"`{cmd}`: the last line is no token: {r.stdout[-300:]}")
         else:
-            state["token"] = lines[-1]
+            name = re.search(r"\bbot add (\S+)", cmd).group(1)
+            TOKENS.setdefault(where.split(":")[0], {})[name] = lines[-1]
     a, b = re.search(r"--games (\d+)", original), re.search(r"--games (\d+)", cmd)
     if a and b:
         state["games"] = (a.group(1), b.group(1))
@@ -510,11 +518,7 @@ def run_doc(doc):
             state = {}
             try:
                 for cmd, promise in split_and(logical_commands(body)):
-                    # a block may reuse what an earlier one printed (a token)
-                    state["token"] = STATE_TOKENS.get(doc, state.get("token", "<token>"))
                     run_command(cmd, promise, d, env, where, state)
-                    if "token" in state and state["token"] != "<token>":
-                        STATE_TOKENS[doc] = state["token"]
                 if state.get("urls"):
                     check_urls(doc, where, state["urls"])
             finally:
@@ -526,7 +530,8 @@ def run_doc(doc):
             shutil.rmtree(d, ignore_errors=True)
 
 
-STATE_TOKENS = {}
+# {doc: {bot: token}}: a later block of the doc may use what an earlier printed
+TOKENS = {}
 
 
 # ---------------------------------------------------------------- URLs
@@ -609,7 +614,7 @@ def unanswered_paths(docs):
     for doc in docs:
         for path in documented_paths(doc):
             if path not in PASSED_PATHS:
-                tried = PATH_ERRORS.get((doc, path), ["no server started by the doc's blocks"])
+                tried = PATH_ERRORS.get((doc, path), ["no server of the doc's blocks was up to ask (none started, or it failed)"])
                 fail(doc, f"documented path {path} ({concrete(path)}) answered by no server: "
                      f"{' | '.join(tried)}")
 
