@@ -38,7 +38,6 @@ Usage: tests/docs/run_docs.py [--only FILE]...
 
 import argparse
 import glob
-import html
 import json
 import os
 import re
@@ -614,7 +613,8 @@ def unanswered_paths(docs):
     for doc in docs:
         for path in documented_paths(doc):
             if path not in PASSED_PATHS:
-                tried = PATH_ERRORS.get((doc, path), ["no server of the doc's blocks was up to ask (none started, or it failed)"])
+                tried = PATH_ERRORS.get((doc, path), [
+                    "no server of the doc's blocks was up to ask (none started, or it failed)"])
                 fail(doc, f"documented path {path} ({concrete(path)}) answered by no server: "
                      f"{' | '.join(tried)}")
 
