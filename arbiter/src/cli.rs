@@ -197,9 +197,10 @@ pub struct RunArgs {
     /// be given).
     #[arg(long, value_name = "WHAT", value_parser = adjudicate_arg)]
     pub adjudicate: Vec<Adjudicate>,
-    /// Adjudicate a draw after this many plies (0: never). A backstop only:
-    /// the rules end every game (Bosh's cycles of rounds by the round-start
-    /// rule), long before the default in fixed-depth self-play.
+    /// Adjudicate a draw after this many plies (default 5000; 0: never). A
+    /// backstop only: the rules end every game (Bosh's cycles of rounds by
+    /// the round-start rule), long before the default in fixed-depth
+    /// self-play.
     #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Append games to this PGN-like file.

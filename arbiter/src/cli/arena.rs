@@ -78,7 +78,7 @@ pub struct RunArgs {
     /// Seconds to wait for each `readyok`.
     #[arg(long, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
     pub ready_timeout: f64,
-    /// Adjudicate a draw after this many plies (0: never).
+    /// Adjudicate a draw after this many plies (default 5000; 0: never).
     #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Directory for the house bots' stderr logs (default: discarded).
