@@ -210,6 +210,27 @@ def start_with_address(args, pattern=r"(https?://\S+)"):
     return proc, match.group(1).rstrip("/")
 
 
+# Page.moment's script.
+MOMENT = """
+const b = document.getElementById('board');
+const s = document.getElementById('status');
+const pass = document.querySelector('[data-pass]');
+const error = document.querySelector('[data-error]');
+return {
+  status: b.dataset.status, position: b.dataset.position, toMove: b.dataset.toMove,
+  animating: b.dataset.animating === 'true',
+  legal: [...b.querySelectorAll('[data-hole][data-legal="true"]')].map((h) => Number(h.dataset.hole)),
+  pass: !!pass && !pass.hidden,
+  choices: [...document.querySelectorAll('[data-choice]')].filter((c) => c.offsetParent !== null)
+             .map((c) => c.dataset.choice),
+  banner: s.textContent, ended: s.classList.contains('ended'),
+  banners: document.querySelectorAll('.status.ended').length,
+  moves: [...document.querySelectorAll('#moves li .mv')].map((m) => m.textContent),
+  error: error.hidden ? '' : error.textContent,
+};
+"""
+
+
 class Page:
     """The board page, through its automation contract (docs/gui.md)."""
 
@@ -224,6 +245,15 @@ class Page:
 
     def board(self, attr):
         return self.d.find_element(By.ID, "board").get_attribute(attr)
+
+    def moment(self):
+        """The board, the status line and the move list read in one script:
+        one moment of the page. why: attributes read one call at a time can
+        straddle the end of a move's animation (the board's data-position is
+        the position before the move until then, and every attribute
+        changes at its end), e.g. data-position from before the last move
+        and data-status from after it."""
+        return self.d.execute_script(MOMENT)
 
     def legal_holes(self):
         return [int(e.get_attribute("data-hole"))
