@@ -3,9 +3,10 @@ against the reference engine at Level 1, with the moves animated: a seeded
 random human clicks a legal hole (a choice where the hole starts several,
 Pass where that is the only move) until the game ends.
 
-Every look at the page (one script: `Page.moment`) must tell one moment: a
-board that says the game is over has the end banner, one that says it goes
-on has none, and a human's turn offers a move. At the end the board's
+Every look at the page (one script: `Page.moment`), and the page after every
+change of its board or status line (a MutationObserver), must tell one
+moment: a board that says the game is over has the end banner, one that
+says it goes on has none, and a human's turn offers a move. At the end the board's
 `data-status`, its `data-position` and the banner tell the same end, and
 the rules (the page's moves replayed by `arbiter show`) agree that the game
 is over there, with that result: no move left for the side to move, or the
@@ -22,6 +23,7 @@ import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import WAIT, Page, rules_position
 
@@ -31,6 +33,23 @@ GAMES = ["bohnenspiel", "bohnenspiel-hemprich", "bosh", "kimasai", "kujifunza", 
 # move left, and those of rules that end a game with moves left.
 NO_MOVE = r"had no (seed|legal move)|every seed has been captured|front row was empty|row was empty"
 WITH_MOVES = r"for the third time|repeated|more than half|half the seeds|could not fill"
+
+
+# Watches the page between looks: at the end of every task that changed the
+# board's status or position or the status line (a MutationObserver's
+# callback runs then), the two must agree; each disagreement is kept.
+WATCH = """
+window.disagreements = [];
+const board = document.getElementById('board'), line = document.getElementById('status');
+const check = () => {
+  const status = board.dataset.status, ended = line.classList.contains('ended');
+  if ((status !== 'ongoing') !== ended || (ended && !line.textContent.startsWith(status + ' — '))) {
+    window.disagreements.push({status, position: board.dataset.position, banner: line.textContent, ended});
+  }
+};
+new MutationObserver(check).observe(board, {attributes: true, attributeFilter: ['data-status', 'data-position']});
+new MutationObserver(check).observe(line, {attributes: true, childList: true, characterData: true, subtree: true});
+"""
 
 
 def test_every_game_on_offer_is_tested(server):
@@ -57,8 +76,12 @@ def test_a_whole_game_by_clicks_ends_as_the_rules_say(server, browser, game):
     # (the server's start: an engine moving first may have moved already)
     with urllib.request.urlopen(f"{server}/api/start?game={game}", timeout=WAIT) as r:
         start = json.load(r)["position"]
-    page = Page(browser, f"{server}/play?game={game}&south={seats['south']}&north={seats['north']}"
+    # why the start through New game: the watch is set before the first state.
+    page = Page(browser, f"{server}/play?south={seats['south']}&north={seats['north']}"
                          "&level=1&tc=600%2B5&animate=fast")
+    browser.execute_script(WATCH)
+    Select(browser.find_element(By.ID, "game")).select_by_value(game)
+    page.click('[data-action="new-game"]')
 
     def settled(d):
         """The human's turn (a legal hole, a choice or Pass) or the end,
@@ -91,6 +114,7 @@ def test_a_whole_game_by_clicks_ends_as_the_rules_say(server, browser, game):
         page.wait_for(lambda d: len(page.moment()["moves"]) > count)
     end = now
     assert end["error"] == "", end
+    assert browser.execute_script("return window.disagreements") == []
     # The rules, given the page's moves, reach the page's position and end
     # the game there with the page's result.
     position, over = rules_position(start, end["moves"])
