@@ -159,18 +159,76 @@ def server(game_log):
     stop(proc)
 
 
-@pytest.fixture(scope="session")
-def browser():
+def chromium(*extra):
+    """A headless Chromium driven over WebDriver, with `extra` flags (e.g.
+    `--ignore-certificate-errors` for a test's own TLS certificate)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,800"]:
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,800",
+                 *extra]:
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = chromium()
     yield driver
     driver.quit()
+
+
+def self_signed(directory):
+    """A certificate for 127.0.0.1 and its key (PEM files in `directory`),
+    made by openssl: (cert, key)."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=WAIT)
+    return cert, key
+
+
+def start_with_address(args, pattern=r"(https?://\S+)"):
+    """Starts a command that prints its address first (`arbiter serve`,
+    `--live`, `arena run`; http:// or https://): its process and the first
+    group of `pattern` in that line."""
+    # why a file for stderr: a pipe no one reads would stop a chatty
+    # process once it is full.
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=err, text=True)
+    line = proc.stdout.readline()
+    match = re.search(pattern, line)
+    if not match:
+        proc.kill()
+        proc.wait()
+        err.seek(0)
+        raise RuntimeError(f"{args[1]}: no address in {line!r} {err.read()}")
+    return proc, match.group(1).rstrip("/")
+
+
+# Page.moment's script.
+MOMENT = """
+const b = document.getElementById('board');
+const s = document.getElementById('status');
+const pass = document.querySelector('[data-pass]');
+const error = document.querySelector('[data-error]');
+return {
+  status: b.dataset.status, position: b.dataset.position, toMove: b.dataset.toMove,
+  animating: b.dataset.animating === 'true',
+  legal: [...b.querySelectorAll('[data-hole][data-legal="true"]')].map((h) => Number(h.dataset.hole)),
+  pass: !!pass && !pass.hidden,
+  choices: [...document.querySelectorAll('[data-choice]')].filter((c) => c.offsetParent !== null)
+             .map((c) => c.dataset.choice),
+  banner: s.textContent, ended: s.classList.contains('ended'),
+  banners: document.querySelectorAll('.status.ended').length,
+  moves: [...document.querySelectorAll('#moves li .mv')].map((m) => m.textContent),
+  error: error.hidden ? '' : error.textContent,
+};
+"""
 
 
 class Page:
@@ -187,6 +245,15 @@ class Page:
 
     def board(self, attr):
         return self.d.find_element(By.ID, "board").get_attribute(attr)
+
+    def moment(self):
+        """The board, the status line and the move list read in one script:
+        one moment of the page. why: attributes read one call at a time can
+        straddle the end of a move's animation (the board's data-position is
+        the position before the move until then, and every attribute
+        changes at its end), e.g. data-position from before the last move
+        and data-status from after it."""
+        return self.d.execute_script(MOMENT)
 
     def legal_holes(self):
         return [int(e.get_attribute("data-hole"))

@@ -2,7 +2,7 @@
 // under `go infinite` on the position shown, board editing. Positions,
 // legality and results are the server's (the rules library's).
 
-import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson } from "/assets/dom.js";
+import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson, socketUrl } from "/assets/dom.js";
 import { drawBoard, markPv } from "/assets/board.js";
 import { drawMoves, resultText, stepKeys, scoreText, parseScore } from "/assets/moves.js";
 import { animate, finishAnimation } from "/assets/animate.js";
@@ -27,7 +27,7 @@ let leaving = false;
 function anConnect() {
   return new Promise((resolve) => {
     if (anSocket && anSocket.readyState === WebSocket.OPEN) return resolve(anSocket);
-    anSocket = new WebSocket(`ws://${location.host}/ws/analyse`);
+    anSocket = new WebSocket(socketUrl("/ws/analyse"));
     anSocket.onopen = () => resolve(anSocket);
     anSocket.onmessage = (e) => onAnalyst(JSON.parse(e.data));
     anSocket.onclose = () => {

@@ -33,6 +33,15 @@ export function svg(tag, attrs = {}, ...children) {
   return e;
 }
 
+// The address of this server's WebSocket `path` (`/ws/play`), in the
+// page's own scheme: `wss:` under `https:` (a served `--tls-cert` page), else
+// `ws:`. why one place: a browser refuses a `ws:` socket from an `https:`
+// page, and every page that opens a socket must get this right.
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}
+
 export function showError(text) {
   const box = $("[data-error]");
   if (!box) return;

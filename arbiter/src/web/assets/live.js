@@ -2,7 +2,7 @@
 // a snapshot, then each update; boards are drawn by board.js's drawBoard
 // from the server's board views (no rule here). Read-only.
 
-import { $, $$, el, SIDES, formatClock } from "/assets/dom.js";
+import { $, $$, el, SIDES, formatClock, socketUrl } from "/assets/dom.js";
 import { drawBoard } from "/assets/board.js";
 import { scoreText } from "/assets/moves.js";
 import { evalPoints, drawEvalGraph, drawLineChart } from "/assets/graph.js";
@@ -370,7 +370,7 @@ function onLive(m) {
 }
 
 function connectLive() {
-  const socket = new WebSocket(`ws://${location.host}/ws/live`);
+  const socket = new WebSocket(socketUrl("/ws/live"));
   const banner = $("[data-connection]");
   socket.onopen = () => { document.body.dataset.connected = "true"; banner.hidden = true; };
   socket.onmessage = (e) => onLive(JSON.parse(e.data));

@@ -2,7 +2,7 @@
 // user chooses; every rule (legal moves, the result, the clocks) is the
 // server's.
 
-import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson, formatClock } from "/assets/dom.js";
+import { $, $$, el, params, SIDES, sideName, showError, boardNote, fetchJson, formatClock, socketUrl } from "/assets/dom.js";
 import { drawBoard } from "/assets/board.js";
 import { drawMoves, resultText } from "/assets/moves.js";
 import { animate, finishAnimation } from "/assets/animate.js";
@@ -18,7 +18,7 @@ let leaving = false;       // the page is being left (its socket is closed on pu
 function connect() {
   return new Promise((resolve) => {
     if (socket && socket.readyState === WebSocket.OPEN) return resolve(socket);
-    socket = new WebSocket(`ws://${location.host}/ws/play`);
+    socket = new WebSocket(socketUrl("/ws/play"));
     socket.onopen = () => {
       if (!current) boardNote("starting the game…");
       resolve(socket);
