@@ -69,7 +69,8 @@ pub fn umi(endpoint: Endpoint) -> Router {
 
 /// Who a connection is, once known.
 enum Auth {
-    /// By its upgrade request's `Authorization: Bearer` header.
+    /// By its upgrade request's `Authorization: Bearer` header (the scheme
+    /// in any case).
     Header(String, Admission),
     /// To be read from its first frame.
     FirstFrame,
@@ -84,11 +85,11 @@ async fn upgrade(
     let auth = match headers.get(header::AUTHORIZATION) {
         None => Auth::FirstFrame,
         Some(value) => {
+            // why any case: RFC 7235 makes the scheme case-insensitive.
             let token = value
                 .to_str()
                 .ok()
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .map(str::trim);
+                .and_then(crate::remote::tokens::bearer);
             let Some(remote) = token.and_then(|t| ep.registry.identify(t)) else {
                 tracing::info!("remote: refused an upgrade with a wrong token");
                 return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
