@@ -168,7 +168,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
 }
 
 /// How long a closing connection reads on for the peer's close frame.
-const CLOSE_LINGER: Duration = Duration::from_secs(2);
+pub const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
 /// Sends `frame` (a close frame), then reads and drops what the peer still
 /// sends until its own close frame, its end, or [`CLOSE_LINGER`]. why: a
