@@ -154,7 +154,7 @@ async fn ws_from(
     from: &str,
     to: SocketAddr,
     path: &str,
-    headers: &[(&str, String)],
+    headers: &[(&'static str, String)],
 ) -> Result<Ws, tungstenite::Error> {
     use tungstenite::client::IntoClientRequest;
     let stream = connect_from(from, to).await;
@@ -204,7 +204,10 @@ async fn silent_kgp_websockets_from_one_address_lock_no_bot_out() {
         if first == "kgp 1 0 0" {
             flood.push(ws);
         } else {
-            assert!(first.contains("127.0.0.2 holds its most KGP greetings"), "{first}");
+            assert!(
+                first.contains("127.0.0.2 holds its most KGP greetings"),
+                "{first}"
+            );
         }
     }
     assert_eq!(flood.len(), kgp::MAX_GREETINGS_PER_ADDRESS);
@@ -213,7 +216,10 @@ async fn silent_kgp_websockets_from_one_address_lock_no_bot_out() {
         .await
         .expect("the upgrade");
     assert_eq!(next_text(&mut bot).await.as_deref(), Some("kgp 1 0 0"));
-    for line in [format!("1 set auth:token \"{KGP_TOKEN}\""), "3 mode freeplay".into()] {
+    for line in [
+        format!("1 set auth:token \"{KGP_TOKEN}\""),
+        "3 mode freeplay".into(),
+    ] {
         bot.send(Message::Text(line.into())).await.expect("sends");
     }
     admitted(&registry, "kbot").await;
@@ -292,9 +298,11 @@ async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
     .await
     .expect("a handshake before the guard")
     .expect("the handshake");
-    tls.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
-        .await
-        .expect("sends");
+    tls.write_all(
+        format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await
+    .expect("sends");
     let mut answer = Vec::new();
     // why tolerate an error after the body: no close_notify before the close.
     let _ = tokio::time::timeout(Duration::from_secs(60), tls.read_to_end(&mut answer)).await;

@@ -301,7 +301,10 @@ fn a_burst_over_the_connection_limit_is_answered_503_every_one() {
         if answer(probe).starts_with("HTTP/1.1 503") {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "no 503 in a minute");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no 503 in a minute"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let burst: Vec<TcpStream> = (0..300)

@@ -45,7 +45,11 @@ fn the_remote_limits_are_the_ones_protocol_spec_16_6_lists() {
         .expect("section 16.6");
     let l = remote::Limits::default();
     let d = front::Limits::default();
-    documents(section, "connections at once", &[d.max_connections.to_string()]);
+    documents(
+        section,
+        "connections at once",
+        &[d.max_connections.to_string()],
+    );
     documents(
         section,
         "connections at once from one address",
@@ -120,8 +124,16 @@ fn the_front_limits_are_the_ones_gui_md_lists() {
         "`--max-connections-per-address N`",
         &[d.max_connections_per_address.to_string(), "half".into()],
     );
-    documents(section, "`--header-timeout S`", &[d.header_timeout.as_secs().to_string()]);
-    documents(section, "`--idle-timeout S`", &[d.idle_timeout.as_secs().to_string()]);
+    documents(
+        section,
+        "`--header-timeout S`",
+        &[d.header_timeout.as_secs().to_string()],
+    );
+    documents(
+        section,
+        "`--idle-timeout S`",
+        &[d.idle_timeout.as_secs().to_string()],
+    );
     documents(
         section,
         "`--request-timeout S`",

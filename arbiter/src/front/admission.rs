@@ -208,6 +208,8 @@ mod tests {
             max: 3,
             names: CONNECTIONS,
         };
-        assert!(full.to_string().contains("connections (3, --max-connections)"));
+        assert!(full
+            .to_string()
+            .contains("connections (3, --max-connections)"));
     }
 }

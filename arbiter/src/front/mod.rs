@@ -158,7 +158,10 @@ mod tests {
             max_connections_per_address: per_address,
             ..Limits::default()
         };
-        assert_eq!(given(10, 128).effective(None).max_connections_per_address, 5);
+        assert_eq!(
+            given(10, 128).effective(None).max_connections_per_address,
+            5
+        );
         assert_eq!(given(10, 10).effective(None).max_connections_per_address, 5);
         assert_eq!(given(10, 3).effective(None).max_connections_per_address, 3);
         assert_eq!(given(3, 3).effective(None).max_connections_per_address, 1);

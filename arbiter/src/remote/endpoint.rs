@@ -86,10 +86,7 @@ async fn upgrade(
         None => Auth::FirstFrame,
         Some(value) => {
             // why any case: RFC 7235 makes the scheme case-insensitive.
-            let token = value
-                .to_str()
-                .ok()
-                .and_then(crate::remote::tokens::bearer);
+            let token = value.to_str().ok().and_then(crate::remote::tokens::bearer);
             let Some(remote) = token.and_then(|t| ep.registry.identify(t)) else {
                 tracing::info!("remote: refused an upgrade with a wrong token");
                 return (StatusCode::UNAUTHORIZED, "unknown token").into_response();

@@ -148,7 +148,13 @@ mod tests {
         ] {
             assert_eq!(bearer(value), Some("0123456789abcdef"), "{value:?}");
         }
-        for value in ["Basic 0123456789abcdef", "Bearer", "Bearer   ", "Bearer0123", ""] {
+        for value in [
+            "Basic 0123456789abcdef",
+            "Bearer",
+            "Bearer   ",
+            "Bearer0123",
+            "",
+        ] {
             assert_eq!(bearer(value), None, "{value:?}");
         }
     }
