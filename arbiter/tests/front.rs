@@ -3,7 +3,8 @@
 //! nothing, are closed by their deadlines; a body announced and never sent
 //! is answered; a server short of file descriptors goes on answering; a
 //! request with two `Host`s or `Origin`s, or a non-ASCII one, is refused;
-//! a TLS listener answers over TLS only.
+//! a TLS listener answers over TLS only; a burst of connections over the
+//! limit is answered 503, every one.
 //! Deadlines are set short by their flags; every wait has a generous guard
 //! and nothing is timed.
 
@@ -264,4 +265,68 @@ fn a_tls_listener_answers_over_tls_and_closes_a_plain_client() {
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }
+}
+
+/// 300 connections at once over `--max-connections 1` (one held idle):
+/// every one is answered the documented 503 naming the limit (before: at
+/// most 64 were being answered at once, the rest closed without a word).
+#[test]
+fn a_burst_over_the_connection_limit_is_answered_503_every_one() {
+    let s = common::serve(&["--max-connections", "1", "--header-timeout", "120"]);
+    let get = format!(
+        "GET /api/config HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        s.addr
+    );
+    let answer = |mut c: TcpStream| {
+        c.set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a hang guard");
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        // why not read_to_end: the bytes before a reset count too.
+        while let Ok(n) = c.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&got).into_owned()
+    };
+    // The one place, held by a connection that sends nothing; a probe
+    // refused says it is taken.
+    let _holder = connect(&s.addr);
+    let started = Instant::now();
+    loop {
+        let mut probe = connect(&s.addr);
+        probe.write_all(get.as_bytes()).expect("sends");
+        if answer(probe).starts_with("HTTP/1.1 503") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no 503 in a minute"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let burst: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut c = connect(&s.addr);
+            c.write_all(get.as_bytes()).expect("sends");
+            c
+        })
+        .collect();
+    let mut unanswered = 0;
+    for c in burst {
+        let text = answer(c);
+        if text.is_empty() {
+            unanswered += 1;
+            continue;
+        }
+        assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+        assert!(text.contains("Retry-After: 1"), "{text}");
+        assert!(
+            text.contains("holds its most connections (1, --max-connections"),
+            "{text}"
+        );
+    }
+    assert_eq!(unanswered, 0, "of 300 refused connections, unanswered");
 }

@@ -25,7 +25,8 @@ pub struct LimitArgs {
     /// the descriptor limit, `ulimit -n`, leaves room for).
     #[arg(long, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS, value_parser = count_arg)]
     pub max_connections: usize,
-    /// Connections at once from one client address; more are answered 503.
+    /// Connections at once from one client address; more are answered 503
+    /// (at most half of --max-connections: one address never holds all).
     #[arg(long, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, value_parser = count_arg)]
     pub max_connections_per_address: usize,
     /// Seconds a request's head (line and headers) may take to arrive; a

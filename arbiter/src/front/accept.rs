@@ -1,8 +1,12 @@
 //! The accept loop of a listener. Each connection is admitted
 //! ([`super::admission`]) and served on a task of its own
 //! ([`super::conn`]), or refused: a short `503 Service Unavailable` naming
-//! the limit, then closed. Refusals are logged, at most one line a second
-//! (a flood of refused connections must not flood the log too).
+//! the limit, then closed. Every refused connection gets its 503, however
+//! many come at once: it is written in the loop itself, with bounded work
+//! (one read of what already arrived, one write that does not wait, see
+//! [`refuse`]), so a flood cannot hold the loop. Refusals are logged, at
+//! most one line a second (a flood of refused connections must not flood
+//! the log too).
 //!
 //! An accept error other than a connection's own (reset before it was
 //! accepted, …) means the process is out of something — descriptors,
@@ -11,13 +15,13 @@
 //! first error of such a run. Connections already open are served on
 //! meanwhile, and their deadlines free descriptors.
 
-use std::io;
-use std::net::SocketAddr;
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
@@ -26,11 +30,14 @@ use super::admission::{Admission, Full};
 use super::guard::AllowedHosts;
 use super::{conn, layers, Limits};
 
-/// Refused connections being answered at once; beyond, a refused
-/// connection is closed without an answer.
-const ANSWERING_REFUSALS: usize = 64;
-/// The longest a refused connection is kept to be answered.
-const REFUSAL_LIMIT: Duration = Duration::from_secs(1);
+/// Refused connections read on after their answer at once (see
+/// [`refuse`]); beyond, a refused connection is closed after its answer.
+pub const LINGERING_REFUSALS: usize = 64;
+/// The longest a refused connection is read on after its answer.
+pub const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+/// The most bytes of a refused connection's request read before its
+/// answer goes out (the rest, if any, while it lingers).
+const REFUSAL_READ: usize = 64 * 1024;
 const FIRST_BACKOFF: Duration = Duration::from_millis(5);
 const LONGEST_BACKOFF: Duration = Duration::from_secs(1);
 
@@ -53,7 +60,7 @@ pub async fn run(listener: TcpListener, front: Front) -> io::Result<()> {
     let limits = front.limits.effective(super::descriptor_limit());
     let admission = Admission::new(limits.max_connections, limits.max_connections_per_address);
     let app = layers::wrap(front.app, front.allowed, &limits);
-    let answering = Arc::new(Semaphore::new(ANSWERING_REFUSALS));
+    let lingering = Arc::new(Semaphore::new(LINGERING_REFUSALS));
     let mut refusals = Throttle::default();
     let mut backoff = None::<Duration>;
     loop {
@@ -112,12 +119,7 @@ pub async fn run(listener: TcpListener, front: Front) -> io::Result<()> {
                         "connection from {peer} refused: {full} ({n} refused this second)"
                     )
                 });
-                if let Ok(permit) = answering.clone().try_acquire_owned() {
-                    tokio::spawn(async move {
-                        let _permit = permit;
-                        refuse(stream, peer, full).await;
-                    });
-                }
+                refuse(stream, peer, full, &lingering);
             }
         }
     }
@@ -133,27 +135,74 @@ fn is_connection_error(e: &io::Error) -> bool {
     )
 }
 
-/// Answers a connection that has no place with a 503 naming the limit,
-/// within [`REFUSAL_LIMIT`].
-async fn refuse(mut stream: TcpStream, peer: SocketAddr, full: Full) {
+/// The answer of a refused connection: a 503 naming the limit.
+fn refusal(full: Full) -> String {
     let body = format!("refused: {full}; try again later\n");
-    let answer = format!(
+    format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
          Content-Length: {}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{body}",
         body.len()
-    );
-    let deadline = Instant::now() + REFUSAL_LIMIT;
-    let _ = tokio::time::timeout_at(deadline, async {
-        stream.write_all(answer.as_bytes()).await?;
-        stream.shutdown().await?;
-        // why read what the client sent: closing a socket with unread input
-        // resets the connection, and the client may lose the answer.
-        let mut sink = [0u8; 4096];
-        while stream.read(&mut sink).await? > 0 {}
-        Ok::<(), io::Error>(())
-    })
-    .await;
-    tracing::debug!(%peer, "refused connection closed");
+    )
+}
+
+/// Answers a connection that has no place with a 503 naming the limit, at
+/// once and without waiting: what the client already sent is read (at most
+/// [`REFUSAL_READ`] bytes), the answer is written in one non-blocking write
+/// (a fresh socket's send buffer has room for it; a client that shrank its
+/// window to nothing gets no answer) and the write side is shut. why read
+/// first: closing a socket with unread input resets the connection, and the
+/// client may lose the answer. Then, while fewer than
+/// [`LINGERING_REFUSALS`] do, the connection is read on for
+/// [`REFUSAL_LINGER`] on a task of its own (for a request still on its
+/// way); beyond, it is closed now.
+fn refuse(stream: TcpStream, peer: SocketAddr, full: Full, lingering: &Arc<Semaphore>) {
+    // why std: tokio's `try_write` waits for the reactor to have seen the
+    // socket writable, which a socket accepted a moment ago it has not; a
+    // tokio socket is non-blocking, and so is its std form.
+    let stream = match stream.into_std() {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::debug!(%peer, "refused connection closed unanswered: {e}");
+            return;
+        }
+    };
+    drain(&stream, REFUSAL_READ);
+    let answer = refusal(full);
+    match (&stream).write(answer.as_bytes()) {
+        Ok(n) if n == answer.len() => {}
+        Ok(_) | Err(_) => tracing::debug!(%peer, "no room for a refused connection's answer"),
+    }
+    let _ = stream.shutdown(Shutdown::Write);
+    let Ok(permit) = Arc::clone(lingering).try_acquire_owned() else {
+        drain(&stream, REFUSAL_READ);
+        return;
+    };
+    tokio::spawn(async move {
+        let _permit = permit;
+        let Ok(mut stream) = TcpStream::from_std(stream) else {
+            return;
+        };
+        let _ = tokio::time::timeout(REFUSAL_LINGER, async {
+            let mut sink = [0u8; 4096];
+            while stream.read(&mut sink).await? > 0 {}
+            Ok::<(), io::Error>(())
+        })
+        .await;
+        tracing::debug!(%peer, "refused connection closed");
+    });
+}
+
+/// Reads and drops what has arrived on non-blocking `stream`, at most
+/// about `most` bytes; never waits.
+fn drain(stream: &std::net::TcpStream, most: usize) {
+    let mut sink = [0u8; 4096];
+    let mut read = 0;
+    while read < most {
+        match (&*stream).read(&mut sink) {
+            Ok(n) if n > 0 => read += n,
+            _ => return,
+        }
+    }
 }
 
 /// Counts events and lets one log line through a second.

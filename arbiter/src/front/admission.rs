@@ -3,6 +3,11 @@
 //! every place. A connection is admitted with a [`Ticket`] it holds for as
 //! long as it is open (a WebSocket's included); dropping the ticket gives
 //! the place back.
+//!
+//! The same counter shares out other places a client may hold while it has
+//! not yet proved who it is: the KGP listener's greetings
+//! ([`crate::remote::kgp`]), each counted under its own [`Names`] so that a
+//! refusal names the right limit.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,6 +24,7 @@ pub struct Admission {
 struct Inner {
     max: usize,
     max_per_address: usize,
+    names: Names,
     /// Open connections in all and by address (no entry: none).
     open: Mutex<Open>,
 }
@@ -29,25 +35,54 @@ struct Open {
     by_address: HashMap<IpAddr, usize>,
 }
 
+/// What a counter counts and where its limits are set, for the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Names {
+    /// What is counted: "connections", "KGP greetings in progress".
+    pub what: &'static str,
+    /// Where the limit in all is set: "--max-connections".
+    pub max: &'static str,
+    /// Where the limit per address is set.
+    pub per_address: &'static str,
+}
+
+/// A listener's connections (`--max-connections`,
+/// `--max-connections-per-address`).
+pub const CONNECTIONS: Names = Names {
+    what: "connections",
+    max: "--max-connections",
+    per_address: "--max-connections-per-address",
+};
+
 /// Why a connection was not admitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Full {
     /// The listener holds its most connections.
-    Server { max: usize },
+    Server { max: usize, names: Names },
     /// This address holds its most connections.
-    Address { address: IpAddr, max: usize },
+    Address {
+        address: IpAddr,
+        max: usize,
+        names: Names,
+    },
 }
 
 impl fmt::Display for Full {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Full::Server { max } => write!(
+            Full::Server { max, names } => write!(
                 f,
-                "the server holds its most connections ({max}, --max-connections)"
+                "the server holds its most {} ({max}, {})",
+                names.what, names.max
             ),
-            Full::Address { address, max } => write!(
+            Full::Address {
+                address,
+                max,
+                names,
+            } => write!(
                 f,
-                "{address} holds its most connections ({max}, --max-connections-per-address)"
+                "{address} holds its most {} ({max}, {})",
+                names.what, names.per_address
             ),
         }
     }
@@ -76,10 +111,17 @@ impl Drop for Ticket {
 impl Admission {
     /// At most `max` connections, `max_per_address` from one address.
     pub fn new(max: usize, max_per_address: usize) -> Admission {
+        Admission::counting(CONNECTIONS, max, max_per_address)
+    }
+
+    /// At most `max` places of what `names` names, `max_per_address` from
+    /// one address.
+    pub fn counting(names: Names, max: usize, max_per_address: usize) -> Admission {
         Admission {
             inner: Arc::new(Inner {
                 max,
                 max_per_address,
+                names,
                 open: Mutex::default(),
             }),
         }
@@ -104,11 +146,13 @@ impl Admission {
             return Err(Full::Address {
                 address,
                 max: self.inner.max_per_address,
+                names: self.inner.names,
             });
         }
         if open.total >= self.inner.max {
             return Err(Full::Server {
                 max: self.inner.max,
+                names: self.inner.names,
             });
         }
         open.total += 1;
@@ -141,20 +185,31 @@ mod tests {
             a.admit(one).unwrap_err(),
             Full::Address {
                 address: one,
-                max: 2
+                max: 2,
+                names: CONNECTIONS,
             }
         );
         // The same address in its IPv4-mapped form is the same address.
         let mapped: IpAddr = "::ffff:127.0.0.1".parse().expect("address");
         assert!(a.admit(mapped).is_err());
         let _t3 = a.admit(two).expect("another address");
-        assert_eq!(a.admit(two).unwrap_err(), Full::Server { max: 3 });
+        assert_eq!(
+            a.admit(two).unwrap_err(),
+            Full::Server {
+                max: 3,
+                names: CONNECTIONS
+            }
+        );
         assert_eq!(a.open_now(), 3);
         drop(t1);
         assert_eq!(a.open_now(), 2);
         let _t4 = a.admit(two).expect("a place came back");
-        assert!(Full::Server { max: 3 }
+        let full = Full::Server {
+            max: 3,
+            names: CONNECTIONS,
+        };
+        assert!(full
             .to_string()
-            .contains("--max-connections"));
+            .contains("connections (3, --max-connections)"));
     }
 }

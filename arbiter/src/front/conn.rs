@@ -12,6 +12,8 @@
 //!   [`Tracked`] stream, with the admission [`Ticket`], goes with it, so the
 //!   place is held until the socket closes. The pages' sockets have their
 //!   own rules for a page that stops reading (`web::socket::SEND_TIMEOUT`).
+//! - Every request carries its connection's peer address, axum's
+//!   [`ConnectInfo`] (the KGP WebSocket's greetings are counted by address).
 
 use std::io;
 use std::net::SocketAddr;
@@ -20,6 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -130,7 +133,13 @@ where
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .serve_connection(io, TowerToHyperService::new(app))
+        .serve_connection(
+            io,
+            TowerToHyperService::new(tower_http::add_extension::AddExtension::new(
+                app,
+                ConnectInfo(peer),
+            )),
+        )
         .with_upgrades();
     tokio::pin!(connection);
     loop {

@@ -87,7 +87,9 @@ impl Limits {
     /// These limits, with the connection limit lowered to what `descriptors`
     /// (the process's soft `RLIMIT_NOFILE`, if known) leaves room for after
     /// [`RESERVED_DESCRIPTORS`]: a server refusing connections with a 503
-    /// stays in charge; one out of descriptors cannot even accept.
+    /// stays in charge; one out of descriptors cannot even accept. The
+    /// per-address limit is then at most half the limit in all, so that one
+    /// address never holds every place.
     pub fn effective(mut self, descriptors: Option<usize>) -> Limits {
         if let Some(n) = descriptors {
             let room = n.saturating_sub(RESERVED_DESCRIPTORS.max(n / 4)).max(1);
@@ -100,9 +102,19 @@ impl Limits {
             }
         }
         self.max_connections = self.max_connections.max(1);
-        self.max_connections_per_address = self
-            .max_connections_per_address
-            .clamp(1, self.max_connections);
+        // why at most half: one address holding every place locks every
+        // other client out (a flood of silent connections, or of TLS
+        // handshakes never finished, from one machine).
+        let share = (self.max_connections / 2).max(1);
+        if self.max_connections_per_address > share {
+            tracing::info!(
+                "at most {share} connections at once from one address (not {}): \
+                 half of the {} in all",
+                self.max_connections_per_address,
+                self.max_connections
+            );
+        }
+        self.max_connections_per_address = self.max_connections_per_address.clamp(1, share);
         self
     }
 }
@@ -131,10 +143,27 @@ mod tests {
         assert_eq!(l.effective(Some(1 << 20)), l, "room for the default");
         let small = l.effective(Some(256));
         assert_eq!(small.max_connections, 128);
-        assert_eq!(small.max_connections_per_address, 128);
+        assert_eq!(small.max_connections_per_address, 64, "half of them");
         let big = l.effective(Some(4096));
         assert_eq!(big.max_connections, 1024);
         let tiny = l.effective(Some(10));
         assert_eq!(tiny.max_connections, 1);
+        assert_eq!(tiny.max_connections_per_address, 1);
+    }
+
+    #[test]
+    fn one_address_never_holds_every_place() {
+        let given = |max, per_address| Limits {
+            max_connections: max,
+            max_connections_per_address: per_address,
+            ..Limits::default()
+        };
+        assert_eq!(
+            given(10, 128).effective(None).max_connections_per_address,
+            5
+        );
+        assert_eq!(given(10, 10).effective(None).max_connections_per_address, 5);
+        assert_eq!(given(10, 3).effective(None).max_connections_per_address, 3);
+        assert_eq!(given(3, 3).effective(None).max_connections_per_address, 1);
     }
 }

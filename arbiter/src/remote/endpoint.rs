@@ -69,7 +69,8 @@ pub fn umi(endpoint: Endpoint) -> Router {
 
 /// Who a connection is, once known.
 enum Auth {
-    /// By its upgrade request's `Authorization: Bearer` header.
+    /// By its upgrade request's `Authorization: Bearer` header (the scheme
+    /// in any case).
     Header(String, Admission),
     /// To be read from its first frame.
     FirstFrame,
@@ -84,11 +85,8 @@ async fn upgrade(
     let auth = match headers.get(header::AUTHORIZATION) {
         None => Auth::FirstFrame,
         Some(value) => {
-            let token = value
-                .to_str()
-                .ok()
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .map(str::trim);
+            // why any case: RFC 7235 makes the scheme case-insensitive.
+            let token = value.to_str().ok().and_then(crate::remote::tokens::bearer);
             let Some(remote) = token.and_then(|t| ep.registry.identify(t)) else {
                 tracing::info!("remote: refused an upgrade with a wrong token");
                 return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
@@ -167,7 +165,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
 }
 
 /// How long a closing connection reads on for the peer's close frame.
-const CLOSE_LINGER: Duration = Duration::from_secs(2);
+pub const CLOSE_LINGER: Duration = Duration::from_secs(2);
 
 /// Sends `frame` (a close frame), then reads and drops what the peer still
 /// sends until its own close frame, its end, or [`CLOSE_LINGER`]. why: a

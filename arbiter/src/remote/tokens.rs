@@ -11,6 +11,17 @@ use subtle::ConstantTimeEq;
 /// Shortest token accepted from a file: a guessable token is no lock.
 pub const MIN_TOKEN_LEN: usize = 16;
 
+/// The token of an `Authorization` header's value in the `Bearer` scheme
+/// (RFC 6750), whatever the scheme's case (RFC 7235: the scheme is
+/// case-insensitive; `bearer`, `BEARER` are `Bearer`); `None` for another
+/// scheme or no token. Every place a bearer token is read goes through here.
+pub fn bearer(value: &str) -> Option<&str> {
+    let value = value.trim_start();
+    let (scheme, token) = value.split_once([' ', '\t'])?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
 /// Remote ids (`remote=alice`) and their tokens.
 #[derive(Clone, Default)]
 pub struct Tokens {
@@ -125,6 +136,27 @@ mod tests {
             .unwrap();
         assert!(e.contains("at least 16 characters"), "{e}");
         assert!(Tokens::parse("[1]", &needed).is_err());
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_read_in_any_case() {
+        for value in [
+            "Bearer 0123456789abcdef",
+            "bearer 0123456789abcdef",
+            "BEARER  0123456789abcdef ",
+            "bEaReR\t0123456789abcdef",
+        ] {
+            assert_eq!(bearer(value), Some("0123456789abcdef"), "{value:?}");
+        }
+        for value in [
+            "Basic 0123456789abcdef",
+            "Bearer",
+            "Bearer   ",
+            "Bearer0123",
+            "",
+        ] {
+            assert_eq!(bearer(value), None, "{value:?}");
+        }
     }
 
     #[test]

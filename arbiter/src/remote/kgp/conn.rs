@@ -7,6 +7,7 @@
 
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket};
@@ -142,11 +143,8 @@ async fn finish<W: Wire>(w: &mut W, reason: &str, ep: &KgpEndpoint) {
     let _ = timeout(ep.limits.write_timeout, w.finish(reason)).await;
 }
 
-/// Serves one accepted TCP connection to its end.
-pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
-    let peer = stream
-        .peer_addr()
-        .map_or_else(|_| "?".to_owned(), |a| a.to_string());
+/// Serves one accepted TCP connection, from `peer`, to its end.
+pub async fn serve(stream: TcpStream, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
     let _ = stream.set_nodelay(true);
     let (r, w) = stream.into_split();
     let wire = Tcp {
@@ -156,19 +154,20 @@ pub async fn serve(stream: TcpStream, ep: Arc<KgpEndpoint>) {
     serve_on(wire, peer, ep).await;
 }
 
-/// Serves one KGP connection, on either transport, to its end; `peer`
-/// names it in the logs.
-pub async fn serve_on<W: Wire>(mut w: W, peer: String, ep: Arc<KgpEndpoint>) {
-    let Ok(permit) = Arc::clone(&ep.handshakes).try_acquire_owned() else {
-        tracing::info!(%peer, "kgp: refused a connection: too many greetings at once");
-        let _ = send(
-            &mut w,
-            &Command::error(None, "too many connections at once"),
-            &ep,
-        )
-        .await;
-        finish(&mut w, "too many connections at once", &ep).await;
-        return;
+/// Serves one KGP connection from `peer`, on either transport, to its
+/// end. Its greeting (up to `mode`) holds one of the endpoint's greeting
+/// places, counted in all and by `peer`'s address; a connection with none
+/// left is told why (`error`) and closed.
+pub async fn serve_on<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
+    let permit = match ep.greetings.admit(peer.ip()) {
+        Ok(permit) => permit,
+        Err(full) => {
+            let why = format!("refused: {full}; try again later");
+            tracing::info!(%peer, "kgp: {why}");
+            let _ = send(&mut w, &Command::error(None, &why), &ep).await;
+            finish(&mut w, &why, &ep).await;
+            return;
+        }
     };
     let mut bucket = Bucket::new(ep.limits.lines_per_second, ep.limits.line_burst);
     if send(&mut w, &kgp_version(), &ep).await.is_err() {

@@ -31,13 +31,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use axum::routing::get;
-use axum::Router;
+use axum::{Extension, Router};
 use mancala_rules::GameId;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+
+use crate::front::admission::{Admission, Names};
 
 use crate::remote::registry::Registry;
 use crate::remote::Limits;
@@ -49,8 +50,20 @@ pub const GAMES: [GameId; 2] = [GameId::Kalah, GameId::Kalah6x6];
 /// KGP's registered port, the default of `--kgp-listen`.
 pub const PORT: u16 = 2671;
 
-/// Connections greeted but not yet past `mode` at once; more are refused.
-const MAX_GREETINGS: usize = 64;
+/// Connections greeted but not yet past `mode` at once, over both
+/// transports; more are refused (`error`, then closed).
+pub const MAX_GREETINGS: usize = 64;
+/// The same from one client address: why a share, not only a total, is
+/// that 64 silent connections from one machine, each held for the whole
+/// authentication deadline, would otherwise lock every other bot out.
+pub const MAX_GREETINGS_PER_ADDRESS: usize = 8;
+
+/// What the greetings' refusals say.
+const GREETINGS: Names = Names {
+    what: "KGP greetings in progress",
+    max: "the KGP listener's limit",
+    per_address: "the KGP listener's limit per address",
+};
 
 /// Refuses a KGP engine in a game KGP cannot describe.
 pub fn check_game(engine: &str, game: GameId) -> Result<(), String> {
@@ -71,23 +84,34 @@ pub struct KgpEndpoint {
     /// refused here (they connect to `/umi`).
     pub ids: BTreeSet<String>,
     pub limits: Limits,
-    handshakes: Arc<Semaphore>,
+    /// The greetings in progress, in all and by the bot's address.
+    greetings: Admission,
 }
 
 impl KgpEndpoint {
+    /// An endpoint greeting at most [`MAX_GREETINGS`] bots at once,
+    /// [`MAX_GREETINGS_PER_ADDRESS`] from one address.
     pub fn new(registry: Arc<Registry>, ids: BTreeSet<String>, limits: Limits) -> KgpEndpoint {
         KgpEndpoint {
             registry,
             ids,
             limits,
-            handshakes: Arc::new(Semaphore::new(MAX_GREETINGS)),
+            greetings: Admission::counting(GREETINGS, MAX_GREETINGS, MAX_GREETINGS_PER_ADDRESS),
         }
+    }
+
+    /// The same, greeting at most `max` bots at once, `per_address` from
+    /// one address.
+    pub fn with_greetings(mut self, max: usize, per_address: usize) -> KgpEndpoint {
+        self.greetings = Admission::counting(GREETINGS, max, per_address);
+        self
     }
 }
 
 /// Listens for KGP bots on `addr` (TCP) and serves them in the background;
 /// returns the bound address. The endpoint may be shared with the
-/// WebSocket route ([`websocket`]): one token check, one greeting limit.
+/// WebSocket route ([`websocket`]): one token check, one greeting limit
+/// (shared by address over both transports).
 pub async fn listen(
     addr: SocketAddr,
     endpoint: impl Into<Arc<KgpEndpoint>>,
@@ -98,8 +122,8 @@ pub async fn listen(
     tokio::spawn(async move {
         loop {
             match listener.accept().await {
-                Ok((stream, _)) => {
-                    tokio::spawn(conn::serve(stream, Arc::clone(&endpoint)));
+                Ok((stream, peer)) => {
+                    tokio::spawn(conn::serve(stream, peer, Arc::clone(&endpoint)));
                 }
                 Err(e) => {
                     // why a pause: out of file descriptors, accept fails at
@@ -121,9 +145,16 @@ pub fn websocket(endpoint: Arc<KgpEndpoint>) -> Router {
         .with_state(endpoint)
 }
 
-async fn upgrade(State(ep): State<Arc<KgpEndpoint>>, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(
+    State(ep): State<Arc<KgpEndpoint>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    ws: WebSocketUpgrade,
+) -> Response {
     // why no token here: a KGP bot proves who it is in the protocol
-    // (`set auth:token`), on either transport.
+    // (`set auth:token`), on either transport. why a stand-in address: a
+    // router served outside the front has no peer (its greetings then
+    // share one address's quota).
+    let peer = peer.map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |p| p.0 .0);
     crate::remote::endpoint::configure(ws, &ep.limits)
-        .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), "a websocket".to_owned(), ep))
+        .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), peer, ep))
 }
