@@ -107,8 +107,14 @@ pub struct ServeArgs {
     /// A further `name:port` the page may be reached by (with a non-loopback --listen).
     #[arg(long, value_name = "HOST:PORT")]
     pub allow_host: Vec<String>,
-    /// Seconds to wait for umiok/readyok.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds an engine has to answer `umiok`, and each `readyok`
+    /// (`--handshake-timeout` is the same; above 0, at most 1000000).
+    #[arg(
+        long = "startup-timeout",
+        alias = "handshake-timeout",
+        default_value_t = 10.0,
+        value_parser = seconds_arg
+    )]
     pub handshake_timeout: f64,
     /// Directory for the engines' stderr logs (default: discarded).
     #[arg(long, value_name = "DIR")]
@@ -128,7 +134,9 @@ pub struct ServeArgs {
     pub engine_caps: limits::EngineCapArgs,
     /// A Bohnenspiel endgame database (`engine tb build`): the analysis page
     /// shows a database position's exact value and best moves.
-    #[arg(long, value_name = "DIR")]
+    // why the heading: a flattened struct's heading holds for the fields
+    // after it (clap's next_help_heading), so each such field names its own.
+    #[arg(long, value_name = "DIR", help_heading = "Board")]
     pub tb: Option<PathBuf>,
     /// Where the remote engines among --engine (`remote=<id>`) connect; a
     /// page that chooses one waits up to --remote-wait for a connection.
@@ -142,8 +150,8 @@ pub struct ServeArgs {
 /// Engines, as on cutechess-cli's command line.
 #[derive(Args, Clone, Debug, Default)]
 pub struct EngineArgs {
-    /// One engine: `cmd=./bot name=Alpha arg=--x option.Hash=64 dir=… tc=40/60+0.6 st=0.1
-    /// depth=8 nodes=… timemargin=50 stderr=file conf=<name in --engines-file>`. Repeat per engine.
+    /// One engine: `cmd=./bot name=Alpha option.Hash=64 …` (`--help` lists
+    /// the keys this command takes). Repeat per engine.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     pub engine: Vec<String>,
     /// `--engine` grouped by occurrence (filled from the raw matches: clap's
@@ -162,7 +170,8 @@ pub struct EngineArgs {
 /// Where logs go and how the games are run.
 #[derive(Args, Clone, Debug)]
 pub struct RunArgs {
-    /// Game id: bohnenspiel, bohnenspiel-hemprich, bosh, kimasai, kujifunza.
+    /// The game (one of the rules library's ids; the list is filled in by
+    /// [`Cli::command_with_tables`]).
     #[arg(long, default_value = "bohnenspiel")]
     pub game: String,
     /// Games played at once, each with its own engine processes [default: 1;
@@ -204,42 +213,54 @@ pub struct RunArgs {
     #[arg(long, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Append games to this PGN-like file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Logs")]
     pub pgnout: Option<PathBuf>,
     /// Append games to this JSON-lines file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Logs")]
     pub jsonout: Option<PathBuf>,
     /// Rewrite this file with the standings as JSON after every game
     /// (docs/tournaments.md lists the fields).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Logs")]
     pub standings_json: Option<PathBuf>,
     /// Serve a read-only live page of the event at this address (e.g.
     /// `127.0.0.1:8080`; port 0 picks a free one): standings, games in
     /// progress, finished games (see docs/live.md). It closes when the
     /// arbiter exits (see --live-linger).
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = "Live page")]
     pub live: Option<std::net::SocketAddr>,
     /// Keep serving the live page this many seconds after the event ends
     /// (the page says the event is over; Ctrl-C ends the wait early), so
     /// that a fast event can still be looked at.
-    #[arg(long, value_name = "SECONDS", requires = "live", value_parser = seconds_arg)]
+    #[arg(long, value_name = "SECONDS", requires = "live", value_parser = seconds_arg, help_heading = "Live page")]
     pub live_linger: Option<f64>,
     /// A further `name:port` the live page may be reached by (with a
     /// non-loopback --live, e.g. `0.0.0.0:8080` watched as `myhost:8080`).
-    #[arg(long, value_name = "HOST:PORT", requires = "live")]
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        requires = "live",
+        help_heading = "Live page"
+    )]
     pub live_allow_host: Vec<String>,
     /// The live page's server limits.
     #[command(flatten)]
     pub live_limits: limits::LimitArgs,
     /// Write the full protocol traffic with timestamps to this file.
-    #[arg(long, value_name = "FILE")]
+    // why the headings: a flattened struct's heading holds for the fields
+    // after it (clap's next_help_heading), so each such field names its own.
+    #[arg(long, value_name = "FILE", help_heading = "Logs")]
     pub debug: Option<PathBuf>,
     /// Directory for the engines' stderr logs.
-    #[arg(long, value_name = "DIR", default_value = "arbiter-logs")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "arbiter-logs",
+        help_heading = "Logs"
+    )]
     pub stderr_dir: PathBuf,
     /// Event name for the logs [default: "mancala arena match" or
     /// "mancala arena tournament"].
-    #[arg(long)]
+    #[arg(long, help_heading = "Logs")]
     pub event: Option<String>,
     /// Seconds a fresh engine process has to answer `umiok` (slow starters,
     /// e.g. on a JVM, need more than a command does); `--handshake-timeout`
@@ -248,15 +269,16 @@ pub struct RunArgs {
         long = "startup-timeout",
         alias = "handshake-timeout",
         default_value_t = 30.0,
-        value_parser = seconds_arg
+        value_parser = seconds_arg,
+        help_heading = "Engine timeouts"
     )]
     pub handshake_timeout: f64,
     /// Seconds to wait for each `readyok` (above 0, at most 1000000).
-    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg)]
+    #[arg(long, default_value_t = 10.0, value_parser = seconds_arg, help_heading = "Engine timeouts")]
     pub ready_timeout: f64,
     /// Seconds to wait for a bestmove when the time control has no clock
     /// (above 0, at most 1000000).
-    #[arg(long, default_value_t = 60.0, value_parser = seconds_arg)]
+    #[arg(long, default_value_t = 60.0, value_parser = seconds_arg, help_heading = "Engine timeouts")]
     pub stall_timeout: f64,
     #[command(flatten)]
     pub remote: remote::RemoteArgs,
@@ -273,15 +295,15 @@ pub struct MatchArgs {
     pub run: RunArgs,
     /// Number of games (played in pairs with colours swapped); with
     /// `--partie`, number of Partien. 1 to 10^12.
-    #[arg(long, default_value_t = 2, value_parser = games_arg)]
+    #[arg(long, default_value_t = 2, value_parser = games_arg, help_heading = "Match")]
     pub games: usize,
     /// Sequential test: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; no new game
     /// starts once it is decided.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", help_heading = "Match")]
     pub sprt: Vec<String>,
     /// Bohnenspiel match play: each game of the match is a Partie, games in a
     /// row until one engine has this many beans (the rules say 100; 1 to 10000).
-    #[arg(long, value_name = "BEANS", value_parser = partie_arg)]
+    #[arg(long, value_name = "BEANS", value_parser = partie_arg, help_heading = "Match")]
     pub partie: Option<u32>,
 }
 
@@ -352,7 +374,48 @@ impl<E: std::fmt::Display> From<E> for UsageError {
     }
 }
 
+/// The rules library's game ids, as the help lists them: `a, b, …`.
+pub fn game_ids() -> String {
+    GameId::ALL
+        .iter()
+        .map(|g| g.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The intro of `--engine`'s long help (the keys follow, from the table).
+const ENGINE_INTRO: &str = "One engine, as KEY=VALUE tokens (values may contain `=`); \
+    repeat --engine per engine. `--each` takes the same keys (but conf=) for every engine.";
+
 impl Cli {
+    /// The command line as it is parsed, with the help built from the
+    /// tables the code uses: each command's `--engine` keys (those it
+    /// refuses left out and named), the rules library's game ids.
+    pub fn command_with_tables() -> clap::Command {
+        use crate::engine::config::{keys_help, CHECK_REFUSES, CONNECT_REFUSES, SERVE_REFUSES};
+        use clap::CommandFactory;
+        let engine = |refused: &'static [(&'static str, &'static str)]| {
+            move |a: clap::Arg| a.long_help(keys_help(ENGINE_INTRO, refused))
+        };
+        let one_game = |a: clap::Arg| a.help(format!("Game id: {}", game_ids()));
+        let games = |a: clap::Arg| {
+            a.help(format!(
+                "Game id, or several separated by commas (each pairing plays each): {}",
+                game_ids()
+            ))
+        };
+        Cli::command()
+            .mut_subcommand("match", |c| {
+                c.mut_arg("engine", engine(&[])).mut_arg("game", one_game)
+            })
+            .mut_subcommand("tournament", |c| {
+                c.mut_arg("engine", engine(&[])).mut_arg("game", games)
+            })
+            .mut_subcommand("check", |c| c.mut_arg("engine", engine(CHECK_REFUSES)))
+            .mut_subcommand("serve", |c| c.mut_arg("engine", engine(SERVE_REFUSES)))
+            .mut_subcommand("connect", |c| c.mut_arg("engine", engine(CONNECT_REFUSES)))
+    }
+
     /// Parses the process arguments (cutechess-cli and fastchess spellings
     /// translated first, see [`crate::compat`]), keeping each `--engine`'s
     /// tokens apart.
@@ -377,8 +440,8 @@ impl Cli {
     pub fn try_parse_grouped(
         args: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> Result<Cli, clap::Error> {
-        use clap::{CommandFactory, FromArgMatches};
-        let matches = Cli::command().try_get_matches_from(args)?;
+        use clap::FromArgMatches;
+        let matches = Cli::command_with_tables().try_get_matches_from(args)?;
         let mut cli = Cli::from_arg_matches(&matches)?;
         if let Some((_, sub)) = matches.subcommand() {
             let groups: Vec<Vec<String>> = sub
@@ -669,6 +732,15 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> 
 }
 
 async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
+    // why refused, not split: a match is one game id's series (its --games,
+    // --sprt, --partie); the tournament plays a list, pairing by pairing.
+    if args.run.game.contains(',') {
+        return Err(UsageError(format!(
+            "--game {}: a match plays one game id; for several, run `arbiter tournament \
+             --game {}` with the same two engines (a round robin of one pairing)",
+            args.run.game, args.run.game
+        )));
+    }
     let game: GameId = args.run.game.parse()?;
     let engines = load_engines(&args.engines)?;
     if engines.len() != 2 {
@@ -854,7 +926,17 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> 
             };
             engine_specs(&all)
         }
-        _ => engine_specs(args),
+        _ => {
+            let specs = engine_specs(args)?;
+            for spec in &specs {
+                crate::engine::config::refuse_keys(
+                    spec,
+                    "serve",
+                    crate::engine::config::SERVE_REFUSES,
+                )?;
+            }
+            Ok(specs)
+        }
     }
 }
 
@@ -889,7 +971,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     }
     let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
         UsageError(format!(
-            "--handshake-timeout: {} is not a duration in seconds",
+            "--startup-timeout: {} is not a duration in seconds",
             args.handshake_timeout
         ))
     })?;
@@ -1118,6 +1200,21 @@ mod tests {
             (secs(15), secs(10))
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn serve_has_the_startup_timeout_and_the_old_spelling() {
+        let timeout = |args: &[&str]| {
+            let cli = Cli::try_parse_from(["arbiter", "serve"].iter().chain(args)).unwrap();
+            let Command::Serve(s) = cli.command else {
+                panic!()
+            };
+            s.handshake_timeout
+        };
+        assert_eq!(timeout(&[]), 10.0);
+        assert_eq!(timeout(&["--startup-timeout", "4"]), 4.0);
+        assert_eq!(timeout(&["--handshake-timeout", "5"]), 5.0);
+        assert!(Cli::try_parse_from(["arbiter", "serve", "--startup-timeout", "0"]).is_err());
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
             specs.len()
         )));
     };
+    crate::engine::config::refuse_keys(spec, "check", crate::engine::config::CHECK_REFUSES)?;
     let secs = |s: f64, flag: &str| {
         Duration::try_from_secs_f64(s)
             .map_err(|_| UsageError(format!("{flag}: {s} is not a duration in seconds")))

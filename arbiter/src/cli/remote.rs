@@ -20,6 +20,7 @@ use crate::remote::{Limits, RemoteEngines};
 /// Where remote engines (`--engine remote=<id>`) connect, and how long the
 /// event waits for them.
 #[derive(Args, Clone, Debug)]
+#[command(next_help_heading = "Remote engines")]
 pub struct RemoteArgs {
     /// Address of the remote engines' endpoint, `ws://ADDR/umi` (e.g.
     /// `0.0.0.0:9000` to let other machines in; port 0 picks one).
@@ -172,7 +173,9 @@ pub struct ConnectArgs {
     /// The token the organiser gave for this engine.
     #[arg(long)]
     pub token: String,
-    /// The engine to run here, as for a match: `cmd=./mybot arg=… dir=…`.
+    /// The engine to run here: `cmd=./mybot arg=… dir=… option.Level=6`
+    /// (its options are sent after the arbiter's own; the games' limits are
+    /// the organiser's, see `--help`).
     #[command(flatten)]
     pub engines: EngineArgs,
     /// Connections (engine instances) at once, for games played in parallel.
@@ -197,6 +200,7 @@ pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
             "connect runs a local engine: give it cmd=, not remote=".into(),
         ));
     }
+    crate::engine::config::refuse_keys(spec, "connect", crate::engine::config::CONNECT_REFUSES)?;
     std::fs::create_dir_all(&args.stderr_dir)
         .map_err(|e| UsageError(format!("cannot create {}: {e}", args.stderr_dir.display())))?;
     let launch = (0..args.slots)
@@ -231,6 +235,7 @@ pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
         backoff: Duration::from_millis(500),
         max_backoff: Duration::from_secs(30),
         connections: None,
+        options: spec.options.clone(),
     })
     .await
     .map_err(|e| UsageError(e.to_string()))

@@ -40,28 +40,33 @@ pub struct TournamentArgs {
     /// against each other one), `pyramid` (each engine against those listed
     /// before it), `swiss` (--rounds rounds, each paired by score) or
     /// `knockout` (a seeded bracket); see docs/tournaments.md.
-    #[arg(long, default_value = "round-robin")]
+    #[arg(long, help_heading = "Tournament", default_value = "round-robin")]
     pub format: String,
     /// Game pairs (colours swapped, same opening) per pairing and game id
     /// [default: 1; 6 for the built-in tournament]; a Swiss's rounds; a
     /// knockout's pairs per encounter. The event may have at most 10^12 games.
-    #[arg(long, value_parser = cli::rounds_arg)]
+    #[arg(long, help_heading = "Tournament", value_parser = cli::rounds_arg)]
     pub rounds: Option<usize>,
     /// Knockout: a tied encounter plays up to this many more pairs, one at a
     /// time, until one engine leads; still tied, the better seed goes through.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(
+        long,
+        help_heading = "Tournament",
+        value_name = "N",
+        default_value_t = 2
+    )]
     pub tiebreak_pairs: usize,
     /// Sequential test for two engines: `elo0=0 elo1=5 alpha=0.05 beta=0.05`
     /// (alpha and beta default to 0.05); no new game starts once it is decided.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    #[arg(long, help_heading = "Tournament", num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Continue the tournament whose results log is --jsonout: finished
     /// games are kept, the rest is played. Give the same arguments as before.
-    #[arg(long)]
+    #[arg(long, help_heading = "Tournament")]
     pub resume: bool,
     /// Play only slots k with k % n == i − 1 (e.g. `--shard 3/8`); combine the
     /// shards' logs with `arbiter merge`.
-    #[arg(long, value_name = "i/n")]
+    #[arg(long, help_heading = "Tournament", value_name = "i/n")]
     pub shard: Option<String>,
 }
 

@@ -1,34 +1,11 @@
 //! The `key=value` tokens of a cutechess or fastchess `-engine`/`-each`.
 //!
-//! Most keys are ours already (`cmd name dir arg option.X tc st depth nodes
-//! timemargin stderr conf proto ponder restart remote slots lag`) and pass
-//! unchanged. fastchess's
+//! Most keys are ours already (those of [`crate::engine::config::KEYS`])
+//! and pass unchanged. fastchess's
 //! `args="a b"` becomes one `arg=` per word and its `plies=N` becomes
 //! `depth=N`; keys that cannot mean anything here are refused with the reason.
 
 use super::CompatError;
-
-/// Keys passed as they are (checked later by [`crate::engine::config`]).
-const OURS: [&str; 18] = [
-    "stderr_max",
-    "cmd",
-    "name",
-    "dir",
-    "arg",
-    "tc",
-    "st",
-    "depth",
-    "nodes",
-    "timemargin",
-    "stderr",
-    "conf",
-    "proto",
-    "ponder",
-    "restart",
-    "remote",
-    "slots",
-    "lag",
-];
 
 /// Translates the tokens of `-engine` or `-each` (`option` names which).
 pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatError> {
@@ -40,7 +17,7 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
         };
         let refuse = |why: &str| Err(CompatError(format!("-{option} {key}: {why}")));
         match key {
-            _ if OURS.contains(&key) || key.starts_with("option.") => out.push(token.clone()),
+            _ if crate::engine::config::known_key(key).is_some() => out.push(token.clone()),
             "args" => out.extend(value.split_whitespace().map(|a| format!("arg={a}"))),
             "plies" => out.push(format!("depth={value}")),
             "book" | "bookdepth" => {
@@ -53,11 +30,10 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
             }
             "tscale" | "tmargin" => return refuse("use timemargin=<ms>"),
             _ => {
-                return refuse(
-                    "unknown key (known: cmd, name, dir, arg, args, option.<name>, tc, st, \
-                     depth, plies, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart, \
-                     remote, slots, lag)",
-                )
+                return refuse(&format!(
+                    "unknown key (known: {}, and fastchess's args, plies)",
+                    crate::engine::config::key_names()
+                ))
             }
         }
     }

@@ -51,6 +51,150 @@ use crate::play::tc::{TcError, TimeControl, TimeLimit};
 /// the reference arbiter's default (spec section 7).
 pub const DEFAULT_TIME_MARGIN: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// One `--engine` key as the parser knows it: its spelling (`option.<name>`
+/// for the options), the shape of its value, and what it does. The help of
+/// `--engine`, the unknown-key message, the cutechess translation and the
+/// docs test all read this table.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    pub key: &'static str,
+    pub value: &'static str,
+    pub meaning: &'static str,
+}
+
+const fn key(key: &'static str, value: &'static str, meaning: &'static str) -> Key {
+    Key {
+        key,
+        value,
+        meaning,
+    }
+}
+
+/// Every key of `--engine` (and `--each`, and an engines file's fields).
+pub const KEYS: &[Key] = &[
+    key("cmd", "PATH", "the engine program (a bare name: dir=, the current directory, beside the arbiter, then PATH)"),
+    key("name", "NAME", "the name in logs and standings (default: the program's file name)"),
+    key("arg", "ARG", "one command-line argument of the engine (repeat, in order)"),
+    key("dir", "DIR", "the engine process's working directory"),
+    key("option.<name>", "VALUE", "an engine option, sent with setoption after the handshake"),
+    key("tc", "MOVES/SECS+INC", "a chess clock (40/60+0.5, 60+0.5, 2:30) or inf (no clock: give depth= or nodes=)"),
+    key("st", "SECS", "fixed seconds per move (go movetime)"),
+    key("depth", "PLIES", "a search depth limit sent with go"),
+    key("nodes", "N", "a search node limit sent with go"),
+    key("timemargin", "MS", "milliseconds an engine may overstep its time before it forfeits (default 50)"),
+    key("stderr", "FILE", "the file that receives the engine's stderr"),
+    key("stderr_max", "BYTES", "cap on that file (default 16M; K, M, G suffixes; 0: no cap)"),
+    key("conf", "NAME", "start from the engines-file entry of that name"),
+    key("proto", "umi|kgp", "umi (the default, for cutechess habits); kgp: a remote Kalah bot (with remote=)"),
+    key("ponder", "true|false", "the engine ponders on the opponent's time (a bare ponder: true)"),
+    key("restart", "on|off", "on: a fresh process every game; off (default): one for many games"),
+    key("remote", "ID", "instead of cmd=: a remote engine connecting with the token of ID"),
+    key("slots", "N", "a remote engine's most connections at once (default: the concurrency)"),
+    key("lag", "auto|0|MS", "a remote engine's lag compensation: per-game quota, none, or up to MS a move"),
+];
+
+/// The table's spelling of `key` (`option.<name>` for `option.Hash`).
+pub fn known_key(key: &str) -> Option<&'static str> {
+    if key.len() > "option.".len() && key.starts_with("option.") {
+        return Some("option.<name>");
+    }
+    KEYS.iter().find(|k| k.key == key).map(|k| k.key)
+}
+
+/// The keys of [`KEYS`], for messages: `cmd, name, …, lag`.
+pub fn key_names() -> String {
+    KEYS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
+}
+
+/// `--engine`'s long help: every key with its meaning, but those `refused`.
+pub fn keys_help(intro: &str, refused: &[(&str, &str)]) -> String {
+    let mut text = format!("{intro}\n\nKeys:");
+    for k in KEYS
+        .iter()
+        .filter(|k| !refused.iter().any(|(r, _)| *r == k.key))
+    {
+        text.push_str(&format!("\n  {}={}: {}", k.key, k.value, k.meaning));
+    }
+    if !refused.is_empty() {
+        let names: Vec<String> = refused.iter().map(|(k, _)| format!("{k}=")).collect();
+        text.push_str(&format!(
+            "\n\nRefused here (they cannot act): {}",
+            names.join(" ")
+        ));
+    }
+    text
+}
+
+/// The keys `arbiter connect` cannot honour, and who sets them instead: the
+/// organiser's arbiter drives the game, the bridge only runs the engine.
+pub const CONNECT_REFUSES: &[(&str, &str)] = &[
+    ("tc", ORGANISER_LIMITS),
+    ("st", ORGANISER_LIMITS),
+    ("depth", ORGANISER_LIMITS),
+    ("nodes", ORGANISER_LIMITS),
+    ("timemargin", ORGANISER_LIMITS),
+    ("ponder", "the organiser sets it on their --engine remote=<id>"),
+    ("restart", "the organiser sets it on their --engine remote=<id> (the bridge starts a fresh engine for every connection)"),
+    ("lag", "the organiser sets a remote engine's lag compensation on their --engine remote=<id>"),
+    ("slots", "give connect's own --slots N"),
+    ("remote", "connect runs a local engine: give it cmd="),
+];
+
+const ORGANISER_LIMITS: &str =
+    "the organiser sets the games' limits on their --engine remote=<id>; the bridge relays the arbiter's go";
+
+/// The keys `arbiter check` cannot honour: it drives the engine itself.
+pub const CHECK_REFUSES: &[(&str, &str)] = &[
+    ("tc", CHECK_SEARCHES),
+    ("st", CHECK_SEARCHES),
+    ("depth", CHECK_SEARCHES),
+    ("nodes", CHECK_SEARCHES),
+    ("ponder", "check tests go ponder on every engine"),
+    (
+        "restart",
+        "check restarts the engine itself, only after a check that left it in an unknown state",
+    ),
+    ("remote", CHECK_LOCAL),
+    ("slots", CHECK_LOCAL),
+    ("lag", CHECK_LOCAL),
+];
+
+const CHECK_SEARCHES: &str = "check sets the limits of its own searches (movetime, depth, clocks)";
+const CHECK_LOCAL: &str =
+    "check runs a local engine process; check a remote bot on its own machine with cmd=";
+
+/// The keys `arbiter serve` cannot honour: the page chooses the games.
+pub const SERVE_REFUSES: &[(&str, &str)] = &[
+    ("tc", SERVE_PAGE),
+    ("st", SERVE_PAGE),
+    ("depth", SERVE_PAGE),
+    ("nodes", SERVE_PAGE),
+    ("timemargin", SERVE_PAGE),
+    ("ponder", "the board does not let engines ponder"),
+    ("restart", "the board keeps a page's engines between its games and starts a new process only for a new choice or after a crash"),
+];
+
+const SERVE_PAGE: &str = "the page chooses each game's time control";
+
+/// Refuses the first key of `spec` that `command` cannot honour (`refused`:
+/// key and why), naming the key and who sets it instead.
+pub fn refuse_keys(
+    spec: &EngineSpec,
+    command: &str,
+    refused: &[(&str, &str)],
+) -> Result<(), ConfigError> {
+    for (key, why) in refused {
+        if spec.keys.contains(key) {
+            return Err(ConfigError::Refused {
+                origin: format!("engine {}", spec.name),
+                key: format!("{key}="),
+                message: format!("arbiter {command} does not take it: {why}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Everything needed to start and drive one engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -80,6 +224,10 @@ pub struct EngineSpec {
     pub lag: crate::remote::lag::LagPolicy,
     /// The protocol it speaks (`proto=`).
     pub proto: Protocol,
+    /// The keys its command line gave (`--each` and its own tokens, not its
+    /// `conf=` entry's), spelled as in [`KEYS`]: a command refuses those it
+    /// cannot honour ([`refuse_keys`]).
+    pub keys: std::collections::BTreeSet<&'static str>,
 }
 
 /// The protocol an engine speaks: UMI, or, for a remote Kalah bot, KGP
@@ -198,12 +346,9 @@ impl fmt::Display for ConfigError {
             NotKeyValue { origin, token } => {
                 write!(f, "{origin}: expected key=value, got {token:?}")
             }
-            UnknownKey { origin, key } => write!(
-                f,
-                "{origin}: unknown key {key:?} (known: cmd, name, arg, dir, option.<name>, \
-                 tc, st, depth, nodes, timemargin, stderr, stderr_max, conf, proto, ponder, restart, \
-                 remote, slots, lag)"
-            ),
+            UnknownKey { origin, key } => {
+                write!(f, "{origin}: unknown key {key:?} (known: {})", key_names())
+            }
             EmptyValue { origin, key } => write!(f, "{origin}: empty value for {key}"),
             BadValue {
                 origin,
@@ -279,10 +424,15 @@ struct Layer {
     slots: Option<usize>,
     lag: Option<crate::remote::lag::LagPolicy>,
     proto: Option<Protocol>,
+    /// The keys set at this level ([`known_key`]'s spelling).
+    keys: std::collections::BTreeSet<&'static str>,
 }
 
 impl Layer {
     fn set(&mut self, origin: &str, key: &str, value: &str) -> Result<(), ConfigError> {
+        if let Some(known) = known_key(key) {
+            self.keys.insert(known);
+        }
         let nonempty = |v: &str| {
             if v.is_empty() {
                 Err(ConfigError::EmptyValue {
@@ -407,6 +557,7 @@ impl Layer {
             // why: cutechess spells pondering as a bare `ponder` token.
             if token == "ponder" {
                 layer.ponder = Some(true);
+                layer.keys.insert("ponder");
                 continue;
             }
             let (key, value) = token
@@ -442,6 +593,7 @@ impl Layer {
         pick(&mut self.slots, &over.slots);
         pick(&mut self.lag, &over.lag);
         pick(&mut self.proto, &over.proto);
+        self.keys.extend(over.keys.iter().copied());
         for (name, value) in &over.options {
             match self.options.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1.clone_from(value),
@@ -598,6 +750,9 @@ impl FileEntry {
             layer.set(&origin, "lag", &text)?;
         }
         layer.args.clone_from(&self.args);
+        if !self.args.is_empty() {
+            layer.keys.insert("arg");
+        }
         // why skip empty ones: cutechess writes `"workingDirectory": ""` and
         // `"stderrFile": ""` for an engine without them.
         if let Some(dir) = self.dir.as_deref().filter(|d| !d.is_empty()) {
@@ -615,6 +770,7 @@ impl FileEntry {
         }
         if let Some(ponder) = self.ponder {
             layer.ponder = Some(ponder);
+            layer.keys.insert("ponder");
         }
         if let Some(restart) = &self.restart {
             layer.set(&origin, "restart", restart)?;
@@ -739,6 +895,10 @@ pub fn parse_engine(
         .chain(&each.args)
         .cloned()
         .collect();
+    // why not the entry's keys: an engines file describes an engine for
+    // every command (its tc= for matches); a command refuses what its own
+    // command line asks for and cannot do.
+    let keys = each.keys.union(&own.keys).copied().collect();
     let merged = each.overlay(&entry).overlay(&own);
     // why only the engine's own and its entry's: `--each remote=` would make
     // every engine the same remote one.
@@ -787,6 +947,7 @@ pub fn parse_engine(
         slots: merged.slots,
         lag: merged.lag.unwrap_or_default(),
         proto,
+        keys,
     })
 }
 
@@ -826,41 +987,56 @@ pub fn resolve_engines(
     Ok(specs)
 }
 
+/// [`EngineSpec::program`] with the places to look given: `here` (the
+/// current directory), `beside` (the arbiter's directory), `path` (`PATH`).
+fn resolve_program(
+    cmd: &Path,
+    dir: Option<&Path>,
+    here: Option<PathBuf>,
+    beside: Option<PathBuf>,
+    path: Vec<PathBuf>,
+) -> PathBuf {
+    let has_separator = cmd.components().count() > 1;
+    if cmd.is_absolute() {
+        return cmd.to_path_buf();
+    }
+    if let Some(dir) = dir {
+        let joined = dir.join(cmd);
+        if has_separator || joined.exists() {
+            return joined;
+        }
+    }
+    if has_separator {
+        return cmd.to_path_buf();
+    }
+    // why this order: the current directory first, as a shell user means
+    // `cmd=greedy.py` run beside greedy.py (issue 12); then the arbiter's own
+    // directory, so the documented `cmd=engine` is the reference engine
+    // built with it, whatever else `PATH` holds; `PATH` last.
+    here.into_iter()
+        .chain(beside)
+        .chain(path)
+        .map(|d| d.join(cmd))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| cmd.to_path_buf())
+}
+
 impl EngineSpec {
     /// The path of the program to start: a relative `cmd` with a `/` is
     /// taken relative to `dir` (if given); a bare name is looked up in `dir`,
-    /// then in the current directory, then on `PATH`, then beside the
-    /// arbiter's own executable (where the build puts the reference engine,
-    /// so `cmd=engine` names it); otherwise `cmd` as given.
+    /// then in the current directory, then beside the arbiter's own
+    /// executable (where the build puts the reference engine, so `cmd=engine`
+    /// names it even when some other `engine` is on `PATH`), then on `PATH`;
+    /// otherwise `cmd` as given.
     pub fn program(&self) -> PathBuf {
-        let has_separator = self.cmd.components().count() > 1;
-        if self.cmd.is_absolute() {
-            return self.cmd.clone();
-        }
-        if let Some(dir) = &self.dir {
-            let joined = dir.join(&self.cmd);
-            if has_separator || joined.exists() {
-                return joined;
-            }
-        }
-        if has_separator {
-            return self.cmd.clone();
-        }
-        // why the current directory first: `cmd=greedy.py` run from the
-        // directory that holds greedy.py is what a user means (issue 12).
         let here = std::env::current_dir().ok();
-        let path = std::env::var_os("PATH")
-            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-            .unwrap_or_default();
         let beside_arbiter = std::env::current_exe()
             .ok()
             .and_then(|exe| exe.parent().map(Path::to_path_buf));
-        here.into_iter()
-            .chain(path)
-            .chain(beside_arbiter)
-            .map(|d| d.join(&self.cmd))
-            .find(|p| p.is_file())
-            .unwrap_or_else(|| self.cmd.clone())
+        let path = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+            .unwrap_or_default();
+        resolve_program(&self.cmd, self.dir.as_deref(), here, beside_arbiter, path)
     }
 
     /// How to start this engine's process: its program, arguments and
@@ -916,6 +1092,68 @@ mod tests {
 
     fn engine(s: &str) -> Result<EngineSpec, ConfigError> {
         parse_engine(0, &toks(s), &[], None)
+    }
+
+    #[test]
+    fn a_bare_name_is_looked_up_here_then_beside_the_arbiter_then_on_path() {
+        let root = std::env::temp_dir().join(format!("arbiter-lookup-{}", std::process::id()));
+        let [here, beside, on_path] = ["here", "beside", "path"].map(|d| root.join(d));
+        for d in [&here, &beside, &on_path] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let put = |d: &Path| std::fs::write(d.join("engine"), "#!/bin/sh\n").unwrap();
+        let find = || {
+            resolve_program(
+                Path::new("engine"),
+                None,
+                Some(here.clone()),
+                Some(beside.clone()),
+                vec![on_path.clone()],
+            )
+        };
+        put(&on_path);
+        assert_eq!(find(), on_path.join("engine"));
+        // The reference engine beside the arbiter beats another `engine` on PATH.
+        put(&beside);
+        assert_eq!(find(), beside.join("engine"));
+        // A file in the current directory beats both.
+        put(&here);
+        assert_eq!(find(), here.join("engine"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_keys_given_are_recorded_at_every_level() {
+        let file = EnginesFile::parse(FILE, "engines.json").unwrap();
+        let e = parse_engine(
+            0,
+            &toks("conf=Beta option.Hash=1 ponder"),
+            &toks("timemargin=20"),
+            Some(&file),
+        )
+        .unwrap();
+        let keys: Vec<&str> = e.keys.iter().copied().collect();
+        // The entry's own (cmd, st, depth) are not the command line's.
+        assert_eq!(keys, ["conf", "option.<name>", "ponder", "timemargin"]);
+        let refused = refuse_keys(&e, "connect", CONNECT_REFUSES)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with(
+                "engine Beta: timemargin=: arbiter connect does not take it: the organiser"
+            ),
+            "{refused}"
+        );
+        let plain = engine("cmd=x name=A arg=-q option.Level=6 dir=/ stderr=e").unwrap();
+        assert!(refuse_keys(&plain, "connect", CONNECT_REFUSES).is_ok());
+    }
+
+    #[test]
+    fn the_unknown_key_message_lists_the_table() {
+        let e = engine("cmd=x hash=1").unwrap_err().to_string();
+        for k in KEYS {
+            assert!(e.contains(k.key), "{e} lacks {}", k.key);
+        }
     }
 
     #[test]

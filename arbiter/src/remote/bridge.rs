@@ -6,6 +6,10 @@
 //! and starts a fresh engine for the fresh connection — which is how the
 //! arbiter replaces a remote engine (`restart=on`, or after a fault): it
 //! closes the connection and waits for the next one.
+//!
+//! The author's `option.X` settings ([`Options`]) are the one thing the
+//! bridge adds to the arbiter's lines: sent after the arbiter's own
+//! `setoption` lines, so that the author's value of an option wins.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +42,8 @@ pub struct BridgeConfig {
     pub max_backoff: Duration,
     /// Stop after this many connections per slot (`None`: never; tests).
     pub connections: Option<usize>,
+    /// The author's engine options (`--engine option.X=V`), in order.
+    pub options: Vec<(String, String)>,
 }
 
 /// Why the bridge stopped.
@@ -167,7 +173,8 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
             return Ok(Outcome::Failed(format!("cannot start the engine: {e}")));
         }
     };
-    let why = relay(&mut ws, &mut engine).await;
+    let mut options = Options::new(&config.options);
+    let why = relay(&mut ws, &mut engine, &mut options).await;
     engine.shutdown(Duration::from_millis(500)).await;
     let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
     Ok(Outcome::Served(started.elapsed(), why))
@@ -211,7 +218,76 @@ fn tls_fault(url: &str, e: WsError) -> Result<String, BridgeError> {
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn relay(ws: &mut Socket, engine: &mut EngineProcess) -> String {
+/// The author's options on one connection: which the engine declared (its
+/// `option name …` lines), and whether the arbiter has sent `umi` or a
+/// `setoption` since they were last sent.
+pub struct Options<'a> {
+    wanted: &'a [(String, String)],
+    declared: Vec<String>,
+    due: bool,
+}
+
+impl<'a> Options<'a> {
+    pub fn new(wanted: &'a [(String, String)]) -> Options<'a> {
+        Options {
+            wanted,
+            declared: Vec::new(),
+            due: false,
+        }
+    }
+
+    /// Notes an engine's line (an option it declares).
+    pub fn from_engine(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix("option name ") {
+            // why " type ": an option's name may hold spaces (spec section 4).
+            let name = rest.split(" type ").next().unwrap_or(rest).trim();
+            self.declared.push(name.to_owned());
+        }
+    }
+
+    /// The lines to send the engine before the arbiter's `line`: the
+    /// author's `setoption`s before the first command after the arbiter's
+    /// own (`umi`, `setoption`), each an option the engine declared; an
+    /// undeclared one is left out with a warning, as the arbiter would
+    /// refuse to send it.
+    pub fn before_arbiter(&mut self, line: &str) -> Vec<String> {
+        let command = line.split_whitespace().next().unwrap_or("");
+        match command {
+            "umi" => {
+                self.declared.clear();
+                self.due = true;
+                Vec::new()
+            }
+            "setoption" => {
+                self.due = true;
+                Vec::new()
+            }
+            "quit" | "" => Vec::new(),
+            _ if self.due => {
+                self.due = false;
+                let mut lines = Vec::new();
+                for (name, value) in self.wanted {
+                    let declared = self.declared.iter().any(|d| d.eq_ignore_ascii_case(name));
+                    if !declared {
+                        tracing::warn!(
+                            "option.{name}: the engine declares no option {name:?}; not sent"
+                        );
+                        continue;
+                    }
+                    lines.push(if value.is_empty() {
+                        format!("setoption name {name}")
+                    } else {
+                        format!("setoption name {name} value {value}")
+                    });
+                }
+                lines
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Options<'_>) -> String {
     // why a far deadline: the engine speaks when it wants; the arbiter
     // keeps the clocks.
     let far = || Instant::now() + Duration::from_secs(24 * 3600);
@@ -221,6 +297,11 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess) -> String {
                 None => return "the arbiter closed the connection".into(),
                 Some(Err(e)) => return format!("connection error: {e}"),
                 Some(Ok(Message::Text(line))) => {
+                    for own in options.before_arbiter(line.as_str()) {
+                        if let Err(e) = engine.send(&own).await {
+                            return format!("the engine did not take a line: {e}");
+                        }
+                    }
                     if let Err(e) = engine.send(line.as_str()).await {
                         return format!("the engine did not take a line: {e}");
                     }
@@ -236,6 +317,7 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess) -> String {
             },
             line = engine.read_line_until(far()) => match line {
                 Ok(line) => {
+                    options.from_engine(&line);
                     if let Err(e) = ws.send(Message::Text(line.into())).await {
                         return format!("connection error: {e}");
                     }
@@ -252,5 +334,34 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess) -> String {
                 }
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    #[test]
+    fn the_authors_options_follow_the_arbiters_and_only_declared_ones() {
+        let wanted = vec![
+            ("Level".to_owned(), "6".to_owned()),
+            ("Missing".to_owned(), "1".to_owned()),
+        ];
+        let mut o = Options::new(&wanted);
+        assert!(o.before_arbiter("umi").is_empty());
+        o.from_engine("option name Level type spin default 10 min 1 max 20");
+        o.from_engine("umiok");
+        assert!(o.before_arbiter("setoption name Level value 9").is_empty());
+        assert_eq!(
+            o.before_arbiter("isready"),
+            ["setoption name Level value 6"]
+        );
+        // Once sent, not again until the arbiter sets options again.
+        assert!(o.before_arbiter("newgame bohnenspiel").is_empty());
+        assert!(o.before_arbiter("setoption name Level value 3").is_empty());
+        assert_eq!(
+            o.before_arbiter("isready"),
+            ["setoption name Level value 6"]
+        );
     }
 }
