@@ -982,6 +982,15 @@ pub async fn main(cli: Cli) -> i32 {
     // why: only the commands that play events keep finished games in logs;
     // the interrupt message must not promise logs that `serve` never writes.
     let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
+    // The servers drain at the first signal (crate::shutdown); the rest
+    // stop at once, as a plain tournament's --resume expects.
+    let drains = match &cli.command {
+        Command::Serve(_) => true,
+        Command::Arena(a) => a.is_server(),
+        Command::Match(m) => m.run.live.is_some(),
+        Command::Tournament(t) => t.run.live.is_some(),
+        _ => false,
+    };
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
@@ -1007,70 +1016,40 @@ pub async fn main(cli: Cli) -> i32 {
             },
         }
     };
-    tokio::select! {
-        r = work => match r {
-            Ok(code) => code,
-            Err(UsageError(msg)) => {
-                eprintln!("arbiter: {msg}");
-                2
-            }
-        },
-        signal = termination_signal() => {
-            let n = kill_all_engines();
-            let kept = if keeps_logs { "; finished games are in the logs" } else { "" };
-            eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
-            // The shell's convention: 128 + the signal's number.
-            128 + signal.number()
-        }
-    }
-}
-
-/// A signal that ends the arbiter the way Ctrl-C does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
-    Interrupt,
-    Terminate,
-    Hangup,
-}
-
-impl Stop {
-    fn number(self) -> i32 {
-        match self {
-            Stop::Interrupt => libc::SIGINT,
-            Stop::Terminate => libc::SIGTERM,
-            Stop::Hangup => libc::SIGHUP,
-        }
-    }
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stop::Interrupt => "interrupted (SIGINT)",
-            Stop::Terminate => "terminated (SIGTERM)",
-            Stop::Hangup => "hung up (SIGHUP)",
-        })
-    }
-}
-
-/// Waits for SIGINT, SIGTERM or SIGHUP. A signal whose handler cannot be
-/// installed is not waited for (the others still are).
-async fn termination_signal() -> Stop {
-    use tokio::signal::unix::{signal, SignalKind};
-    let wait = |kind: SignalKind, stop: Stop| async move {
-        match signal(kind) {
-            Ok(mut s) => {
-                s.recv().await;
-                stop
-            }
-            Err(_) => std::future::pending().await,
+    let finish = |r: Result<i32, UsageError>| match r {
+        Ok(code) => code,
+        Err(UsageError(msg)) => {
+            eprintln!("arbiter: {msg}");
+            2
         }
     };
-    tokio::select! {
-        s = wait(SignalKind::interrupt(), Stop::Interrupt) => s,
-        s = wait(SignalKind::terminate(), Stop::Terminate) => s,
-        s = wait(SignalKind::hangup(), Stop::Hangup) => s,
+    let mut signals = crate::shutdown::Signals::new();
+    tokio::pin!(work);
+    let mut signal = tokio::select! {
+        r = &mut work => return finish(r),
+        signal = signals.next() => signal,
+    };
+    if drains {
+        // The first signal of a server: no new game, the games in progress
+        // finish (the server's own deadline), then `work` returns 0.
+        eprintln!(
+            "arbiter: {signal}: stopping: no new game, the games in progress finish \
+             (a second signal stops at once)"
+        );
+        crate::shutdown::drain();
+        signal = tokio::select! {
+            r = &mut work => return finish(r),
+            signal = signals.next() => signal,
+        };
     }
+    // why first: a game that ends from here on (its engine killed just
+    // below) is aborted, never a result.
+    crate::shutdown::now();
+    let n = kill_all_engines();
+    let kept = if keeps_logs { "; finished games are in the logs" } else { "" };
+    eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
+    // The shell's convention: 128 + the signal's number.
+    128 + signal.number()
 }
 
 #[cfg(test)]

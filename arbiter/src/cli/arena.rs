@@ -173,6 +173,12 @@ fn bot(command: BotCommand) -> Result<(), UsageError> {
 }
 
 impl ArenaArgs {
+    /// Whether the command is the long-running server (`run`), which drains
+    /// at a first signal (crate::shutdown).
+    pub fn is_server(&self) -> bool {
+        matches!(&self.command, ArenaCommand::Run(_))
+    }
+
     /// Whether the command starts engine processes (`run`, with house bots).
     pub fn runs_engines(&self) -> bool {
         matches!(&self.command, ArenaCommand::Run(r) if !r.house.is_empty())
