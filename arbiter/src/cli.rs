@@ -1037,9 +1037,27 @@ pub async fn main(cli: Cli) -> i32 {
              (a second signal stops at once)"
         );
         crate::shutdown::drain();
+        // why a backstop for an event only: the arena has its own --drain.
+        let backstop = async {
+            if keeps_logs {
+                tokio::time::sleep(crate::shutdown::MAX_DRAIN).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
         signal = tokio::select! {
             r = &mut work => return finish(r),
             signal = signals.next() => signal,
+            () = backstop => {
+                crate::shutdown::now();
+                let n = kill_all_engines();
+                eprintln!(
+                    "arbiter: the games in progress did not finish in {} s: killed {n} engine \
+                     process group(s); finished games are in the logs",
+                    crate::shutdown::MAX_DRAIN.as_secs()
+                );
+                return 0;
+            }
         };
     }
     // why first: a game that ends from here on (its engine killed just
