@@ -1064,7 +1064,11 @@ pub async fn main(cli: Cli) -> i32 {
     // below) is aborted, never a result.
     crate::shutdown::now();
     let n = kill_all_engines();
-    let kept = if keeps_logs { "; finished games are in the logs" } else { "" };
+    let kept = if keeps_logs {
+        "; finished games are in the logs"
+    } else {
+        ""
+    };
     eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
     // The shell's convention: 128 + the signal's number.
     128 + signal.number()

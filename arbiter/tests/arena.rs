@@ -221,7 +221,10 @@ fn an_unknown_bot_or_pool_in_the_games_list_is_a_404_naming_it() {
         ("/api/arena/games?bot=%F0%9F%98%80", "\"\u{1f600}\""),
         ("/api/arena/games?pool=bohn&bot=nosuchbot", "\"nosuchbot\""),
         ("/api/arena/games?pool=nope", "no pool named \"nope\""),
-        ("/api/arena/bot?name=nosuchbot", "no bot named \"nosuchbot\""),
+        (
+            "/api/arena/bot?name=nosuchbot",
+            "no bot named \"nosuchbot\"",
+        ),
     ] {
         let (status, body) = request(&arena.addr, path, &[]);
         assert_eq!(status, 404, "{path}: {body}");

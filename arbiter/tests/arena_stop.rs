@@ -55,13 +55,7 @@ fn start(dir: &Scratch, each: &str, extra: &[&str]) -> Arena {
     for bot in ["ref-a", "ref-b"] {
         add_bot(&db, bot);
     }
-    let house = |name: &str| {
-        format!(
-            "name={name} cmd={} {} slots=2",
-            engine(),
-            dir.dir_arg()
-        )
-    };
+    let house = |name: &str| format!("name={name} cmd={} {} slots=2", engine(), dir.dir_arg());
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(&dir.0)
         .args(["arena", "run", "--listen", "127.0.0.1:0"])
@@ -98,7 +92,10 @@ fn games_in_progress(arena: &Arena) -> Vec<i64> {
             std::thread::sleep(Duration::from_millis(500));
             return ids;
         }
-        assert!(t0.elapsed() < Duration::from_secs(60), "no games: {playing}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no games: {playing}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }

@@ -142,10 +142,11 @@ fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
     // why the command line's parser: the same three forms as `--openings`.
     let openings = crate::play::openings::parse_openings(openings_spec.as_deref(), game, 1)
         .map_err(|e| {
-            within(
-                e.0.replacen("--openings", "openings", 1)
-                    .replacen("expected suite,", "expected suite, start,", 1),
-            )
+            within(e.0.replacen("--openings", "openings", 1).replacen(
+                "expected suite,",
+                "expected suite, start,",
+                1,
+            ))
         })?;
     Ok(Pool {
         name,
@@ -201,7 +202,13 @@ mod tests {
 
     #[test]
     fn every_game_has_a_suite_and_start_asks_for_the_start_position() {
-        for game in ["bohnenspiel", "bohnenspiel-hemprich", "bosh", "kimasai", "kujifunza"] {
+        for game in [
+            "bohnenspiel",
+            "bohnenspiel-hemprich",
+            "bosh",
+            "kimasai",
+            "kujifunza",
+        ] {
             let text = format!(r#"[{{"name": "p", "game": "{game}", "each": "st=1"}}]"#);
             let pool = &parse(&text, Path::new(".")).unwrap()[0];
             assert_eq!(pool.openings, Openings::Suite, "{game}");
