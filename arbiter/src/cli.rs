@@ -985,7 +985,8 @@ pub async fn main(cli: Cli) -> i32 {
     // The servers drain at the first signal (crate::shutdown); the rest
     // stop at once, as a plain tournament's --resume expects.
     let drains = match &cli.command {
-        Command::Serve(_) => true,
+        // why not serve (yet): its pages' games and analyses are not told
+        // apart; it stops at once, as before.
         Command::Arena(a) => a.is_server(),
         Command::Match(m) => m.run.live.is_some(),
         Command::Tournament(t) => t.run.live.is_some(),

@@ -303,13 +303,16 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
 /// progress finished up to the deadline, then the ones left aborted.
 async fn drain(
     arena: &Arc<server::Arena>,
-    remote: &RemoteBots,
+    remote: &Arc<RemoteBots>,
     deadline: Option<Duration>,
     run: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
     mut phase: tokio::sync::watch::Receiver<crate::shutdown::Phase>,
 ) {
     arena.stop_pairing();
-    remote.stop("server stopping").await;
+    // why a task: closing a connection tells the lobby, which `run` reads;
+    // awaited here, a full lobby would wait for a `run` not polled.
+    let remote = Arc::clone(remote);
+    tokio::spawn(async move { remote.stop("server stopping").await });
     let deadline = deadline.unwrap_or_else(|| arena.drain_deadline());
     let n = arena.playing().len();
     eprintln!(
