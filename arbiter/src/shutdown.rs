@@ -171,7 +171,7 @@ pub async fn stopped_now(rx: &mut watch::Receiver<Phase>) {
 /// cap is the default's only.
 pub fn drain_arg(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s == 0.0 => Ok(0.0),
+        Ok(0.0) => Ok(0.0),
         _ => crate::cli::seconds_arg(text),
     }
 }
