@@ -626,7 +626,8 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
     let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
     std::fs::write(
         &pools,
-        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+        // why the start position: the scripted bot's moves are for it.
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
     )
     .unwrap();
     let token = add_bot(&db, "dropper");
