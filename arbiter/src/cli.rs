@@ -774,6 +774,15 @@ pub async fn start_live(
     .await
     .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);
+    // The page says so when a first signal drains the event (crate::shutdown).
+    let hub = live.hub.clone();
+    tokio::spawn(async move {
+        let mut phase = crate::shutdown::watch();
+        crate::shutdown::draining(&mut phase).await;
+        hub.publish(crate::web::live::LiveMsg::Problems {
+            problems: vec!["server stopping: no new game; the games in progress finish".to_owned()],
+        });
+    });
     Ok(Some(live))
 }
 
