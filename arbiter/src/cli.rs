@@ -847,6 +847,15 @@ pub async fn start_live(
     .await
     .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);
+    // The page says so when a first signal drains the event (crate::shutdown).
+    let hub = live.hub.clone();
+    tokio::spawn(async move {
+        let mut phase = crate::shutdown::watch();
+        crate::shutdown::draining(&mut phase).await;
+        hub.publish(crate::web::live::LiveMsg::Problems {
+            problems: vec!["server stopping: no new game; the games in progress finish".to_owned()],
+        });
+    });
     Ok(Some(live))
 }
 
@@ -1065,6 +1074,16 @@ pub async fn main(cli: Cli) -> i32 {
     // why: only the commands that play events keep finished games in logs;
     // the interrupt message must not promise logs that `serve` never writes.
     let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
+    // The servers drain at the first signal (crate::shutdown); the rest
+    // stop at once, as a plain tournament's --resume expects.
+    let drains = match &cli.command {
+        // why not serve (yet): its pages' games and analyses are not told
+        // apart; it stops at once, as before.
+        Command::Arena(a) => a.is_server(),
+        Command::Match(m) => m.run.live.is_some(),
+        Command::Tournament(t) => t.run.live.is_some(),
+        _ => false,
+    };
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
@@ -1090,70 +1109,62 @@ pub async fn main(cli: Cli) -> i32 {
             },
         }
     };
-    tokio::select! {
-        r = work => match r {
-            Ok(code) => code,
-            Err(UsageError(msg)) => {
-                eprintln!("arbiter: {msg}");
-                2
-            }
-        },
-        signal = termination_signal() => {
-            let n = kill_all_engines();
-            let kept = if keeps_logs { "; finished games are in the logs" } else { "" };
-            eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
-            // The shell's convention: 128 + the signal's number.
-            128 + signal.number()
-        }
-    }
-}
-
-/// A signal that ends the arbiter the way Ctrl-C does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
-    Interrupt,
-    Terminate,
-    Hangup,
-}
-
-impl Stop {
-    fn number(self) -> i32 {
-        match self {
-            Stop::Interrupt => libc::SIGINT,
-            Stop::Terminate => libc::SIGTERM,
-            Stop::Hangup => libc::SIGHUP,
-        }
-    }
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stop::Interrupt => "interrupted (SIGINT)",
-            Stop::Terminate => "terminated (SIGTERM)",
-            Stop::Hangup => "hung up (SIGHUP)",
-        })
-    }
-}
-
-/// Waits for SIGINT, SIGTERM or SIGHUP. A signal whose handler cannot be
-/// installed is not waited for (the others still are).
-async fn termination_signal() -> Stop {
-    use tokio::signal::unix::{signal, SignalKind};
-    let wait = |kind: SignalKind, stop: Stop| async move {
-        match signal(kind) {
-            Ok(mut s) => {
-                s.recv().await;
-                stop
-            }
-            Err(_) => std::future::pending().await,
+    let finish = |r: Result<i32, UsageError>| match r {
+        Ok(code) => code,
+        Err(UsageError(msg)) => {
+            eprintln!("arbiter: {msg}");
+            2
         }
     };
-    tokio::select! {
-        s = wait(SignalKind::interrupt(), Stop::Interrupt) => s,
-        s = wait(SignalKind::terminate(), Stop::Terminate) => s,
-        s = wait(SignalKind::hangup(), Stop::Hangup) => s,
+    let mut signals = crate::shutdown::Signals::new();
+    tokio::pin!(work);
+    let mut signal = tokio::select! {
+        r = &mut work => return finish(r),
+        signal = signals.next() => signal,
+    };
+    if drains {
+        // The first signal of a server: no new game, the games in progress
+        // finish (the server's own deadline), then `work` returns 0.
+        eprintln!(
+            "arbiter: {signal}: stopping: no new game, the games in progress finish \
+             (a second signal stops at once)"
+        );
+        crate::shutdown::drain();
+        // why a backstop for an event only: the arena has its own --drain.
+        let backstop = async {
+            if keeps_logs {
+                tokio::time::sleep(crate::shutdown::MAX_DRAIN).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        signal = tokio::select! {
+            r = &mut work => return finish(r),
+            signal = signals.next() => signal,
+            () = backstop => {
+                crate::shutdown::now();
+                let n = kill_all_engines();
+                eprintln!(
+                    "arbiter: the games in progress did not finish in {} s: killed {n} engine \
+                     process group(s); finished games are in the logs",
+                    crate::shutdown::MAX_DRAIN.as_secs()
+                );
+                return 0;
+            }
+        };
     }
+    // why first: a game that ends from here on (its engine killed just
+    // below) is aborted, never a result.
+    crate::shutdown::now();
+    let n = kill_all_engines();
+    let kept = if keeps_logs {
+        "; finished games are in the logs"
+    } else {
+        ""
+    };
+    eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
+    // The shell's convention: 128 + the signal's number.
+    128 + signal.number()
 }
 
 #[cfg(test)]

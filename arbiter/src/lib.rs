@@ -24,6 +24,7 @@
 //! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 //! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
 //!   grace, lag compensation) and the bridge `arbiter connect`.
+//! - [`shutdown`]: a signal's stop: the first drains, a second stops now.
 //! - [`arena`]: `arbiter arena`, the standing server where bots are paired,
 //!   rated and watched.
 
@@ -74,6 +75,7 @@ pub mod event {
 }
 
 pub mod remote;
+pub mod shutdown;
 pub mod stats;
 
 pub mod front;

@@ -209,6 +209,32 @@ fn a_second_server_on_one_database_refuses() {
     );
 }
 
+#[test]
+fn an_unknown_bot_or_pool_in_the_games_list_is_a_404_naming_it() {
+    let dir = Scratch::new("arena", "unknown");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(&pools, POOLS).unwrap();
+    add_bot(&db, "alpha");
+    let arena = start(&dir, &db, &pools, &[]);
+    for (path, named) in [
+        ("/api/arena/games?bot=nosuchbot", "\"nosuchbot\""),
+        ("/api/arena/games?bot=%F0%9F%98%80", "\"\u{1f600}\""),
+        ("/api/arena/games?pool=bohn&bot=nosuchbot", "\"nosuchbot\""),
+        ("/api/arena/games?pool=nope", "no pool named \"nope\""),
+        (
+            "/api/arena/bot?name=nosuchbot",
+            "no bot named \"nosuchbot\"",
+        ),
+    ] {
+        let (status, body) = request(&arena.addr, path, &[]);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body.contains(named), "{path}: {body}");
+    }
+    // A known bot without games: an empty list.
+    let games = get_json(&arena.addr, "/api/arena/games?bot=alpha");
+    assert_eq!(games, serde_json::json!([]));
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -600,7 +626,8 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
     let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
     std::fs::write(
         &pools,
-        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+        // why the start position: the scripted bot's moves are for it.
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
     )
     .unwrap();
     let token = add_bot(&db, "dropper");

@@ -2,8 +2,9 @@
 //! engine settings every game of the pool is played with (`each`, read by
 //! the arbiter's engine settings parser exactly as `--each`: `tc=`, `st=`,
 //! `depth=`, `nodes=`, `timemargin=`, `option.X=`, `ponder`) and the
-//! openings (`suite`, `plies=N` or `file=PATH` as `--openings`; a relative
-//! path is relative to the pools file). For example:
+//! openings (`suite`, `plies=N` or `file=PATH` as `--openings`, or `start`
+//! for the start position; a relative path is relative to the pools file;
+//! default `suite`, the game's balanced suite). For example:
 //!
 //! ```json
 //! [{"name": "bohn-blitz", "game": "bohnenspiel", "each": "tc=60+1"},
@@ -126,15 +127,27 @@ fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
                 .into(),
         ));
     }
-    let openings_spec = entry.openings.map(|o| match o.strip_prefix("file=") {
-        Some(rel) if Path::new(rel).is_relative() => {
-            format!("file={}", base.join(rel).display())
-        }
-        _ => o,
-    });
+    // why the suite by default: two deterministic bots from one start
+    // position replay one game, pair after pair (the issue's rounds 14 and
+    // 46); `start` asks for the start position.
+    let openings_spec = match entry.openings.as_deref().unwrap_or("suite") {
+        "start" => None,
+        o => Some(match o.strip_prefix("file=") {
+            Some(rel) if Path::new(rel).is_relative() => {
+                format!("file={}", base.join(rel).display())
+            }
+            _ => o.to_owned(),
+        }),
+    };
     // why the command line's parser: the same three forms as `--openings`.
     let openings = crate::play::openings::parse_openings(openings_spec.as_deref(), game, 1)
-        .map_err(|e| within(e.0.replacen("--openings", "openings", 1)))?;
+        .map_err(|e| {
+            within(e.0.replacen("--openings", "openings", 1).replacen(
+                "expected suite,",
+                "expected suite, start,",
+                1,
+            ))
+        })?;
     Ok(Pool {
         name,
         game,
@@ -174,7 +187,9 @@ mod tests {
             pools[0].tc.limit,
             "60+1".parse::<TimeControl>().unwrap().limit
         );
-        assert_eq!(pools[0].openings, Openings::StartPosition);
+        // No `openings`: the balanced suite, a new opening each pair.
+        assert_eq!(pools[0].openings, Openings::Suite);
+        assert_ne!(pools[0].opening(0), pools[0].opening(1));
         assert_eq!(pools[1].openings, Openings::Suite);
         assert_ne!(pools[1].opening(0), pools[1].opening(1));
         let p = parse(
@@ -183,6 +198,28 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p[0].options, [("Level".to_owned(), "3".to_owned())]);
+    }
+
+    #[test]
+    fn every_game_has_a_suite_and_start_asks_for_the_start_position() {
+        for game in [
+            "bohnenspiel",
+            "bohnenspiel-hemprich",
+            "bosh",
+            "kimasai",
+            "kujifunza",
+        ] {
+            let text = format!(r#"[{{"name": "p", "game": "{game}", "each": "st=1"}}]"#);
+            let pool = &parse(&text, Path::new(".")).unwrap()[0];
+            assert_eq!(pool.openings, Openings::Suite, "{game}");
+            assert_ne!(pool.opening(0), pool.opening(1), "{game}");
+            let text = format!(
+                r#"[{{"name": "p", "game": "{game}", "each": "st=1", "openings": "start"}}]"#
+            );
+            let pool = &parse(&text, Path::new(".")).unwrap()[0];
+            assert_eq!(pool.openings, Openings::StartPosition, "{game}");
+            assert_eq!(pool.opening(0), pool.opening(7), "{game}");
+        }
     }
 
     #[test]
@@ -206,7 +243,7 @@ mod tests {
         );
         assert!(e.contains("pool #2: the name \"a\" is used twice"), "{e}");
         let e = err(r#"[{"name": "a", "game": "bosh", "each": "st=1", "openings": "book"}]"#);
-        assert!(e.contains("openings book: expected suite"), "{e}");
+        assert!(e.contains("openings book: expected suite, start,"), "{e}");
         let e =
             err(r#"[{"name": "a", "game": "bosh", "each": "st=1", "openings": "file=nope.txt"}]"#);
         assert!(e.contains("nope.txt"), "{e}");

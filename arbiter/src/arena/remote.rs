@@ -107,6 +107,8 @@ pub struct RemoteBots {
     lobby: mpsc::Sender<LobbyEvent>,
     idle: Mutex<BTreeMap<String, Vec<Idle>>>,
     away: Mutex<BTreeMap<String, Vec<Away>>>,
+    /// Set by [`RemoteBots::stop`]: the reason every connection is closed for.
+    stopping: Mutex<Option<String>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -164,6 +166,7 @@ impl RemoteBots {
             lobby,
             idle: Mutex::new(BTreeMap::new()),
             away: Mutex::new(BTreeMap::new()),
+            stopping: Mutex::new(None),
         });
         tokio::spawn(Arc::clone(&bots).take_arrivals(arrivals));
         tokio::spawn(Arc::clone(&bots).sweep());
@@ -174,6 +177,24 @@ impl RemoteBots {
         while let Some(bot) = arrivals.recv().await {
             tokio::spawn(Arc::clone(&self).arrive(bot));
         }
+    }
+
+    /// The server is stopping for `reason`: every idle connection is closed
+    /// now (its close frame says why), a connection in a game when its game
+    /// ends, and a new one at once.
+    pub async fn stop(&self, reason: &str) {
+        *lock(&self.stopping) = Some(reason.to_owned());
+        let idle = std::mem::take(&mut *lock(&self.idle));
+        for (bot, all) in idle {
+            for i in all {
+                i.state.close(reason);
+                self.drop_session(&bot, i.session).await;
+            }
+        }
+    }
+
+    fn stopping(&self) -> Option<String> {
+        lock(&self.stopping).clone()
     }
 
     /// Whether a game of `bot` has lost its connection (and may be waiting
@@ -194,6 +215,10 @@ impl RemoteBots {
         let Some(conn) = self.registry.take(&bot, tokio::time::Instant::now()).await else {
             return; // a game's link took it
         };
+        if let Some(why) = self.stopping() {
+            conn.state.close(&why);
+            return; // dropping it closes the socket
+        }
         let pools = match named_pools(conn.query.as_deref(), &self.pools) {
             Ok(p) => p,
             Err(why) => {
@@ -359,7 +384,10 @@ impl RemoteBots {
 
     async fn release_now(&self, bot: &str, mut session: Session, fit: bool) {
         let away = self.back(bot, &session);
-        if fit && session.is_alive() && self.check.is_active(bot) {
+        if let (Some(why), Some(a)) = (self.stopping(), away.as_ref()) {
+            a.state.close(&why);
+        }
+        if fit && session.is_alive() && self.check.is_active(bot) && self.stopping().is_none() {
             if let Some(a) = away {
                 lock(&self.idle)
                     .entry(bot.to_owned())

@@ -27,7 +27,9 @@ use crate::arena::ratings::{rate_scored, Rated};
 use crate::arena::store::{self, NewGame};
 use crate::engine::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
-use crate::play::observe::{clocks_ms, GameStart, GameWatch};
+use crate::play::observe::{
+    clocks_ms, GameObserver, GameStart, GameWatch, PlyEvent, ThinkingEvent,
+};
 use crate::play::runner::Job;
 use crate::records::log::{GameLog, Termination};
 use crate::web::live::LiveHub;
@@ -79,6 +81,10 @@ struct State {
     /// When the ratings were last recomputed.
     rated_at: Option<Instant>,
     started: u64,
+    /// The server is stopping (a drain): no new game.
+    stopping: bool,
+    /// The latest clocks of each game in progress (for the drain's deadline).
+    clocks: BTreeMap<i64, [Option<u64>; 2]>,
 }
 
 /// The arena, shared by its tasks and the pages.
@@ -100,6 +106,50 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // why not unwrap: a panic in one game must not stop the arena.
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// The live feed of one game, which also keeps its latest clocks in the
+/// arena's state (the drain's deadline is the longest game's clocks).
+struct ClockTap<'a> {
+    inner: &'a dyn GameObserver,
+    arena: &'a Arena,
+    id: i64,
+}
+
+impl ClockTap<'_> {
+    fn note(&self, clocks: [Option<u64>; 2]) {
+        if let Some(c) = lock(&self.arena.state).clocks.get_mut(&self.id) {
+            *c = clocks;
+        }
+    }
+}
+
+impl GameObserver for ClockTap<'_> {
+    fn game_started(&self, start: &GameStart<'_>) {
+        self.note(start.clocks_ms);
+        self.inner.game_started(start);
+    }
+
+    fn ply(&self, job: &Job, ply: &PlyEvent<'_>) {
+        self.note(ply.clocks_ms);
+        // why asked here: the tap is always watched (for the clocks); the
+        // feed builds its message only while a page looks.
+        if self.inner.watched() {
+            self.inner.ply(job, ply);
+        }
+    }
+
+    fn thinking(&self, job: &Job, thinking: &ThinkingEvent<'_>) {
+        if self.inner.watched() {
+            self.inner.thinking(job, thinking);
+        }
+    }
+}
+
+/// What the pages say while the server drains.
+pub const STOPPING: &str = "server stopping: no new game; the games in progress finish";
+
+/// Time a drain adds to a game's remaining clocks (its last moves' overhead).
+const DRAIN_MARGIN: Duration = Duration::from_secs(5);
 
 /// Whether a game's verdict is a strike against the bot that lost it
 /// (see [`crate::arena::backoff`]).
@@ -199,6 +249,58 @@ impl Arena {
         lock(&self.state).playing.values().cloned().collect()
     }
 
+    /// Starts the drain: no new game from now on (the games in progress
+    /// finish), and the live page says the server is stopping.
+    pub fn stop_pairing(&self) {
+        lock(&self.state).stopping = true;
+        self.live.publish(crate::web::live::LiveMsg::Problems {
+            problems: vec![STOPPING.to_owned()],
+        });
+        self.wake.notify_one();
+    }
+
+    /// Whether the server is stopping (no new game).
+    pub fn is_stopping(&self) -> bool {
+        lock(&self.state).stopping
+    }
+
+    /// How long the games in progress may still take: the longest game's
+    /// clocks, both sides' remaining time (with a few seconds for the last
+    /// moves' overhead), at most [`crate::shutdown::MAX_DRAIN`]; a game
+    /// without a chess clock (`st=`, depth, nodes) may take the most.
+    pub fn drain_deadline(&self) -> Duration {
+        let s = lock(&self.state);
+        let longest = s
+            .playing
+            .keys()
+            .map(|id| match s.clocks.get(id) {
+                Some([Some(a), Some(b)]) => {
+                    Duration::from_millis(a.saturating_add(*b)) + DRAIN_MARGIN
+                }
+                _ => crate::shutdown::MAX_DRAIN,
+            })
+            .max()
+            .unwrap_or(Duration::ZERO);
+        longest.min(crate::shutdown::MAX_DRAIN)
+    }
+
+    /// Aborts every game still in progress (a drain's deadline passed):
+    /// never a result, counted nowhere; a game that ends later is not
+    /// recorded. Returns how many.
+    pub fn abort_playing(&self) -> usize {
+        let ids: Vec<i64> = lock(&self.state).playing.keys().copied().collect();
+        let w = lock(&self.writer);
+        ids.into_iter()
+            .filter(|&id| match store::abort(&w, id) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::error!("cannot abort game {id}: {e}");
+                    false
+                }
+            })
+            .count()
+    }
+
     /// Until when `bot` is paused (seconds from now), if it is.
     pub fn paused_for(&self, bot: &str) -> Option<Duration> {
         let now = Instant::now();
@@ -243,7 +345,8 @@ impl Arena {
             }
             self.schedule();
             self.refresh_ratings(false);
-            if !open && lock(&self.state).playing.is_empty() {
+            let s = lock(&self.state);
+            if (!open || s.stopping) && s.playing.is_empty() {
                 break;
             }
         }
@@ -319,6 +422,9 @@ impl Arena {
 
     /// Starts what the pairing of each pool gives for the free slots now.
     fn schedule(self: &Arc<Self>) {
+        if self.is_stopping() {
+            return;
+        }
         let active = self.active_bots();
         let now = Instant::now();
         let mut starts: Vec<(usize, Start, i64)> = Vec::new();
@@ -386,6 +492,7 @@ impl Arena {
                             for bot in [&start.south, &start.north] {
                                 *s.busy.entry(bot.clone()).or_default() += 1;
                             }
+                            s.clocks.insert(id, [None, None]);
                             s.playing.insert(
                                 id,
                                 Playing {
@@ -438,12 +545,26 @@ impl Arena {
             partie: None,
             tags: BTreeMap::new(),
         };
+        // why: a game cut off by our own stop (its engines killed, or the
+        // server stopping at once) is never a result: aborted, counted nowhere.
+        let cut_off = crate::shutdown::stopping_now()
+            || matches!(played.termination, Termination::Interrupted { .. });
         let recorded = {
             let mut w = lock(&self.writer);
-            store::finish(&mut w, id, &log)
+            if cut_off {
+                match store::abort(&w, id) {
+                    Ok(()) => Err(DbError(format!(
+                        "game {id} aborted: {}",
+                        played.termination.detail()
+                    ))),
+                    Err(e) => Err(e),
+                }
+            } else {
+                store::finish(&mut w, id, &log)
+            }
         };
         if let Err(e) = &recorded {
-            tracing::error!("game {id} not recorded: {e}");
+            tracing::warn!("game {id} not recorded: {e}");
         }
         // The game is in the database before the sessions go back (an
         // offender's shutdown grace would widen the window a kill loses it in).
@@ -458,6 +579,7 @@ impl Arena {
         let now = Instant::now();
         let mut s = lock(&self.state);
         s.playing.remove(&id);
+        s.clocks.remove(&id);
         for (side, bot) in Side::BOTH.into_iter().zip(&names) {
             if let Some(n) = s.busy.get_mut(bot) {
                 *n = n.saturating_sub(1);
@@ -501,7 +623,7 @@ impl Arena {
                     if session.is_none() {
                         let detail = format!("{bot} at start: {fault}");
                         played.termination = match fault {
-                            Fault::Gone { .. } => Termination::Crash { side, detail },
+                            Fault::Gone { .. } => game::gone(side, detail),
                             // why: a connection that closed before its game.
                             Fault::Dropped { .. } => Termination::Disconnect { side, detail },
                             _ => Termination::Unresponsive { side, detail },
@@ -536,12 +658,17 @@ impl Arena {
         };
         let feed = crate::web::live::feed::game_feed(self.live.clone(), names.to_vec());
         let clocks = plan.tc.map(crate::play::tc::Clock::new);
-        feed.game_started(&GameStart {
+        let tap = ClockTap {
+            inner: feed.as_ref(),
+            arena: self,
+            id,
+        };
+        tap.game_started(&GameStart {
             job: &job,
             clocks_ms: clocks_ms(&clocks),
         });
         let watch = GameWatch {
-            observer: feed.as_ref(),
+            observer: &tap,
             job: &job,
         };
         let played = game::play_observed(

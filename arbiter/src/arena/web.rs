@@ -357,6 +357,9 @@ async fn games(
         if let Some(p) = &q.pool {
             pool_index(arena, p)?;
         }
+        if let Some(b) = &q.bot {
+            known_bot(arena, b)?;
+        }
         game_rows(arena, q.pool.as_deref(), q.bot.as_deref()).map(Json)
     })
     .await
@@ -414,14 +417,20 @@ struct BotPage {
     games: Vec<GameRow>,
 }
 
-fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
+/// The account of bot `name` (revoked or not), or 404 naming it.
+fn known_bot(arena: &Arena, name: &str) -> Result<crate::arena::bots::Bot, ApiError> {
     let known = {
         let r = arena.reader();
         crate::arena::bots::list(&r).map_err(internal)?
     };
-    let Some(account) = known.iter().find(|b| b.name == name) else {
-        return Err((StatusCode::NOT_FOUND, format!("no bot named {name:?}")));
-    };
+    known
+        .into_iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bot named {name:?}")))
+}
+
+fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
+    let account = known_bot(arena, name)?;
     let present = arena.present();
     let mut pools = Vec::new();
     for (i, pool) in arena.config.pools.iter().enumerate() {

@@ -92,6 +92,12 @@ pub struct RunArgs {
     /// (its clock running) before the game is lost by disconnect; 0: none.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = grace_arg)]
     pub remote_grace: f64,
+    /// At a first SIGTERM or SIGINT the server starts no game and lets the
+    /// games in progress finish for at most this many seconds (then they
+    /// are aborted), and exits 0; a second signal stops at once. Default:
+    /// the longest game's remaining clocks, at most 600; 0: abort at once.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::shutdown::drain_arg)]
+    pub drain: Option<f64>,
 }
 
 #[derive(Subcommand)]
@@ -173,6 +179,12 @@ fn bot(command: BotCommand) -> Result<(), UsageError> {
 }
 
 impl ArenaArgs {
+    /// Whether the command is the long-running server (`run`), which drains
+    /// at a first signal (crate::shutdown).
+    pub fn is_server(&self) -> bool {
+        matches!(&self.command, ArenaCommand::Run(_))
+    }
+
     /// Whether the command starts engine processes (`run`, with house bots).
     pub fn runs_engines(&self) -> bool {
         matches!(&self.command, ArenaCommand::Run(r) if !r.house.is_empty())
@@ -273,7 +285,53 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
         let _ = lobby.send(ev).await;
     }
     let _lobby = lobby;
-    arena.run(events).await;
+    let run = Arc::clone(&arena).run(events);
+    tokio::pin!(run);
+    let mut phase = crate::shutdown::watch();
+    tokio::select! {
+        () = &mut run => {}
+        () = crate::shutdown::draining(&mut phase) => {
+            drain(&arena, &remote, args.drain.map(secs), run, phase).await;
+        }
+    }
     house.shutdown().await;
     Ok(())
+}
+
+/// The drain (crate::shutdown): no new game, the bots told (each
+/// connection closed, with the reason, when it is idle), the games in
+/// progress finished up to the deadline, then the ones left aborted.
+async fn drain(
+    arena: &Arc<server::Arena>,
+    remote: &Arc<RemoteBots>,
+    deadline: Option<Duration>,
+    run: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+    mut phase: tokio::sync::watch::Receiver<crate::shutdown::Phase>,
+) {
+    arena.stop_pairing();
+    // why a task: closing a connection tells the lobby, which `run` reads;
+    // awaited here, a full lobby would wait for a `run` not polled.
+    let remote = Arc::clone(remote);
+    tokio::spawn(async move { remote.stop("server stopping").await });
+    let deadline = deadline.unwrap_or_else(|| arena.drain_deadline());
+    let n = arena.playing().len();
+    eprintln!(
+        "arbiter: the arena is stopping: {n} game(s) in progress finish (at most {:.0} s)",
+        deadline.as_secs_f64()
+    );
+    tokio::select! {
+        () = run => eprintln!("arbiter: the games in progress finished; the arena stopped"),
+        () = tokio::time::sleep(deadline) => {
+            // why now first: a game that ends from here on is aborted.
+            crate::shutdown::now();
+            let aborted = arena.abort_playing();
+            crate::engine::process::kill_all_engines();
+            eprintln!(
+                "arbiter: the drain's {:.0} s ran out: {aborted} game(s) aborted (counted nowhere)",
+                deadline.as_secs_f64()
+            );
+        }
+        // A second signal: cli::main kills the engines and exits.
+        () = crate::shutdown::stopped_now(&mut phase) => std::future::pending().await,
+    }
 }

@@ -469,10 +469,24 @@ fn live_groups() -> MutexGuard<'static, BTreeSet<i32>> {
 /// from a raw signal handler, as it takes a lock). Returns how many groups were
 /// signalled. It does not reap: the owners do that (or the arbiter exits).
 pub fn kill_all_engines() -> usize {
+    // why before the kill: an engine seen dead from here on died by our
+    // hand, and its game must not be charged to it (see [`killed_by_arbiter`]).
+    KILLED_ALL.store(true, std::sync::atomic::Ordering::SeqCst);
     live_groups()
         .iter()
         .filter(|&&pgid| kill_group(pgid))
         .count()
+}
+
+/// Set by [`kill_all_engines`]: the arbiter killed its engines itself (it is
+/// stopping), so an engine gone from then on did not crash.
+static KILLED_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the arbiter has killed its engines itself ([`kill_all_engines`],
+/// a stop at once): an engine seen gone since is no crash of its own, and
+/// its game is interrupted, never scored ([`crate::play::game::gone`]).
+pub fn killed_by_arbiter() -> bool {
+    KILLED_ALL.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// Kills and reaps every process this arbiter adopted as a subreaper (the

@@ -69,6 +69,8 @@ impl Played {
 pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
     let detail = fault.to_string();
     match fault {
+        // why first: an engine or connection lost to our own stop at once.
+        Fault::Gone { .. } | Fault::Dropped { .. } if cut_off_by_us() => gone(side, detail),
         Fault::Timeout { .. } if has_clock => Termination::TimeForfeit { side, detail },
         Fault::Timeout {
             waiting_for: "bestmove",
@@ -77,13 +79,40 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         Fault::Timeout { .. } | Fault::Spawn(_) | Fault::NoSuchOption { .. } => {
             Termination::Unresponsive { side, detail }
         }
-        Fault::Gone { .. } if fault.is_crash() => Termination::Crash { side, detail },
+        Fault::Gone { .. } if fault.is_crash() => gone(side, detail),
         Fault::Gone { .. } | Fault::Dropped { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
         Fault::NoMove => Termination::NoBestmove { side, detail },
         Fault::StrayBestmove { .. } | Fault::BestmoveWhilePondering { .. } => {
             Termination::StrayBestmove { side, detail }
         }
+    }
+}
+
+/// The verdict for `side`'s engine gone (a crash) — unless the arbiter
+/// killed its engines itself (a stop at once): then the game was cut off by
+/// our stop, interrupted and never scored.
+pub fn gone(side: Side, detail: String) -> Termination {
+    if cut_off_by_us() {
+        return Termination::Interrupted {
+            detail: format!("the arbiter stopped and ended the engines ({detail})"),
+        };
+    }
+    Termination::Crash { side, detail }
+}
+
+/// Whether the arbiter is stopping at once or has killed its engines: an
+/// engine or connection lost now was lost to us.
+fn cut_off_by_us() -> bool {
+    crate::engine::process::killed_by_arbiter() || crate::shutdown::stopping_now()
+}
+
+/// The result of a game `side` lost by `termination`: a loss, unless the
+/// verdict names no offender (an interrupted game: a draw, never scored).
+fn lost_with(side: Side, termination: Termination) -> (GameResult, Termination) {
+    match termination.offender() {
+        Some(_) => (lost_by(side), termination),
+        None => (GameResult::Draw, termination),
     }
 }
 
@@ -104,9 +133,10 @@ pub async fn start(
 
 /// The game lost by `side` before its first move (a forfeit at game start).
 pub fn lost_at_start(side: Side, fault: &Fault) -> Played {
+    let (result, termination) = lost_with(side, forfeit(side, fault, false));
     Played {
-        result: lost_by(side),
-        termination: forfeit(side, fault, false),
+        result,
+        termination,
         moves: Vec::new(),
         scores: None,
     }
@@ -229,7 +259,8 @@ pub async fn play_observed(
                 if matches!(fault, Fault::Timeout { .. }) {
                     session.stop().await;
                 }
-                break (lost_by(mover), forfeit(mover, &fault, has_clock), None);
+                let (result, termination) = lost_with(mover, forfeit(mover, &fault, has_clock));
+                break (result, termination, None);
             }
         };
         if let Err(flag) = clocks[mover.index()].spend(bm.elapsed) {
@@ -277,7 +308,11 @@ pub async fn play_observed(
                 match ponder::after_move(session, plan, game.as_ref(), &played, &clocks, hint).await
                 {
                     Ok(p) => pondering[mover.index()] = p,
-                    Err(fault) => break (lost_by(mover), forfeit(mover, &fault, has_clock), None),
+                    Err(fault) => {
+                        let (result, termination) =
+                            lost_with(mover, forfeit(mover, &fault, has_clock));
+                        break (result, termination, None);
+                    }
                 }
             }
             Err(e) => {

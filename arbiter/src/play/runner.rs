@@ -19,6 +19,7 @@ use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
 use crate::remote::Acquired;
+use crate::shutdown::Phase;
 
 // why re-exported: a job is what a runner plays; it lives in its own module
 // so that observers and schedules can name it without the runner.
@@ -360,7 +361,9 @@ impl Runner {
         results: mpsc::UnboundedSender<(Finished, oneshot::Sender<()>)>,
     ) -> SlotPool {
         loop {
-            if stop.load(Ordering::SeqCst) {
+            // why the drain too: a --live event's first signal starts no
+            // new game; the games in flight finish (crate::shutdown).
+            if stop.load(Ordering::SeqCst) || crate::shutdown::current() != Phase::Running {
                 break;
             }
             let next = queue.lock().ok().and_then(|mut q| q.next());
@@ -558,7 +561,7 @@ impl Runner {
                         // It could not be started: say so in the verdict.
                         let detail = format!("{} at start: {fault}", self.engines[engine].name);
                         played.termination = match fault {
-                            Fault::Gone { .. } => Termination::Crash { side, detail },
+                            Fault::Gone { .. } => game::gone(side, detail),
                             // A remote engine that did not come: a no-show.
                             Fault::Dropped { .. } => Termination::Disconnect { side, detail },
                             _ => Termination::Unresponsive { side, detail },
