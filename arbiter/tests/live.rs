@@ -587,7 +587,7 @@ fn with_no_page_open_the_snapshot_shows_each_game_at_its_current_ply() {
         let snap: serde_json::Value = serde_json::from_str(&body).expect("JSON");
         for g in under_way(&snap) {
             let key = (g["start"]["id"].clone(), g["last"]["ply"].clone());
-            if plies_seen.insert(key.to_string()) {
+            if plies_seen.insert(format!("{} {}", key.0, key.1)) {
                 polled.push(g);
             }
         }
