@@ -473,3 +473,270 @@ fn a_search_in_progress_is_sent_before_its_move() {
     assert_eq!(code, 0, "{stderr}");
     s.assert_no_leftovers();
 }
+
+/// `GET path` on a server that may have gone (the event over): `None`
+/// then; the status and body otherwise.
+fn try_get(addr: &str, path: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    // A hang guard only.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .ok()?;
+    let text = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(text.as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let status = answer.split_whitespace().nth(1)?.parse().ok()?;
+    let (_, body) = answer.split_once("\r\n\r\n")?;
+    Some((status, body.to_owned()))
+}
+
+/// The games of a snapshot in progress that have played a ply.
+fn under_way(snap: &serde_json::Value) -> Vec<serde_json::Value> {
+    snap["playing"]
+        .as_array()
+        .map(|games| {
+            games
+                .iter()
+                .filter(|g| g["last"]["ply"].as_u64().is_some_and(|p| p > 0))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The first message of `/ws/live` (the socket then closed).
+fn first_ws_message(addr: &str) -> Option<serde_json::Value> {
+    let stream = TcpStream::connect(addr).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .ok()?;
+    let (mut ws, _) = tungstenite::client(format!("ws://{addr}/ws/live"), stream).ok()?;
+    let first = loop {
+        match ws.read().ok()? {
+            tungstenite::Message::Text(t) => break serde_json::from_str(&t).ok()?,
+            _ => continue,
+        }
+    };
+    let _ = ws.close(None);
+    Some(first)
+}
+
+/// Checks a game in progress as a snapshot showed it (`playing[k]`)
+/// against the results log: its latest move is the logged game's move at
+/// that ply, and its board the rules' position after the moves so far.
+fn check_against_log(game: &serde_json::Value, log: &[serde_json::Value]) {
+    let start = &game["start"];
+    let logged = log
+        .iter()
+        .find(|g| {
+            g["round"] == start["round"]
+                && g["south"] == start["south"]
+                && g["north"] == start["north"]
+        })
+        .unwrap_or_else(|| panic!("no logged game for {start}"));
+    let last = &game["last"];
+    let ply = last["ply"].as_u64().expect("a ply") as usize;
+    let moves: Vec<&str> = logged["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["move"].as_str().unwrap_or_default())
+        .collect();
+    assert!(ply <= moves.len(), "ply {ply} of {} logged", moves.len());
+    assert_eq!(
+        last["move"],
+        moves[ply - 1],
+        "the move of ply {ply}: {game}"
+    );
+    let mut rules = mancala_rules::game_from_position(
+        logged["start_position"].as_str().expect("a start position"),
+    )
+    .expect("the logged start");
+    let mut mover = String::new();
+    for mv in &moves[..ply] {
+        mover = format!("{:?}", rules.side_to_move()).to_lowercase();
+        rules.play(mv).expect("a logged move is legal");
+    }
+    assert_eq!(
+        last["board"]["position"],
+        rules.position_string(),
+        "the position after ply {ply}: {game}"
+    );
+    assert_eq!(last["side"], mover.as_str(), "the mover of ply {ply}");
+    assert_eq!(
+        game["start"]["board"]["position"], logged["start_position"],
+        "{game}"
+    );
+}
+
+#[test]
+fn with_no_page_open_the_snapshot_shows_each_game_at_its_current_ply() {
+    let s = common::Scratch::new("live", "unwatched");
+    let mut event = Event::start(&mut tournament(&s.0, "live.jsonl", true));
+    let addr = event.addr.clone();
+    // Polled with no WebSocket open (the page's or anyone's), until a few
+    // games in progress have been seen past their first ply; the event's
+    // end is the hang guard.
+    let mut polled = Vec::new();
+    let mut plies_seen = std::collections::HashSet::new();
+    while polled.len() < 5 {
+        let Some((200, body)) = try_get(&addr, "/api/live/snapshot") else {
+            break;
+        };
+        let snap: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        for g in under_way(&snap) {
+            let key = (g["start"]["id"].clone(), g["last"]["ply"].clone());
+            if plies_seen.insert(format!("{} {}", key.0, key.1)) {
+                polled.push(g);
+            }
+        }
+        if !snap["ended"].is_null() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The first /ws/live message as well: each game at its ply, at least
+    // the one the poll just saw (read right after it).
+    let mut first_messages = Vec::new();
+    for _ in 0..50 {
+        let Some((200, body)) = try_get(&addr, "/api/live/snapshot") else {
+            break;
+        };
+        let snap: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        let Some(seen) = under_way(&snap).into_iter().next() else {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let Some(first) = first_ws_message(&addr) else {
+            break;
+        };
+        assert_eq!(first["type"], "snapshot", "{first}");
+        let same = under_way(&first)
+            .into_iter()
+            .find(|g| g["start"] == seen["start"]);
+        if let Some(g) = same {
+            assert!(
+                g["last"]["ply"].as_u64() >= seen["last"]["ply"].as_u64(),
+                "the socket's snapshot is not behind the poll: {g} after {seen}"
+            );
+            first_messages.push(g);
+            break;
+        }
+    }
+    event.until("Finished game 12/12");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !polled.is_empty(),
+        "no game in progress was shown past its start"
+    );
+    assert!(
+        !first_messages.is_empty(),
+        "the socket's first message showed no game in progress past its start"
+    );
+    let log: Vec<serde_json::Value> = std::fs::read_to_string(s.path("live.jsonl"))
+        .expect("the results log")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    for g in polled.iter().chain(&first_messages) {
+        check_against_log(g, &log);
+    }
+    s.assert_no_leftovers();
+}
+
+/// The status and head of `GET path` (for a redirect's `Location`).
+fn head_of(addr: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let text = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(text.as_bytes()).expect("sends");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("reads");
+    let (head, _) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    (status, head.to_ascii_lowercase())
+}
+
+/// Each URL of docs/live.md's table for scripts (and the replay links the
+/// page makes), requested while the event runs, answers as documented.
+#[test]
+fn every_url_docs_live_names_answers_as_documented() {
+    let s = common::Scratch::new("live", "urls");
+    let mut event = Event::start(&mut tournament(&s.0, "live.jsonl", true));
+    let addr = event.addr.clone();
+    event.until("Finished game 1/12");
+
+    let (status, page) = get(&addr, "/live", &[]);
+    assert_eq!(status, 200);
+    assert!(page.contains("data-standings"), "the live page");
+    let (status, head) = head_of(&addr, "/");
+    assert!((300..400).contains(&status), "/ redirects: {head}");
+    assert!(head.contains("\r\nlocation: /live"), "{head}");
+
+    // The standings: the --standings-json object.
+    let standings = get_json(&addr, "/api/live/standings");
+    assert_eq!(standings["format"], 1, "{standings}");
+    assert!(standings["standings"].is_array(), "{standings}");
+
+    // The snapshot: what /ws/live sends first, without `type`.
+    let snap = get_json(&addr, "/api/live/snapshot");
+    for key in [
+        "event",
+        "standings",
+        "progress",
+        "playing",
+        "finished",
+        "finished_count",
+        "ended",
+        "problems",
+    ] {
+        assert!(snap.get(key).is_some(), "{key} in {snap}");
+    }
+    assert!(snap.get("type").is_none(), "{snap}");
+    let first = first_ws_message(&addr).expect("/ws/live answers");
+    assert_eq!(first["type"], "snapshot", "{first}");
+    assert_eq!(first["event"], snap["event"]);
+
+    // The results log: its games, and game N's replay.
+    let listed = get_json(&addr, "/api/logs/0");
+    let index = listed[0]["index"].as_u64().expect("a game listed");
+    let replay = get_json(&addr, &format!("/api/logs/0?game={index}"));
+    assert!(
+        replay["plies"].as_array().is_some_and(|p| !p.is_empty()),
+        "{replay}"
+    );
+    // The finished game's link and a graph point's link: the replay page.
+    for link in [
+        format!("/replay?log=0&game={index}"),
+        format!("/replay?log=0&game={index}&ply=1"),
+    ] {
+        let (status, page) = get(&addr, &link, &[]);
+        assert_eq!(status, 200, "{link}");
+        assert!(page.contains("<html"), "{link}: {page}");
+    }
+    // A laid-out position as /api/view gives (the board of the messages).
+    let board = &snap["finished"][0];
+    assert!(board.is_object(), "{snap}");
+    let start = mancala_rules::start_position(mancala_rules::GameId::Bohnenspiel);
+    let view = get_json(
+        &addr,
+        &format!(
+            "/api/view?position={}",
+            start.replace(' ', "%20").replace('/', "%2F")
+        ),
+    );
+    assert_eq!(view["position"], start.as_str(), "{view}");
+
+    event.until("Finished game 12/12");
+    let (code, stderr) = event.finish();
+    assert_eq!(code, 0, "{stderr}");
+    s.assert_no_leftovers();
+}

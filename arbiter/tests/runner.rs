@@ -93,7 +93,7 @@ impl arbiter::play::observe::GameObserver for Seen {
             job.index,
             ply.ply,
             ply.mv.to_owned(),
-            ply.position.to_owned(),
+            ply.game.position_string(),
         ));
     }
 }

@@ -228,8 +228,9 @@ pub async fn play_observed(
             break (GameResult::Draw, Termination::Adjudication { detail }, None);
         }
         let mover = game.side_to_move();
-        // why per ply: a page may open (or close) at any time.
-        let watch = watch.and_then(GameWatch::now);
+        // why per ply: a page may open (or close) at any time. The search's
+        // lines only go to one that is open; the ply is told either way.
+        let searching = watch.and_then(GameWatch::now);
         let clock = clocks[mover.index()];
         let params = go_params(&clocks[0], &clocks[1], mover);
         let position = position_command(plan.game, &plan.start_position, &played);
@@ -243,11 +244,12 @@ pub async fn play_observed(
             _ => {
                 let ply = played.len() as u32 + 1;
                 let on_info = |info: &umi::Info| {
-                    if let Some(w) = watch {
+                    if let Some(w) = searching {
                         w.thinking(&ThinkingEvent { ply, mover, info });
                     }
                 };
-                let on_info: Option<&(dyn Fn(&umi::Info) + Sync)> = watch.map(|_| &on_info as _);
+                let on_info: Option<&(dyn Fn(&umi::Info) + Sync)> =
+                    searching.map(|_| &on_info as _);
                 session
                     .go_watched(&position, &go_line(params), Instant::now() + wait, on_info)
                     .await
@@ -292,7 +294,7 @@ pub async fn play_observed(
                         ply: played.len() as u32,
                         mover,
                         mv: &last.mv,
-                        position: &game.position_string(),
+                        game: game.as_ref(),
                         time_ms: last.time_ms,
                         clocks_ms: clocks_ms(&clocks),
                         depth: bm.depth,

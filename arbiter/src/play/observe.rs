@@ -1,9 +1,11 @@
 //! Watching games as they are played (`--live`): the runner tells an
 //! optional [`GameObserver`] when a game starts and after each ply. The
 //! observer must return at once (it only records and hands on); the game
-//! loop never waits for a consumer. Without an observer nothing is built.
+//! loop never waits for a consumer. Without an observer nothing is built;
+//! with one, every ply is told (borrowed: the observer keeps what it needs)
+//! and a search's `info` lines only while [`GameObserver::watched`].
 
-use mancala_rules::Side;
+use mancala_rules::{AnyGame, Side};
 
 use crate::play::job::Job;
 use crate::play::tc::Clock;
@@ -31,8 +33,9 @@ pub struct PlyEvent<'a> {
     pub ply: u32,
     pub mover: Side,
     pub mv: &'a str,
-    /// The position string after the move.
-    pub position: &'a str,
+    /// The game after the move (`game.position_string()`: its position;
+    /// worked out only by an observer that wants it).
+    pub game: &'a dyn AnyGame,
     pub time_ms: u64,
     /// Clocks after the move.
     pub clocks_ms: [Option<u64>; 2],
@@ -59,9 +62,9 @@ pub trait GameObserver: Send + Sync {
     /// Each `info` line of a search in progress (every one: an observer
     /// that shows them picks how often).
     fn thinking(&self, _job: &Job, _thinking: &ThinkingEvent<'_>) {}
-    /// Whether anyone looks through this observer now (`--live`: a page is
-    /// open). While no one does, the game loop builds nothing for it: no
-    /// ply, no search line (asked once a ply).
+    /// Whether anyone follows the searches now (`--live`: a page is open).
+    /// While no one does, the game loop hands it no search line and builds
+    /// none (asked once a ply); the plies are told either way.
     fn watched(&self) -> bool {
         true
     }
@@ -74,7 +77,8 @@ pub struct GameWatch<'a> {
 }
 
 impl GameWatch<'_> {
-    /// This watch, if anyone looks through it now ([`GameObserver::watched`]).
+    /// This watch, if anyone follows the searches now
+    /// ([`GameObserver::watched`]): for the `info` lines only.
     pub fn now(&self) -> Option<&Self> {
         self.observer.watched().then_some(self)
     }

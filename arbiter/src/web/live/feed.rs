@@ -19,7 +19,7 @@ use crate::records::log::{GameLog, Score};
 use crate::stats::json::Report;
 use crate::web::board;
 use crate::web::live::hub::{
-    EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyPlayed, Progress,
+    EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyFigures, Progress,
     Thinking, FINISHED_KEPT,
 };
 
@@ -158,7 +158,6 @@ pub fn game_feed(hub: LiveHub, names: Vec<String>) -> Arc<dyn GameObserver> {
         hub,
         names,
         shown: Mutex::default(),
-        positions: Mutex::default(),
     })
 }
 
@@ -168,15 +167,19 @@ struct GameFeed {
     names: Vec<String>,
     /// When each game's search was last shown, and for which ply.
     shown: Mutex<HashMap<u64, (u32, Instant)>>,
-    /// Each game's position before its next ply (the move's steps are
-    /// traced from it).
-    positions: Mutex<HashMap<u64, String>>,
 }
 
-/// Entries kept in [`GameFeed`]'s maps before they are cleared (bounded
+/// Entries kept in [`GameFeed`]'s map before it is cleared (bounded
 /// without an end-of-game hook; games in progress are far fewer, and a
-/// cleared entry only costs one ply's marks or one more thinking line).
+/// cleared entry only costs one more thinking line).
 const FEED_ENTRIES: usize = 4096;
+
+fn side(side: Side) -> &'static str {
+    match side {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
 
 impl GameFeed {
     fn name(&self, engine: usize) -> String {
@@ -185,9 +188,8 @@ impl GameFeed {
 }
 
 impl GameObserver for GameFeed {
-    /// Only while a page is open: with none, `--live` costs a look at the
-    /// subscriber count a ply. A page opened during a game sees its board
-    /// from its start until its next ply.
+    /// Searches are shown only while a page is open: with none, their
+    /// lines cost a look at the subscriber count a ply.
     fn watched(&self) -> bool {
         self.hub.subscribers() > 0
     }
@@ -201,13 +203,6 @@ impl GameObserver for GameFeed {
                 return;
             }
         };
-        {
-            let mut positions = self.positions.lock().unwrap_or_else(|p| p.into_inner());
-            if positions.len() > FEED_ENTRIES {
-                positions.clear();
-            }
-            positions.insert(job.index as u64, board.position.clone());
-        }
         self.hub.publish(LiveMsg::GameStarted(GameStarted {
             id: job.index as u64,
             round: job.round.clone(),
@@ -219,40 +214,20 @@ impl GameObserver for GameFeed {
         }));
     }
 
+    /// The move and the mover's figures go to the hub as they are: it
+    /// builds the board from the moves when someone reads the event (at
+    /// once while a page is open), so a ply with no reader costs little.
     fn ply(&self, job: &Job, ply: &PlyEvent<'_>) {
-        let board = match board::view(ply.position) {
-            Ok(b) => b,
-            Err(e) => {
-                tracing::debug!("live: position not shown: {e}");
-                return;
-            }
-        };
-        let steps = {
-            let mut positions = self.positions.lock().unwrap_or_else(|p| p.into_inner());
-            let before = positions.insert(job.index as u64, board.position.clone());
-            before
-                .and_then(|b| mancala_rules::trace_move(&b, ply.mv).ok())
-                .map(|t| t.steps)
-                .unwrap_or_default()
-        };
-        self.hub.publish(LiveMsg::Ply(PlyPlayed {
-            id: job.index as u64,
+        let figures = PlyFigures {
             ply: ply.ply,
-            side: match ply.mover {
-                Side::South => "south",
-                Side::North => "north",
-            },
-            mv: ply.mv.to_owned(),
+            side: side(ply.mover),
             time_ms: ply.time_ms,
-            board,
-            steps,
             clocks_ms: ply.clocks_ms,
-            engine: EngineLine {
-                depth: ply.depth,
-                score: ply.score.map(|s| s.to_string()),
-                pv: ply.pv.iter().map(|m| m.as_str().to_owned()).collect(),
-            },
-        }));
+            depth: ply.depth,
+            score: ply.score,
+            pv: ply.pv.iter().map(|m| m.as_str().to_owned()).collect(),
+        };
+        self.hub.ply(job.index as u64, ply.mv, figures);
     }
 
     fn thinking(&self, job: &Job, t: &ThinkingEvent<'_>) {
@@ -280,10 +255,7 @@ impl GameObserver for GameFeed {
         }
         self.hub.publish(LiveMsg::Thinking(Thinking {
             id,
-            side: match t.mover {
-                Side::South => "south",
-                Side::North => "north",
-            },
+            side: side(t.mover),
             ply: t.ply,
             engine: EngineLine {
                 depth: info.depth,

@@ -7,6 +7,13 @@
 //!
 //! A new subscriber gets the snapshot and a receiver taken under one lock,
 //! so it sees every message after the snapshot exactly once.
+//!
+//! A ply comes in cheap ([`LiveHub::ply`]: its move and the mover's figures,
+//! no board). While no one subscribes, the hub only keeps the moves; the
+//! board, the move's steps and the message are built from them when the
+//! event is read (a snapshot, `/api/live/snapshot`, a page opening), so a
+//! script polling the JSON sees every game at its current ply and `--live`
+//! with no reader costs a move kept a ply.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,9 +23,9 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::records::log::GameLog;
+use crate::records::log::{GameLog, Score};
 use crate::stats::json::Report;
-use crate::web::board::BoardView;
+use crate::web::board::{self, BoardView};
 use crate::web::live::eval::{ply_scores, PlyScore};
 use crate::web::replay::{summary, GameSummary};
 
@@ -102,6 +109,33 @@ pub struct PlyPlayed {
     pub steps: Vec<mancala_rules::Step>,
     pub clocks_ms: ClocksMs,
     pub engine: EngineLine,
+}
+
+/// A ply as the game loop tells it ([`LiveHub::ply`]): what cannot be
+/// worked out again from the moves, kept as is (no board, no text) until
+/// someone reads the event.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlyFigures {
+    /// Plies played so far (1 after the first move).
+    pub ply: u32,
+    /// `south` or `north`: who moved.
+    pub side: &'static str,
+    pub time_ms: u64,
+    pub clocks_ms: ClocksMs,
+    /// The mover's last `info` before its `bestmove`.
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    pub pv: Vec<String>,
+}
+
+impl PlyFigures {
+    fn engine(&self) -> EngineLine {
+        EngineLine {
+            depth: self.depth,
+            score: self.score.map(|s| s.to_string()),
+            pv: self.pv.clone(),
+        }
+    }
 }
 
 /// What the engine to move has said so far in its search (its latest
@@ -194,13 +228,92 @@ pub struct Snapshot {
     pub problems: Vec<String>,
 }
 
+/// A game in progress as kept: as last built, and the plies since.
+struct Playing {
+    shown: LiveGame,
+    /// The position after `shown.last` (the start before the first ply),
+    /// where the moves not yet built go on from.
+    position: String,
+    /// The moves played since `shown.last`, in order, not yet built (no
+    /// one read the event since), and the latest one's figures.
+    unbuilt: Vec<String>,
+    latest: Option<PlyFigures>,
+}
+
+impl Playing {
+    /// Plies played so far, built or not.
+    fn plies(&self) -> u32 {
+        match (&self.latest, &self.shown.last) {
+            (Some(f), _) => f.ply,
+            (None, Some(p)) => p.ply,
+            (None, None) => 0,
+        }
+    }
+
+    /// Builds the latest ply (its board and steps) from the moves kept;
+    /// whether there was one to build.
+    fn build(&mut self, id: u64) -> bool {
+        let Some(figures) = self.latest.take() else {
+            return false;
+        };
+        let moves = std::mem::take(&mut self.unbuilt);
+        match replay(&self.position, &moves) {
+            Ok((mv, board, steps)) => {
+                self.position.clone_from(&board.position);
+                let engine = figures.engine();
+                self.shown.last = Some(PlyPlayed {
+                    id,
+                    ply: figures.ply,
+                    side: figures.side,
+                    mv,
+                    time_ms: figures.time_ms,
+                    board,
+                    steps,
+                    clocks_ms: figures.clocks_ms,
+                    engine,
+                });
+                true
+            }
+            // Cannot happen for moves the game loop checked; the game's
+            // board then stays at its last shown ply.
+            Err(e) => {
+                tracing::debug!("live: game {id} not shown past its last ply: {e}");
+                false
+            }
+        }
+    }
+}
+
+/// `moves` played from `position`: the last move (canonical), the board
+/// after it and its steps.
+fn replay(
+    position: &str,
+    moves: &[String],
+) -> Result<(String, BoardView, Vec<mancala_rules::Step>), String> {
+    let Some((last, earlier)) = moves.split_last() else {
+        return Err("no move".to_owned());
+    };
+    let before = if earlier.is_empty() {
+        position.to_owned()
+    } else {
+        let mut game = mancala_rules::game_from_position(position).map_err(|e| e.to_string())?;
+        for mv in earlier {
+            game.play(mv).map_err(|e| format!("{mv}: {e}"))?;
+        }
+        game.position_string()
+    };
+    let trace = mancala_rules::trace_move(&before, last).map_err(|e| format!("{last}: {e}"))?;
+    let board = board::view(&trace.after).map_err(|e| e.to_string())?;
+    Ok((trace.mv, board, trace.steps))
+}
+
 /// The snapshot as kept (games in progress by id for quick updates).
 #[derive(Default)]
 struct State {
     event: Option<EventMeta>,
     standings: Option<Report>,
     progress: Option<Progress>,
-    playing: BTreeMap<u64, LiveGame>,
+    playing: BTreeMap<u64, Playing>,
     finished: VecDeque<GameFinished>,
     finished_count: u64,
     ended: Option<String>,
@@ -210,12 +323,16 @@ struct State {
 }
 
 impl State {
-    fn snapshot(&self) -> Snapshot {
+    /// The event as it is now (each game in progress built to its latest ply).
+    fn snapshot(&mut self) -> Snapshot {
+        for (id, g) in self.playing.iter_mut() {
+            g.build(*id);
+        }
         Snapshot {
             event: self.event.clone(),
             standings: self.standings.clone(),
             progress: self.progress.clone(),
-            playing: self.playing.values().cloned().collect(),
+            playing: self.playing.values().map(|g| g.shown.clone()).collect(),
             finished: self.finished.iter().cloned().collect(),
             finished_count: self.finished_count,
             ended: self.ended.clone(),
@@ -237,26 +354,33 @@ impl State {
             LiveMsg::GameStarted(g) => {
                 self.playing.insert(
                     g.id,
-                    LiveGame {
-                        start: g.clone(),
-                        last: None,
-                        thinking: None,
+                    Playing {
+                        position: g.board.position.clone(),
+                        shown: LiveGame {
+                            start: g.clone(),
+                            last: None,
+                            thinking: None,
+                        },
+                        unbuilt: Vec::new(),
+                        latest: None,
                     },
                 );
             }
             LiveMsg::Ply(p) => {
                 if let Some(g) = self.playing.get_mut(&p.id) {
-                    g.last = Some(p.clone());
-                    g.thinking = None;
+                    g.position.clone_from(&p.board.position);
+                    g.unbuilt.clear();
+                    g.latest = None;
+                    g.shown.last = Some(p.clone());
+                    g.shown.thinking = None;
                 }
             }
             LiveMsg::Thinking(t) => {
                 if let Some(g) = self.playing.get_mut(&t.id) {
                     // why the ply check: a line that comes after its move
                     // was played (it was on its way) is old news.
-                    let played = g.last.as_ref().map_or(0, |p| p.ply);
-                    if t.ply == played + 1 {
-                        g.thinking = Some(t.clone());
+                    if t.ply == g.plies() + 1 {
+                        g.shown.thinking = Some(t.clone());
                     }
                 }
             }
@@ -378,10 +502,33 @@ impl LiveHub {
         }
     }
 
+    /// Game `id`'s ply `mv` with its `figures`, as the game loop tells it.
+    /// Never blocks on a subscriber. With none, the move is only kept (the
+    /// ply is built when the event is read); with one, the ply is built and
+    /// sent as [`LiveMsg::Ply`]. A ply of a game the hub never saw start
+    /// is ignored.
+    pub fn ply(&self, id: u64, mv: &str, figures: PlyFigures) {
+        let mut state = self.state();
+        let Some(g) = state.playing.get_mut(&id) else {
+            return;
+        };
+        g.unbuilt.push(mv.to_owned());
+        g.latest = Some(figures);
+        g.shown.thinking = None;
+        // why under the lock, as in `publish`: a subscriber sees this ply
+        // either in its snapshot or on its receiver.
+        if self.inner.text.receiver_count() > 0 {
+            if let (true, Some(last)) = (g.build(id), &g.shown.last) {
+                let text = serde_json::to_string(&LiveMsg::Ply(last.clone())).unwrap_or_default();
+                let _ = self.inner.text.send(Arc::from(text));
+            }
+        }
+    }
+
     /// The event as it is now, and every message after it as its JSON
     /// text (what a page is sent).
     pub fn subscribe(&self) -> (Snapshot, broadcast::Receiver<Arc<str>>) {
-        let state = self.state();
+        let mut state = self.state();
         (state.snapshot(), self.inner.text.subscribe())
     }
 

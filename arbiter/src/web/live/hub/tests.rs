@@ -206,3 +206,101 @@ fn a_search_in_progress_shows_until_its_move_is_played() {
     hub.publish(thinking(1, 2, 3));
     assert_eq!(depth(&hub), Some(3), "the next search");
 }
+
+fn figures(ply: u32, side: &'static str) -> PlyFigures {
+    PlyFigures {
+        ply,
+        side,
+        time_ms: 7,
+        clocks_ms: [Some(900), Some(800)],
+        depth: Some(3),
+        score: Some(crate::records::log::Score::Cp(12)),
+        pv: vec!["1".into()],
+    }
+}
+
+#[test]
+fn plies_told_with_no_subscriber_are_built_when_the_event_is_read() {
+    let hub = LiveHub::new();
+    hub.publish(started(4));
+    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
+    let mut before = game.position_string();
+    let mut n = 0;
+    for _ in 0..5 {
+        let mv = game.legal_moves()[0].clone();
+        before = game.position_string();
+        game.play(&mv).expect("legal");
+        n += 1;
+        let side = if n % 2 == 1 { "south" } else { "north" };
+        hub.ply(4, &mv, figures(n, side));
+    }
+    let snap = hub.snapshot();
+    let last = snap.playing[0].last.as_ref().expect("the latest ply");
+    assert_eq!(last.ply, 5);
+    assert_eq!(last.board.position, game.position_string());
+    let last_move = game.moves().last().cloned().expect("a move");
+    assert_eq!(last.mv, last_move);
+    let trace = mancala_rules::trace_move(&before, &last_move).expect("traces");
+    assert_eq!(last.steps, trace.steps, "the last move's steps");
+    assert_eq!(last.engine.score.as_deref(), Some("+12"));
+    assert_eq!(last.clocks_ms, [Some(900), Some(800)]);
+    // Read again with nothing new: the same.
+    assert_eq!(hub.snapshot(), snap);
+    // Built already: the next plies go on from there.
+    let mv = game.legal_moves()[0].clone();
+    game.play(&mv).expect("legal");
+    hub.ply(4, &mv, figures(6, "south"));
+    let (snap, _rx) = hub.subscribe();
+    let last = snap.playing[0].last.as_ref().expect("the latest ply");
+    assert_eq!(
+        (last.ply, last.board.position.clone()),
+        (6, game.position_string())
+    );
+    // A ply of a game the hub never saw start is ignored.
+    hub.ply(99, "1", figures(1, "south"));
+    assert_eq!(hub.snapshot().playing.len(), 1);
+}
+
+#[test]
+fn with_a_subscriber_each_ply_is_sent_built() {
+    let hub = LiveHub::new();
+    hub.publish(started(2));
+    // A ply before anyone subscribed, then one after.
+    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
+    let first = game.legal_moves()[0].clone();
+    game.play(&first).expect("legal");
+    hub.ply(2, &first, figures(1, "south"));
+    let (snap, mut rx) = hub.subscribe();
+    assert_eq!(snap.playing[0].last.as_ref().map(|p| p.ply), Some(1));
+    let before = game.position_string();
+    let second = game.legal_moves()[0].clone();
+    game.play(&second).expect("legal");
+    hub.ply(2, &second, figures(2, "north"));
+    let text = rx.try_recv().expect("the ply is sent");
+    let sent: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(sent["type"], "ply");
+    assert_eq!(sent["ply"], 2);
+    assert_eq!(sent["board"]["position"], game.position_string().as_str());
+    let steps = mancala_rules::trace_move(&before, &second)
+        .expect("traces")
+        .steps;
+    assert_eq!(sent["steps"], serde_json::to_value(&steps).expect("steps"));
+    assert!(matches!(rx.try_recv(), Err(TryRecvError::Empty)));
+}
+
+#[test]
+fn a_search_shown_before_unread_plies_is_not_shown_after_them() {
+    let hub = LiveHub::new();
+    hub.publish(started(1));
+    hub.publish(thinking(1, 1, 5));
+    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
+    let mv = game.legal_moves()[0].clone();
+    game.play(&mv).expect("legal");
+    hub.ply(1, &mv, figures(1, "south"));
+    // A late line of the search for ply 1: old news, though ply 1 is not built yet.
+    hub.publish(thinking(1, 1, 9));
+    let snap = hub.snapshot();
+    assert!(snap.playing[0].thinking.is_none(), "{snap:?}");
+    hub.publish(thinking(1, 2, 2));
+    assert!(hub.snapshot().playing[0].thinking.is_some());
+}
