@@ -570,6 +570,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
 fn with_table(mut report: crate::stats::json::Report, table: &Table) -> crate::stats::json::Report {
     report.swiss = table.swiss.clone();
     report.knockout = table.knockout.clone();
+    report.ended_early = table.ended_early.clone();
     report
 }
 
