@@ -251,6 +251,7 @@ impl<E: Fn(usize, usize) -> bool> Matcher<E> {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)] // why: adjacency matrices read best by index
 mod tests {
     use super::*;
 

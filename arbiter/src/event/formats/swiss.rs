@@ -52,7 +52,7 @@ pub struct Swiss {
 
 /// The most rounds of a Swiss of `n` engines: those of a round robin.
 pub fn most_rounds(n: usize) -> usize {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         n.saturating_sub(1)
     } else {
         n
