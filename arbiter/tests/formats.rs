@@ -395,7 +395,14 @@ fn a_swiss_of_9_engines_plays_5_rounds() {
     let s = common::Scratch::new("formats", "swiss9x5");
     let log = s.0.join("swiss.jsonl");
     let mut a = args(&["tournament", "--format", "swiss", "--rounds", "5"]);
-    a.extend(args(&["--each", "depth=1", "--max-plies", "60", "--jsonout", &p(&log)]));
+    a.extend(args(&[
+        "--each",
+        "depth=1",
+        "--max-plies",
+        "60",
+        "--jsonout",
+        &p(&log),
+    ]));
     a.extend(instant_field(9));
     let text = String::from_utf8_lossy(&run(&s.0, &a).stdout).into_owned();
     assert!(!text.contains("ended early"), "{text}");
@@ -463,7 +470,10 @@ fn a_swiss_that_cannot_pair_a_round_ends_after_the_last_full_one() {
     // Resumed, it plays nothing and ends the same way.
     let before = std::fs::read_to_string(&log).unwrap();
     let again = String::from_utf8_lossy(&run(&s.0, &a).stdout).into_owned();
-    assert!(again.contains("Swiss ended early, after round 3"), "{again}");
+    assert!(
+        again.contains("Swiss ended early, after round 3"),
+        "{again}"
+    );
     assert_eq!(std::fs::read_to_string(&log).unwrap(), before);
     assert_eq!(json(&st)["ended_early"], report["ended_early"]);
     assert_eq!(json(&st)["swiss"], report["swiss"]);

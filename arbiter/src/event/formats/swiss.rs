@@ -259,7 +259,12 @@ fn walk(
     } else {
         None
     };
-    let players: Vec<usize> = b.order.iter().copied().filter(|&i| Some(i) != bye).collect();
+    let players: Vec<usize> = b
+        .order
+        .iter()
+        .copied()
+        .filter(|&i| Some(i) != bye)
+        .collect();
     let mut paired = vec![false; players.len()];
     let mut pairs = Vec::with_capacity(players.len() / 2);
     for p in 0..players.len() {
@@ -382,7 +387,10 @@ mod tests {
         }
         let fewest = b.byes.iter().copied().min().unwrap_or(0);
         let byes: Vec<Option<usize>> = if s.n % 2 == 1 {
-            (0..s.n).filter(|&i| b.byes[i] == fewest).map(Some).collect()
+            (0..s.n)
+                .filter(|&i| b.byes[i] == fewest)
+                .map(Some)
+                .collect()
         } else {
             vec![None]
         };
@@ -400,7 +408,12 @@ mod tests {
         let bye = (s.n % 2 == 1)
             .then(|| b.order.iter().rev().copied().find(|&i| b.byes[i] == fewest))
             .flatten();
-        let players: Vec<usize> = b.order.iter().copied().filter(|&i| Some(i) != bye).collect();
+        let players: Vec<usize> = b
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| Some(i) != bye)
+            .collect();
         fn go(
             b: &Before,
             players: &[usize],
@@ -541,7 +554,10 @@ mod tests {
                 }
             }
         }
-        assert!(full > 0 && early > 0, "both kinds seen: {full} full, {early} early");
+        assert!(
+            full > 0 && early > 0,
+            "both kinds seen: {full} full, {early} early"
+        );
     }
 
     #[test]
