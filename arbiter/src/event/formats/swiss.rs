@@ -590,7 +590,8 @@ mod tests {
         let h = drawn(&[&[(0, 3), (1, 4), (2, 5)]]);
         assert!(greedy_gets_stuck(&s, &h));
         let r = s.pair(&h).expect("a pairing exists");
-        assert_eq!(r.pairings, [(0, 4), (1, 5), (2, 3)]);
+        // (4, 5, 3 South first: 0, 1, 2 opened their pairs in round 1.)
+        assert_eq!(r.pairings, [(4, 0), (5, 1), (3, 2)]);
         let mut all = h.clone();
         all.push(Played {
             points: vec![(2, 2); r.pairings.len()],
