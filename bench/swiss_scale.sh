@@ -7,6 +7,10 @@
 # are children and not counted) is read from /proc/PID/stat every 0.1 s; the
 # last reading before it exits is kept.
 #
+# Then the pairing alone of a Swiss as long as a round robin of 200 engines
+# (199 rounds: the late rounds, with few pairs left unplayed, are the hard
+# ones for the exact search).
+#
 #   cargo build --release -p arbiter -p testbots --bins --examples
 #   bench/swiss_scale.sh [ENGINES] [ROUNDS]      # default: 1000 9
 #
@@ -26,6 +30,7 @@ for bin in "$arbiter" "$testbot" "$bench"; do
 done
 mkdir -p "$out"
 "$bench" "$n" "$rounds"
+"$bench" 200 199 | tail -2
 
 engines=()
 for i in $(seq 1 "$n"); do

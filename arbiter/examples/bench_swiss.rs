@@ -44,6 +44,13 @@ fn main() {
         let start = thread_cpu();
         let stage = swiss.pair(&history);
         times.push(thread_cpu() - start);
+        let Some(stage) = stage else {
+            println!(
+                "round {}: no pairing without a repeat; the event ends",
+                history.len() + 1
+            );
+            break;
+        };
         let points = stage
             .pairings
             .iter()
@@ -62,6 +69,6 @@ fn main() {
     println!(
         "{engines} engines, {rounds} rounds: pairing a round takes at most {:.2} ms (mean {:.2} ms) of CPU",
         max.as_secs_f64() * 1000.0,
-        total.as_secs_f64() * 1000.0 / rounds.max(1) as f64
+        total.as_secs_f64() * 1000.0 / times.len().max(1) as f64
     );
 }

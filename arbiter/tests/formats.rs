@@ -357,6 +357,128 @@ fn a_swiss_resumed_after_kill_9_is_the_same_event() {
     assert_eq!(games(&log).len(), 32);
 }
 
+/// `n` instant testbots: every pair between them is drawn 2-2 (both play
+/// the first legal move, so the two games of a pair are the same game with
+/// the seats swapped), so every round leaves the field on equal scores but
+/// for the byes — a field whose pairings the order of preference alone
+/// decides.
+fn instant_field(n: usize) -> Vec<String> {
+    (0..n)
+        .flat_map(|i| {
+            vec![
+                "--engine".to_string(),
+                format!("cmd={}", common::testbot()),
+                "arg=--mode".into(),
+                "arg=instant".into(),
+                format!("name=e{i:02}"),
+            ]
+        })
+        .collect()
+}
+
+/// The pairs of each round: (lower, higher) engine, sorted.
+fn pairs_by_round(games: &[Game], per_stage: usize) -> BTreeMap<usize, BTreeSet<(usize, usize)>> {
+    let mut rounds: BTreeMap<usize, BTreeSet<(usize, usize)>> = BTreeMap::new();
+    for g in games {
+        let (a, b) = g.seats;
+        rounds
+            .entry(g.slot / per_stage)
+            .or_default()
+            .insert((a.min(b), a.max(b)));
+    }
+    rounds
+}
+
+#[test]
+fn a_swiss_of_9_engines_plays_5_rounds() {
+    // Refused before as more than ⌊9/2⌋ = 4 rounds.
+    let s = common::Scratch::new("formats", "swiss9x5");
+    let log = s.0.join("swiss.jsonl");
+    let mut a = args(&["tournament", "--format", "swiss", "--rounds", "5"]);
+    a.extend(args(&[
+        "--each",
+        "depth=1",
+        "--max-plies",
+        "60",
+        "--jsonout",
+        &p(&log),
+    ]));
+    a.extend(instant_field(9));
+    let text = String::from_utf8_lossy(&run(&s.0, &a).stdout).into_owned();
+    assert!(!text.contains("ended early"), "{text}");
+    let games = games(&log);
+    assert_eq!(games.len(), 5 * 4 * 2, "4 pairs of 2 games, 5 rounds");
+    let rounds = pairs_by_round(&games, 2 * 4);
+    assert_eq!(rounds.len(), 5);
+    let mut met = BTreeSet::new();
+    for pairs in rounds.values() {
+        assert_eq!(pairs.len(), 4);
+        for &pair in pairs {
+            assert!(met.insert(pair), "{pair:?} met twice");
+        }
+    }
+    // Five byes, to five engines.
+    let byes: BTreeSet<usize> = rounds
+        .values()
+        .map(|pairs| {
+            let playing: BTreeSet<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+            (0..9).find(|e| !playing.contains(e)).expect("a bye")
+        })
+        .collect();
+    assert_eq!(byes.len(), 5, "{byes:?}");
+}
+
+#[test]
+fn a_swiss_that_cannot_pair_a_round_ends_after_the_last_full_one() {
+    // Six engines, all pairs drawn: round 1 is 0-3 1-4 2-5; in round 2
+    // pairing first choices gets stuck (0-4, 1-3, then 2 has only 5, met
+    // already), the search finds 0-4 1-5 2-3; round 3 is 0-5 1-3 2-4. Then
+    // 0, 1, 2 have met 3, 4, 5 and what is left is two triangles: round 4
+    // has no pairing, and the event ends after round 3 of 5.
+    let s = common::Scratch::new("formats", "swiss-early");
+    let (log, st) = (s.0.join("swiss.jsonl"), s.0.join("standings.json"));
+    let mut a = args(&["tournament", "--format", "swiss", "--rounds", "5"]);
+    a.extend(args(&["--each", "depth=1", "--max-plies", "60"]));
+    a.extend(args(&["--resume", "--jsonout", &p(&log)]));
+    a.extend(args(&["--standings-json", &p(&st)]));
+    a.extend(instant_field(6));
+    let text = String::from_utf8_lossy(&run(&s.0, &a).stdout).into_owned();
+    assert!(
+        text.contains("Swiss ended early, after round 3: round 4 of 5 cannot be paired"),
+        "{text}"
+    );
+    let games = games(&log);
+    assert_eq!(games.len(), 3 * 3 * 2, "3 rounds of 3 pairs of 2 games");
+    let rounds: Vec<BTreeSet<(usize, usize)>> =
+        pairs_by_round(&games, 2 * 3).into_values().collect();
+    let set = |p: &[(usize, usize)]| p.iter().copied().collect::<BTreeSet<_>>();
+    assert_eq!(
+        rounds,
+        [
+            set(&[(0, 3), (1, 4), (2, 5)]),
+            set(&[(0, 4), (1, 5), (2, 3)]),
+            set(&[(0, 5), (1, 3), (2, 4)]),
+        ]
+    );
+    let report = json(&st);
+    assert_eq!(report["ended_early"]["after_round"], 3, "{report}");
+    assert!(report["ended_early"]["reason"]
+        .as_str()
+        .expect("a reason")
+        .contains("round 4 of 5"));
+    assert_eq!(report["swiss"][0]["opponents"].as_array().unwrap().len(), 3);
+    // Resumed, it plays nothing and ends the same way.
+    let before = std::fs::read_to_string(&log).unwrap();
+    let again = String::from_utf8_lossy(&run(&s.0, &a).stdout).into_owned();
+    assert!(
+        again.contains("Swiss ended early, after round 3"),
+        "{again}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), before);
+    assert_eq!(json(&st)["ended_early"], report["ended_early"]);
+    assert_eq!(json(&st)["swiss"], report["swiss"]);
+}
+
 #[test]
 fn a_knockout_of_8_breaks_a_tie_by_extra_pairs_then_by_seed() {
     let s = common::Scratch::new("formats", "knockout");

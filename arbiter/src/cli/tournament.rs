@@ -43,8 +43,9 @@ pub struct TournamentArgs {
     #[arg(long, help_heading = "Tournament", default_value = "round-robin")]
     pub format: String,
     /// Game pairs (colours swapped, same opening) per pairing and game id
-    /// [default: 1; 6 for the built-in tournament]; a Swiss's rounds; a
-    /// knockout's pairs per encounter. The event may have at most 10^12 games.
+    /// [default: 1; 6 for the built-in tournament]; a Swiss's rounds (at
+    /// most n − 1 for n engines, n for an odd n); a knockout's pairs per
+    /// encounter. The event may have at most 10^12 games.
     #[arg(long, help_heading = "Tournament", value_parser = cli::rounds_arg)]
     pub rounds: Option<usize>,
     /// Knockout: a tied encounter plays up to this many more pairs, one at a
@@ -575,6 +576,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
 fn with_table(mut report: crate::stats::json::Report, table: &Table) -> crate::stats::json::Report {
     report.swiss = table.swiss.clone();
     report.knockout = table.knockout.clone();
+    report.ended_early = table.ended_early.clone();
     report
 }
 

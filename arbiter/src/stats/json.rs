@@ -40,6 +40,10 @@ pub struct Report {
     /// `--format knockout`: the bracket, round by round.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub knockout: Option<Vec<Vec<crate::stats::formats::Encounter>>>,
+    /// `--format swiss` that stopped before its last round (no pairing of
+    /// the next round without a repeat): `after_round`, `reason`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_early: Option<crate::event::formats::EndedEarly>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -319,6 +323,7 @@ pub fn report_from(names: &[String], tally: &Tally, live: &Live, sprt: Option<&S
         head_to_head,
         swiss: None,
         knockout: None,
+        ended_early: None,
     }
 }
 

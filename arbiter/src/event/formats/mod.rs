@@ -10,6 +10,7 @@
 //! tie-break pair).
 
 pub mod knockout;
+pub mod matching;
 pub mod swiss;
 
 use crate::event::schedule::{EventSpec, Format};
@@ -39,11 +40,23 @@ pub enum Pairer {
     Knockout(knockout::Knockout),
 }
 
+/// A Swiss that stopped before its last round: the round after
+/// `after_round` had no pairing without a repeat (`ended_early` in the
+/// standings JSON).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EndedEarly {
+    /// The last round played (all its games finished).
+    pub after_round: usize,
+    pub reason: String,
+}
+
 /// The format's own standings, for the report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
     pub swiss: Option<Vec<SwissLine>>,
     pub knockout: Option<Vec<Vec<Encounter>>>,
+    /// A Swiss whose next round cannot be paired.
+    pub ended_early: Option<EndedEarly>,
 }
 
 impl Pairer {
@@ -80,10 +93,12 @@ impl Pairer {
             Pairer::Swiss(s) => Table {
                 swiss: Some(s.table(names, history)),
                 knockout: None,
+                ended_early: s.ended_early(history),
             },
             Pairer::Knockout(k) => Table {
                 swiss: None,
                 knockout: Some(k.table(names, history)),
+                ended_early: None,
             },
         }
     }
@@ -94,6 +109,12 @@ impl Pairer {
         let mut out = String::new();
         if let Some(lines) = &table.swiss {
             out.push_str(&crate::stats::formats::render_swiss(lines));
+        }
+        if let Some(e) = &table.ended_early {
+            out.push_str(&format!(
+                "Swiss ended early, after round {}: {}\n",
+                e.after_round, e.reason
+            ));
         }
         if let Some(rounds) = &table.knockout {
             out.push_str(&crate::stats::formats::render_bracket(rounds));
