@@ -19,7 +19,7 @@ use crate::engine::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
 use crate::engine::transport::LagCharge;
-use crate::play::tc::TimeControl;
+use crate::play::tc::{TimeControl, TimeLimit};
 use crate::remote::held::{Got, Held};
 use crate::remote::lag::{LagPolicy, LagTracker};
 use crate::remote::registry::{ConnState, Connection, Inbound, Registry};
@@ -42,6 +42,10 @@ struct Replay {
     newgame: Option<String>,
     /// The `position` and `go` lines of the search not yet answered.
     search: Vec<String>,
+    /// `isready` lines sent whose `readyok` has not come: the session waits
+    /// for them (its ordering barrier, spec section 6), so a fresh instance
+    /// is sent as many before the search.
+    unanswered_isready: u32,
 }
 
 pub struct RemoteLink {
@@ -173,6 +177,7 @@ impl RemoteLink {
                     self.replay.search.push((*line).to_owned());
                 }
                 "go" | "ponderhit" => self.replay.search.push((*line).to_owned()),
+                "isready" => self.replay.unanswered_isready += 1,
                 _ => {}
             }
         }
@@ -241,8 +246,13 @@ impl RemoteLink {
     fn received(&mut self, item: Inbound) -> Result<String, ReadError> {
         match item {
             Inbound::Line(line) => {
-                if line.split_whitespace().next() == Some("bestmove") {
-                    self.replay.search.clear();
+                match line.split_whitespace().next() {
+                    Some("bestmove") => self.replay.search.clear(),
+                    Some("readyok") => {
+                        let n = &mut self.replay.unanswered_isready;
+                        *n = n.saturating_sub(1);
+                    }
+                    _ => {}
                 }
                 self.log_line(TrafficKind::FromEngine, &line);
                 Ok(line)
@@ -300,11 +310,24 @@ impl RemoteLink {
             "connection dropped ({reason}); waiting up to {:?} for it to come back",
             until.saturating_duration_since(Instant::now())
         ));
+        let waited_from = Instant::now();
+        // why: a wait cut short by the answer's deadline (the clock's flag,
+        // for a search under a clock) is not a grace that ran out.
+        let cut_short = until < waited_from + self.settings.grace;
         let Some(conn) = self.registry.take(&self.remote, until).await else {
-            let why = format!(
-                "{reason}; not back within the grace of {:?}",
-                self.settings.grace
-            );
+            let why = if cut_short {
+                format!(
+                    "{reason}; {} ran out {:.1?} into the grace of {:?}, before it was back",
+                    self.what_ran_out(),
+                    waited_from.elapsed(),
+                    self.settings.grace
+                )
+            } else {
+                format!(
+                    "{reason}; not back within the grace of {:?}",
+                    self.settings.grace
+                )
+            };
             self.note(&why);
             self.ended = Some(why);
             return false;
@@ -329,6 +352,22 @@ impl RemoteLink {
         }
     }
 
+    /// What a deadline that ends a wait for the engine is: its clock, when
+    /// a search under a clock is under way, else the timeout of its answer.
+    fn what_ran_out(&self) -> &'static str {
+        let searching = self
+            .replay
+            .search
+            .iter()
+            .any(|l| l.starts_with("go") || l.starts_with("ponderhit"));
+        let clock = !matches!(self.settings.tc.limit, TimeLimit::Infinite);
+        if searching && clock {
+            "its clock"
+        } else {
+            "the time for its answer"
+        }
+    }
+
     async fn replay_onto(&mut self, deadline: Instant) -> Result<(), String> {
         self.push("umi").await?;
         self.expect("umiok", deadline).await?;
@@ -342,7 +381,12 @@ impl RemoteLink {
             .filter(|l| l.starts_with("setoption"))
             .collect();
         self.push("isready").await?;
+        // why counted: `expect` reads this readyok as any other.
+        self.replay.unanswered_isready += 1;
         self.expect("readyok", deadline).await?;
+        for _ in 0..self.replay.unanswered_isready {
+            self.push("isready").await?;
+        }
         for line in self.replay.search.clone() {
             self.push(&line).await?;
         }

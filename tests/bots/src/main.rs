@@ -38,6 +38,7 @@
 //! | `fork-child`  | starts a `sleep 1000` grandchild at once and prints `info string child <pid>` as its first line, then plays legal moves |
 //! | `slow`        | answers `go` after `--delay-ms` (default 1000); `stop` answers at once |
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
+//! | `bestmove-twice` | answers every `go` with `bestmove`, then the same line again in a second write, a random 0 to `--delay-ms` (default here 1000, in µs steps) later, before it reads on |
 //! | `quit-code-3` | plays legal moves; exits with code 3 on `quit`                       |
 //! | `late-bestmove` | answers every `go` at once, then the same `bestmove` again `--delay-ms` later |
 //! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
@@ -79,6 +80,7 @@ enum Mode {
     ForkChild,
     Slow,
     DoubleBestmove,
+    BestmoveTwice,
     LateBestmove,
     QuitCode3,
     BestmoveAfterReadyok,
@@ -102,7 +104,7 @@ impl Mode {
     }
 }
 
-const MODES: [(&str, Mode); 27] = [
+const MODES: [(&str, Mode); 28] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -118,6 +120,7 @@ const MODES: [(&str, Mode); 27] = [
     ("fork-child", Mode::ForkChild),
     ("slow", Mode::Slow),
     ("double-bestmove", Mode::DoubleBestmove),
+    ("bestmove-twice", Mode::BestmoveTwice),
     ("late-bestmove", Mode::LateBestmove),
     ("quit-code-3", Mode::QuitCode3),
     ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
@@ -389,6 +392,15 @@ impl Bot {
                 let answer = self.chosen_move();
                 say_at_once(format!("bestmove {answer}\nbestmove {answer}\n").as_bytes());
                 self.answered += 1;
+            }
+            Mode::BestmoveTwice => {
+                // Two writes apart: the second may reach the arbiter after
+                // it has sent its next `go`, unless it orders them.
+                let answer = self.chosen_move();
+                self.finish_go(&answer);
+                let max_us = self.opts.delay.as_micros() as usize;
+                thread::sleep(Duration::from_micros(self.rng.below(max_us + 1) as u64));
+                say(&format!("bestmove {answer}"));
             }
             Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
             Mode::LateBestmove => {
