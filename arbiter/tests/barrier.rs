@@ -116,6 +116,19 @@ async fn a_local_engine_s_late_second_bestmove_is_never_the_next_answer() {
     assert_never_shifted(&done);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pondering_engine_s_late_second_bestmove_is_never_the_answer_to_ponderhit() {
+    // The duplicate of the answer arrives while the engine ponders (it was
+    // sent `go ponder` at once), often after the opponent's move and the
+    // `ponderhit`: only the barrier's readyok tells it from the answer.
+    let offender = format!(
+        "cmd={} name=twice arg=--mode arg=ponder-twice arg=--delay-ms arg=2 ponder tc=60+1",
+        common::testbot()
+    );
+    let done = play_all(&runner(&offender, 2, None)).await;
+    assert_never_shifted(&done);
+}
+
 /// A TCP relay that delays every chunk, each way, by 2 to 20 ms, in order.
 async fn delaying_relay(target: std::net::SocketAddr) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -51,6 +51,7 @@
 //! | `ponder-early` | declares `Ponder`; answers `bestmove <first> ponder <first reply>`, and `go ponder` at once with two `bestmove` lines (one write) |
 //! | `ponder-deaf` | declares `Ponder`; answers `bestmove <first> ponder <last reply>`; a `go ponder` is answered on `ponderhit` only: `stop` is ignored |
 //! | `ponder-illegal` | declares `Ponder`; answers `bestmove <first> ponder 99` (a move that is never legal) |
+//! | `ponder-twice` | declares `Ponder`; answers `go` with `bestmove <first> ponder <first reply>`, and `go ponder` on `ponderhit` or `stop`; every `bestmove` twice, as `bestmove-twice` |
 //!
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
@@ -93,18 +94,19 @@ enum Mode {
     PonderEarly,
     PonderDeaf,
     PonderIllegal,
+    PonderTwice,
 }
 
 impl Mode {
     fn ponders(self) -> bool {
         matches!(
             self,
-            Mode::PonderEarly | Mode::PonderDeaf | Mode::PonderIllegal
+            Mode::PonderEarly | Mode::PonderDeaf | Mode::PonderIllegal | Mode::PonderTwice
         )
     }
 }
 
-const MODES: [(&str, Mode); 28] = [
+const MODES: [(&str, Mode); 29] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -133,6 +135,7 @@ const MODES: [(&str, Mode); 28] = [
     ("ponder-early", Mode::PonderEarly),
     ("ponder-deaf", Mode::PonderDeaf),
     ("ponder-illegal", Mode::PonderIllegal),
+    ("ponder-twice", Mode::PonderTwice),
 ];
 
 struct Options {
@@ -311,12 +314,22 @@ impl Bot {
             "position" => self.set_position(rest),
             "go" if self.opts.mode.ponders() => self.go_ponderer(rest),
             "go" => self.go(rest),
+            "ponderhit" if self.opts.mode == Mode::PonderTwice => {
+                if let Some(answer) = self.pondering.take() {
+                    self.answer_twice(&answer);
+                }
+            }
             "ponderhit" => {
                 if let Some(answer) = self.pondering.take() {
                     self.finish_go(&answer);
                 }
             }
             "stop" if self.opts.mode == Mode::PonderDeaf => {}
+            "stop" if self.opts.mode == Mode::PonderTwice => {
+                if let Some(answer) = self.pondering.take() {
+                    self.answer_twice(&answer);
+                }
+            }
             "stop" if self.opts.mode != Mode::IgnoreStop => {
                 if let Some((_, answer)) = self.pending.take() {
                     self.finish_go(&answer);
@@ -394,13 +407,8 @@ impl Bot {
                 self.answered += 1;
             }
             Mode::BestmoveTwice => {
-                // Two writes apart: the second may reach the arbiter after
-                // it has sent its next `go`, unless it orders them.
                 let answer = self.chosen_move();
-                self.finish_go(&answer);
-                let max_us = self.opts.delay.as_micros() as usize;
-                thread::sleep(Duration::from_micros(self.rng.below(max_us + 1) as u64));
-                say(&format!("bestmove {answer}"));
+                self.answer_twice(&answer);
             }
             Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
             Mode::LateBestmove => {
@@ -457,13 +465,28 @@ impl Bot {
             .unwrap_or_default();
         let hint = match self.opts.mode {
             Mode::PonderIllegal => Some("99".to_string()),
-            Mode::PonderEarly => replies.first().cloned(),
+            Mode::PonderEarly | Mode::PonderTwice => replies.first().cloned(),
             _ => replies.last().cloned(),
         };
-        match hint {
-            Some(p) => self.finish_go(&format!("{answer} ponder {p}")),
-            None => self.finish_go(&answer),
+        let answer = match hint {
+            Some(p) => format!("{answer} ponder {p}"),
+            None => answer,
+        };
+        match self.opts.mode {
+            Mode::PonderTwice => self.answer_twice(&answer),
+            _ => self.finish_go(&answer),
         }
+    }
+
+    /// `bestmove <answer>`, then the same line again in a second write, a
+    /// random 0 to `--delay-ms` later (in µs steps), before reading on: the
+    /// second may reach the arbiter after it has sent its next `go`, unless
+    /// it orders them.
+    fn answer_twice(&mut self, answer: &str) {
+        self.finish_go(answer);
+        let max_us = self.opts.delay.as_micros() as usize;
+        thread::sleep(Duration::from_micros(self.rng.below(max_us + 1) as u64));
+        say(&format!("bestmove {answer}"));
     }
 
     fn finish_go(&mut self, answer: &str) {
