@@ -207,7 +207,7 @@ impl RemoteLink {
             }
             // why before `remember`: the replay is of what came before.
             let until = Instant::now() + self.settings.grace;
-            if !self.reconnect(until).await {
+            if !self.reconnect(until, false).await {
                 return Err(WriteError::Closed);
             }
             reconnected = true;
@@ -234,8 +234,12 @@ impl RemoteLink {
                 Got::Nothing => return Err(ReadError::Timeout),
                 Got::Item(item) => return self.received(item),
                 Got::Ended => {
-                    let until = deadline.min(Instant::now() + self.settings.grace);
-                    if !self.reconnect(until).await {
+                    let grace_end = Instant::now() + self.settings.grace;
+                    // why: a wait cut short by the answer's deadline (the
+                    // clock's flag, for a search under a clock) is not a
+                    // grace that ran out.
+                    let cut_short = deadline < grace_end;
+                    if !self.reconnect(deadline.min(grace_end), cut_short).await {
                         return Err(ReadError::Eof);
                     }
                 }
@@ -297,7 +301,8 @@ impl RemoteLink {
     /// Waits until `until` for the engine's next connection and replays the
     /// session onto it; `false` (and the link ended) if none came or the
     /// replay failed.
-    async fn reconnect(&mut self, until: Instant) -> bool {
+    /// `cut_short`: `until` is the answer's deadline, before the grace ends.
+    async fn reconnect(&mut self, until: Instant, cut_short: bool) -> bool {
         let reason = self
             .state
             .reason()
@@ -311,9 +316,6 @@ impl RemoteLink {
             until.saturating_duration_since(Instant::now())
         ));
         let waited_from = Instant::now();
-        // why: a wait cut short by the answer's deadline (the clock's flag,
-        // for a search under a clock) is not a grace that ran out.
-        let cut_short = until < waited_from + self.settings.grace;
         let Some(conn) = self.registry.take(&self.remote, until).await else {
             let why = if cut_short {
                 format!(
