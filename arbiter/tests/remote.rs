@@ -178,12 +178,23 @@ fn job() -> Job {
 /// A runner of the testbot (first legal move, local) against remote
 /// `remote`, with the endpoint's registry.
 fn runner(registry: Arc<Registry>, remote: &str, grace: Duration, wait: Duration) -> Runner {
+    runner_tc(registry, remote, grace, wait, "60+1")
+}
+
+/// [`runner`] with the time control `tc`.
+fn runner_tc(
+    registry: Arc<Registry>,
+    remote: &str,
+    grace: Duration,
+    wait: Duration,
+    tc: &str,
+) -> Runner {
     let toks = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
     let local = toks(&format!(
-        "cmd={} name=local arg=--mode arg=instant tc=60+1",
+        "cmd={} name=local arg=--mode arg=instant tc={tc}",
         common::testbot()
     ));
-    let remote = toks(&format!("remote={remote} name=remote tc=60+1"));
+    let remote = toks(&format!("remote={remote} name=remote tc={tc}"));
     Runner {
         engines: parse_engines(&[local, remote], &[], None).expect("engines"),
         concurrency: 1,
@@ -278,6 +289,34 @@ async fn a_drop_within_the_grace_changes_nothing_and_one_past_it_loses_by_discon
     match &gone.played.termination {
         Termination::Disconnect { detail, .. } => {
             assert!(detail.contains("not back within the grace"), "{detail}")
+        }
+        other => panic!("expected a disconnect, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_engine_whose_clock_runs_out_while_it_is_away_is_told_so() {
+    let (registry, url) = endpoint(Limits::default()).await;
+    // A 10 s grace, but a 2 s clock: the clock runs out first.
+    let script = Script {
+        drop_at_go: Some(2),
+        back_after: None,
+    };
+    tokio::spawn(scripted_bot(url, TOKEN_A, script));
+    let r = runner_tc(
+        registry,
+        "alice",
+        Duration::from_secs(10),
+        Duration::from_secs(10),
+        "2+0",
+    );
+    let finished = play_one(&r).await;
+    match &finished.played.termination {
+        Termination::Disconnect { side, detail } => {
+            assert_eq!(*side, mancala_rules::Side::North);
+            assert!(detail.contains("its clock ran out"), "{detail}");
+            assert!(detail.contains("into the grace of 10s"), "{detail}");
+            assert!(!detail.contains("not back within the grace"), "{detail}");
         }
         other => panic!("expected a disconnect, got {other:?}"),
     }

@@ -115,7 +115,33 @@ pub struct Session {
     pub options: Vec<OptionDecl>,
     /// Set by [`Session::enable_ponder`].
     ponders: bool,
+    /// The ordering barrier ([`Barrier`]).
+    barrier: Barrier,
 }
+
+/// The ordering barrier that keeps a stale `bestmove` from being taken for
+/// the answer to a later `go` (spec section 6). The engine answers `isready`
+/// after everything it wrote before reading it, so a `bestmove` read before
+/// that `readyok` was written before the engine saw the `go` that follows
+/// the `isready`: it answers an earlier search. Over a connection a second
+/// `bestmove` can arrive a round trip after the first, well after the check
+/// made before the next `go`; the barrier needs no wait to catch it.
+///
+/// why counted, not a flag: the conformance check and the game's start send
+/// `isready` of their own; every one sent is answered by one `readyok`.
+#[derive(Debug)]
+struct Barrier {
+    /// A `bestmove` was read (or nothing is known yet) since the last
+    /// `isready` was sent: the next `go` goes out behind an `isready`.
+    due: bool,
+    /// `isready` lines sent whose `readyok` has not been read yet; a
+    /// `bestmove` read while this is not zero is stale.
+    unanswered: u32,
+}
+
+/// The `when` of a stale `bestmove` found by the barrier.
+const BEFORE_BARRIER: &str = "before the readyok of the isready sent ahead of the go \
+     (it answers an earlier go)";
 
 /// How long to wait for the engine to die after EOF, to read its status.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
@@ -153,6 +179,10 @@ impl Session {
             games: Vec::new(),
             options: Vec::new(),
             ponders: false,
+            barrier: Barrier {
+                due: true,
+                unanswered: 0,
+            },
         };
         match s.handshake(Instant::now() + timeout).await {
             Ok(()) => Ok(s),
@@ -252,13 +282,15 @@ impl Session {
     }
 
     /// `isready` … `readyok`, sent while no search runs: a `bestmove` before
-    /// `readyok` answers no `go` ([`Fault::StrayBestmove`]).
+    /// `readyok` answers no `go` ([`Fault::StrayBestmove`]). Waits for the
+    /// `readyok` of every `isready` sent so far (one sent with a `go` whose
+    /// search failed may still be unanswered).
     pub async fn ready(&mut self, timeout: Duration) -> Result<(), Fault> {
         self.send("isready").await?;
         let deadline = Instant::now() + timeout;
         loop {
             let line = self.read_until(deadline, "readyok").await?;
-            if line == "readyok" {
+            if is_readyok(&line) && self.barrier.unanswered == 0 {
                 return Ok(());
             }
             if is_bestmove(&line) {
@@ -287,18 +319,15 @@ impl Session {
         loop {
             match self.transport.read_line_if_ready().await {
                 Ok(None) | Err(ReadError::Timeout) => return Ok(true),
-                Ok(Some(line)) if is_bestmove(&line) => {
-                    return Err(Fault::StrayBestmove {
-                        line: clip(&line),
-                        when,
-                    })
+                Ok(Some(line)) => {
+                    self.saw(&line);
+                    if is_bestmove(&line) {
+                        return Err(self.stray(&line, when));
+                    }
                 }
-                Ok(Some(_)) => {}
                 Err(ReadError::InvalidUtf8 { lossy }) if is_bestmove(&lossy) => {
-                    return Err(Fault::StrayBestmove {
-                        line: clip(&lossy),
-                        when,
-                    })
+                    self.saw(&lossy);
+                    return Err(self.stray(&lossy, when));
                 }
                 Err(ReadError::InvalidUtf8 { .. } | ReadError::LineTooLong { .. }) => {}
                 Err(ReadError::Eof | ReadError::Io(_)) => return Ok(false),
@@ -314,7 +343,14 @@ impl Session {
     /// Sends `lines` in one write (see [`EngineProcess::send_lines`]).
     pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), Fault> {
         match self.transport.send_lines(lines).await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                let readies = lines.iter().filter(|l| l.trim() == "isready").count();
+                if readies > 0 {
+                    self.barrier.due = false;
+                    self.barrier.unanswered += readies as u32;
+                }
+                Ok(())
+            }
             Err(WriteError::InvalidLine) => Err(Fault::Garbled {
                 line: lines.join("\n"),
                 problem: "arbiter line with a line break".into(),
@@ -349,9 +385,22 @@ impl Session {
         on_info: Option<&(dyn Fn(&umi::Info) + Sync)>,
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
-        self.send_lines(&[position, go]).await?;
+        self.send_search(position, go).await?;
         let started = self.transport.last_line_at();
         self.bestmove(started, deadline, on_info).await
+    }
+
+    /// `position` and `go` in one write, behind an `isready` when a
+    /// `bestmove` was read since the last one ([`Barrier`]): the `readyok`
+    /// then comes before anything the engine says about this search.
+    /// why in the same write, not waited for before the `go`: the barrier
+    /// costs no round trip; what came before `readyok` is judged when read.
+    async fn send_search(&mut self, position: &str, go: &str) -> Result<(), Fault> {
+        if self.barrier.due {
+            self.send_lines(&["isready", position, go]).await
+        } else {
+            self.send_lines(&[position, go]).await
+        }
     }
 
     /// [`Session::go`] for the turn that began with the `stop` ending a ponder
@@ -366,7 +415,7 @@ impl Session {
         deadline: Instant,
     ) -> Result<BestMove, Fault> {
         self.check_idle("before go").await?;
-        self.send_lines(&[position, &go(stopped.elapsed())]).await?;
+        self.send_search(position, &go(stopped.elapsed())).await?;
         self.bestmove(stopped, deadline, None).await
     }
 
@@ -374,7 +423,7 @@ impl Session {
     /// ponders until [`Session::ponderhit`] or [`Session::stop_ponder`].
     pub async fn go_ponder(&mut self, position: &str, go: &str) -> Result<(), Fault> {
         self.check_idle("before go ponder").await?;
-        self.send_lines(&[position, go]).await
+        self.send_search(position, go).await
     }
 
     /// `ponderhit` to a pondering engine: its turn starts with that line, and
@@ -399,6 +448,12 @@ impl Session {
         loop {
             let line = self.read_until(deadline, "bestmove after stop").await?;
             if is_bestmove(&line) {
+                // why: the answer to the ponder search comes after the
+                // readyok sent ahead of its `go ponder`; one before it is
+                // the previous search's.
+                if self.barrier.unanswered > 0 {
+                    return Err(self.stray(&line, BEFORE_BARRIER));
+                }
                 return Ok(stopped);
             }
         }
@@ -410,7 +465,9 @@ impl Session {
         match self.stray_bestmove("").await {
             Ok(true) => Ok(()),
             Ok(false) => Err(self.gone().await),
-            Err(Fault::StrayBestmove { line, .. }) => Err(Fault::BestmoveWhilePondering { line }),
+            Err(Fault::StrayBestmove { line, when }) if when != BEFORE_BARRIER => {
+                Err(Fault::BestmoveWhilePondering { line })
+            }
             Err(fault) => Err(fault),
         }
     }
@@ -437,6 +494,9 @@ impl Session {
                 }
                 Err(fault) => return Err(fault),
             };
+            if is_bestmove(&line) && self.barrier.unanswered > 0 {
+                return Err(self.stray(&line, BEFORE_BARRIER));
+            }
             match Message::parse(&line) {
                 Ok(Message::BestMove { best, ponder }) => {
                     // why the stamp of the line: the time charged is exactly
@@ -542,7 +602,10 @@ impl Session {
         waiting_for: &'static str,
     ) -> Result<String, Fault> {
         match self.transport.read_line_until(deadline).await {
-            Ok(line) => Ok(line),
+            Ok(line) => {
+                self.saw(&line);
+                Ok(line)
+            }
             Err(ReadError::Timeout) => Err(Fault::Timeout {
                 waiting_for,
                 last_line: None,
@@ -554,12 +617,38 @@ impl Session {
             // why: a `bestmove` that is not UTF-8 is an unreadable answer, at once
             // (skipping it would wait out the clock); any other such line is an
             // unknown line, ignored as the spec says.
-            Err(ReadError::InvalidUtf8 { lossy }) if is_bestmove(&lossy) => Err(Fault::Garbled {
-                line: clip(&lossy),
-                problem: "bestmove line is not valid UTF-8".into(),
-            }),
+            Err(ReadError::InvalidUtf8 { lossy }) if is_bestmove(&lossy) => {
+                self.saw(&lossy);
+                Err(Fault::Garbled {
+                    line: clip(&lossy),
+                    problem: "bestmove line is not valid UTF-8".into(),
+                })
+            }
             Err(ReadError::InvalidUtf8 { .. }) => Ok(String::new()),
             Err(ReadError::Eof | ReadError::Io(_)) => Err(self.gone().await),
+        }
+    }
+
+    /// Keeps the [`Barrier`] up to date with a line read from the engine.
+    fn saw(&mut self, line: &str) {
+        if is_readyok(line) {
+            self.barrier.unanswered = self.barrier.unanswered.saturating_sub(1);
+        } else if is_bestmove(line) {
+            self.barrier.due = true;
+        }
+    }
+
+    /// The verdict on a `bestmove` that answers nothing: found `when`, or,
+    /// read before the barrier's `readyok`, [`BEFORE_BARRIER`].
+    fn stray(&self, line: &str, when: &'static str) -> Fault {
+        let when = if self.barrier.unanswered > 0 {
+            BEFORE_BARRIER
+        } else {
+            when
+        };
+        Fault::StrayBestmove {
+            line: clip(line),
+            when,
         }
     }
 
@@ -573,6 +662,10 @@ impl Session {
             .await;
         Fault::Gone { exit }
     }
+}
+
+fn is_readyok(line: &str) -> bool {
+    line.trim() == "readyok"
 }
 
 /// Whether `line` is a `bestmove` message (well-formed or not).

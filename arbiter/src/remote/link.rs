@@ -19,7 +19,7 @@ use crate::engine::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
 use crate::engine::transport::LagCharge;
-use crate::play::tc::TimeControl;
+use crate::play::tc::{TimeControl, TimeLimit};
 use crate::remote::held::{Got, Held};
 use crate::remote::lag::{LagPolicy, LagTracker};
 use crate::remote::registry::{ConnState, Connection, Inbound, Registry};
@@ -42,6 +42,10 @@ struct Replay {
     newgame: Option<String>,
     /// The `position` and `go` lines of the search not yet answered.
     search: Vec<String>,
+    /// `isready` lines sent whose `readyok` has not come: the session waits
+    /// for them (its ordering barrier, spec section 6), so a fresh instance
+    /// is sent as many before the search.
+    unanswered_isready: u32,
 }
 
 pub struct RemoteLink {
@@ -173,6 +177,7 @@ impl RemoteLink {
                     self.replay.search.push((*line).to_owned());
                 }
                 "go" | "ponderhit" => self.replay.search.push((*line).to_owned()),
+                "isready" => self.replay.unanswered_isready += 1,
                 _ => {}
             }
         }
@@ -202,7 +207,7 @@ impl RemoteLink {
             }
             // why before `remember`: the replay is of what came before.
             let until = Instant::now() + self.settings.grace;
-            if !self.reconnect(until).await {
+            if !self.reconnect(until, false).await {
                 return Err(WriteError::Closed);
             }
             reconnected = true;
@@ -229,8 +234,12 @@ impl RemoteLink {
                 Got::Nothing => return Err(ReadError::Timeout),
                 Got::Item(item) => return self.received(item),
                 Got::Ended => {
-                    let until = deadline.min(Instant::now() + self.settings.grace);
-                    if !self.reconnect(until).await {
+                    let grace_end = Instant::now() + self.settings.grace;
+                    // why: a wait cut short by the answer's deadline (the
+                    // clock's flag, for a search under a clock) is not a
+                    // grace that ran out.
+                    let cut_short = deadline < grace_end;
+                    if !self.reconnect(deadline.min(grace_end), cut_short).await {
                         return Err(ReadError::Eof);
                     }
                 }
@@ -241,8 +250,13 @@ impl RemoteLink {
     fn received(&mut self, item: Inbound) -> Result<String, ReadError> {
         match item {
             Inbound::Line(line) => {
-                if line.split_whitespace().next() == Some("bestmove") {
-                    self.replay.search.clear();
+                match line.split_whitespace().next() {
+                    Some("bestmove") => self.replay.search.clear(),
+                    Some("readyok") => {
+                        let n = &mut self.replay.unanswered_isready;
+                        *n = n.saturating_sub(1);
+                    }
+                    _ => {}
                 }
                 self.log_line(TrafficKind::FromEngine, &line);
                 Ok(line)
@@ -287,7 +301,8 @@ impl RemoteLink {
     /// Waits until `until` for the engine's next connection and replays the
     /// session onto it; `false` (and the link ended) if none came or the
     /// replay failed.
-    async fn reconnect(&mut self, until: Instant) -> bool {
+    /// `cut_short`: `until` is the answer's deadline, before the grace ends.
+    async fn reconnect(&mut self, until: Instant, cut_short: bool) -> bool {
         let reason = self
             .state
             .reason()
@@ -300,11 +315,21 @@ impl RemoteLink {
             "connection dropped ({reason}); waiting up to {:?} for it to come back",
             until.saturating_duration_since(Instant::now())
         ));
+        let waited_from = Instant::now();
         let Some(conn) = self.registry.take(&self.remote, until).await else {
-            let why = format!(
-                "{reason}; not back within the grace of {:?}",
-                self.settings.grace
-            );
+            let why = if cut_short {
+                format!(
+                    "{reason}; {} ran out {:.1?} into the grace of {:?}, before it was back",
+                    self.what_ran_out(),
+                    waited_from.elapsed(),
+                    self.settings.grace
+                )
+            } else {
+                format!(
+                    "{reason}; not back within the grace of {:?}",
+                    self.settings.grace
+                )
+            };
             self.note(&why);
             self.ended = Some(why);
             return false;
@@ -329,6 +354,22 @@ impl RemoteLink {
         }
     }
 
+    /// What a deadline that ends a wait for the engine is: its clock, when
+    /// a search under a clock is under way, else the timeout of its answer.
+    fn what_ran_out(&self) -> &'static str {
+        let searching = self
+            .replay
+            .search
+            .iter()
+            .any(|l| l.starts_with("go") || l.starts_with("ponderhit"));
+        let clock = !matches!(self.settings.tc.limit, TimeLimit::Infinite);
+        if searching && clock {
+            "its clock"
+        } else {
+            "the time for its answer"
+        }
+    }
+
     async fn replay_onto(&mut self, deadline: Instant) -> Result<(), String> {
         self.push("umi").await?;
         self.expect("umiok", deadline).await?;
@@ -342,7 +383,12 @@ impl RemoteLink {
             .filter(|l| l.starts_with("setoption"))
             .collect();
         self.push("isready").await?;
+        // why counted: `expect` reads this readyok as any other.
+        self.replay.unanswered_isready += 1;
         self.expect("readyok", deadline).await?;
+        for _ in 0..self.replay.unanswered_isready {
+            self.push("isready").await?;
+        }
         for line in self.replay.search.clone() {
             self.push(&line).await?;
         }

@@ -122,7 +122,9 @@ pub fn check(traffic: &str, games: &[Value], names: &[&str], base: i64, inc: i64
             .unwrap_or_default();
         let context = format!("{raw} (game {g}, moves {moves:?})");
         if line.to_engine {
-            if state.ponder_due {
+            // why skipped: the ordering barrier's `isready` goes ahead of the
+            // `position`/`go` after every answer (protocol-spec section 6).
+            if state.ponder_due && text != "isready" {
                 // The line after an answer with a legal ponder move that keeps
                 // the game going: the pondered position, then `go ponder`.
                 let hint = state.hint.clone().unwrap_or_default();

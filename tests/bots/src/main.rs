@@ -38,6 +38,7 @@
 //! | `fork-child`  | starts a `sleep 1000` grandchild at once and prints `info string child <pid>` as its first line, then plays legal moves |
 //! | `slow`        | answers `go` after `--delay-ms` (default 1000); `stop` answers at once |
 //! | `double-bestmove` | answers every `go` with two `bestmove` lines, written at once   |
+//! | `bestmove-twice` | answers every `go` with `bestmove`, then the same line again in a second write, a random 0 to `--delay-ms` (default here 1000, in µs steps) later, before it reads on |
 //! | `quit-code-3` | plays legal moves; exits with code 3 on `quit`                       |
 //! | `late-bestmove` | answers every `go` at once, then the same `bestmove` again `--delay-ms` later |
 //! | `bestmove-after-readyok` | answers `isready` with `readyok` and a `bestmove` (one write); plays legal moves |
@@ -50,6 +51,7 @@
 //! | `ponder-early` | declares `Ponder`; answers `bestmove <first> ponder <first reply>`, and `go ponder` at once with two `bestmove` lines (one write) |
 //! | `ponder-deaf` | declares `Ponder`; answers `bestmove <first> ponder <last reply>`; a `go ponder` is answered on `ponderhit` only: `stop` is ignored |
 //! | `ponder-illegal` | declares `Ponder`; answers `bestmove <first> ponder 99` (a move that is never legal) |
+//! | `ponder-twice` | declares `Ponder`; answers `go` with `bestmove <first> ponder <first reply>`, and `go ponder` on `ponderhit` or `stop`; every `bestmove` twice, as `bestmove-twice` |
 //!
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
@@ -79,6 +81,7 @@ enum Mode {
     ForkChild,
     Slow,
     DoubleBestmove,
+    BestmoveTwice,
     LateBestmove,
     QuitCode3,
     BestmoveAfterReadyok,
@@ -91,18 +94,19 @@ enum Mode {
     PonderEarly,
     PonderDeaf,
     PonderIllegal,
+    PonderTwice,
 }
 
 impl Mode {
     fn ponders(self) -> bool {
         matches!(
             self,
-            Mode::PonderEarly | Mode::PonderDeaf | Mode::PonderIllegal
+            Mode::PonderEarly | Mode::PonderDeaf | Mode::PonderIllegal | Mode::PonderTwice
         )
     }
 }
 
-const MODES: [(&str, Mode); 27] = [
+const MODES: [(&str, Mode); 29] = [
     ("instant", Mode::Instant),
     ("random", Mode::Random),
     ("illegal", Mode::Illegal),
@@ -118,6 +122,7 @@ const MODES: [(&str, Mode); 27] = [
     ("fork-child", Mode::ForkChild),
     ("slow", Mode::Slow),
     ("double-bestmove", Mode::DoubleBestmove),
+    ("bestmove-twice", Mode::BestmoveTwice),
     ("late-bestmove", Mode::LateBestmove),
     ("quit-code-3", Mode::QuitCode3),
     ("bestmove-after-readyok", Mode::BestmoveAfterReadyok),
@@ -130,6 +135,7 @@ const MODES: [(&str, Mode); 27] = [
     ("ponder-early", Mode::PonderEarly),
     ("ponder-deaf", Mode::PonderDeaf),
     ("ponder-illegal", Mode::PonderIllegal),
+    ("ponder-twice", Mode::PonderTwice),
 ];
 
 struct Options {
@@ -308,12 +314,22 @@ impl Bot {
             "position" => self.set_position(rest),
             "go" if self.opts.mode.ponders() => self.go_ponderer(rest),
             "go" => self.go(rest),
+            "ponderhit" if self.opts.mode == Mode::PonderTwice => {
+                if let Some(answer) = self.pondering.take() {
+                    self.answer_twice(&answer);
+                }
+            }
             "ponderhit" => {
                 if let Some(answer) = self.pondering.take() {
                     self.finish_go(&answer);
                 }
             }
             "stop" if self.opts.mode == Mode::PonderDeaf => {}
+            "stop" if self.opts.mode == Mode::PonderTwice => {
+                if let Some(answer) = self.pondering.take() {
+                    self.answer_twice(&answer);
+                }
+            }
             "stop" if self.opts.mode != Mode::IgnoreStop => {
                 if let Some((_, answer)) = self.pending.take() {
                     self.finish_go(&answer);
@@ -390,6 +406,10 @@ impl Bot {
                 say_at_once(format!("bestmove {answer}\nbestmove {answer}\n").as_bytes());
                 self.answered += 1;
             }
+            Mode::BestmoveTwice => {
+                let answer = self.chosen_move();
+                self.answer_twice(&answer);
+            }
             Mode::BadUtf8 => say_at_once(b"bestmove \xff\xfe\n"),
             Mode::LateBestmove => {
                 // The answer now; the same line again later, from the loop.
@@ -445,13 +465,28 @@ impl Bot {
             .unwrap_or_default();
         let hint = match self.opts.mode {
             Mode::PonderIllegal => Some("99".to_string()),
-            Mode::PonderEarly => replies.first().cloned(),
+            Mode::PonderEarly | Mode::PonderTwice => replies.first().cloned(),
             _ => replies.last().cloned(),
         };
-        match hint {
-            Some(p) => self.finish_go(&format!("{answer} ponder {p}")),
-            None => self.finish_go(&answer),
+        let answer = match hint {
+            Some(p) => format!("{answer} ponder {p}"),
+            None => answer,
+        };
+        match self.opts.mode {
+            Mode::PonderTwice => self.answer_twice(&answer),
+            _ => self.finish_go(&answer),
         }
+    }
+
+    /// `bestmove <answer>`, then the same line again in a second write, a
+    /// random 0 to `--delay-ms` later (in µs steps), before reading on: the
+    /// second may reach the arbiter after it has sent its next `go`, unless
+    /// it orders them.
+    fn answer_twice(&mut self, answer: &str) {
+        self.finish_go(answer);
+        let max_us = self.opts.delay.as_micros() as usize;
+        thread::sleep(Duration::from_micros(self.rng.below(max_us + 1) as u64));
+        say(&format!("bestmove {answer}"));
     }
 
     fn finish_go(&mut self, answer: &str) {
