@@ -1055,9 +1055,13 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     }
     .with_engine_cap(args.engine_caps.cap());
     let tls = args.tls.load()?;
-    let drain = Duration::try_from_secs_f64(args.drain)
-        .map_err(|_| UsageError(format!("--drain: {} is not a duration in seconds", args.drain)))?;
-    let games = state.games.clone();
+    let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
+        UsageError(format!(
+            "--drain: {} is not a duration in seconds",
+            args.drain
+        ))
+    })?;
+    let sockets = state.sockets.clone();
     let server = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
         crate::web::router(state, allowed)
     })
@@ -1084,7 +1088,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     let mut phase = crate::shutdown::watch();
     let drained = async {
         crate::shutdown::draining(&mut phase).await;
-        games.drained(drain).await
+        sockets.drained(drain).await
     };
     tokio::select! {
         served = server.run() => served.map_err(|e| UsageError(format!("server stopped: {e}"))),
@@ -1093,7 +1097,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
                 crate::shutdown::now();
                 let killed = kill_all_engines();
                 eprintln!(
-                    "arbiter: {n} game(s) in progress did not finish in --drain {} s: \
+                    "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
                      ended them and killed {killed} engine process group(s)",
                     args.drain
                 );

@@ -500,6 +500,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     // The page's messages that came while an engine started or stopped.
     let mut kept = std::collections::VecDeque::new();
     let mut phase = crate::shutdown::watch();
+    // why: a drain waits for the socket (it closes at once), so that the
+    // page is told before the server exits.
+    let ticket = state.sockets.open();
     loop {
         let event = if let Some(text) = kept.pop_front() {
             Event::Text(text)
@@ -641,6 +644,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     if let Some(a) = analyst {
         a.session.shutdown(grace).await;
     }
+    drop(ticket);
 }
 
 async fn start(

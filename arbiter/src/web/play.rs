@@ -28,8 +28,8 @@ use crate::play::tc::TimeControl;
 use crate::records::log::{Score, Termination};
 use crate::web::kept::{EngineKey, Kept};
 use crate::web::socket::{send_text, while_open, Meanwhile};
-use crate::web::stopping;
 use crate::web::state::{AppState, ServeConfig};
+use crate::web::stopping;
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
 /// Largest message a page may send (a start request with a position string).
@@ -337,8 +337,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     // Whether the page has been told the server is stopping: from then on
     // it starts no game, and its socket closes when its game has ended.
     let mut stopping = false;
-    // Held while a game starts or is played: a drain waits for it.
-    let mut ticket: Option<stopping::InProgress> = None;
+    // why for the socket's life: a drain waits for it (it closes at once
+    // unless its game is in progress).
+    let ticket = state.sockets.open();
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
@@ -381,7 +382,6 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     error = Some(stopping::STOPPING.to_owned());
                 }
                 Ok(ClientMessage::Start(request)) => {
-                    ticket.get_or_insert_with(|| state.games.start());
                     if let Some(old) = live.take() {
                         old.retire(&mut kept).await;
                     }
@@ -450,12 +450,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 l.keep_engines(&mut kept).await;
             }
         }
-        if !in_progress(&live) {
-            if stopping {
-                // why: the drain waited for this game; its last state is out.
-                break;
-            }
-            ticket = None;
+        if stopping && !in_progress(&live) {
+            // why: the drain waited for this game; its last state is out.
+            break;
         }
     }
     if let Some(l) = live {
@@ -464,7 +461,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     for s in kept.drain() {
         s.shutdown(state.config.quit_grace).await;
     }
-    // why last: the drain ends when the game's engines have.
+    // why last: the drain ends when the page's engines have.
     drop(ticket);
 }
 

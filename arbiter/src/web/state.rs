@@ -45,8 +45,8 @@ pub struct AppState {
     pub live: Option<LiveHub>,
     /// How many engines the pages may run, in all and each.
     pub engine_cap: EngineCap,
-    /// The pages' games in progress (a drain waits for them).
-    pub games: crate::web::stopping::Games,
+    /// The pages' open play and analysis sockets (a drain waits for them).
+    pub sockets: crate::web::stopping::Sockets,
 }
 
 /// One engine as the page sees it.
@@ -61,7 +61,7 @@ impl AppState {
             config: Arc::new(config),
             live: None,
             engine_cap: EngineCap::default(),
-            games: Default::default(),
+            sockets: Default::default(),
         }
     }
 
@@ -77,7 +77,7 @@ impl AppState {
             config: Arc::new(config),
             live: Some(hub),
             engine_cap: EngineCap::default(),
-            games: Default::default(),
+            sockets: Default::default(),
         }
     }
 

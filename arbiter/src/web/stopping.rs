@@ -1,7 +1,8 @@
 //! How `arbiter serve` drains at the first signal ([`crate::shutdown`]):
 //! new play and analysis sockets are refused with [`STOPPING`], open pages
-//! are told ([`notice`]), analyses end at once, and the games in progress
-//! (counted by [`Games`]) go on until they end or `--drain` runs out.
+//! are told ([`notice`]) and close, analyses at once, a play page when its
+//! game in progress has ended; the drain waits for every socket
+//! ([`Sockets`]) until `--drain` runs out.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,20 +30,20 @@ pub async fn refuse(mut socket: WebSocket) {
     }
 }
 
-/// How many pages' games are in progress (the drain waits for none).
+/// How many play and analysis sockets are open (a drain waits for none).
 #[derive(Clone)]
-pub struct Games(Arc<watch::Sender<usize>>);
+pub struct Sockets(Arc<watch::Sender<usize>>);
 
-impl Default for Games {
+impl Default for Sockets {
     fn default() -> Self {
-        Games(Arc::new(watch::channel(0).0))
+        Sockets(Arc::new(watch::channel(0).0))
     }
 }
 
-/// One game in progress, counted while it is held.
-pub struct InProgress(Arc<watch::Sender<usize>>);
+/// One open socket, counted while it is held.
+pub struct Open(Arc<watch::Sender<usize>>);
 
-impl Drop for InProgress {
+impl Drop for Open {
     fn drop(&mut self) {
         self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
@@ -51,25 +52,26 @@ impl Drop for InProgress {
 /// How a drain ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Drained {
-    /// Every game in progress ended.
+    /// Every socket closed.
     Finished,
-    /// The deadline came with this many games still in progress.
+    /// The deadline came with this many sockets still open (pages whose
+    /// games went on).
     TimedOut(usize),
 }
 
-impl Games {
-    /// Counts one more game until the ticket is dropped.
-    pub fn start(&self) -> InProgress {
+impl Sockets {
+    /// Counts one more socket until the ticket is dropped.
+    pub fn open(&self) -> Open {
         self.0.send_modify(|n| *n += 1);
-        InProgress(self.0.clone())
+        Open(self.0.clone())
     }
 
-    /// The games in progress now.
+    /// The sockets open now.
     pub fn count(&self) -> usize {
         *self.0.borrow()
     }
 
-    /// Waits until no game is in progress, or `deadline` has passed.
+    /// Waits until no socket is open, or `deadline` has passed.
     pub async fn drained(&self, deadline: Duration) -> Drained {
         let mut rx = self.0.subscribe();
         // why the bool: the watch's borrow must end inside the timeout.
@@ -87,17 +89,17 @@ mod tests {
 
     #[tokio::test]
     async fn the_count_follows_the_tickets_and_the_drain_waits_for_none() {
-        let games = Games::default();
-        let one = games.start();
-        let two = games.start();
-        assert_eq!(games.count(), 2);
+        let sockets = Sockets::default();
+        let one = sockets.open();
+        let two = sockets.open();
+        assert_eq!(sockets.count(), 2);
         drop(one);
         assert_eq!(
-            games.drained(Duration::ZERO).await,
+            sockets.drained(Duration::ZERO).await,
             Drained::TimedOut(1),
-            "a game is still in progress"
+            "a socket is still open"
         );
         drop(two);
-        assert_eq!(games.drained(Duration::ZERO).await, Drained::Finished);
+        assert_eq!(sockets.drained(Duration::ZERO).await, Drained::Finished);
     }
 }
