@@ -1072,6 +1072,15 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     // close the pipe after it.
     match (hub, watch) {
         (Some(hub), Some(watch)) => {
+            // The /live page says so too when the server drains.
+            let told = hub.clone();
+            tokio::spawn(async move {
+                let mut phase = crate::shutdown::watch();
+                crate::shutdown::draining(&mut phase).await;
+                told.publish(crate::web::live::LiveMsg::Problems {
+                    problems: vec![crate::web::stopping::STOPPING.to_owned()],
+                });
+            });
             let n = watch.logs.len();
             crate::web::live::watch::spawn(hub, watch)
                 .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
