@@ -128,6 +128,19 @@ pub struct ServeArgs {
     /// Seconds between two looks at the --watch logs.
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
     pub watch_interval: f64,
+    /// At the first SIGTERM/SIGINT/SIGHUP: the most seconds the pages'
+    /// games in progress may go on (no new game or analysis starts, an
+    /// analysis ends at once; 0: end the games at once too), then the
+    /// server exits 0; a second signal stops at once. Default 600: the
+    /// board keeps no clock the server could wait for (a human's game lasts
+    /// as long as the human takes).
+    #[arg(
+        long,
+        default_value_t = 600.0,
+        value_name = "SECONDS",
+        value_parser = crate::shutdown::drain_arg
+    )]
+    pub drain: f64,
     #[command(flatten)]
     pub limits: limits::LimitArgs,
     #[command(flatten)]
@@ -1042,6 +1055,13 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     }
     .with_engine_cap(args.engine_caps.cap());
     let tls = args.tls.load()?;
+    let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
+        UsageError(format!(
+            "--drain: {} is not a duration in seconds",
+            args.drain
+        ))
+    })?;
+    let sockets = state.sockets.clone();
     let server = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
         crate::web::router(state, allowed)
     })
@@ -1052,6 +1072,15 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     // close the pipe after it.
     match (hub, watch) {
         (Some(hub), Some(watch)) => {
+            // The /live page says so too when the server drains.
+            let told = hub.clone();
+            tokio::spawn(async move {
+                let mut phase = crate::shutdown::watch();
+                crate::shutdown::draining(&mut phase).await;
+                told.publish(crate::web::live::LiveMsg::Problems {
+                    problems: vec![crate::web::stopping::STOPPING.to_owned()],
+                });
+            });
             let n = watch.logs.len();
             crate::web::live::watch::spawn(hub, watch)
                 .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
@@ -1063,10 +1092,28 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         _ => println!("arbiter: serving the board at {}", server.url()),
     }
     print!("{announcement}");
-    server
-        .run()
-        .await
-        .map_err(|e| UsageError(format!("server stopped: {e}")))
+    // why the server goes on while draining: a game in progress is still
+    // played over its socket (new sockets are refused, crate::web::stopping).
+    let mut phase = crate::shutdown::watch();
+    let drained = async {
+        crate::shutdown::draining(&mut phase).await;
+        sockets.drained(drain).await
+    };
+    tokio::select! {
+        served = server.run() => served.map_err(|e| UsageError(format!("server stopped: {e}"))),
+        drained = drained => {
+            if let crate::web::stopping::Drained::TimedOut(n) = drained {
+                crate::shutdown::now();
+                let killed = kill_all_engines();
+                eprintln!(
+                    "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
+                     ended them and killed {killed} engine process group(s)",
+                    args.drain
+                );
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Runs the command line; returns the process exit status.
@@ -1077,9 +1124,8 @@ pub async fn main(cli: Cli) -> i32 {
     // The servers drain at the first signal (crate::shutdown); the rest
     // stop at once, as a plain tournament's --resume expects.
     let drains = match &cli.command {
-        // why not serve (yet): its pages' games and analyses are not told
-        // apart; it stops at once, as before.
         Command::Arena(a) => a.is_server(),
+        Command::Serve(_) => true,
         Command::Match(m) => m.run.live.is_some(),
         Command::Tournament(t) => t.run.live.is_some(),
         _ => false,

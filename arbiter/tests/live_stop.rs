@@ -13,6 +13,13 @@ use std::time::{Duration, Instant};
 use common::{count_lines, engine, Scratch};
 
 fn start(dir: &Scratch, extra: &[&str]) -> Child {
+    start_event(dir, &["match", "--games", "1000"], 2, extra)
+}
+
+/// `arbiter <command>` of `engines` reference engines A, B, … (a match of
+/// 1000 games, or a format's rounds given in `command`), once a game has
+/// been logged.
+fn start_event(dir: &Scratch, command: &[&str], engines: usize, extra: &[&str]) -> Child {
     let log = dir.path("games.jsonl");
     let engine = |name: &str| {
         [
@@ -24,17 +31,9 @@ fn start(dir: &Scratch, extra: &[&str]) -> Child {
     };
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(&dir.0)
-        .arg("match")
-        .args(engine("A"))
-        .args(engine("B"))
-        .args([
-            "--each",
-            "tc=3+0.05",
-            "--games",
-            "1000",
-            "--concurrency",
-            "2",
-        ])
+        .args(command)
+        .args((0..engines).flat_map(|i| engine(&((b'A' + i as u8) as char).to_string())))
+        .args(["--each", "tc=3+0.05", "--concurrency", "2"])
         .args(["--jsonout", &log.display().to_string()])
         .args(extra)
         .stdout(Stdio::piped())
@@ -48,7 +47,11 @@ fn start(dir: &Scratch, extra: &[&str]) -> Child {
     let t0 = Instant::now();
     while count_lines(&log) == 0 {
         assert!(t0.elapsed() < Duration::from_secs(120), "no game finished");
-        assert!(child.try_wait().unwrap().is_none(), "the arbiter ended");
+        if child.try_wait().unwrap().is_some() {
+            let mut err = String::new();
+            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+            panic!("the arbiter ended: {err}");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
     child
@@ -110,6 +113,26 @@ fn a_plain_match_stops_at_once_and_logs_no_crash_of_its_own_kill() {
     assert_eq!(code, Some(143), "{err}");
     for kind in terminations(&dir) {
         assert_ne!(kind, "crash", "{err}");
+    }
+    dir.assert_no_leftovers();
+}
+
+/// A drained Swiss cannot pair its next round: it ends as drained (exit 0,
+/// the documented rule; before: exit 2, a usage error) and says to resume.
+#[test]
+fn a_drained_swiss_exits_0_and_says_to_resume() {
+    let dir = Scratch::new("live-stop", "swiss");
+    let mut child = start_event(
+        &dir,
+        &["tournament", "--format", "swiss", "--rounds", "2"],
+        4,
+        &["--live", "127.0.0.1:0"],
+    );
+    let (code, err) = sigterm_and_wait(&mut child, Duration::from_secs(90));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    for kind in terminations(&dir) {
+        assert!(kind != "crash" && kind != "interrupted", "{err}");
     }
     dir.assert_no_leftovers();
 }

@@ -186,8 +186,9 @@ fn bad_requests_get_clear_errors() {
     assert_eq!(request(&s.addr, "/etc/passwd", &[]).0, 404);
 }
 
-/// Ctrl-C ends the server with the shell's status for it, and its message
-/// does not promise logs: serve keeps none (only match and tournament do).
+/// Ctrl-C with no game in progress ends the server at once with 0 (the
+/// drain has nothing to wait for), and its message does not promise logs:
+/// serve keeps none (only match and tournament do).
 #[test]
 fn ctrl_c_ends_the_server_without_promising_logs() {
     use std::io::{BufRead, BufReader, Read};
@@ -216,7 +217,7 @@ fn ctrl_c_ends_the_server_without_promising_logs() {
         .expect("stderr")
         .read_to_string(&mut err)
         .expect("stderr is text");
-    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.contains("interrupted"), "{err}");
     assert!(!err.contains("logs"), "{err}");
 }
@@ -604,8 +605,9 @@ fn a_page_that_stops_reading_while_its_game_starts_loses_its_engine() {
 }
 
 /// SIGINT, SIGTERM and SIGHUP of `serve`, twice each (it was
-/// intermittent): every process of its engines ends, the grandchild that
-/// left its engine's process group (`setsid`) too.
+/// intermittent), with an analysis running (no game: the drain stops it at
+/// once and exits 0): every process of its engines ends, the grandchild
+/// that left its engine's process group (`setsid`) too.
 #[test]
 fn every_descendant_of_an_engine_ends_with_the_server_on_each_signal() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP].repeat(2) {
@@ -621,9 +623,139 @@ fn every_descendant_of_an_engine_ends_with_the_server_on_each_signal() {
         wait_for_engines(&scratch, &s, 2);
         // SAFETY: kill(2) on our own child's pid; no memory involved.
         unsafe { libc::kill(s.pid() as i32, signal) };
+        // The analysis page is told, and its socket closed.
+        let told = next_of(&mut tab, &["stopping", "error"]);
+        assert_eq!(told["type"], "stopping", "{told}");
         let status = s.wait();
-        assert_eq!(status.code(), Some(128 + signal), "signal {signal}");
+        assert_eq!(status.code(), Some(0), "signal {signal}");
         drop(tab);
         scratch.assert_no_leftovers();
     }
+}
+
+/// A SIGTERM with no game in progress (an engine kept by a page whose game
+/// has ended): the server exits 0 at once and no engine process is left.
+#[test]
+fn a_first_signal_with_no_game_in_progress_exits_0_at_once() {
+    let scratch = common::Scratch::new("serve", "drain-idle");
+    let mut s = common::serve_bot(&scratch, "instant", &[]);
+    let mut page = socket(&s.addr, "/ws/play");
+    // An engine game of instant bots: it ends, its engines are kept.
+    let mut state = start_game(&mut page, "S", "S");
+    while state["status"] == "ongoing" {
+        state = next_of(&mut page, &["state", "error"]);
+        assert_eq!(state["type"], "state", "{state}");
+    }
+    wait_for_engines(&scratch, &s, 2);
+    // SAFETY: kill(2) on our own child's pid; no memory involved.
+    unsafe { libc::kill(s.pid() as i32, libc::SIGTERM) };
+    // why a minute: a hang guard, not a timing (the drain's default is 600 s).
+    let status = s.wait_within(std::time::Duration::from_secs(60));
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    scratch.assert_no_leftovers();
+}
+
+/// A human's game in progress at SIGTERM: the page is told, new sockets
+/// are refused, the game goes on (a move is answered by the engine), and
+/// when the page closes the server exits 0 with no engine left.
+#[test]
+fn a_first_signal_lets_a_game_in_progress_finish_then_exits_0() {
+    let scratch = common::Scratch::new("serve", "drain-game");
+    let mut s = common::serve_bot(&scratch, "instant", &[]);
+    let mut page = socket(&s.addr, "/ws/play");
+    let first = start_game(&mut page, "human", "S");
+    assert_eq!(first["type"], "state", "{first}");
+    // SAFETY: kill(2) on our own child's pid; no memory involved.
+    unsafe { libc::kill(s.pid() as i32, libc::SIGTERM) };
+    let told = next_of(&mut page, &["stopping", "error"]);
+    assert_eq!(told["type"], "stopping", "{told}");
+    assert!(
+        told["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("server stopping"),
+        "{told}"
+    );
+    // A new game, on this page or another, is refused.
+    for path in ["/ws/play", "/ws/analyse"] {
+        let mut other = socket(&s.addr, path);
+        let refused = next_of(&mut other, &["error", "state", "engine"]);
+        assert_eq!(refused["type"], "error", "{path}: {refused}");
+        assert!(
+            refused["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("server stopping"),
+            "{path}: {refused}"
+        );
+    }
+    let refused = start_game(&mut page, "human", "S");
+    assert_eq!(refused["type"], "error", "{refused}");
+    // The game in progress goes on: the human's move, then the engine's.
+    send(&mut page, serde_json::json!({"type": "move", "move": "3"}));
+    let mut seen = 0;
+    while seen < 2 {
+        let state = next_of(&mut page, &["state", "error"]);
+        assert_eq!(state["type"], "state", "{state}");
+        seen = state["ply"].as_u64().expect("ply");
+    }
+    assert!(
+        s.wait_within(std::time::Duration::ZERO).is_none(),
+        "still up"
+    );
+    // The page leaves: the game ends, and the drain with it.
+    let _ = page.close(None);
+    drop(page);
+    let status = s.wait_within(std::time::Duration::from_secs(60));
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    scratch.assert_no_leftovers();
+}
+
+/// A second signal during the drain stops at once: 128 + SIGTERM, and the
+/// game's engine is gone.
+#[test]
+fn a_second_signal_stops_at_once() {
+    let scratch = common::Scratch::new("serve", "drain-twice");
+    let mut s = common::serve_bot(&scratch, "instant", &[]);
+    let mut page = socket(&s.addr, "/ws/play");
+    assert_eq!(start_game(&mut page, "human", "S")["type"], "state");
+    // SAFETY: kill(2) on our own child's pid; no memory involved.
+    unsafe { libc::kill(s.pid() as i32, libc::SIGTERM) };
+    assert_eq!(next_of(&mut page, &["stopping"])["type"], "stopping");
+    // SAFETY: as above.
+    unsafe { libc::kill(s.pid() as i32, libc::SIGTERM) };
+    let status = s.wait_within(std::time::Duration::from_secs(60));
+    assert_eq!(status.and_then(|s| s.code()), Some(128 + libc::SIGTERM));
+    drop(page);
+    scratch.assert_no_leftovers();
+}
+
+/// `--drain`: a game still in progress when it runs out is ended, the
+/// server exits 0 and no engine is left (the human never moved).
+#[test]
+fn a_game_still_in_progress_at_the_drain_deadline_is_ended_and_the_server_exits_0() {
+    let scratch = common::Scratch::new("serve", "drain-deadline");
+    let mut s = common::serve_bot(&scratch, "instant", &["--drain", "1"]);
+    let mut page = socket(&s.addr, "/ws/play");
+    assert_eq!(start_game(&mut page, "human", "S")["type"], "state");
+    wait_for_engines(&scratch, &s, 1);
+    // SAFETY: kill(2) on our own child's pid; no memory involved.
+    unsafe { libc::kill(s.pid() as i32, libc::SIGTERM) };
+    assert_eq!(next_of(&mut page, &["stopping"])["type"], "stopping");
+    let status = s.wait_within(std::time::Duration::from_secs(60));
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    drop(page);
+    scratch.assert_no_leftovers();
+}
+
+/// `--drain` takes seconds or 0, and says so when given something else.
+#[test]
+fn a_bad_drain_is_refused_naming_it() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--drain", "soon"])
+        .output()
+        .expect("arbiter runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--drain"), "{err}");
 }

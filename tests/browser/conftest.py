@@ -80,7 +80,15 @@ def engine_children(pid):
 
 
 def stop(proc):
-    """Ends a server (SIGTERM, then SIGKILL if it does not go in time)."""
+    """Ends a server: SIGTERM (a server drains: `serve` lets a page's game
+    in progress go on), a second SIGTERM if it is still up a moment later
+    (it stops at once), then SIGKILL if it does not go in time."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=2)
+        return
+    except subprocess.TimeoutExpired:
+        pass
     proc.terminate()
     try:
         proc.wait(timeout=WAIT)

@@ -2,6 +2,7 @@
 notation (test_board.py clicks the Pass button), every Kujifunza choice of a
 hole offered by mouse, a whole-board Kimasai move by mouse."""
 
+import signal
 import urllib.parse
 
 from selenium.webdriver.common.by import By
@@ -65,7 +66,12 @@ def test_a_server_gone_mid_game_is_said_and_the_board_takes_no_more_moves(browse
     try:
         page = Page(browser, f"{url}/play?game=bosh&south=human&north=reference&level=1&tc=60%2B1&animate=off")
         page.wait_for(lambda d: page.legal_holes())
-        stop(proc)
+        # The first signal drains: the page is told, its game goes on.
+        proc.send_signal(signal.SIGTERM)
+        page.wait_for(lambda d: "server stopping" in page.text("[data-result]"))
+        assert page.legal_holes()
+        # The second stops at once.
+        proc.send_signal(signal.SIGTERM)
         page.wait_for(lambda d: "lost the connection" in page.error())
         assert page.text("[data-result]") == "connection lost"
         assert page.legal_holes() == []

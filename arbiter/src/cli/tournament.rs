@@ -694,6 +694,21 @@ async fn play_stages(
         if !missing.is_empty() {
             playing.run(missing, Some(&mut *results)).await?;
         }
+        // why before the check below: a drain (the first signal of a
+        // `--live` event, crate::shutdown) starts no game, so the stage is
+        // short; the event then ends as drained, exit 0, not as an error.
+        if crate::shutdown::current() != crate::shutdown::Phase::Running
+            && jobs.iter().any(|j| !results.0.contains_key(&j.index))
+        {
+            let line = format!(
+                "Stopped in round {} (a signal): its games in progress finished, but the next \
+                 round cannot be paired without the rest: run again with --resume to play them",
+                k + 1
+            );
+            playing.say(&line);
+            eprintln!("arbiter: {line}");
+            break;
+        }
         let mut points = vec![(0, 0); stage.pairings.len()];
         for j in &jobs {
             let Some(&(_, south)) = results.0.get(&j.index) else {

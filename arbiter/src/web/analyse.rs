@@ -449,13 +449,19 @@ struct Analyst {
 
 /// `GET /ws/analyse`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    crate::front::websocket::upgrade(ws, 64 * 1024).on_upgrade(move |socket| drive(socket, state))
+    let ws = crate::front::websocket::upgrade(ws, 64 * 1024);
+    if crate::shutdown::current() != crate::shutdown::Phase::Running {
+        return ws.on_upgrade(crate::web::stopping::refuse);
+    }
+    ws.on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {
     Closed,
     Text(String),
     Line(Result<String, String>),
+    /// The server started to drain: an analysis stops at once.
+    Stopping,
     Other,
 }
 
@@ -493,6 +499,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     let grace = state.config.quit_grace;
     // The page's messages that came while an engine started or stopped.
     let mut kept = std::collections::VecDeque::new();
+    let mut phase = crate::shutdown::watch();
+    // why: a drain waits for the socket (it closes at once), so that the
+    // page is told before the server exits.
+    let ticket = state.sockets.open();
     loop {
         let event = if let Some(text) = kept.pop_front() {
             Event::Text(text)
@@ -504,11 +514,19 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 Some(Ok(_)) => Event::Other,
             },
             line = next_line(&mut analyst) => Event::Line(line),
+            () = crate::shutdown::draining(&mut phase) => Event::Stopping,
             }
         };
         let reply = match event {
             Event::Closed => break,
             Event::Other => continue,
+            Event::Stopping => {
+                // why no wait: an analysis has nothing to lose.
+                if send_text(&mut socket, crate::web::stopping::notice()).await {
+                    let _ = socket.send(WsMessage::Close(None)).await;
+                }
+                break;
+            }
             Event::Line(Err(e)) => {
                 if let Some(a) = analyst.take() {
                     a.session.shutdown(grace).await;
@@ -626,6 +644,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     if let Some(a) = analyst {
         a.session.shutdown(grace).await;
     }
+    drop(ticket);
 }
 
 async fn start(

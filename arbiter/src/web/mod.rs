@@ -13,6 +13,8 @@
 //!   ([`crate::front::guard`], which checks every request of every listener).
 //! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
+//! - [`stopping`]: the drain at the first signal (refusals, the games in
+//!   progress counted).
 //! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
 
 pub mod analyse;
@@ -26,6 +28,7 @@ pub mod play;
 pub mod replay;
 pub mod socket;
 pub mod state;
+pub mod stopping;
 pub mod table;
 
 use std::net::SocketAddr;

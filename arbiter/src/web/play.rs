@@ -29,6 +29,7 @@ use crate::records::log::{Score, Termination};
 use crate::web::kept::{EngineKey, Kept};
 use crate::web::socket::{send_text, while_open, Meanwhile};
 use crate::web::state::{AppState, ServeConfig};
+use crate::web::stopping;
 use crate::web::table::{side_name, PlayError, Table, TableView};
 
 /// Largest message a page may send (a start request with a position string).
@@ -286,7 +287,11 @@ impl Live {
 
 /// `GET /ws/play`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    crate::front::websocket::upgrade(ws, MAX_MESSAGE).on_upgrade(move |socket| drive(socket, state))
+    let ws = crate::front::websocket::upgrade(ws, MAX_MESSAGE);
+    if crate::shutdown::current() != crate::shutdown::Phase::Running {
+        return ws.on_upgrade(stopping::refuse);
+    }
+    ws.on_upgrade(move |socket| drive(socket, state))
 }
 
 enum Event {
@@ -296,7 +301,14 @@ enum Event {
     Flag,
     /// A state that waited for [`STATE_INTERVAL`] is due.
     Send,
+    /// The server started to drain (the first signal).
+    Stopping,
     Other,
+}
+
+/// Whether `live` is a game still being played.
+fn in_progress(live: &Option<Live>) -> bool {
+    live.as_ref().is_some_and(|l| l.table.ended().is_none())
 }
 
 async fn next_thought(live: &mut Option<Live>) -> Box<Thought> {
@@ -321,6 +333,13 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
     let mut page = Page::default();
+    let mut phase = crate::shutdown::watch();
+    // Whether the page has been told the server is stopping: from then on
+    // it starts no game, and its socket closes when its game has ended.
+    let mut stopping = false;
+    // why for the socket's life: a drain waits for it (it closes at once
+    // unless its game is in progress).
+    let ticket = state.sockets.open();
     loop {
         let flag_at = live.as_ref().and_then(Live::human_flag_at);
         let event = tokio::select! {
@@ -337,12 +356,20 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             },
             () = sleep_until(flag_at) => Event::Flag,
             () = sleep_until(page.due) => Event::Send,
+            () = crate::shutdown::draining(&mut phase), if !stopping => Event::Stopping,
         };
         let mut error = None;
         let from_page = matches!(event, Event::Text(_));
         match event {
             Event::Closed => break,
             Event::Other => continue,
+            Event::Stopping => {
+                stopping = true;
+                if !send_text(&mut socket, stopping::notice()).await || !in_progress(&live) {
+                    break;
+                }
+                continue;
+            }
             Event::Send => {
                 if !page.send(&mut socket, live.as_mut(), None).await {
                     break;
@@ -351,6 +378,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             }
             Event::Text(text) => match serde_json::from_str::<ClientMessage>(&text) {
                 Err(e) => error = Some(format!("bad message: {e}")),
+                Ok(ClientMessage::Start(_)) if stopping => {
+                    error = Some(stopping::STOPPING.to_owned());
+                }
                 Ok(ClientMessage::Start(request)) => {
                     if let Some(old) = live.take() {
                         old.retire(&mut kept).await;
@@ -420,6 +450,10 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 l.keep_engines(&mut kept).await;
             }
         }
+        if stopping && !in_progress(&live) {
+            // why: the drain waited for this game; its last state is out.
+            break;
+        }
     }
     if let Some(l) = live {
         l.close(state.config.quit_grace).await;
@@ -427,6 +461,8 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     for s in kept.drain() {
         s.shutdown(state.config.quit_grace).await;
     }
+    // why last: the drain ends when the page's engines have.
+    drop(ticket);
 }
 
 /// What has been sent to the page, and when the next state is due.

@@ -45,6 +45,8 @@ pub struct AppState {
     pub live: Option<LiveHub>,
     /// How many engines the pages may run, in all and each.
     pub engine_cap: EngineCap,
+    /// The pages' open play and analysis sockets (a drain waits for them).
+    pub sockets: crate::web::stopping::Sockets,
 }
 
 /// One engine as the page sees it.
@@ -59,6 +61,7 @@ impl AppState {
             config: Arc::new(config),
             live: None,
             engine_cap: EngineCap::default(),
+            sockets: Default::default(),
         }
     }
 
@@ -74,6 +77,7 @@ impl AppState {
             config: Arc::new(config),
             live: Some(hub),
             engine_cap: EngineCap::default(),
+            sockets: Default::default(),
         }
     }
 

@@ -95,6 +95,20 @@ impl Served {
     pub fn wait(&mut self) -> std::process::ExitStatus {
         self.child.wait().expect("the server ends")
     }
+
+    /// Its exit status if it ends within `limit` (a hang guard), else `None`.
+    pub fn wait_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server's status") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Served {

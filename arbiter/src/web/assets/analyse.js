@@ -45,6 +45,12 @@ const count = (n) => (n === null || n === undefined || n === "" ? "" : Number(n)
 const rate = (n) => (n === null || n === undefined || n === "" ? "" : `${Math.round(Number(n) / 1000).toLocaleString("en")} k/s`);
 
 function onAnalyst(m) {
+  if (m.type === "stopping") {
+    // The server drains: the analysis has stopped, the socket closes next.
+    an.searching = false; an.waiting = false;
+    $("#status").textContent = m.message;
+    return showError(m.message);
+  }
   if (m.type === "error") {
     // A refused go may have set nothing: the next one sends every value again.
     an.searching = false; an.waiting = false; an.sent = {};

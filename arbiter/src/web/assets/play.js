@@ -14,6 +14,7 @@ let current = null;        // the last play state from the server
 let playMoves = [];        // the moves so far, each with its mover (the server sends each new one)
 let clockBase = null;      // { ms: [south, north], at: performance.now(), running }
 let leaving = false;       // the page is being left (its socket is closed on purpose)
+let stopping = null;       // the server's "server stopping" message, once it has sent one
 
 function connect() {
   return new Promise((resolve) => {
@@ -51,6 +52,13 @@ async function send(message) {
 }
 
 function onServer(m) {
+  if (m.type === "stopping") {
+    // The server drains: this game may finish; the status line keeps saying so.
+    stopping = m.message;
+    const status = $("#status");
+    status.textContent = current ? `${status.textContent} — ${stopping}` : stopping;
+    return;
+  }
   if (m.type === "error") {
     showError(m.message);
     // A game that could not start leaves no board to show.
@@ -85,6 +93,7 @@ function renderPlay(m) {
   } else {
     status.textContent = `${sideName(mover)} to move`;
   }
+  if (stopping) status.textContent += ` — ${stopping}`;
   $("[data-pass]").hidden = !legal.some((l) => l.move === "pass");
   $("#choices").hidden = true;
   $("[data-move-input]").disabled = !humanToMove;
