@@ -129,61 +129,6 @@ async fn a_pondering_engine_s_late_second_bestmove_is_never_the_answer_to_ponder
     assert_never_shifted(&done);
 }
 
-/// A TCP relay that delays every chunk, each way, by 2 to 20 ms, in order.
-async fn delaying_relay(target: std::net::SocketAddr) -> std::net::SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let mut seed = 1;
-        while let Ok((client, _)) = listener.accept().await {
-            let Ok(server) = TcpStream::connect(target).await else {
-                continue;
-            };
-            let (cr, cw) = client.into_split();
-            let (sr, sw) = server.into_split();
-            tokio::spawn(delay_pipe(cr, sw, seed));
-            tokio::spawn(delay_pipe(sr, cw, seed + 1));
-            seed += 2;
-        }
-    });
-    addr
-}
-
-async fn delay_pipe(
-    mut from: tokio::net::tcp::OwnedReadHalf,
-    mut to: tokio::net::tcp::OwnedWriteHalf,
-    seed: u64,
-) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
-    tokio::spawn(async move {
-        while let Some((at, bytes)) = rx.recv().await {
-            tokio::time::sleep_until(at).await;
-            if to.write_all(&bytes).await.is_err() {
-                return;
-            }
-        }
-    });
-    let mut state = seed;
-    let mut last = tokio::time::Instant::now();
-    let mut buf = vec![0u8; 16 * 1024];
-    loop {
-        let n = match from.read(&mut buf).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        // why a tiny LCG: a spread of delays, the same every run.
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let delay = Duration::from_micros(2_000 + (state >> 33) % 18_001);
-        last = last.max(tokio::time::Instant::now() + delay);
-        if tx.send((last, buf[..n].to_vec())).is_err() {
-            return;
-        }
-    }
-}
-
 /// `arbiter connect`, killed (with its engines) when dropped.
 struct Bridge(std::process::Child);
 
@@ -209,7 +154,7 @@ async fn a_remote_engine_s_second_bestmove_over_a_slow_network_is_never_the_next
     )
     .await
     .expect("listens");
-    let relay = delaying_relay(target).await;
+    let relay = common::delaying_relay(target, 2..=20, 1).await;
     // The bot: both lines in one write; the bridge sends them as two
     // frames, which the relay may deliver up to 18 ms apart.
     let bridge = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))

@@ -716,6 +716,7 @@ FOREIGN = {"--release", "--workspace", "--profile", "--all-targets", "--all", "-
            "--force-reinstall", "--quiet", "--full", "--user", "--example", "--features",
            "--manifest-path", "--target", "--locked", "--bin", "-p", "--test", "--lib",
            "--nocapture", "--ignored", "--show-output", "--interactive", "--version",
+           "--ignore-certificate-errors",  # Chromium's, in docs/gui.md
            # cutechess/fastchess spellings the arbiter answers with a hint
            # (docs/tournaments.md), never options of its own
            "--srand", "--repeat", "--tc"}

@@ -477,3 +477,71 @@ pub async fn scripted_bot_counted(
         return;
     }
 }
+
+/// A TCP relay on the loopback that delays every chunk, each way and in
+/// order, by a spread of `millis` (a slow network); every connection made to
+/// the address it returns is relayed to `target`. `seed` makes the spread the
+/// same every run.
+pub async fn delaying_relay(
+    target: std::net::SocketAddr,
+    millis: std::ops::RangeInclusive<u64>,
+    seed: u64,
+) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut seed = seed;
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = tokio::net::TcpStream::connect(target).await else {
+                continue;
+            };
+            let (cr, cw) = client.into_split();
+            let (sr, sw) = server.into_split();
+            tokio::spawn(delay_pipe(cr, sw, millis.clone(), seed));
+            tokio::spawn(delay_pipe(sr, cw, millis.clone(), seed + 1));
+            seed += 2;
+        }
+    });
+    addr
+}
+
+async fn delay_pipe(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    millis: std::ops::RangeInclusive<u64>,
+    seed: u64,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+    tokio::spawn(async move {
+        while let Some((at, bytes)) = rx.recv().await {
+            tokio::time::sleep_until(at).await;
+            if to.write_all(&bytes).await.is_err() {
+                return;
+            }
+        }
+    });
+    let (low_us, span_us) = (
+        millis.start() * 1000,
+        (millis.end() - millis.start()) * 1000 + 1,
+    );
+    let mut state = seed;
+    let mut last = tokio::time::Instant::now();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        // why a tiny LCG: a spread of delays, the same every run.
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = Duration::from_micros(low_us + (state >> 33) % span_us);
+        // why max: a chunk never overtakes the one before it (TCP keeps order).
+        last = last.max(tokio::time::Instant::now() + delay);
+        if tx.send((last, buf[..n].to_vec())).is_err() {
+            return;
+        }
+    }
+}

@@ -222,25 +222,30 @@ impl Swiss {
             return None;
         }
         let (bye, pairs) = walk(&b, &bye_order, n, |u, v| m.commit(u, v))?;
-        let rank: Vec<usize> = {
-            let mut r = vec![0; n];
-            for (k, &i) in b.order.iter().enumerate() {
-                r[i] = k;
-            }
-            r
-        };
+        Some(b.stage(pairs, bye))
+    }
+}
+
+impl Before {
+    /// A round's pairs as a stage: in rank order, the higher-ranked of each
+    /// pair first, then South first: whoever opened fewer pairs (the
+    /// higher-ranked on a tie).
+    fn stage(&self, pairs: Vec<(usize, usize)>, bye: Option<usize>) -> Stage {
+        let mut rank = vec![0; self.order.len()];
+        for (k, &i) in self.order.iter().enumerate() {
+            rank[i] = k;
+        }
         let mut pairings: Vec<(usize, usize)> = pairs
             .into_iter()
             .map(|(a, c)| if rank[a] < rank[c] { (a, c) } else { (c, a) })
             .collect();
         pairings.sort_by_key(|&(a, _)| rank[a]);
-        // South first: whoever opened fewer pairs; the higher-ranked on a tie.
         for p in &mut pairings {
-            if b.opened[p.1] < b.opened[p.0] {
+            if self.opened[p.1] < self.opened[p.0] {
                 *p = (p.1, p.0);
             }
         }
-        Some(Stage { pairings, bye })
+        Stage { pairings, bye }
     }
 }
 
@@ -440,21 +445,7 @@ mod tests {
         if !go(&b, &players, &mut vec![false; players.len()], &mut out) {
             return None;
         }
-        let mut rank = vec![0; s.n];
-        for (k, &i) in b.order.iter().enumerate() {
-            rank[i] = k;
-        }
-        let mut pairings: Vec<(usize, usize)> = out
-            .into_iter()
-            .map(|(a, c)| if rank[a] < rank[c] { (a, c) } else { (c, a) })
-            .collect();
-        pairings.sort_by_key(|&(a, _)| rank[a]);
-        for p in &mut pairings {
-            if b.opened[p.1] < b.opened[p.0] {
-                *p = (p.1, p.0);
-            }
-        }
-        Some(Stage { pairings, bye })
+        Some(b.stage(out, bye))
     }
 
     /// Whether pairing first-candidate-first with no look-ahead (the
