@@ -157,7 +157,8 @@ def blocks(path):
 
 
 def logical_commands(body):
-    """(command, promise) pairs: backslash continuations joined, comment lines
+    """(command, promise) pairs: backslash continuations (and lines ending in
+    `|` or `&&`) joined, comment lines
     dropped; a comment `# prints: X` (trailing, or on the next line) promises
     that the command's output holds X. A `$ cmd` transcript promises the lines
     after it, exactly."""
@@ -191,8 +192,9 @@ def logical_commands(body):
             if m and out:
                 out[-1][1].setdefault("contains", []).append(m.group(1))
             continue
-        while s.endswith("\\") and i < len(lines):
-            s = s[:-1].rstrip() + " " + lines[i].strip()
+        while s.endswith(("\\", "|", "&&")) and i < len(lines):
+            # why keep `|` and `&&`: a pipeline goes on on the next line
+            s = (s[:-1].rstrip() if s.endswith("\\") else s) + " " + lines[i].strip()
             i += 1
         promise = {}
         cmd = s
@@ -356,11 +358,16 @@ def run_command(cmd, promise, d, env, where, state):
             print(f"  skip  {cmd}  ({why})")
             return
     # `<token>`: what `arena bot add NAME` printed, for the bot whose engine
-    # is `./NAME` (else the last one printed)
+    # is `./NAME`; else the first bot that no `--house "name=NAME …"` of the
+    # doc plays (a house bot's account is the server's, never a client's)
     tokens = TOKENS.get(where.split(":")[0], {})
     if "<token>" in cmd and tokens:
         named = [t for name, t in tokens.items() if f"cmd=./{name}" in cmd]
-        cmd = cmd.replace("<token>", named[0] if named else list(tokens.values())[-1])
+        house = HOUSE.get(where.split(":")[0], set())
+        guests = [t for name, t in tokens.items() if name not in house]
+        cmd = cmd.replace("<token>", (named or guests or list(tokens.values()))[0])
+    for name in re.findall(r'--house "name=([^\s"]+)', cmd):
+        HOUSE.setdefault(where.split(":")[0], set()).add(name)
     # addresses the block's servers bound (port 0) replace the documented ones
     for documented, actual in state.get("addresses", {}).items():
         cmd = cmd.replace(documented, actual)
@@ -531,6 +538,8 @@ def run_doc(doc):
 
 # {doc: {bot: token}}: a later block of the doc may use what an earlier printed
 TOKENS = {}
+# {doc: {bot}}: the bots a doc's `arena run --house "name=…"` plays itself
+HOUSE = {}
 
 
 # ---------------------------------------------------------------- URLs
@@ -560,7 +569,9 @@ def documented_paths(doc):
     paths = set()
     for span in re.findall(r"`([^`\n]+)`", text):
         m = re.fullmatch(r"(?:GET )?(/[A-Za-z][^ ]*)", span.strip())
-        if m and not re.match(r"/(etc|engines|results|shared|usr|tmp|bin)\b", m.group(1)):
+        # why not `*`: `/ws/*` names a family of paths, each named on its own
+        if m and "*" not in m.group(1) \
+                and not re.match(r"/(etc|engines|results|shared|usr|tmp|bin)\b", m.group(1)):
             paths.add(m.group(1))
     for m in re.finditer(r"https?://127\.0\.0\.1:8080(/[^\s`)\"<>,]*)", text):
         paths.add(m.group(1))
