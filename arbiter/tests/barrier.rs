@@ -18,7 +18,6 @@ use arbiter::remote::registry::Registry;
 use arbiter::remote::tokens::Tokens;
 use arbiter::remote::{Limits, RemoteEngines};
 use mancala_rules::{start_position, GameId, Side};
-use tokio::net::{TcpListener, TcpStream};
 
 mod common;
 

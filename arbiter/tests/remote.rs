@@ -17,7 +17,6 @@ use arbiter::remote::tokens::Tokens;
 use arbiter::remote::{Limits, RemoteEngines};
 use futures_util::{SinkExt, StreamExt};
 use mancala_rules::{start_position, GameId};
-use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 mod common;
