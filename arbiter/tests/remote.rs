@@ -17,6 +17,7 @@ use arbiter::remote::tokens::Tokens;
 use arbiter::remote::{Limits, RemoteEngines};
 use futures_util::{SinkExt, StreamExt};
 use mancala_rules::{start_position, GameId};
+use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 mod common;
@@ -508,6 +509,60 @@ async fn restart_on_gives_a_remote_engine_a_fresh_connection_for_every_game() {
     assert!(kept.iter().all(|&id| id == kept[0]), "{kept:?}");
 }
 
+/// A TCP relay that delays every chunk, each way, by 50 to 200 ms (in
+/// order): a slow network on the loopback.
+async fn delaying_relay(target: std::net::SocketAddr) -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = TcpStream::connect(target).await else {
+                continue;
+            };
+            let (cr, cw) = client.into_split();
+            let (sr, sw) = server.into_split();
+            tokio::spawn(delay_pipe(cr, sw, 1));
+            tokio::spawn(delay_pipe(sr, cw, 2));
+        }
+    });
+    addr
+}
+
+async fn delay_pipe(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    seed: u64,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+    tokio::spawn(async move {
+        while let Some((at, bytes)) = rx.recv().await {
+            tokio::time::sleep_until(at).await;
+            if to.write_all(&bytes).await.is_err() {
+                return;
+            }
+        }
+    });
+    let mut state = seed;
+    let mut last = tokio::time::Instant::now();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        // why a tiny LCG: a spread of delays, the same every run.
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let delay = Duration::from_millis(50 + (state >> 33) % 151);
+        last = last.max(tokio::time::Instant::now() + delay);
+        if tx.send((last, buf[..n].to_vec())).is_err() {
+            return;
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lag_through_a_delaying_relay_is_logged_and_compensated_within_the_quota() {
     let (registry, url) = endpoint(Limits {
@@ -520,7 +575,7 @@ async fn lag_through_a_delaying_relay_is_logged_and_compensated_within_the_quota
         .trim_end_matches("/umi")
         .parse()
         .unwrap();
-    let relay = common::delaying_relay(target, 50..=200, 1).await;
+    let relay = delaying_relay(target).await;
     tokio::spawn(scripted_bot(
         format!("ws://{relay}/umi"),
         TOKEN_A,
