@@ -255,6 +255,19 @@ pub struct RunArgs {
         help_heading = "Live page"
     )]
     pub live_allow_host: Vec<String>,
+    /// At the first SIGTERM/SIGINT/SIGHUP of a --live event: the most
+    /// seconds the games in progress may go on (no new game starts), then
+    /// the games left are aborted (never a result) and the arbiter exits 0;
+    /// a second signal stops at once. Default: until each game's remaining
+    /// clocks (as of its last move) and 5 s run out, at most 600 (600 for a
+    /// game with no chess clock); 0: abort them at the first signal.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = crate::shutdown::drain_arg,
+        help_heading = "Live page"
+    )]
+    pub drain: Option<f64>,
     /// The live page's server limits.
     #[command(flatten)]
     pub live_limits: limits::LimitArgs,
@@ -848,6 +861,13 @@ pub async fn start_live(
     run: &RunArgs,
 ) -> Result<Option<crate::web::live::feed::LiveEvent>, UsageError> {
     let Some(addr) = run.live else {
+        if run.drain.is_some() {
+            return Err(UsageError(
+                "--drain: only a --live event drains at a first signal; without --live the \
+                 first signal stops the event at once (a tournament resumes with --resume)"
+                    .into(),
+            ));
+        }
         return Ok(None);
     };
     let live = crate::web::live::feed::start(
@@ -860,6 +880,9 @@ pub async fn start_live(
     .await
     .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);
+    // A first signal's default drain: the games in progress's clocks.
+    let hub = live.hub.clone();
+    crate::shutdown::report_games_with(move || hub.in_progress());
     // The page says so when a first signal drains the event (crate::shutdown).
     let hub = live.hub.clone();
     tokio::spawn(async move {
@@ -1130,6 +1153,12 @@ pub async fn main(cli: Cli) -> i32 {
         Command::Tournament(t) => t.run.live.is_some(),
         _ => false,
     };
+    // A --live event's `--drain` (the arena and serve have their own).
+    let event_drain = match &cli.command {
+        Command::Match(m) => m.run.drain,
+        Command::Tournament(t) => t.run.drain,
+        _ => None,
+    };
     let work = async {
         match cli.command {
             Command::Match(args) => run_match(*args).await.map(|()| 0),
@@ -1176,14 +1205,19 @@ pub async fn main(cli: Cli) -> i32 {
              (a second signal stops at once)"
         );
         crate::shutdown::drain();
-        // why a backstop for an event only: the arena has its own --drain.
+        // why a backstop for an event only: the arena and serve have their
+        // own --drain. By default the games' own clocks, as they move.
+        let fixed = event_drain.and_then(|s| Duration::try_from_secs_f64(s).ok());
         let backstop = async {
-            if keeps_logs {
-                tokio::time::sleep(crate::shutdown::MAX_DRAIN).await;
-            } else {
-                std::future::pending::<()>().await;
+            match (keeps_logs, fixed) {
+                (true, Some(d)) => tokio::time::sleep(d).await,
+                (true, None) => {
+                    crate::shutdown::clocks_run_out(crate::shutdown::games_in_progress).await
+                }
+                (false, _) => std::future::pending::<()>().await,
             }
         };
+        let started = Instant::now();
         signal = tokio::select! {
             r = &mut work => return finish(r),
             signal = signals.next() => signal,
@@ -1191,9 +1225,10 @@ pub async fn main(cli: Cli) -> i32 {
                 crate::shutdown::now();
                 let n = kill_all_engines();
                 eprintln!(
-                    "arbiter: the games in progress did not finish in {} s: killed {n} engine \
-                     process group(s); finished games are in the logs",
-                    crate::shutdown::MAX_DRAIN.as_secs()
+                    "arbiter: the games in progress did not finish in {} s (--drain): killed {n} \
+                     engine process group(s); they are aborted, never a result; finished games \
+                     are in the logs",
+                    started.elapsed().as_secs_f64().round()
                 );
                 return 0;
             }

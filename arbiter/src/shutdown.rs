@@ -20,11 +20,114 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use tokio::sync::watch;
+use tokio::time::Instant;
 
 /// The most a drain waits by default for the games in progress.
 pub const MAX_DRAIN: Duration = Duration::from_secs(600);
 
-/// Where the stop is.
+/// Time a drain adds to a game's remaining clocks (its last moves' overhead).
+pub const DRAIN_MARGIN: Duration = Duration::from_secs(5);
+
+/// A game in progress as a drain sees it: both sides' remaining clocks in
+/// milliseconds (`None`: no chess clock) as of its last move, and when
+/// that move was played (or the game started).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InProgress {
+    pub since: Instant,
+    pub clocks: [Option<u64>; 2],
+}
+
+impl InProgress {
+    /// Clocks as of now.
+    pub fn now(clocks: [Option<u64>; 2]) -> InProgress {
+        InProgress {
+            since: Instant::now(),
+            clocks,
+        }
+    }
+}
+
+/// When the games in progress are over by their clocks: each game's last
+/// move, both its clocks and [`DRAIN_MARGIN`] (a game has no more time
+/// than that: the arbiter forfeits a side whose clock runs out), at most
+/// `cap`; a game without a chess clock (`st=`, depth, nodes) takes `cap`;
+/// no game: `now`.
+pub fn over_by(games: &[InProgress], now: Instant, cap: Instant) -> Instant {
+    games
+        .iter()
+        .map(|g| match g.clocks {
+            [Some(a), Some(b)] => g
+                .since
+                .checked_add(Duration::from_millis(a.saturating_add(b)) + DRAIN_MARGIN)
+                .unwrap_or(cap),
+            _ => cap,
+        })
+        .max()
+        .unwrap_or(now)
+        .min(cap)
+}
+
+/// A drain's default wait: until the games in progress that `games`
+/// reports are over by their clocks (read again every second, since a move
+/// adds its increment and starts the next deadline from there), at most
+/// [`MAX_DRAIN`]; while none is in progress, the event is ending by itself. Returns when that time has come (the games left are
+/// then cut off); a caller also watches the games themselves finish.
+pub async fn clocks_run_out(games: impl Fn() -> Vec<InProgress>) {
+    let started = Instant::now();
+    let cap = started + MAX_DRAIN;
+    loop {
+        let now = Instant::now();
+        let games = games();
+        // why no games is no deadline: the games just finished and the
+        // event is ending by itself (its report is being written).
+        let until = if games.is_empty() {
+            now + Duration::from_secs(1)
+        } else {
+            over_by(&games, now, cap)
+        };
+        if until <= now || now >= cap {
+            return;
+        }
+        // why at most a second: a game that ends early must not keep the
+        // wait on its (later) deadline, nor a new move's be missed long.
+        tokio::time::sleep(
+            until
+                .saturating_duration_since(now)
+                .min(Duration::from_secs(1)),
+        )
+        .await;
+    }
+}
+
+type Reporter = Box<dyn Fn() -> Vec<InProgress> + Send + Sync>;
+
+fn reporter() -> &'static std::sync::Mutex<Option<Reporter>> {
+    static REPORTER: OnceLock<std::sync::Mutex<Option<Reporter>>> = OnceLock::new();
+    REPORTER.get_or_init(|| std::sync::Mutex::new(None))
+}
+
+/// Tells the signal loop where the games in progress are (a `--live`
+/// event's hub knows their clocks), for the default drain.
+pub fn report_games_with(f: impl Fn() -> Vec<InProgress> + Send + Sync + 'static) {
+    let mut cell = reporter()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *cell = Some(Box::new(f));
+}
+
+/// The games in progress as [`report_games_with`] reports them.
+pub fn games_in_progress() -> Vec<InProgress> {
+    let cell = reporter()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match cell.as_ref() {
+        Some(f) => f(),
+        // why a game without clock: nothing reports the games, so the
+        // drain cannot tell when they are over and waits the most.
+        None => vec![InProgress::now([None, None])],
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// No signal yet.
@@ -179,6 +282,30 @@ pub fn drain_arg(text: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_games_are_over_by_their_last_move_and_both_clocks() {
+        let now = Instant::now();
+        let cap = now + MAX_DRAIN;
+        let at = |secs: u64, clocks| InProgress {
+            since: now + Duration::from_secs(secs),
+            clocks,
+        };
+        assert_eq!(over_by(&[], now, cap), now);
+        assert_eq!(
+            over_by(
+                &[
+                    at(0, [Some(1_000), Some(2_000)]),
+                    at(4, [Some(500), Some(500)])
+                ],
+                now,
+                cap
+            ),
+            now + Duration::from_secs(5) + DRAIN_MARGIN
+        );
+        assert_eq!(over_by(&[at(0, [Some(1_000), None])], now, cap), cap);
+        assert_eq!(over_by(&[at(0, [Some(u64::MAX), Some(1)])], now, cap), cap);
+    }
 
     #[test]
     fn a_drain_argument_is_seconds_or_zero() {

@@ -211,3 +211,91 @@ fn a_drain_whose_deadline_runs_out_aborts_the_games_left_and_exits_0() {
     }
     dir.assert_no_leftovers();
 }
+
+/// A bot's token: `arena bot add` prints it alone on its last line.
+fn add_bot_token(db: &Path, name: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["arena", "bot", "add", name, "--db", &s(db)])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines().last().expect("a token line").trim().to_owned()
+}
+
+/// A first signal tells each connected remote bot why its connection ends:
+/// the close frame's reason says the server is stopping (an idle bot's at
+/// once, a playing one's once its game is over), and the server exits 0.
+#[test]
+fn a_first_signal_tells_each_connected_bot_the_server_is_stopping() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let dir = Scratch::new("arena-stop", "told");
+    // The remote bot joins the house bots' pool: playing or idle at the
+    // signal, it is told.
+    let mut arena = start(&dir, "tc=3+0.05", &[]);
+    let token = add_bot_token(&dir.path("arena.sqlite"), "far");
+    let url = format!("ws://{}/umi", arena.addr);
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let client = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let mut ws = common::connect(&url, Some(&token)).await.expect("connects");
+            let mut position = String::new();
+            while let Some(frame) = ws.next().await {
+                let Ok(frame) = frame else { return None };
+                let line = match frame {
+                    Message::Text(t) => t.as_str().to_owned(),
+                    Message::Close(c) => return Some(c.map(|c| c.reason.to_string())),
+                    _ => continue,
+                };
+                let _ = tx.send(line.clone());
+                let replies: Vec<String> = match line.split_whitespace().next() {
+                    Some("umi") => vec![
+                        "id name far".into(),
+                        "games bohnenspiel".into(),
+                        "umiok".into(),
+                    ],
+                    Some("isready") => vec!["readyok".into()],
+                    Some("position") => {
+                        position = line.clone();
+                        vec![]
+                    }
+                    Some("go") => vec![format!("bestmove {}", common::first_legal(&position))],
+                    _ => vec![],
+                };
+                for r in replies {
+                    if ws.send(Message::text(r)).await.is_err() {
+                        return None;
+                    }
+                }
+            }
+            None
+        })
+    });
+    // Its handshake done: it is the arena's.
+    let t0 = Instant::now();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) if line.starts_with("umi") => break,
+            Ok(_) => {}
+            Err(e) => panic!("the bot was never greeted: {e}"),
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60));
+    }
+    games_in_progress(&arena);
+    signal(&arena.child, libc::SIGTERM);
+    let (code, err) = exits_within(&mut arena, Duration::from_secs(90));
+    assert_eq!(code, Some(0), "{err}");
+    let reason = client.join().expect("the client ends").flatten();
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("server stopping")),
+        "{reason:?}\n{err}"
+    );
+    dir.assert_no_leftovers();
+}

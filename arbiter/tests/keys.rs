@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter::engine::config::{CHECK_REFUSES, CONNECT_REFUSES, KEYS, SERVE_REFUSES};
+use arbiter::engine::config::{CHECK_REFUSES, CONNECT_REFUSES, HOUSE_REFUSES, KEYS, SERVE_REFUSES};
 use mancala_rules::GameId;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
@@ -42,6 +42,7 @@ fn token(key: &str) -> String {
         "lag" => "lag=0".into(),
         "slots" => "slots=2".into(),
         "remote" => "remote=bob".into(),
+        "proto" => "proto=kgp".into(),
         other => panic!("no sample value for {other}"),
     }
 }
@@ -111,6 +112,66 @@ fn connect_refuses_the_organisers_keys_at_start_naming_each() {
 #[test]
 fn check_refuses_the_keys_it_cannot_honour() {
     assert_refused(&["check"], CHECK_REFUSES, None);
+}
+
+/// `arena run`: a house bot's keys that the pools set (or that a local
+/// process cannot have) and a pool's keys that cannot act on its games are
+/// refused before the server starts, each named.
+#[test]
+fn arena_run_refuses_house_and_pool_keys_that_cannot_act() {
+    let s = common::Scratch::new("keys", "arena");
+    let db = s.path("arena.db").display().to_string();
+    let pools = s.path("pools.json").display().to_string();
+    let run = |house: &str| {
+        arbiter(
+            &s.0,
+            &[
+                "arena",
+                "run",
+                "--db",
+                &db,
+                "--pools",
+                &pools,
+                "--listen",
+                "127.0.0.1:0",
+                "--house",
+                house,
+            ],
+        )
+    };
+    std::fs::write(
+        &pools,
+        r#"[{"name": "p", "game": "bohnenspiel", "each": "st=0.1"}]"#,
+    )
+    .unwrap();
+    for (key, _) in HOUSE_REFUSES {
+        let house = if *key == "remote" {
+            format!("name=b {}", token(key))
+        } else {
+            format!("name=b cmd={} {}", common::engine(), token(key))
+        };
+        let out = run(&house);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{house}: {err}");
+        assert!(
+            err.contains(&format!("{key}=")) && err.contains("--house"),
+            "{house}: {err}"
+        );
+    }
+    for key in ["ponder", "lag", "remote", "slots", "restart"] {
+        std::fs::write(
+            &pools,
+            format!(
+                r#"[{{"name": "p", "game": "bohnenspiel", "each": "st=0.1 {}"}}]"#,
+                token(key)
+            ),
+        )
+        .unwrap();
+        let out = run(&format!("name=b cmd={}", common::engine()));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{key}: {err}");
+        assert!(err.contains(&format!("each: {key}=")), "{key}: {err}");
+    }
 }
 
 #[test]

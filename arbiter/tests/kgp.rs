@@ -205,13 +205,6 @@ fn bot(to: Transport, style: Style) -> JoinHandle<Vec<String>> {
     })
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
 /// `arbiter match` of kbot (a KGP bot over TCP, its time keys `tc`) against
 /// the reference engine; with the bot's `style`. The arbiter's output and
 /// the log's games.
@@ -235,34 +228,70 @@ fn kgp_match_over(
 ) -> (std::process::Output, Vec<serde_json::Value>, Vec<String>) {
     let tokens = s.path("tokens.json");
     std::fs::write(&tokens, format!(r#"{{"kbot": "{TOKEN}"}}"#)).unwrap();
-    let (port, remote_port) = if websocket {
-        (0, free_port())
-    } else {
-        (free_port(), 0)
-    };
-    let bot = bot(
-        if websocket {
-            Transport::WebSocket(format!("ws://127.0.0.1:{remote_port}/kgp"))
-        } else {
-            Transport::Tcp(format!("127.0.0.1:{port}"))
-        },
-        style,
-    );
     let log = s.path("kgp.jsonl");
-    let out = Command::new(ARBITER)
+    // why port 0 and the printed address: a port picked by the test and
+    // freed before the arbiter binds it may be taken meanwhile (another
+    // test's listener, or the bot's own first attempts), and the bot then
+    // talks to something else while the arbiter waits for it.
+    let mut child = Command::new(ARBITER)
         .current_dir(&s.0)
         .args(["match", "--game", "kalah", "--games", &games.to_string()])
         .args(["--engine", "remote=kbot", "proto=kgp"])
         .args(tc.split_whitespace())
         .args(["--engine", &format!("cmd={}", common::engine()), "depth=2"])
-        .args(["--remote-listen", &format!("127.0.0.1:{remote_port}")])
-        .args(["--kgp-listen", &format!("127.0.0.1:{port}")])
+        .args(["--remote-listen", "127.0.0.1:0"])
+        .args(["--kgp-listen", "127.0.0.1:0"])
         .args(["--remote-tokens", &tokens.display().to_string()])
         .args(["--remote-wait", "30", "--remote-grace", "0"])
         .args(["--jsonout", &log.display().to_string()])
         .args(["--stderr-dir", &s.path("logs").display().to_string()])
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("the arbiter runs");
+    let mut err_pipe = child.stderr.take().expect("stderr");
+    let stderr = std::thread::spawn(move || {
+        let mut err = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err_pipe, &mut err);
+        err
+    });
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut printed = String::new();
+    // `arbiter: KGP bots connect to tcp://ADDR or ws://ADDR/kgp`
+    let (tcp, ws) = loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.wait();
+            let err = stderr.join().unwrap_or_default();
+            panic!(
+                "the arbiter never said where KGP bots connect: {printed}{}",
+                String::from_utf8_lossy(&err)
+            );
+        }
+        printed.push_str(&line);
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("arbiter: KGP bots connect to tcp://")
+        {
+            let (tcp, ws) = rest.split_once(" or ").expect("two addresses");
+            break (tcp.to_owned(), ws.to_owned());
+        }
+    };
+    let bot = bot(
+        if websocket {
+            Transport::WebSocket(ws)
+        } else {
+            Transport::Tcp(tcp)
+        },
+        style,
+    );
+    std::io::Read::read_to_string(&mut stdout, &mut printed).expect("stdout");
+    let status = child.wait().expect("the arbiter ends");
+    let out = std::process::Output {
+        status,
+        stdout: printed.into_bytes(),
+        stderr: stderr.join().unwrap_or_default(),
+    };
     let seen = bot.join().expect("the bot ends");
     let games = std::fs::read_to_string(&log)
         .unwrap_or_default()

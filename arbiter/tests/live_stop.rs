@@ -136,3 +136,34 @@ fn a_drained_swiss_exits_0_and_says_to_resume() {
     }
     dir.assert_no_leftovers();
 }
+
+/// `--drain 0`: the first signal aborts the games in progress at once
+/// (never a result, no crash charged) and the arbiter exits 0.
+#[test]
+fn a_live_match_with_drain_0_aborts_its_games_at_the_first_signal() {
+    let dir = Scratch::new("live-stop", "drain0");
+    let mut child = start(&dir, &["--live", "127.0.0.1:0", "--drain", "0"]);
+    let (code, err) = sigterm_and_wait(&mut child, Duration::from_secs(30));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("did not finish in 0 s (--drain)"), "{err}");
+    for kind in terminations(&dir) {
+        assert!(kind != "crash" && kind != "interrupted", "{err}");
+    }
+    dir.assert_no_leftovers();
+}
+
+/// `--drain` acts only on a `--live` event; without one it is refused.
+#[test]
+fn drain_without_live_is_refused() {
+    let dir = Scratch::new("live-stop", "no-live");
+    let cmd = format!("cmd={}", engine());
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(&dir.0)
+        .args(["match", "--drain", "5", "--engine", &cmd, "name=a"])
+        .args(["--engine", &cmd, "name=b", "--each", "st=0.1"])
+        .output()
+        .expect("the arbiter runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--drain") && err.contains("--live"), "{err}");
+}

@@ -104,6 +104,9 @@ SERVERS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"\barbiter connect\b
            r"--remote-listen\b", r"--kgp-listen\b"]
 # A stopped server exits 0 or, an event, 128 + SIGTERM (docs/arbiter.md).
 STOPPED = (0, 128 + signal.SIGTERM)
+# Servers that drain at a first SIGTERM and then exit 0, never 143
+# (docs/gui.md "Stopping", docs/arena.md, docs/live.md).
+DRAINS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"--live\b"]
 ENDS_BY_ITSELF = [r"--live\b"]
 
 # Files a doc's commands expect to exist (with the why), made before its blocks.
@@ -310,6 +313,9 @@ class Server:
             time.sleep(0.1)
         return None
 
+    def drains(self):
+        return any(re.search(p, self.cmd) for p in DRAINS)
+
     def stop(self, wait_for_end=False):
         """SIGTERM (or, for an event, its own end); the exit status must be 0."""
         if wait_for_end:
@@ -329,7 +335,7 @@ class Server:
         code = self.proc.returncode
         if code is not None and code < 0:
             pass  # killed above, already reported
-        elif code not in (STOPPED if self.signalled else (0,)):
+        elif code not in (STOPPED if self.signalled and not self.drains() else (0,)):
             fail(self.where, f"`{self.cmd}` exited {code} (after "
                  f"{'SIGTERM' if self.signalled else 'its end'}); "
                  f"output: {self.output()[-800:]}")

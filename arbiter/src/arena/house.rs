@@ -49,6 +49,12 @@ pub fn parse(text: &str) -> Result<HouseBot, String> {
     }
     let spec = crate::engine::config::parse_engine(0, &tokens, &[], None)
         .map_err(|e| format!("--house {text:?}: {e}"))?;
+    crate::engine::config::refuse_keys(
+        &spec,
+        "arena run --house",
+        crate::engine::config::HOUSE_REFUSES,
+    )
+    .map_err(|e| format!("--house {text:?}: {e}"))?;
     crate::arena::bots::check_name(&spec.name).map_err(|e| format!("--house {text:?}: {e}"))?;
     Ok(HouseBot { spec, slots })
 }

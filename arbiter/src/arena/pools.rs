@@ -1,7 +1,8 @@
 //! `pools.json`: the arena's rated pools. Each is a name, a game id, the
 //! engine settings every game of the pool is played with (`each`, read by
 //! the arbiter's engine settings parser exactly as `--each`: `tc=`, `st=`,
-//! `depth=`, `nodes=`, `timemargin=`, `option.X=`, `ponder`) and the
+//! `depth=`, `nodes=`, `timemargin=`, `option.X=`; the other keys are
+//! refused, [`REFUSED`]) and the
 //! openings (`suite`, `plies=N` or `file=PATH` as `--openings`, or `start`
 //! for the start position; a relative path is relative to the pools file;
 //! default `suite`, the game's balanced suite). For example:
@@ -50,18 +51,30 @@ enum Settings {
     Tokens(Vec<String>),
 }
 
-/// Keys of `--engine` that are a bot's own business, not a pool's.
-const BOT_KEYS: &[&str] = &[
-    "cmd",
-    "name",
-    "arg",
-    "dir",
-    "conf",
-    "stderr",
-    "stderr_max",
-    "restart",
-    "proto",
+/// Keys of `--engine` a pool's `each` refuses, and why: they cannot act on
+/// a pool's games.
+const REFUSED: &[(&str, &str)] = &[
+    ("cmd", BOTS_OWN),
+    ("name", BOTS_OWN),
+    ("arg", BOTS_OWN),
+    ("dir", BOTS_OWN),
+    ("conf", BOTS_OWN),
+    ("stderr", BOTS_OWN),
+    ("stderr_max", BOTS_OWN),
+    ("restart", BOTS_OWN),
+    ("proto", BOTS_OWN),
+    ("remote", BOTS_OWN),
+    ("slots", BOTS_OWN),
+    (
+        "lag",
+        "the arena compensates no bot's lag: every bot's clock runs from the arbiter's send",
+    ),
+    ("ponder", "the arena's games are played without pondering"),
 ];
+
+const BOTS_OWN: &str =
+    "a bot's own setting (its --house entry, or its own machine), not a pool's; \
+     a pool sets tc=, st=, depth=, nodes=, timemargin=, option.X=";
 
 /// Reads and checks a pools file.
 pub fn load(path: &Path) -> Result<Vec<Pool>, String> {
@@ -110,11 +123,8 @@ fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
     };
     for t in &tokens {
         let key = t.split_once('=').map_or(t.as_str(), |(k, _)| k);
-        if BOT_KEYS.contains(&key) {
-            return Err(within(format!(
-                "each: {key}= is a bot's own setting, not a pool's (a pool sets tc=, st=, \
-                 depth=, nodes=, timemargin=, option.X=, ponder)"
-            )));
+        if let Some((key, why)) = REFUSED.iter().find(|(k, _)| *k == key) {
+            return Err(within(format!("each: {key}=: {why}")));
         }
     }
     // why a stand-in command: the settings parser builds a whole engine; the
@@ -233,7 +243,7 @@ mod tests {
         let e = err(r#"[{"name": "a", "game": "bosh", "each": "tc=fast"}]"#);
         assert!(e.starts_with("pool #1: \"a\": each:"), "{e}");
         let e = err(r#"[{"name": "a", "game": "bosh", "each": "cmd=./x st=1"}]"#);
-        assert!(e.contains("cmd= is a bot's own setting"), "{e}");
+        assert!(e.contains("each: cmd=: a bot's own setting"), "{e}");
         let e = err(r#"[{"name": "a", "game": "bosh", "each": "option.Level=3"}]"#);
         assert!(e.contains("no limit"), "{e}");
         let e = err(r#"[{"name": "a b", "game": "bosh", "each": "st=1"}]"#);

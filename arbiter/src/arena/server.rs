@@ -84,7 +84,7 @@ struct State {
     /// The server is stopping (a drain): no new game.
     stopping: bool,
     /// The latest clocks of each game in progress (for the drain's deadline).
-    clocks: BTreeMap<i64, [Option<u64>; 2]>,
+    clocks: BTreeMap<i64, crate::shutdown::InProgress>,
 }
 
 /// The arena, shared by its tasks and the pages.
@@ -118,7 +118,7 @@ struct ClockTap<'a> {
 impl ClockTap<'_> {
     fn note(&self, clocks: [Option<u64>; 2]) {
         if let Some(c) = lock(&self.arena.state).clocks.get_mut(&self.id) {
-            *c = clocks;
+            *c = crate::shutdown::InProgress::now(clocks);
         }
     }
 }
@@ -147,9 +147,6 @@ impl GameObserver for ClockTap<'_> {
 
 /// What the pages say while the server drains.
 pub const STOPPING: &str = "server stopping: no new game; the games in progress finish";
-
-/// Time a drain adds to a game's remaining clocks (its last moves' overhead).
-const DRAIN_MARGIN: Duration = Duration::from_secs(5);
 
 /// Whether a game's verdict is a strike against the bot that lost it
 /// (see [`crate::arena::backoff`]).
@@ -264,24 +261,19 @@ impl Arena {
         lock(&self.state).stopping
     }
 
-    /// How long the games in progress may still take: the longest game's
-    /// clocks, both sides' remaining time (with a few seconds for the last
-    /// moves' overhead), at most [`crate::shutdown::MAX_DRAIN`]; a game
-    /// without a chess clock (`st=`, depth, nodes) may take the most.
-    pub fn drain_deadline(&self) -> Duration {
+    /// Each game in progress's remaining clocks as of its last move, and
+    /// when that was (the drain's deadline, [`crate::shutdown::over_by`]).
+    pub fn in_progress(&self) -> Vec<crate::shutdown::InProgress> {
         let s = lock(&self.state);
-        let longest = s
-            .playing
+        s.playing
             .keys()
-            .map(|id| match s.clocks.get(id) {
-                Some([Some(a), Some(b)]) => {
-                    Duration::from_millis(a.saturating_add(*b)) + DRAIN_MARGIN
-                }
-                _ => crate::shutdown::MAX_DRAIN,
+            .map(|id| {
+                s.clocks
+                    .get(id)
+                    .copied()
+                    .unwrap_or_else(|| crate::shutdown::InProgress::now([None, None]))
             })
-            .max()
-            .unwrap_or(Duration::ZERO);
-        longest.min(crate::shutdown::MAX_DRAIN)
+            .collect()
     }
 
     /// Aborts every game still in progress (a drain's deadline passed):
@@ -492,7 +484,8 @@ impl Arena {
                             for bot in [&start.south, &start.north] {
                                 *s.busy.entry(bot.clone()).or_default() += 1;
                             }
-                            s.clocks.insert(id, [None, None]);
+                            s.clocks
+                                .insert(id, crate::shutdown::InProgress::now([None, None]));
                             s.playing.insert(
                                 id,
                                 Playing {

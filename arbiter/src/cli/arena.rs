@@ -59,7 +59,9 @@ pub struct RunArgs {
     pub pools: PathBuf,
     /// A bot the arena runs itself as a local process, in one argument:
     /// `--house "name=ref3 cmd=engine option.Level=3 slots=2"` (the name a
-    /// bot added with `arena bot add`). Repeat per bot.
+    /// bot added with `arena bot add`). Repeat per bot. Its games' limits
+    /// are the pool's: tc=, st=, depth=, nodes=, timemargin=, ponder are
+    /// refused here, and so are remote=, lag=, proto= (a local process).
     #[arg(long, value_name = "SETTINGS")]
     pub house: Vec<String>,
     /// A further `name:port` the pages may be reached by (with a
@@ -95,7 +97,8 @@ pub struct RunArgs {
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
     /// are aborted), and exits 0; a second signal stops at once. Default:
-    /// the longest game's remaining clocks, at most 600; 0: abort at once.
+    /// until each game's clocks (as of its last move, and 5 s) run out, at
+    /// most 600; 0: abort at once.
     #[arg(long, value_name = "SECONDS", value_parser = crate::shutdown::drain_arg)]
     pub drain: Option<f64>,
 }
@@ -313,22 +316,43 @@ async fn drain(
     // awaited here, a full lobby would wait for a `run` not polled.
     let remote = Arc::clone(remote);
     tokio::spawn(async move { remote.stop("server stopping").await });
-    let deadline = deadline.unwrap_or_else(|| arena.drain_deadline());
     let n = arena.playing().len();
-    eprintln!(
-        "arbiter: the arena is stopping: {n} game(s) in progress finish (at most {:.0} s)",
-        deadline.as_secs_f64()
-    );
+    let started = tokio::time::Instant::now();
+    match deadline {
+        Some(d) => eprintln!(
+            "arbiter: the arena is stopping: {n} game(s) in progress finish (at most {:.0} s, --drain)",
+            d.as_secs_f64()
+        ),
+        None => {
+            let by = crate::shutdown::over_by(
+                &arena.in_progress(),
+                started,
+                started + crate::shutdown::MAX_DRAIN,
+            );
+            eprintln!(
+                "arbiter: the arena is stopping: {n} game(s) in progress finish (by their clocks, \
+                 about {:.0} s now, at most {} s)",
+                (by - started).as_secs_f64(),
+                crate::shutdown::MAX_DRAIN.as_secs()
+            );
+        }
+    }
+    let cut = async {
+        match deadline {
+            Some(d) => tokio::time::sleep(d).await,
+            None => crate::shutdown::clocks_run_out(|| arena.in_progress()).await,
+        }
+    };
     tokio::select! {
         () = run => eprintln!("arbiter: the games in progress finished; the arena stopped"),
-        () = tokio::time::sleep(deadline) => {
+        () = cut => {
             // why now first: a game that ends from here on is aborted.
             crate::shutdown::now();
             let aborted = arena.abort_playing();
             crate::engine::process::kill_all_engines();
             eprintln!(
                 "arbiter: the drain's {:.0} s ran out: {aborted} game(s) aborted (counted nowhere)",
-                deadline.as_secs_f64()
+                started.elapsed().as_secs_f64()
             );
         }
         // A second signal: cli::main kills the engines and exits.

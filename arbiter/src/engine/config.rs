@@ -35,8 +35,9 @@
 //!
 //! The program to run ([`EngineSpec::program`]) resolves like cutechess: a
 //! relative `cmd` containing a `/` is taken relative to `dir` when one is
-//! given; a bare name is looked up in `dir`, the current directory, `PATH`,
-//! then beside the arbiter's executable (`cmd=engine`: the reference engine).
+//! given; a bare name is looked up in `dir`, the current directory, beside
+//! the arbiter's executable (`cmd=engine`: the reference engine), then on
+//! `PATH`.
 //! [`resolve_engines`] reports a missing or non-executable binary up front.
 
 use std::collections::BTreeMap;
@@ -175,6 +176,25 @@ pub const SERVE_REFUSES: &[(&str, &str)] = &[
 ];
 
 const SERVE_PAGE: &str = "the page chooses each game's time control";
+
+/// The keys an arena house bot (`arena run --house`) cannot honour: its
+/// games are the pools' (their `each`), and it is a local process.
+pub const HOUSE_REFUSES: &[(&str, &str)] = &[
+    ("tc", HOUSE_POOL),
+    ("st", HOUSE_POOL),
+    ("depth", HOUSE_POOL),
+    ("nodes", HOUSE_POOL),
+    ("timemargin", HOUSE_POOL),
+    ("ponder", "the arena's games are played without pondering"),
+    ("remote", HOUSE_LOCAL),
+    ("lag", HOUSE_LOCAL),
+    ("proto", HOUSE_LOCAL),
+];
+
+const HOUSE_POOL: &str =
+    "each pool sets its games' limits in its `each` (pools.json), for every bot alike";
+const HOUSE_LOCAL: &str =
+    "a house bot is a local process (give cmd=); a remote bot connects to the arena itself";
 
 /// Refuses the first key of `spec` that `command` cannot honour (`refused`:
 /// key and why), naming the key and who sets it instead.

@@ -366,12 +366,16 @@ impl UmiSocket {
             ..
         } = self;
         state.close(reason);
+        // why the state's reason: the first one given stands (the arena's
+        // "server stopping", say), not the generic one of whoever lets the
+        // socket go last.
+        let reason = state.reason().unwrap_or_else(|| reason.to_owned());
         tracing::info!(remote = %remote, id, "remote connection dropped: {reason}");
         // The slot is free once the connection is closed for the arbiter;
         // the close handshake below must not hold it.
         drop(admission);
         let mut ws = ws.into_inner();
-        send_close(&mut ws, umi_close(reason), limits.write_timeout).await;
+        send_close(&mut ws, umi_close(&reason), limits.write_timeout).await;
         state.finish();
     }
 

@@ -402,13 +402,15 @@ pub struct Script {
     pub back_after: Option<Duration>,
 }
 
-fn first_legal(position: &str) -> String {
-    // `position startpos moves a b …`
-    let mut game = mancala_rules::new_game(mancala_rules::GameId::Bohnenspiel);
-    if let Some((_, moves)) = position.split_once(" moves ") {
-        for mv in moves.split_whitespace() {
-            game.play(mv).expect("the arbiter sends legal moves");
-        }
+pub fn first_legal(position: &str) -> String {
+    // `position startpos moves a b …` or `position pos <string> moves …`
+    let (head, moves) = position.split_once(" moves ").unwrap_or((position, ""));
+    let mut game = match head.trim().strip_prefix("position pos ") {
+        Some(start) => mancala_rules::game_from_position(start).expect("a position string"),
+        None => mancala_rules::new_game(mancala_rules::GameId::Bohnenspiel),
+    };
+    for mv in moves.split_whitespace() {
+        game.play(mv).expect("the arbiter sends legal moves");
     }
     game.legal_moves()[0].clone()
 }

@@ -238,6 +238,9 @@ struct Playing {
     /// one read the event since), and the latest one's figures.
     unbuilt: Vec<String>,
     latest: Option<PlyFigures>,
+    /// When the latest ply was played (or the game started): its clocks
+    /// count from there (a drain's deadline).
+    since: tokio::time::Instant,
 }
 
 impl Playing {
@@ -363,6 +366,7 @@ impl State {
                         },
                         unbuilt: Vec::new(),
                         latest: None,
+                        since: tokio::time::Instant::now(),
                     },
                 );
             }
@@ -373,6 +377,7 @@ impl State {
                     g.latest = None;
                     g.shown.last = Some(p.clone());
                     g.shown.thinking = None;
+                    g.since = tokio::time::Instant::now();
                 }
             }
             LiveMsg::Thinking(t) => {
@@ -514,6 +519,7 @@ impl LiveHub {
         };
         g.unbuilt.push(mv.to_owned());
         g.latest = Some(figures);
+        g.since = tokio::time::Instant::now();
         g.shown.thinking = None;
         // why under the lock, as in `publish`: a subscriber sees this ply
         // either in its snapshot or on its receiver.
@@ -559,6 +565,23 @@ impl LiveHub {
         while !drained() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
+    }
+
+    /// Each game in progress's remaining clocks as of its last ply, and
+    /// when that was (a drain's deadline, [`crate::shutdown::over_by`]).
+    pub fn in_progress(&self) -> Vec<crate::shutdown::InProgress> {
+        self.state()
+            .playing
+            .values()
+            .map(|g| crate::shutdown::InProgress {
+                since: g.since,
+                clocks: match (&g.latest, &g.shown.last) {
+                    (Some(f), _) => f.clocks_ms,
+                    (None, Some(p)) => p.clocks_ms,
+                    (None, None) => g.shown.start.clocks_ms,
+                },
+            })
+            .collect()
     }
 
     /// Subscribers now (pages and other consumers).
