@@ -28,7 +28,8 @@ pub mod tournament;
 #[command(
     name = "arbiter",
     version,
-    about = "Runs UMI mancala engines against each other"
+    about = "Runs UMI mancala engines against each other",
+    after_help = EXIT_STATUS
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -390,13 +391,99 @@ pub fn seconds_arg(text: &str) -> Result<f64, String> {
     }
 }
 
-/// A user error: printed as `arbiter: <message>`, exit status 2.
+/// Why a command stopped, printed as `arbiter: <message>`; its kind is the
+/// exit status (docs/arbiter.md, "Exit status").
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub enum CliError {
+    /// The command line is wrong (a flag, a value, a combination, a file
+    /// it names that does not read as what it must be): exit status 2.
+    Usage(String),
+    /// The work failed (I/O, an engine that cannot start, a database, a
+    /// lost connection): exit status 1.
+    Failed(String),
+    /// A bug in the arbiter (a state its own code should never reach):
+    /// exit status 3, and the message asks for a report.
+    Bug(String),
+}
 
-impl<E: std::fmt::Display> From<E> for UsageError {
-    fn from(e: E) -> UsageError {
-        UsageError(e.to_string())
+impl CliError {
+    /// The exit status the error gives.
+    pub fn code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Failed(_) => 1,
+            CliError::Bug(_) => 3,
+        }
+    }
+
+    /// What the error says.
+    pub fn message(&self) -> &str {
+        match self {
+            CliError::Usage(m) | CliError::Failed(m) | CliError::Bug(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Bug(m) => write!(f, "internal error: {m}. {REPORT}"),
+            _ => f.write_str(self.message()),
+        }
+    }
+}
+
+/// The exit statuses, as `arbiter --help` ends (docs/arbiter.md says the
+/// same, and a test holds them together).
+pub const EXIT_STATUS: &str = "Exit status: 0 done; 1 a failure (I/O, an engine that cannot \
+start, a database, a lost connection); 2 a usage error (a flag, a value, a key); 3 an \
+internal error (a bug: please report it); 128+N stopped at once by signal N (143: SIGTERM).";
+
+/// What an internal error (exit status 3, or a panic) asks of the user.
+pub const REPORT: &str =
+    "This is a bug in the arbiter: please report it with the command line and this message";
+
+// why no blanket `From<E: Display>`: it made every error a usage error
+// (exit 2, as a typo); each kind of error says here which it is.
+macro_rules! cli_error_from {
+    ($kind:ident: $($t:ty),+ $(,)?) => {
+        $(impl From<$t> for CliError {
+            fn from(e: $t) -> CliError {
+                CliError::$kind(e.to_string())
+            }
+        })+
+    };
+}
+
+// The command line's own words: an engine's keys, a game id or position,
+// adjudication and SPRT settings, an openings choice.
+cli_error_from!(Usage:
+    crate::engine::config::ConfigError,
+    mancala_rules::PositionError,
+    crate::play::adjudicate::RuleError,
+    crate::stats::SprtError,
+    crate::play::openings::OpeningsError,
+);
+
+// The work: files, the arena's database, logs to merge.
+cli_error_from!(Failed:
+    std::io::Error,
+    crate::arena::db::DbError,
+    crate::event::merge::MergeError,
+);
+
+/// A results log to resume: the command line's mistake when the log is
+/// another event's or `--resume` is missing; else the log or its reading
+/// failed.
+impl From<crate::event::resume::ResumeError> for CliError {
+    fn from(e: crate::event::resume::ResumeError) -> CliError {
+        use crate::event::resume::ResumeError;
+        match e {
+            ResumeError::ForeignGame { .. } | ResumeError::NotEmpty { .. } => {
+                CliError::Usage(e.to_string())
+            }
+            _ => CliError::Failed(e.to_string()),
+        }
     }
 }
 
@@ -538,7 +625,7 @@ pub const DEFAULT_ENGINES_FILE: &str = "engines.json";
 /// The engine specs of `--engine`/`--each` (and `--engines-file`), as given:
 /// no check that they suit a game under clocks (`check` and `serve` set
 /// their own limits).
-pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
     // why: cutechess-cli reads `conf=NAME` from an engines.json in the current
     // directory when no other file is named; pasted command lines rely on it.
     let uses_conf = args
@@ -559,11 +646,11 @@ pub fn engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
 
 /// The engine specs of a match or tournament: [`engine_specs`], each with a
 /// limit that ends its searches.
-pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
     let specs = engine_specs(args)?;
     for s in &specs {
         if s.tc.is_unlimited() {
-            return Err(UsageError(format!(
+            return Err(CliError::Usage(format!(
                 "engine {}: no limit: without a clock (tc=inf, the default) give depth= or \
                  nodes=, since an engine searching under `go infinite` never stops by itself; \
                  or give tc= or st= (on --engine or --each)",
@@ -576,7 +663,7 @@ pub fn load_engines(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
 
 impl RunArgs {
     /// [`parse_openings`], then `--openings-order` and `--openings-start`.
-    pub fn openings_for(&self, game: GameId) -> Result<Openings, UsageError> {
+    pub fn openings_for(&self, game: GameId) -> Result<Openings, CliError> {
         let openings = parse_openings(self.openings.as_deref(), game, self.seed)?;
         Ok(openings.arranged(
             self.openings_order == "random",
@@ -610,25 +697,26 @@ impl TrafficLog for TrafficFile {
 
 /// The `--debug` traffic log: `None` without the option, else a new file at
 /// `path` (an error names the file that cannot be created).
-pub fn traffic_log(path: Option<&Path>) -> Result<Option<Arc<dyn TrafficLog>>, UsageError> {
+pub fn traffic_log(path: Option<&Path>) -> Result<Option<Arc<dyn TrafficLog>>, CliError> {
     let Some(path) = path else {
         return Ok(None);
     };
     let file = std::fs::File::create(path)
-        .map_err(|e| UsageError(format!("cannot create {}: {e}", path.display())))?;
+        .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", path.display())))?;
     Ok(Some(Arc::new(TrafficFile {
         start: Instant::now(),
         out: Mutex::new(std::io::BufWriter::new(file)),
     })))
 }
 
-pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, UsageError> {
+pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, CliError> {
     let traffic = traffic_log(run.debug.as_deref())?;
-    std::fs::create_dir_all(&run.stderr_dir)
-        .map_err(|e| UsageError(format!("cannot create {}: {e}", run.stderr_dir.display())))?;
+    std::fs::create_dir_all(&run.stderr_dir).map_err(|e| {
+        CliError::Failed(format!("cannot create {}: {e}", run.stderr_dir.display()))
+    })?;
     let secs = |s: f64, what: &str| {
         Duration::try_from_secs_f64(s)
-            .map_err(|_| UsageError(format!("{what}: {s} is not a duration in seconds")))
+            .map_err(|_| CliError::Usage(format!("{what}: {s} is not a duration in seconds")))
     };
     Ok(Runner {
         engines,
@@ -668,7 +756,7 @@ fn adjudicate_arg(s: &str) -> Result<Adjudicate, String> {
 
 /// `--resign`, `--draw` and `--adjudicate`; the database is opened (and
 /// every layer checked) here, before any game starts.
-fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, UsageError> {
+fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, CliError> {
     use crate::play::adjudicate::{Rules, TablebaseRule};
     let decided = run.adjudicate.contains(&Adjudicate::Decided);
     let mut rules = Rules::parse(&run.resign, &run.draw, decided)?;
@@ -676,7 +764,7 @@ fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, U
         if let Adjudicate::Tablebase(dir) = a {
             let tb = mancala_tablebase::Tablebase::open(dir)
                 .and_then(|tb| tb.verify().map(|_| tb))
-                .map_err(|e| UsageError(format!("--adjudicate tb={}: {e}", dir.display())))?;
+                .map_err(|e| CliError::Usage(format!("--adjudicate tb={}: {e}", dir.display())))?;
             rules.tablebase = Some(TablebaseRule(std::sync::Arc::new(tb)));
         }
     }
@@ -705,10 +793,10 @@ fn verify_log(
 /// ([`crate::remote::IdleSessions`]). Called once for each game of the event: a
 /// remote engine already checked is checked for the next game on the same
 /// session.
-pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> {
+pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), CliError> {
     for spec in &runner.engines {
         if spec.proto == crate::engine::config::Protocol::Kgp {
-            crate::remote::kgp::check_game(&spec.name, game).map_err(UsageError)?;
+            crate::remote::kgp::check_game(&spec.name, game).map_err(CliError::Usage)?;
         }
     }
     let checked = runner.remote.as_ref().map(|r| &r.idle);
@@ -717,7 +805,10 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> 
             .filter(|(i, _)| remote.idle.games(*i).is_none())
             .map(|(_, spec)| spec.clone())
             .collect();
-        remote.wait_for_all(&waiting).await.map_err(UsageError)?;
+        remote
+            .wait_for_all(&waiting)
+            .await
+            .map_err(CliError::Failed)?;
     }
     for (i, spec) in runner.engines.iter().enumerate() {
         // why not KGP: the adapter answers a KGP bot's handshake itself,
@@ -725,16 +816,28 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> 
         if spec.proto == crate::engine::config::Protocol::Kgp {
             continue;
         }
-        let refused = |e: Fault| match &spec.remote {
-            // why no stderr here: a remote engine's is on its author's machine.
-            Some(id) => UsageError(format!("engine {} (remote {id}): {e}", spec.name)),
-            None => {
-                let stderr = runner.launch_spec(i, 0).stderr_log;
-                UsageError(format!(
-                    "engine {}: {e}; {}",
-                    spec.name,
-                    crate::engine::stderr_tail::explain(stderr.as_deref())
-                ))
+        let refused = |e: Fault| {
+            // why two kinds: an engine that does not play the game or lacks
+            // a configured option is the command line's mistake (2); one
+            // that cannot start or answer is a failure (1).
+            let wrong_choice = matches!(&e, Fault::NoSuchOption { .. })
+                || matches!(&e, Fault::Garbled { problem, .. } if problem.starts_with("engine does not play"));
+            let message = match &spec.remote {
+                // why no stderr here: a remote engine's is on its author's machine.
+                Some(id) => format!("engine {} (remote {id}): {e}", spec.name),
+                None => {
+                    let stderr = runner.launch_spec(i, 0).stderr_log;
+                    format!(
+                        "engine {}: {e}; {}",
+                        spec.name,
+                        crate::engine::stderr_tail::explain(stderr.as_deref())
+                    )
+                }
+            };
+            if wrong_choice {
+                CliError::Usage(message)
+            } else {
+                CliError::Failed(message)
             }
         };
         if let Some(games) = checked.and_then(|c| c.games(i)) {
@@ -757,11 +860,11 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), UsageError> 
     Ok(())
 }
 
-async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
+async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     // why refused, not split: a match is one game id's series (its --games,
     // --sprt, --partie); the tournament plays a list, pairing by pairing.
     if args.run.game.contains(',') {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--game {}: a match plays one game id; for several, run `arbiter tournament \
              --game {}` with the same two engines (a round robin of one pairing)",
             args.run.game, args.run.game
@@ -770,7 +873,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     let game: GameId = args.run.game.parse()?;
     let engines = load_engines(&args.engines)?;
     if engines.len() != 2 {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "a match needs exactly two --engine, got {}",
             engines.len()
         )));
@@ -779,7 +882,7 @@ async fn run_match(args: MatchArgs) -> Result<(), UsageError> {
     let mut runner = runner(engines, &args.run)?;
     if args.partie.is_some() {
         if !game.has_match_play() {
-            return Err(UsageError(format!(
+            return Err(CliError::Usage(format!(
                 "--partie is Bohnenspiel match play; {game} has no match play"
             )));
         }
@@ -859,10 +962,10 @@ pub fn event_name(run: &RunArgs, default: &str) -> String {
 /// prints where to open it.
 pub async fn start_live(
     run: &RunArgs,
-) -> Result<Option<crate::web::live::feed::LiveEvent>, UsageError> {
+) -> Result<Option<crate::web::live::feed::LiveEvent>, CliError> {
     let Some(addr) = run.live else {
         if run.drain.is_some() {
-            return Err(UsageError(
+            return Err(CliError::Usage(
                 "--drain: only a --live event drains at a first signal; without --live the \
                  first signal stops the event at once (a tournament resumes with --resume)"
                     .into(),
@@ -878,7 +981,7 @@ pub async fn start_live(
         run.tls.load()?,
     )
     .await
-    .map_err(|e| UsageError(format!("--live {addr}: cannot listen: {e}")))?;
+    .map_err(|e| CliError::Failed(format!("--live {addr}: cannot listen: {e}")))?;
     println!("arbiter: live page at {}", live.url);
     // A first signal's default drain: the games in progress's clocks.
     let hub = live.hub.clone();
@@ -927,7 +1030,7 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
 }
 
 /// The board after `moves` from `position`, with the legal moves or the result.
-fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
+fn show(position: &str, moves: &[String]) -> Result<String, CliError> {
     // A bare game id is its start position: `arbiter show bohnenspiel 3`.
     let mut game = match position.parse::<GameId>() {
         Ok(id) => mancala_rules::new_game(id),
@@ -935,7 +1038,7 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
     };
     for (i, mv) in moves.iter().enumerate() {
         game.play(mv)
-            .map_err(|e| UsageError(format!("move {} ({mv}): {e}", i + 1)))?;
+            .map_err(|e| CliError::Usage(format!("move {} ({mv}): {e}", i + 1)))?;
     }
     let mut text = game.render();
     text.push_str(&format!("position: {}\n", game.position_string()));
@@ -957,7 +1060,7 @@ fn show(position: &str, moves: &[String]) -> Result<String, UsageError> {
 /// `serve`'s engines: `--engine`/`--each` as for a match; `--engines-file`
 /// without any `--engine` offers every engine of the file, as a GUI lists
 /// the engines it has been given.
-fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> {
+fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
     match &args.engines_file {
         Some(path) if args.engines.is_empty() => {
             let file = EnginesFile::load(path)?;
@@ -985,7 +1088,7 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, UsageError> 
     }
 }
 
-async fn serve(args: ServeArgs) -> Result<(), UsageError> {
+async fn serve(args: ServeArgs) -> Result<(), CliError> {
     let mut engines = serve_engine_specs(&args.engines)?;
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
@@ -1000,22 +1103,25 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         }
     }
     if let Some(e) = engines.iter().find(|e| e.name == "human") {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "engine name {:?} is reserved for the human player; name it otherwise",
             e.name
         )));
     }
     for log in &args.logs {
         if !log.is_file() {
-            return Err(UsageError(format!("--log {}: no such file", log.display())));
+            return Err(CliError::Usage(format!(
+                "--log {}: no such file",
+                log.display()
+            )));
         }
     }
     if let Some(dir) = &args.stderr_dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
     }
     let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
-        UsageError(format!(
+        CliError::Usage(format!(
             "--startup-timeout: {} is not a duration in seconds",
             args.handshake_timeout
         ))
@@ -1024,7 +1130,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| {
-            UsageError(format!(
+            CliError::Usage(format!(
                 "--watch-interval: {} is not a duration in seconds above 0",
                 args.watch_interval
             ))
@@ -1065,7 +1171,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         tablebase: match &args.tb {
             Some(dir) => Some(Arc::new(
                 mancala_tablebase::Tablebase::open(dir)
-                    .map_err(|e| UsageError(format!("--tb {}: {e}", dir.display())))?,
+                    .map_err(|e| CliError::Usage(format!("--tb {}: {e}", dir.display())))?,
             )),
             None => None,
         },
@@ -1079,7 +1185,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
     .with_engine_cap(args.engine_caps.cap());
     let tls = args.tls.load()?;
     let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
-        UsageError(format!(
+        CliError::Usage(format!(
             "--drain: {} is not a duration in seconds",
             args.drain
         ))
@@ -1089,7 +1195,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         crate::web::router(state, allowed)
     })
     .await
-    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?
+    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
     .with_limits(args.limits.limits());
     // why one line: scripts read the address from the first line, and may
     // close the pipe after it.
@@ -1106,7 +1212,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
             });
             let n = watch.logs.len();
             crate::web::live::watch::spawn(hub, watch)
-                .map_err(|e| UsageError(format!("cannot start watching the logs: {e}")))?;
+                .map_err(|e| CliError::Failed(format!("cannot start watching the logs: {e}")))?;
             println!(
                 "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
                 url = server.url()
@@ -1123,7 +1229,7 @@ async fn serve(args: ServeArgs) -> Result<(), UsageError> {
         sockets.drained(drain).await
     };
     tokio::select! {
-        served = server.run() => served.map_err(|e| UsageError(format!("server stopped: {e}"))),
+        served = server.run() => served.map_err(|e| CliError::Failed(format!("server stopped: {e}"))),
         drained = drained => {
             if let crate::web::stopping::Drained::TimedOut(n) = drained {
                 crate::shutdown::now();
@@ -1184,11 +1290,11 @@ pub async fn main(cli: Cli) -> i32 {
             },
         }
     };
-    let finish = |r: Result<i32, UsageError>| match r {
+    let finish = |r: Result<i32, CliError>| match r {
         Ok(code) => code,
-        Err(UsageError(msg)) => {
-            eprintln!("arbiter: {msg}");
-            2
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            e.code()
         }
     };
     let mut signals = crate::shutdown::Signals::new();
@@ -1344,7 +1450,7 @@ mod tests {
             each: each.split_whitespace().map(str::to_owned).collect(),
             ..EngineArgs::default()
         };
-        let e = load_engines(&args("tc=inf")).unwrap_err().0;
+        let e = load_engines(&args("tc=inf")).unwrap_err().message().to_owned();
         assert!(
             e.contains("tc=inf") && e.contains("depth= or nodes="),
             "{e}"

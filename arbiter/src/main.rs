@@ -32,10 +32,22 @@ fn main() -> std::process::ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("arbiter: cannot start the async runtime: {e}");
-            return std::process::ExitCode::from(2);
+            return std::process::ExitCode::from(1);
         }
     };
-    let code = runtime.block_on(arbiter::cli::main(cli));
+    // why a hook: a panic is a bug; say so beside Rust's own message. A
+    // panic in a task of a game or a connection is caught there (the event
+    // goes on); one on the command's own path ends it with status 3.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default_hook(info);
+        eprintln!(
+            "arbiter: internal error (a panic). {}",
+            arbiter::cli::REPORT
+        );
+    }));
+    let run = std::panic::AssertUnwindSafe(|| runtime.block_on(arbiter::cli::main(cli)));
+    let code = std::panic::catch_unwind(run).unwrap_or(3);
     // Whatever happened, no engine outlives the arbiter.
     arbiter::engine::process::kill_all_engines();
     arbiter::engine::process::kill_adopted();

@@ -56,7 +56,7 @@ fn bots_are_added_listed_and_revoked() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    assert_eq!(dup.status.code(), Some(2));
+    assert_eq!(dup.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&dup.stderr).contains("exists already"));
     arbiter()
         .args(["arena", "bot", "revoke", "alpha", "--db", &s(&db)])
@@ -89,7 +89,7 @@ fn bots_are_added_listed_and_revoked() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no arena database"));
     assert!(!missing.exists());
 }
@@ -196,7 +196,7 @@ fn a_second_server_on_one_database_refuses() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("another arena server is running"), "{err}");
     // The first one serves on.

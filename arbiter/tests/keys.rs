@@ -522,3 +522,33 @@ fn the_authors_option_reaches_the_engine_behind_the_bridge_after_the_arbiters() 
         "games were played: {seen}"
     );
 }
+
+/// `arbiter --help` ends with the exit statuses, and docs/arbiter.md's
+/// "Exit status" table says the same of each.
+#[test]
+fn the_exit_statuses_of_help_are_the_docs() {
+    let s = common::Scratch::new("keys", "exit-status");
+    let help = String::from_utf8_lossy(&arbiter(&s.0, &["--help"]).stdout).into_owned();
+    let docs = repo_file("docs/arbiter.md");
+    let section = docs
+        .split("\n## Exit status\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/arbiter.md has an Exit status section");
+    for (code, meaning) in [
+        ("0", "done"),
+        ("1", "a failure"),
+        ("2", "a usage error"),
+        ("3", "an internal error"),
+    ] {
+        assert!(
+            help.contains(&format!("{code} {meaning}")),
+            "--help lacks {code}: {help}"
+        );
+        assert!(
+            section.contains(&format!("| {code} | {meaning}")),
+            "docs lack {code}: {section}"
+        );
+    }
+    assert!(help.contains("128+N") && section.contains("| 128 + N |"));
+}

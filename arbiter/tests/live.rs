@@ -272,7 +272,7 @@ fn a_live_match_shows_the_head_to_head() {
 }
 
 #[test]
-fn a_live_address_in_use_is_a_usage_error_before_any_game() {
+fn a_live_address_in_use_is_a_failure_before_any_game() {
     let s = common::Scratch::new("live", "bind");
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
     let addr = taken.local_addr().expect("address").to_string();
@@ -281,7 +281,7 @@ fn a_live_address_in_use_is_a_usage_error_before_any_game() {
         .output()
         .expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(&format!("--live {addr}: cannot listen")),
         "{stderr}"

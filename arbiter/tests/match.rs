@@ -412,7 +412,7 @@ fn crash_at_start_is_refused_before_the_first_game() {
         &[s.bot("Bad", "crash-start", &[], "st=0.1"), s.random()],
         &[],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
         err.contains("engine Bad") && err.contains("exited with code 1"),
@@ -435,7 +435,7 @@ fn no_umiok_is_refused_before_the_first_game() {
         &[s.bot("Bad", "no-umiok", &[], "st=0.1"), s.random()],
         &["--handshake-timeout", "0.5"],
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
         err.contains("engine Bad") && err.contains("no umiok in time"),
@@ -483,6 +483,36 @@ fn missing_binary_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr_of(&out);
     assert!(err.contains(&missing) && err.contains("not found"), "{err}");
+}
+
+/// Exit statuses (docs/arbiter.md, "Exit status"): a mistake in the
+/// command line is 2 (a typo in a flag, a value out of range), a failure of
+/// the work is 1 (here a log that cannot be created), each
+/// naming the flag or path.
+#[test]
+fn a_usage_error_exits_2_and_a_failure_exits_1() {
+    let s = Scratch::new("exit-codes");
+    let engines = [s.engine("Ref", "depth=1"), s.random()];
+    let typo = s.run_match(&engines, &["--gmaes", "2"]);
+    assert_eq!(typo.status.code(), Some(2), "{}", stderr_of(&typo));
+    assert!(stderr_of(&typo).contains("--gmaes"));
+    let range = s.run_match(&engines, &["--games", "0"]);
+    assert_eq!(range.status.code(), Some(2), "{}", stderr_of(&range));
+    assert!(stderr_of(&range).contains("--games"));
+    // why under a file: the arbiter makes a log's missing directories (and
+    // runs as root in CI), but none can be made below a plain file.
+    std::fs::write(s.path("plain-file"), "").expect("a file");
+    let log = s.path("plain-file/x.jsonl").display().to_string();
+    let mut cmd = Command::new(ARBITER);
+    cmd.current_dir(&s.0 .0).arg("match");
+    for e in &engines {
+        cmd.arg("--engine").args(e);
+    }
+    let failed = cmd.args(["--jsonout", &log]).output().expect("run arbiter");
+    let err = stderr_of(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{err}");
+    assert!(err.contains(&log), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
 }
 
 #[test]

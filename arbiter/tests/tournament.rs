@@ -320,7 +320,7 @@ fn shards_merge_into_the_whole_event() {
     )
     .output()
     .unwrap();
-    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(refused.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("different tournaments"));
 }
 
@@ -466,7 +466,7 @@ fn a_second_arbiter_on_the_same_log_refuses() {
     let status = first.wait().expect("wait");
     assert_eq!(status.code(), Some(143));
     let err = String::from_utf8_lossy(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert_eq!(second.status.code(), Some(1), "{err}");
     assert!(
         err.contains("results.jsonl") && err.contains("another arbiter is writing to it"),
         "{err}"
@@ -507,7 +507,7 @@ fn resume_and_verify_refuse_duplicated_and_forged_slots() {
         std::fs::write(&log, &text).unwrap();
         let out = arbiter(&dir, &args).output().expect("resume");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{case}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{case}: {err}");
         assert!(err.contains(says), "{case}: {err}");
         assert_eq!(
             std::fs::read_to_string(&log).unwrap(),
@@ -595,7 +595,7 @@ fn a_failed_write_stops_the_run_and_the_log_stays_resumable() {
     }
     let out = cmd.output().expect("run arbiter");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write the results log"), "{err}");
     let written = std::fs::read(&log).expect("log");
     assert!(written.len() <= 3000 && !written.is_empty());

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::arena::lobby::BothSeats;
 use crate::arena::remote::{RemoteBots, RemoteSettings};
 use crate::arena::{bots, db, house, pools, server, store};
-use crate::cli::UsageError;
+use crate::cli::CliError;
 
 #[derive(Args)]
 pub struct ArenaArgs {
@@ -134,7 +134,7 @@ fn grace_arg(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `arbiter arena …`; returns the exit status.
-pub async fn main(args: ArenaArgs) -> Result<i32, UsageError> {
+pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
     match args.command {
         ArenaCommand::Run(args) => run(*args).await.map(|()| 0),
         ArenaCommand::Bot { command } => bot(command).map(|()| 0),
@@ -155,9 +155,10 @@ pub async fn main(args: ArenaArgs) -> Result<i32, UsageError> {
     }
 }
 
-fn bot(command: BotCommand) -> Result<(), UsageError> {
+fn bot(command: BotCommand) -> Result<(), CliError> {
     match command {
         BotCommand::Add { name, db } => {
+            bots::check_name(&name).map_err(CliError::Usage)?;
             let conn = db::open(&db)?;
             let token = bots::add(&conn, &name)?;
             println!("arbiter: bot {name} added; its token (shown only now, keep it secret):");
@@ -194,21 +195,21 @@ impl ArenaArgs {
     }
 }
 
-async fn run(args: RunArgs) -> Result<(), UsageError> {
+async fn run(args: RunArgs) -> Result<(), CliError> {
     // First the lock: a second server on the database refuses before anything.
     let _lock = db::ServerLock::take(&args.db)?;
-    let pools = pools::load(&args.pools).map_err(UsageError)?;
+    let pools = pools::load(&args.pools).map_err(CliError::Usage)?;
     let house_bots = args
         .house
         .iter()
         .map(|h| house::parse(h))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(UsageError)?;
+        .map_err(CliError::Usage)?;
     {
         let conn = db::open(&args.db)?;
         for b in &house_bots {
             if !bots::is_active(&conn, &b.spec.name)? {
-                return Err(UsageError(format!(
+                return Err(CliError::Usage(format!(
                     "house bot {name}: not a bot of this arena (or revoked): add it with \
                      `arbiter arena bot add {name} --db {db}`",
                     name = b.spec.name,
@@ -219,7 +220,7 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
     }
     if let Some(dir) = &args.stderr_dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
     }
     let secs = Duration::from_secs_f64;
     let house = Arc::new(house::House::new(
@@ -227,7 +228,7 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
         secs(args.startup_timeout),
         args.stderr_dir.clone(),
     ));
-    let arrivals = house.arrivals().await.map_err(UsageError)?;
+    let arrivals = house.arrivals().await.map_err(CliError::Failed)?;
     let config = server::Config {
         pools,
         timeouts: crate::play::game::Timeouts {
@@ -275,7 +276,7 @@ async fn run(args: RunArgs) -> Result<(), UsageError> {
         crate::arena::web::router(web_arena, allowed).merge(crate::remote::endpoint::umi(endpoint))
     })
     .await
-    .map_err(|e| UsageError(format!("cannot listen on {}: {e}", args.listen)))?
+    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
     .with_nodelay();
     // why one line: scripts read the address from the first line.
     println!("arbiter: arena at {}arena", site.url());

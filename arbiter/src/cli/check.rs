@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{EngineArgs, UsageError};
+use crate::cli::{CliError, EngineArgs};
 use crate::engine::check::{run, Limits};
 
 /// `arbiter check` on the command line.
@@ -35,10 +35,10 @@ pub struct CheckArgs {
 
 /// `arbiter check`: prints one line per check; exit status 0 when all pass,
 /// 1 when any fails.
-pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
+pub async fn main(args: CheckArgs) -> Result<i32, CliError> {
     let specs = crate::cli::engine_specs(&args.engines)?;
     let [spec] = specs.as_slice() else {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "check takes exactly one --engine, got {}",
             specs.len()
         )));
@@ -46,7 +46,7 @@ pub async fn main(args: CheckArgs) -> Result<i32, UsageError> {
     crate::engine::config::refuse_keys(spec, "check", crate::engine::config::CHECK_REFUSES)?;
     let secs = |s: f64, flag: &str| {
         Duration::try_from_secs_f64(s)
-            .map_err(|_| UsageError(format!("{flag}: {s} is not a duration in seconds")))
+            .map_err(|_| CliError::Usage(format!("{flag}: {s} is not a duration in seconds")))
     };
     let limits = Limits {
         handshake: secs(args.startup_timeout, "--startup-timeout")?,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::cli::tls::TlsArgs;
-use crate::cli::{engine_specs, EngineArgs, UsageError};
+use crate::cli::{engine_specs, CliError, EngineArgs};
 use crate::engine::config::EngineSpec;
 use crate::play::runner::Runner;
 use crate::remote::bridge::{self, BridgeConfig};
@@ -49,7 +49,7 @@ pub struct RemoteArgs {
 
 /// Opens the endpoint when the runner has remote engines (prints generated
 /// tokens and the address) and gives the runner their registry.
-pub async fn open(runner: &mut Runner, args: &RemoteArgs, tls: &TlsArgs) -> Result<(), UsageError> {
+pub async fn open(runner: &mut Runner, args: &RemoteArgs, tls: &TlsArgs) -> Result<(), CliError> {
     if let Some((remote, announcement)) =
         endpoint(&runner.engines, runner.concurrency, args, tls).await?
     {
@@ -68,7 +68,7 @@ pub async fn endpoint(
     concurrency: usize,
     args: &RemoteArgs,
     tls: &TlsArgs,
-) -> Result<Option<(RemoteEngines, String)>, UsageError> {
+) -> Result<Option<(RemoteEngines, String)>, CliError> {
     let ids = crate::remote::remote_ids(specs);
     if ids.is_empty() {
         return Ok(None);
@@ -77,7 +77,7 @@ pub async fn endpoint(
         .ok()
         .filter(|g| g.as_secs_f64() <= crate::cli::MAX_TIMEOUT_SECS)
         .ok_or_else(|| {
-            UsageError(format!(
+            CliError::Usage(format!(
                 "--remote-grace {}: expected seconds from 0 to {}",
                 args.remote_grace,
                 crate::cli::MAX_TIMEOUT_SECS
@@ -85,7 +85,7 @@ pub async fn endpoint(
         })?;
     let wait = Duration::from_secs_f64(args.remote_wait);
     let (tokens, generated) = match &args.remote_tokens {
-        Some(path) => (Tokens::load(path, &ids).map_err(UsageError)?, false),
+        Some(path) => (Tokens::load(path, &ids).map_err(CliError::Usage)?, false),
         None => (Tokens::generate(&ids), true),
     };
     let registry = crate::remote::registry_for(specs, tokens.clone(), concurrency);
@@ -102,7 +102,7 @@ pub async fn endpoint(
     )
     .await
     .map_err(|e| {
-        UsageError(format!(
+        CliError::Failed(format!(
             "--remote-listen {}: cannot listen: {e}",
             args.remote_listen
         ))
@@ -149,11 +149,11 @@ fn kgp_endpoint(
 }
 
 /// Opens the KGP TCP listener; its address.
-async fn open_kgp(args: &RemoteArgs, endpoint: Arc<KgpEndpoint>) -> Result<SocketAddr, UsageError> {
+async fn open_kgp(args: &RemoteArgs, endpoint: Arc<KgpEndpoint>) -> Result<SocketAddr, CliError> {
     let addr = crate::remote::kgp::listen(args.kgp_listen, endpoint)
         .await
         .map_err(|e| {
-            UsageError(format!(
+            CliError::Failed(format!(
                 "--kgp-listen {}: cannot listen: {e}",
                 args.kgp_listen
             ))
@@ -187,22 +187,23 @@ pub struct ConnectArgs {
 }
 
 /// Runs the bridge until the token is refused (or the bridge is stopped).
-pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
+pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
     let specs = engine_specs(&args.engines)?;
     let [spec] = specs.as_slice() else {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "connect runs exactly one --engine, got {}",
             specs.len()
         )));
     };
     if spec.remote.is_some() {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "connect runs a local engine: give it cmd=, not remote=".into(),
         ));
     }
     crate::engine::config::refuse_keys(spec, "connect", crate::engine::config::CONNECT_REFUSES)?;
-    std::fs::create_dir_all(&args.stderr_dir)
-        .map_err(|e| UsageError(format!("cannot create {}: {e}", args.stderr_dir.display())))?;
+    std::fs::create_dir_all(&args.stderr_dir).map_err(|e| {
+        CliError::Failed(format!("cannot create {}: {e}", args.stderr_dir.display()))
+    })?;
     let launch = (0..args.slots)
         .map(|slot| {
             let log = args.stderr_dir.join(format!(
@@ -218,9 +219,9 @@ pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
         spec.name, args.slots, args.url
     );
     let tls = if args.url.starts_with("wss://") {
-        Some(crate::front::tls::client_config(args.ca.as_deref()).map_err(UsageError)?)
+        Some(crate::front::tls::client_config(args.ca.as_deref()).map_err(CliError::Usage)?)
     } else if args.ca.is_some() {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--ca is for a wss:// endpoint, not {}",
             args.url
         )));
@@ -238,5 +239,5 @@ pub async fn connect(args: ConnectArgs) -> Result<(), UsageError> {
         options: spec.options.clone(),
     })
     .await
-    .map_err(|e| UsageError(e.to_string()))
+    .map_err(|e| CliError::Failed(e.to_string()))
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::UsageError;
+use crate::cli::CliError;
 use crate::front::tls::Tls;
 
 #[derive(Args, Clone, Debug, Default)]
@@ -25,9 +25,11 @@ pub struct TlsArgs {
 impl TlsArgs {
     /// The listeners' TLS, read once (an error names the file and what is
     /// wrong with it); `None` without the flags.
-    pub fn load(&self) -> Result<Option<Tls>, UsageError> {
+    pub fn load(&self) -> Result<Option<Tls>, CliError> {
         match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Tls::from_pem_files(cert, key).map(Some).map_err(UsageError),
+            (Some(cert), Some(key)) => Tls::from_pem_files(cert, key)
+                .map(Some)
+                .map_err(CliError::Usage),
             // clap's `requires` makes one without the other a usage error.
             _ => Ok(None),
         }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use clap::Args;
 use mancala_rules::GameId;
 
-use crate::cli::{self, EngineArgs, RunArgs, UsageError};
+use crate::cli::{self, CliError, EngineArgs, RunArgs};
 use crate::engine::config::EngineSpec;
 use crate::event::formats::{Pairer, Played, Table};
 use crate::event::resume;
@@ -104,50 +104,50 @@ pub const DEFAULT_OPENINGS: &str = "suite";
 pub const DEFAULT_EVENT: &str = "mancala arena tournament";
 
 /// Parses `--sprt` tokens; `None` when none are given.
-pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, UsageError> {
+pub fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, CliError> {
     if tokens.is_empty() {
         return Ok(None);
     }
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     for t in tokens {
         let (k, v) = t.split_once('=').ok_or_else(|| {
-            UsageError(format!(
+            CliError::Usage(format!(
                 "--sprt: expected key=value (elo0, elo1, alpha, beta), got {t:?}"
             ))
         })?;
         let x: f64 = v
             .parse()
-            .map_err(|_| UsageError(format!("--sprt {k}={v}: not a number")))?;
+            .map_err(|_| CliError::Usage(format!("--sprt {k}={v}: not a number")))?;
         match k {
             "elo0" => elo0 = Some(x),
             "elo1" => elo1 = Some(x),
             "alpha" => alpha = x,
             "beta" => beta = x,
             _ => {
-                return Err(UsageError(format!(
+                return Err(CliError::Usage(format!(
                     "--sprt: unknown key {k:?} (known: elo0, elo1, alpha, beta)"
                 )))
             }
         }
     }
     let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-        return Err(UsageError("--sprt needs elo0= and elo1=".into()));
+        return Err(CliError::Usage("--sprt needs elo0= and elo1=".into()));
     };
     Ok(Some(Sprt::new(elo0, elo1, alpha, beta)?))
 }
 
 /// The reference engine next to the arbiter's own executable.
-pub fn reference_engine() -> Result<PathBuf, UsageError> {
+pub fn reference_engine() -> Result<PathBuf, CliError> {
     let exe = std::env::current_exe()
-        .map_err(|e| UsageError(format!("cannot find the arbiter's own path: {e}")))?;
+        .map_err(|e| CliError::Failed(format!("cannot find the arbiter's own path: {e}")))?;
     let path = exe
         .parent()
         .map(|d| d.join(format!("engine{}", std::env::consts::EXE_SUFFIX)))
-        .ok_or_else(|| UsageError("the arbiter's path has no directory".into()))?;
+        .ok_or_else(|| CliError::Usage("the arbiter's path has no directory".into()))?;
     if path.is_file() {
         Ok(path)
     } else {
-        Err(UsageError(format!(
+        Err(CliError::Usage(format!(
             "no --engine given, and the reference engine for the built-in tournament is not \
              next to the arbiter (looked for {}); build both with \
              `cargo build --release -p engine -p arbiter`, or name engines with --engine",
@@ -157,7 +157,7 @@ pub fn reference_engine() -> Result<PathBuf, UsageError> {
 }
 
 /// Fills in the built-in tournament when no engine is given.
-fn apply_defaults(args: &mut TournamentArgs) -> Result<bool, UsageError> {
+fn apply_defaults(args: &mut TournamentArgs) -> Result<bool, CliError> {
     let builtin = args.engines.engines.is_empty() && args.engines.engine.is_empty();
     if builtin && args.engines.engines_file.is_none() {
         let engine = reference_engine()?;
@@ -203,7 +203,7 @@ struct Setup {
     names: Vec<String>,
 }
 
-fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
+fn setup(args: &mut TournamentArgs) -> Result<Setup, CliError> {
     let games: Vec<GameId> = args
         .run
         .game
@@ -215,15 +215,15 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         .enumerate()
         .any(|(i, g)| games[..i].contains(g));
     if repeated || games.is_empty() {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--game {}: name each game id once",
             args.run.game
         )));
     }
-    let format: Format = args.format.parse()?;
+    let format: Format = args.format.parse().map_err(CliError::Usage)?;
     let engines: Vec<EngineSpec> = cli::load_engines(&args.engines)?;
     if engines.len() < 2 {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "a tournament needs at least two engines, got {}",
             engines.len()
         )));
@@ -231,7 +231,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
     let openings = match (games.as_slice(), args.run.openings.as_deref()) {
         ([game], _) => args.run.openings_for(*game)?,
         (_, Some(spec)) if spec.starts_with("file=") => {
-            return Err(UsageError(
+            return Err(CliError::Usage(
                 "--openings file= needs a single --game (its positions belong to one game)".into(),
             ))
         }
@@ -244,40 +244,45 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         }
     };
     let sprt = parse_sprt(&args.sprt)?;
-    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(CliError::Usage)?;
     if sprt.is_some() && engines.len() != 2 {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--sprt needs exactly two engines, got {}",
             engines.len()
         )));
     }
     if sprt.is_some() && format.is_staged() {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--sprt and --format {format} do not go together: a sequential test is a two-engine \
              round robin (or `arbiter match`)"
         )));
     }
     if let (Some(s), true) = (shard, format.is_staged()) {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--shard {s}: a {format} event pairs each round from the results of the round before, \
              so its games cannot be dealt to shards ahead of time; play it in one run (with \
              --concurrency), which --resume continues after a crash"
         )));
     }
     if sprt.is_some() && shard.is_some() {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "--sprt and --shard do not go together: a sequential test needs all results in one place"
                 .into(),
         ));
     }
     if args.resume && args.run.jsonout.is_none() {
-        return Err(UsageError(
+        return Err(CliError::Usage(
             "--resume needs --jsonout: the results log to continue".into(),
         ));
     }
     let rounds = args.rounds.unwrap_or(1);
     if rounds == 0 {
-        return Err(UsageError("--rounds must be at least 1".into()));
+        return Err(CliError::Usage("--rounds must be at least 1".into()));
     }
     let n = engines.len();
     let tiebreak_pairs = if format == Format::Knockout {
@@ -296,7 +301,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         .and_then(|t| t.checked_mul(2 * pairings))
         .filter(|&t| t as u64 <= cli::MAX_GAMES);
     if total.is_none() {
-        return Err(UsageError(format!(
+        return Err(CliError::Usage(format!(
             "--rounds {rounds}: {pairings} pairing(s) × {} game id(s) × 2 colours × {rounds} \
              round(s) is more than the {} games an event may have",
             games.len(),
@@ -318,7 +323,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
         max_plies: args.run.ply_limit(),
         tiebreak_pairs,
     };
-    let pairer = Pairer::of(&spec).map_err(UsageError)?;
+    let pairer = Pairer::of(&spec).map_err(CliError::Usage)?;
     let schedule = Schedule::build(&spec);
     Ok(Setup {
         spec,
@@ -331,7 +336,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, UsageError> {
 }
 
 /// Runs `arbiter tournament`.
-pub async fn run(mut args: TournamentArgs) -> Result<(), UsageError> {
+pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     let builtin = apply_defaults(&mut args)?;
     let Setup {
         spec,
@@ -656,15 +661,15 @@ async fn play_stages(
     pairer: &Pairer,
     layout: &StageLayout,
     results: &mut Results,
-) -> Result<Vec<Played>, UsageError> {
+) -> Result<Vec<Played>, CliError> {
     let names = playing.planned.names;
     let mut history: Vec<Played> = Vec::new();
     playing.table = pairer.table(names, &history);
     while let Some(stage) = pairer.next(&history) {
         let k = history.len();
         let jobs = layout.jobs(k, &stage.pairings).ok_or_else(|| {
-            UsageError(format!(
-                "internal error: stage {} of {} does not fit the schedule",
+            CliError::Bug(format!(
+                "stage {} of {} does not fit the schedule",
                 k + 1,
                 layout.stages
             ))
@@ -672,7 +677,7 @@ async fn play_stages(
         for j in &jobs {
             if let Some(&(seats, _)) = results.0.get(&j.index) {
                 if seats != (j.south, j.north) {
-                    return Err(UsageError(format!(
+                    return Err(CliError::Usage(format!(
                         "the results log's game in slot {} is {} v {}, but the pairing of round \
                          {} puts {} v {} there; the log is not of this event (another engine \
                          order or results?); give the same arguments as the run that wrote it",
@@ -712,7 +717,7 @@ async fn play_stages(
         let mut points = vec![(0, 0); stage.pairings.len()];
         for j in &jobs {
             let Some(&(_, south)) = results.0.get(&j.index) else {
-                return Err(UsageError(format!(
+                return Err(CliError::Failed(format!(
                     "round {}: the game in slot {} did not finish (no result); the next round \
                      cannot be paired without it: run again with --resume to play it",
                     k + 1,
@@ -769,7 +774,7 @@ impl<'p, 'a> Playing<'p, 'a> {
         live: &'p mut crate::stats::json::Live,
         sink: &'p mut LogSink,
         feed: Option<&'p mut LiveEvent>,
-    ) -> Result<Playing<'p, 'a>, UsageError> {
+    ) -> Result<Playing<'p, 'a>, CliError> {
         let spec = planned.spec;
         let mut runner = cli::runner(spec.engines.clone(), &planned.args.run)?;
         if let Some(feed) = feed.as_deref() {
@@ -842,7 +847,7 @@ impl<'p, 'a> Playing<'p, 'a> {
 
     /// Plays `jobs`, appending each game to the logs as it ends (and to
     /// `results`, for a staged format).
-    async fn run<J>(&mut self, jobs: J, mut results: Option<&mut Results>) -> Result<(), UsageError>
+    async fn run<J>(&mut self, jobs: J, mut results: Option<&mut Results>) -> Result<(), CliError>
     where
         J: IntoIterator<Item = Job>,
         J::IntoIter: Send + 'static,
@@ -931,9 +936,9 @@ impl<'p, 'a> Playing<'p, 'a> {
                 flow
             })
             .await;
-        finished.map_err(|e| UsageError(e.to_string()))?;
+        finished.map_err(|e| CliError::Failed(e.to_string()))?;
         match io_error {
-            Some(e) => Err(UsageError(format!(
+            Some(e) => Err(CliError::Failed(format!(
                 "cannot write the results log ({e}); stopped starting games, the games written so far are safe"
             ))),
             None => Ok(()),
@@ -942,7 +947,7 @@ impl<'p, 'a> Playing<'p, 'a> {
 }
 
 /// Runs `arbiter merge`.
-pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
+pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
     let merged = crate::event::merge::merge(&args.logs)?;
     for w in &merged.warnings {
         eprintln!("arbiter: warning: {w}");
@@ -951,13 +956,13 @@ pub fn merge(args: &MergeArgs) -> Result<(), UsageError> {
         resume::rewrite(path, &merged.games, |g| {
             crate::records::jsonl::to_line(g) + "\n"
         })
-        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
     if let Some(path) = &args.pgnout {
         resume::rewrite(path, &merged.games, |g| {
             crate::records::pgn::write_game(g) + "\n"
         })
-        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
     if args.json {
         print!("{}", crate::stats::json::to_text(&merged.report()));
@@ -994,7 +999,7 @@ mod tests {
             ("elo0", "expected key=value"),
         ] {
             let e = parse_sprt(&tokens(bad)).unwrap_err();
-            assert!(e.0.contains(why), "{bad}: {}", e.0);
+            assert!(e.message().contains(why), "{bad}: {}", e.message());
         }
     }
 }
