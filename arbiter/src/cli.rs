@@ -1450,7 +1450,10 @@ mod tests {
             each: each.split_whitespace().map(str::to_owned).collect(),
             ..EngineArgs::default()
         };
-        let e = load_engines(&args("tc=inf")).unwrap_err().message().to_owned();
+        let e = load_engines(&args("tc=inf"))
+            .unwrap_err()
+            .message()
+            .to_owned();
         assert!(
             e.contains("tc=inf") && e.contains("depth= or nodes="),
             "{e}"

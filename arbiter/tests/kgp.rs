@@ -616,3 +616,53 @@ mod listener {
         assert_eq!(registry.open_count("kbot"), 0);
     }
 }
+
+/// Every log event of a KGP connection carries its span (`RUST_LOG=info`):
+/// a refused greeting says which peer it was.
+#[test]
+fn a_connections_log_lines_carry_its_peer() {
+    let s = common::Scratch::new("kgp", "span");
+    let tokens = s.path("tokens.json");
+    std::fs::write(&tokens, format!(r#"{{"kbot": "{TOKEN}"}}"#)).unwrap();
+    let mut child = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .env("RUST_LOG", "info")
+        .args(["match", "--game", "kalah"])
+        .args(["--engine", "remote=kbot", "proto=kgp", "st=0.1"])
+        .args(["--engine", &format!("cmd={}", common::engine()), "depth=1"])
+        .args([
+            "--remote-listen",
+            "127.0.0.1:0",
+            "--kgp-listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--remote-tokens", &tokens.display().to_string()])
+        .args(["--remote-wait", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the arbiter runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let tcp = loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap_or(0) > 0, "no address");
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("arbiter: KGP bots connect to tcp://")
+        {
+            break rest.split(" or ").next().expect("an address").to_owned();
+        }
+    };
+    let mut conn = Conn::open(&Transport::Tcp(tcp));
+    assert_eq!(conn.recv().as_deref(), Some("kgp 1 0 0"));
+    conn.send("1 set auth:token \"not-the-token-0123456789\"");
+    conn.send("3 mode freeplay");
+    while conn.recv().is_some() {}
+    let out = child.wait_with_output().expect("the arbiter ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .any(|l| l.contains("unknown token") && l.contains("connection{peer=127.0.0.1:")),
+        "{err}"
+    );
+}

@@ -1109,6 +1109,13 @@ fn ponder_for_an_engine_without_the_ponder_option_is_a_warning_only() {
     assert_no_forfeits(&s.games());
     let err = stderr_of(&out);
     assert!(err.contains("declares no Ponder check option"), "{err}");
+    // The warning of the game's own engine start carries the game's span.
+    assert!(
+        err.lines()
+            .any(|l| l.contains("declares no Ponder check option")
+                && l.contains("game{n=1 round=1 game=bohnenspiel south=")),
+        "{err}"
+    );
     let traffic = s.traffic();
     assert!(!traffic.contains("setoption name Ponder") && !traffic.contains("go ponder"));
 }

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant, SystemTime};
 use mancala_rules::{GameResult, Side};
 use rusqlite::Connection;
 use tokio::sync::{mpsc, Notify};
+use tracing::Instrument;
 
 use crate::arena::backoff::{Backoff, Policy};
 use crate::arena::db::{self, DbError};
@@ -504,7 +505,15 @@ impl Arena {
         }
         for (pool, start, id) in starts {
             let arena = Arc::clone(self);
-            tokio::spawn(async move { arena.play(pool, start, id).await });
+            // why a span: every log event of the game says which game it is.
+            let span = tracing::error_span!(
+                "game",
+                id,
+                pool = %self.config.pools[pool].name,
+                south = %start.south,
+                north = %start.north,
+            );
+            tokio::spawn(async move { arena.play(pool, start, id).await }.instrument(span));
         }
     }
 

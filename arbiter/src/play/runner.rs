@@ -523,8 +523,33 @@ impl Runner {
     }
 
     /// Plays one game; returns it with the sessions of engines that broke the
-    /// protocol, which the caller shuts down (after logging the game).
+    /// protocol, which the caller shuts down (after logging the game). Every
+    /// log event inside carries the game's span: its number in the event,
+    /// round, game id and engines (`RUST_LOG`, docs/arbiter.md).
     async fn play_job(
+        &self,
+        slot: usize,
+        job: &Job,
+        sessions: &mut [Option<Session>],
+    ) -> (Played, Vec<Session>) {
+        use tracing::Instrument;
+        // why error level: a span is shown only when its level is enabled;
+        // at ERROR it names the game on every warning the default filter
+        // (`warn`) lets through. It costs one span per game.
+        let span = tracing::error_span!(
+            "game",
+            n = job.index + 1,
+            round = %job.round,
+            game = %job.game,
+            south = %self.engines[job.south].name,
+            north = %self.engines[job.north].name,
+        );
+        self.play_job_in_span(slot, job, sessions)
+            .instrument(span)
+            .await
+    }
+
+    async fn play_job_in_span(
         &self,
         slot: usize,
         job: &Job,

@@ -10,13 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{RawQuery, State};
+use axum::extract::{ConnectInfo, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Extension, Router};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
+use tracing::Instrument;
 
 use crate::remote::kgp::KgpEndpoint;
 use crate::remote::registry::{Admission, ConnState, Connection, Pipe, Registry};
@@ -79,9 +80,18 @@ enum Auth {
 async fn upgrade(
     State(ep): State<Endpoint>,
     RawQuery(query): RawQuery,
+    peer: Option<Extension<ConnectInfo<std::net::SocketAddr>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
+    // why a span: every log event of the connection says whose it is (its
+    // peer, and its bot once known); a game that claims it has its own.
+    let span = tracing::error_span!(
+        "connection",
+        peer = %peer.map_or_else(|| "?".to_owned(), |p| p.0 .0.to_string()),
+        bot = tracing::field::Empty,
+    );
+    let _entered = span.enter();
     let auth = match headers.get(header::AUTHORIZATION) {
         None => Auth::FirstFrame,
         Some(value) => {
@@ -100,8 +110,9 @@ async fn upgrade(
             }
         }
     };
+    drop(_entered);
     configure(ws, &ep.limits)
-        .on_upgrade(move |socket| serve(socket, ep, auth, query))
+        .on_upgrade(move |socket| serve(socket, ep, auth, query).instrument(span))
         .into_response()
 }
 
@@ -141,6 +152,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             }
         },
     };
+    tracing::Span::current().record("bot", remote.as_str());
     let id = ep.registry.next_id();
     let state = Arc::new(ConnState::new());
     let (claim, claimed) = oneshot::channel();

@@ -158,7 +158,15 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
 /// end. Its greeting (up to `mode`) holds one of the endpoint's greeting
 /// places, counted in all and by `peer`'s address; a connection with none
 /// left is told why (`error`) and closed.
-pub async fn serve_on<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
+pub async fn serve_on<W: Wire>(w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
+    use tracing::Instrument;
+    // why a span: every log event of the connection says whose it is.
+    let span =
+        tracing::error_span!("connection", %peer, proto = "kgp", bot = tracing::field::Empty);
+    serve_in_span(w, peer, ep).instrument(span).await
+}
+
+async fn serve_in_span<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>) {
     let permit = match ep.greetings.admit(peer.ip()) {
         Ok(permit) => permit,
         Err(full) => {
@@ -184,6 +192,7 @@ pub async fn serve_on<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>)
         }
     };
     drop(permit);
+    tracing::Span::current().record("bot", hello.remote.as_str());
     // why no query: a KGP connection has no upgrade request to carry pools.
     let Opened {
         id,
