@@ -253,21 +253,7 @@ fn a_first_signal_tells_each_connected_bot_the_server_is_stopping() {
                     _ => continue,
                 };
                 let _ = tx.send(line.clone());
-                let replies: Vec<String> = match line.split_whitespace().next() {
-                    Some("umi") => vec![
-                        "id name far".into(),
-                        "games bohnenspiel".into(),
-                        "umiok".into(),
-                    ],
-                    Some("isready") => vec!["readyok".into()],
-                    Some("position") => {
-                        position = line.clone();
-                        vec![]
-                    }
-                    Some("go") => vec![format!("bestmove {}", common::first_legal(&position))],
-                    _ => vec![],
-                };
-                for r in replies {
+                for r in common::umi_replies(&line, "far", &mut position) {
                     if ws.send(Message::text(r)).await.is_err() {
                         return None;
                     }

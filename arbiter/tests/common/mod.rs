@@ -402,7 +402,7 @@ pub struct Script {
     pub back_after: Option<Duration>,
 }
 
-pub fn first_legal(position: &str) -> String {
+fn first_legal(position: &str) -> String {
     // `position startpos moves a b …` or `position pos <string> moves …`
     let (head, moves) = position.split_once(" moves ").unwrap_or((position, ""));
     let mut game = match head.trim().strip_prefix("position pos ") {
@@ -413,6 +413,26 @@ pub fn first_legal(position: &str) -> String {
         game.play(mv).expect("the arbiter sends legal moves");
     }
     game.legal_moves()[0].clone()
+}
+
+/// A plain Bohnenspiel bot's answers to `line` (`name` in its `id name`):
+/// the handshake, `readyok`, and the first legal move of the `position`
+/// it keeps.
+pub fn umi_replies(line: &str, name: &str, position: &mut String) -> Vec<String> {
+    match line.split_whitespace().next() {
+        Some("umi") => vec![
+            format!("id name {name}"),
+            "games bohnenspiel".into(),
+            "umiok".into(),
+        ],
+        Some("isready") => vec!["readyok".into()],
+        Some("position") => {
+            *position = line.to_owned();
+            vec![]
+        }
+        Some("go") => vec![format!("bestmove {}", first_legal(position))],
+        _ => vec![],
+    }
 }
 
 /// [`scripted_bot_counted`] without the count.
@@ -443,16 +463,6 @@ pub async fn scripted_bot_counted(
             let Message::Text(line) = frame else { continue };
             let line = line.as_str();
             let replies: Vec<String> = match line.split_whitespace().next() {
-                Some("umi") => vec![
-                    "id name scripted".into(),
-                    "games bohnenspiel".into(),
-                    "umiok".into(),
-                ],
-                Some("isready") => vec!["readyok".into()],
-                Some("position") => {
-                    position = line.to_owned();
-                    vec![]
-                }
                 Some("go") => {
                     gos += 1;
                     if script.drop_at_go == Some(gos) {
@@ -465,10 +475,10 @@ pub async fn scripted_bot_counted(
                             None => return,
                         }
                     }
-                    vec![format!("bestmove {}", first_legal(&position))]
+                    umi_replies(line, "scripted", &mut position)
                 }
                 Some("quit") => return,
-                _ => vec![],
+                _ => umi_replies(line, "scripted", &mut position),
             };
             for r in replies {
                 if ws.send(Message::text(r)).await.is_err() {
