@@ -338,23 +338,11 @@ pub struct MatchArgs {
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
 /// The most games played at once.
 pub const MAX_CONCURRENCY: u64 = 1024;
-/// The longest timeout, in seconds (about 11.6 days).
-pub const MAX_TIMEOUT_SECS: f64 = 1e6;
+// why re-exported: the command line's parsers and the library (house bots'
+// `slots=`, `--drain`) read these numbers alike; the library never uses `cli`.
+pub use crate::values::{count_in, seconds_arg, MAX_TIMEOUT_SECS};
 /// The largest Partie target, in beans.
 pub const MAX_PARTIE: u64 = 10_000;
-
-/// A whole number in `min..=max`, or a message saying what is allowed.
-pub fn count_in(text: &str, min: u64, max: u64) -> Result<u64, String> {
-    let n: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a whole number from {min} to {max}"))?;
-    if (min..=max).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("must be from {min} to {max}"))
-    }
-}
 
 fn to_usize(n: u64) -> Result<usize, String> {
     usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
@@ -378,17 +366,6 @@ pub fn concurrency_arg(text: &str) -> Result<usize, String> {
 /// `--partie`: 1 to [`MAX_PARTIE`] beans.
 pub fn partie_arg(text: &str) -> Result<u32, String> {
     u32::try_from(count_in(text, 1, MAX_PARTIE)?).map_err(|e| e.to_string())
-}
-
-/// A timeout in seconds: finite, above 0, at most [`MAX_TIMEOUT_SECS`].
-pub fn seconds_arg(text: &str) -> Result<f64, String> {
-    let allowed = format!("expected seconds above 0 and at most {MAX_TIMEOUT_SECS}");
-    let secs: f64 = text.trim().parse().map_err(|_| allowed.clone())?;
-    if secs.is_finite() && secs > 0.0 && secs <= MAX_TIMEOUT_SECS {
-        Ok(secs)
-    } else {
-        Err(allowed)
-    }
 }
 
 /// Why a command stopped, printed as `arbiter: <message>`; its kind is the

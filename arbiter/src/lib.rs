@@ -25,6 +25,7 @@
 //! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
 //!   grace, lag compensation) and the bridge `arbiter connect`.
 //! - [`shutdown`]: a signal's stop: the first drains, a second stops now.
+//! - [`values`]: counts and seconds as flags and settings write them.
 //! - [`arena`]: `arbiter arena`, the standing server where bots are paired,
 //!   rated and watched.
 
@@ -51,11 +52,11 @@ pub mod play {
     pub mod adjudicate;
     pub mod game;
     pub mod job;
+    pub mod lag;
     pub mod matches;
     pub mod observe;
     pub mod openings;
     pub mod partie;
-    pub mod ponder;
     pub mod runner;
     pub mod tc;
 }
@@ -77,6 +78,7 @@ pub mod event {
 pub mod remote;
 pub mod shutdown;
 pub mod stats;
+pub mod values;
 
 pub mod front;
 

@@ -275,7 +275,7 @@ pub async fn stopped_now(rx: &mut watch::Receiver<Phase>) {
 pub fn drain_arg(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(0.0) => Ok(0.0),
-        _ => crate::cli::seconds_arg(text),
+        _ => crate::values::seconds_arg(text),
     }
 }
 

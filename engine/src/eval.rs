@@ -1,6 +1,7 @@
 //! Static evaluation, one implementation per game.
 
 pub mod pits;
+pub mod tablebase;
 
 use mancala_rules::games::bohnenspiel::{Bean, BeanMove};
 use mancala_rules::games::bosh::Bosh;
@@ -18,7 +19,7 @@ pub trait Evaluate: Game {
 
     /// The exact score of this position from an endgame database, with the
     /// moves that keep it (`None`: no database for this game, or the
-    /// position is not in it). See [`crate::tb::score`].
+    /// position is not in it). See [`tablebase::score`].
     fn tablebase(&self, _tb: &Tablebase) -> Option<(i32, Vec<Self::Move>)> {
         None
     }
@@ -68,7 +69,7 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
 
     fn tablebase(&self, tb: &Tablebase) -> Option<(i32, Vec<BeanMove>)> {
         let probe = tb.probe(self).ok()??;
-        let score = crate::tb::score(self.side_to_move(), probe.scores);
+        let score = tablebase::score(self.side_to_move(), probe.scores);
         Some((score, probe.moves))
     }
 
@@ -83,7 +84,7 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
         let mut scores = stores.map(u32::from);
         scores[me.index()] += mine as u32;
         scores[me.opponent().index()] += (beans - mine) as u32;
-        Some(crate::tb::score(me, scores))
+        Some(tablebase::score(me, scores))
     }
 }
 

@@ -459,7 +459,9 @@ impl Job {
             return Message::BestMoveNone;
         }
         let tablebase = self.tablebase.as_deref();
-        if let Some((best, score)) = tablebase.and_then(|tb| crate::tb::root_move(&record, tb)) {
+        if let Some((best, score)) =
+            tablebase.and_then(|tb| crate::eval::tablebase::root_move(&record, tb))
+        {
             // In the database: a value-keeping move at once, its exact score.
             self.out.send(&Message::Info(Info {
                 depth: Some(0),

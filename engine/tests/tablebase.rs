@@ -41,7 +41,7 @@ fn search_move<G: Evaluate>(
     tt: &mut Table,
     tb: Option<&Tablebase>,
 ) -> G::Move {
-    if let Some((mv, _)) = tb.and_then(|tb| engine::tb::root_move(record, tb)) {
+    if let Some((mv, _)) = tb.and_then(|tb| engine::eval::tablebase::root_move(record, tb)) {
         return mv;
     }
     let control = SearchControl::new();

@@ -35,7 +35,7 @@ pub fn parse(text: &str) -> Result<HouseBot, String> {
     for t in text.split_whitespace() {
         match t.strip_prefix("slots=") {
             Some(n) => {
-                slots = crate::cli::count_in(n, 1, MAX_SLOTS as u64)
+                slots = crate::values::count_in(n, 1, MAX_SLOTS as u64)
                     .map_err(|e| format!("--house {text:?}: slots={n}: {e}"))?
                     as usize;
             }

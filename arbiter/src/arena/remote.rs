@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use crate::arena::lobby::{LobbyEvent, TokenCheck};
 use crate::arena::pools::Pool;
 use crate::engine::session::{Fault, Session};
-use crate::remote::lag::LagPolicy;
+use crate::play::lag::LagPolicy;
 use crate::remote::link::{LinkSettings, RemoteLink};
 use crate::remote::registry::{ConnState, Gate, Registry};
 

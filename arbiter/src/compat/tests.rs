@@ -262,7 +262,7 @@ fn a_remote_engine_in_the_single_dash_form() {
     assert_eq!(specs[0].remote.as_deref(), Some("alice"));
     assert_eq!(specs[0].name, "Alice");
     assert_eq!(specs[0].slots, Some(2));
-    assert_eq!(specs[0].lag, crate::remote::lag::LagPolicy::Off);
+    assert_eq!(specs[0].lag, crate::play::lag::LagPolicy::Off);
     assert_eq!(specs[1].remote, None);
 }
 

@@ -14,11 +14,11 @@
 //! | `stderr_max=<bytes>` | cap on that file (`16M` by default; `K`, `M`, `G` suffixes; `0`: no cap) |
 //! | `conf=<name>` | start from the engines-file entry with that name |
 //! | `proto=umi\|kgp` | `umi` (the default; accepted for cutechess habits); `kgp`: a remote Kalah bot speaking the Kalah Game Protocol, connecting to `--kgp-listen` (see [`crate::remote::kgp`]) |
-//! | `ponder` (or `ponder=true`) | the engine ponders (`go ponder` on the opponent's time, see `play::ponder`) |
+//! | `ponder` (or `ponder=true`) | the engine ponders (`go ponder` on the opponent's time, see `play::game`) |
 //! | `restart=on\|off` | `on`: a fresh process for every game; `off` (default): one process for many games, restarted only after a fault |
 //! | `remote=<id>` | instead of `cmd=`: a remote engine, connecting to `--remote-listen` with the token of `<id>` (see [`crate::remote`]) |
 //! | `slots=<n>` | a remote engine's most connections at once (default: the event's concurrency) |
-//! | `lag=auto\|0\|<ms>` | a remote engine's lag compensation: the per-game quota (default), none, or up to `<ms>` a move ([`crate::remote::lag`]) |
+//! | `lag=auto\|0\|<ms>` | a remote engine's lag compensation: the per-game quota (default), none, or up to `<ms>` a move ([`crate::play::lag`]) |
 //!
 //! `--each` takes the same keys (except `conf`) and applies them to every
 //! engine. Precedence, lowest first: `--each`, the `conf=` entry, the
@@ -241,7 +241,7 @@ pub struct EngineSpec {
     /// A remote engine's most connections at once (`slots=`).
     pub slots: Option<usize>,
     /// A remote engine's lag compensation (`lag=`).
-    pub lag: crate::remote::lag::LagPolicy,
+    pub lag: crate::play::lag::LagPolicy,
     /// The protocol it speaks (`proto=`).
     pub proto: Protocol,
     /// The keys its command line gave (`--each` and its own tokens, not its
@@ -442,7 +442,7 @@ struct Layer {
     restart: Option<Restart>,
     remote: Option<String>,
     slots: Option<usize>,
-    lag: Option<crate::remote::lag::LagPolicy>,
+    lag: Option<crate::play::lag::LagPolicy>,
     proto: Option<Protocol>,
     /// The keys set at this level ([`known_key`]'s spelling).
     keys: std::collections::BTreeSet<&'static str>,
@@ -1443,12 +1443,12 @@ mod tests {
             (e.remote.as_deref(), e.name.as_str()),
             (Some("alice"), "alice")
         );
-        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Quota);
+        assert_eq!(e.lag, crate::play::lag::LagPolicy::Quota);
         let e = engine("remote=bob name=Bob slots=3 lag=150").unwrap();
         assert_eq!(e.slots, Some(3));
         assert_eq!(
             e.lag,
-            crate::remote::lag::LagPolicy::Fixed(Duration::from_millis(150))
+            crate::play::lag::LagPolicy::Fixed(Duration::from_millis(150))
         );
         let err = |s: &str| engine(s).unwrap_err().to_string();
         assert!(err("remote=a cmd=x").contains("cmd= and remote= together"));
@@ -1468,7 +1468,7 @@ mod tests {
         .unwrap();
         let e = parse_engine(0, &toks("conf=Alice st=1"), &[], Some(&file)).unwrap();
         assert_eq!(e.remote.as_deref(), Some("alice"));
-        assert_eq!(e.lag, crate::remote::lag::LagPolicy::Off);
+        assert_eq!(e.lag, crate::play::lag::LagPolicy::Off);
         let bad = EnginesFile::parse(r#"[{"name": "A", "remote": "a", "cmd": "x"}]"#, "e.json");
         assert!(bad.unwrap_err().to_string().contains("together"));
     }

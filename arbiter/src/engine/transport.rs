@@ -15,7 +15,7 @@ use crate::engine::process::{
 use crate::remote::link::RemoteLink;
 
 /// What the network cost one move of a remote engine, and what of it the
-/// clock gave back ([`crate::remote::lag`]).
+/// clock gave back ([`crate::play::lag`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LagCharge {
     /// The connection's measured round trip when the move arrived.

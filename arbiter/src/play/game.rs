@@ -3,6 +3,10 @@
 //! its own clocks decide time. Every way a game can end becomes a
 //! [`Termination`] with a result.
 
+// why a child: pondering is a part of playing one game, and only the game
+// drives it (the game's plan and position commands are its parent's).
+mod ponder;
+
 use std::time::Duration;
 
 use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameResult, Side};
@@ -10,9 +14,9 @@ use tokio::time::Instant;
 
 use crate::engine::session::{Fault, Session};
 use crate::play::observe::{clocks_ms, GameWatch, PlyEvent, ThinkingEvent};
-use crate::play::ponder::{self, Pondering};
 use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
+use ponder::Pondering;
 
 /// What to play.
 #[derive(Clone, Debug)]

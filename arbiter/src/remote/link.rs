@@ -19,9 +19,9 @@ use crate::engine::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
 use crate::engine::transport::LagCharge;
+use crate::play::lag::{LagPolicy, LagTracker};
 use crate::play::tc::{TimeControl, TimeLimit};
 use crate::remote::held::{Got, Held};
-use crate::remote::lag::{LagPolicy, LagTracker};
 use crate::remote::registry::{ConnState, Connection, Inbound, Registry};
 
 /// How a remote engine's link behaves.

@@ -21,7 +21,6 @@ pub mod bridge;
 pub mod endpoint;
 mod held;
 pub mod kgp;
-pub mod lag;
 pub mod link;
 pub mod registry;
 pub mod socket;
