@@ -797,8 +797,7 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), CliError> {
             // why two kinds: an engine that does not play the game or lacks
             // a configured option is the command line's mistake (2); one
             // that cannot start or answer is a failure (1).
-            let wrong_choice = matches!(&e, Fault::NoSuchOption { .. })
-                || matches!(&e, Fault::Garbled { problem, .. } if problem.starts_with("engine does not play"));
+            let wrong_choice = matches!(e, Fault::NoSuchOption { .. } | Fault::WrongGame { .. });
             let message = match &spec.remote {
                 // why no stderr here: a remote engine's is on its author's machine.
                 Some(id) => format!("engine {} (remote {id}): {e}", spec.name),
@@ -819,9 +818,9 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), CliError> {
         };
         if let Some(games) = checked.and_then(|c| c.games(i)) {
             if !games.iter().any(|g| g == game.as_str()) {
-                return Err(refused(Fault::Garbled {
-                    line: format!("games {}", games.join(" ")),
-                    problem: format!("engine does not play {game}"),
+                return Err(refused(Fault::WrongGame {
+                    game: game.to_string(),
+                    games: games.join(" "),
                 }));
             }
             continue;

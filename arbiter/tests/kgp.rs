@@ -257,25 +257,13 @@ fn kgp_match_over(
     });
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut printed = String::new();
-    // `arbiter: KGP bots connect to tcp://ADDR or ws://ADDR/kgp`
-    let (tcp, ws) = loop {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap_or(0) == 0 {
-            let _ = child.wait();
-            let err = stderr.join().unwrap_or_default();
-            panic!(
-                "the arbiter never said where KGP bots connect: {printed}{}",
-                String::from_utf8_lossy(&err)
-            );
-        }
-        printed.push_str(&line);
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("arbiter: KGP bots connect to tcp://")
-        {
-            let (tcp, ws) = rest.split_once(" or ").expect("two addresses");
-            break (tcp.to_owned(), ws.to_owned());
-        }
+    let Some((tcp, ws)) = kgp_addresses(&mut stdout, &mut printed) else {
+        let _ = child.wait();
+        let err = stderr.join().unwrap_or_default();
+        panic!(
+            "the arbiter never said where KGP bots connect: {printed}{}",
+            String::from_utf8_lossy(&err)
+        );
     };
     let bot = bot(
         if websocket {
@@ -299,6 +287,29 @@ fn kgp_match_over(
         .map(|l| serde_json::from_str(l).expect("a game a line"))
         .collect();
     (out, games, seen)
+}
+
+/// Reads the arbiter's output (kept in `printed`) up to its line
+/// `arbiter: KGP bots connect to tcp://ADDR or ws://ADDR/kgp`: the TCP
+/// address and the WebSocket URL; `None` if the output ends first.
+fn kgp_addresses(
+    stdout: &mut BufReader<std::process::ChildStdout>,
+    printed: &mut String,
+) -> Option<(String, String)> {
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
+        }
+        printed.push_str(&line);
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("arbiter: KGP bots connect to tcp://")
+        {
+            let (tcp, ws) = rest.split_once(" or ")?;
+            return Some((tcp.to_owned(), ws.to_owned()));
+        }
+    }
 }
 
 fn verify(log: &Path) {
@@ -643,16 +654,7 @@ fn a_connections_log_lines_carry_its_peer() {
         .spawn()
         .expect("the arbiter runs");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let tcp = loop {
-        let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap_or(0) > 0, "no address");
-        if let Some(rest) = line
-            .trim()
-            .strip_prefix("arbiter: KGP bots connect to tcp://")
-        {
-            break rest.split(" or ").next().expect("an address").to_owned();
-        }
-    };
+    let (tcp, _) = kgp_addresses(&mut stdout, &mut String::new()).expect("the KGP address");
     let mut conn = Conn::open(&Transport::Tcp(tcp));
     assert_eq!(conn.recv().as_deref(), Some("kgp 1 0 0"));
     conn.send("1 set auth:token \"not-the-token-0123456789\"");

@@ -168,9 +168,9 @@ impl House {
         if !session.plays(game.as_str()) {
             let games = session.games.join(" ");
             session.shutdown(self.quit_grace).await;
-            return Err(Fault::Garbled {
-                line: format!("games {games}"),
-                problem: format!("engine does not play {game}"),
+            return Err(Fault::WrongGame {
+                game: game.to_string(),
+                games,
             });
         }
         let all: Vec<(String, String)> = options.iter().chain(&bot.spec.options).cloned().collect();

@@ -41,6 +41,8 @@ pub enum Fault {
     Dropped { reason: String },
     /// The engine does not declare an option it was configured with.
     NoSuchOption { name: String },
+    /// The engine's `games` line does not list the game it was started for.
+    WrongGame { game: String, games: String },
     /// A `bestmove` that answers no `go` (a second one for the same `go`, or
     /// one sent while no search runs); `when` says where it was found.
     StrayBestmove { line: String, when: &'static str },
@@ -74,6 +76,13 @@ impl fmt::Display for Fault {
             Fault::NoMove => f.write_str("bestmove (none) in a position with legal moves"),
             Fault::Dropped { reason } => write!(f, "remote engine disconnected: {reason}"),
             Fault::NoSuchOption { name } => write!(f, "the engine has no option {name:?}"),
+            Fault::WrongGame { game, games } => {
+                write!(
+                    f,
+                    "engine does not play {game}: {:?}",
+                    format!("games {games}")
+                )
+            }
             Fault::StrayBestmove { line, when } => {
                 write!(f, "{line:?} {when}, when no search was running")
             }

@@ -85,7 +85,9 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
         }
         Fault::Gone { .. } if fault.is_crash() => gone(side, detail),
         Fault::Gone { .. } | Fault::Dropped { .. } => Termination::Disconnect { side, detail },
-        Fault::Garbled { .. } => Termination::UnparseableBestmove { side, detail },
+        Fault::Garbled { .. } | Fault::WrongGame { .. } => {
+            Termination::UnparseableBestmove { side, detail }
+        }
         Fault::NoMove => Termination::NoBestmove { side, detail },
         Fault::StrayBestmove { .. } | Fault::BestmoveWhilePondering { .. } => {
             Termination::StrayBestmove { side, detail }

@@ -244,9 +244,9 @@ impl Runner {
         if !s.plays(game.as_str()) {
             let games = s.games.join(" ");
             s.shutdown(self.quit_grace).await;
-            return Err(Fault::Garbled {
-                line: format!("games {games}"),
-                problem: format!("engine does not play {game}"),
+            return Err(Fault::WrongGame {
+                game: game.to_string(),
+                games,
             });
         }
         let spec = &self.engines[engine];
