@@ -9,7 +9,6 @@ use mancala_rules::GameId;
 
 use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
 use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
-use crate::engine::session::Fault;
 use crate::play::game::Timeouts;
 use crate::play::matches::{self, MatchPlan};
 use crate::play::openings::{parse_openings, Openings};
@@ -464,6 +463,18 @@ impl From<crate::event::resume::ResumeError> for CliError {
     }
 }
 
+/// An event refused before its first game: the command line's choice of
+/// engine or option (2), or an engine that failed (1).
+impl From<crate::play::preflight::Refused> for CliError {
+    fn from(e: crate::play::preflight::Refused) -> CliError {
+        use crate::play::preflight::Refused;
+        match e {
+            Refused::Choice(m) => CliError::Usage(m),
+            Refused::Failed(m) => CliError::Failed(m),
+        }
+    }
+}
+
 /// The rules library's game ids, as the help lists them: `a, b, …`.
 pub fn game_ids() -> String {
     GameId::ALL
@@ -759,83 +770,6 @@ fn verify_log(
     crate::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
 }
 
-/// Starts every engine once before the first game: a binary that does not
-/// start, answer `umi`, play the game or accept its options is refused here
-/// with a clear message rather than forfeiting every game: what went wrong,
-/// where the engine's stderr went and its last lines (as `arbiter check`).
-///
-/// Remote engines are first waited for (`--remote-wait`), then checked the
-/// same way, through the same session code, on one of their connections;
-/// that session is kept for the engine's first game
-/// ([`crate::remote::IdleSessions`]). Called once for each game of the event: a
-/// remote engine already checked is checked for the next game on the same
-/// session.
-pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), CliError> {
-    for spec in &runner.engines {
-        if spec.proto == crate::engine::config::Protocol::Kgp {
-            crate::remote::kgp::check_game(&spec.name, game).map_err(CliError::Usage)?;
-        }
-    }
-    let checked = runner.remote.as_ref().map(|r| &r.idle);
-    if let Some(remote) = &runner.remote {
-        let waiting: Vec<EngineSpec> = (runner.engines.iter().enumerate())
-            .filter(|(i, _)| remote.idle.games(*i).is_none())
-            .map(|(_, spec)| spec.clone())
-            .collect();
-        remote
-            .wait_for_all(&waiting)
-            .await
-            .map_err(CliError::Failed)?;
-    }
-    for (i, spec) in runner.engines.iter().enumerate() {
-        // why not KGP: the adapter answers a KGP bot's handshake itself,
-        // and the games it can play were checked above.
-        if spec.proto == crate::engine::config::Protocol::Kgp {
-            continue;
-        }
-        let refused = |e: Fault| {
-            // why two kinds: an engine that does not play the game or lacks
-            // a configured option is the command line's mistake (2); one
-            // that cannot start or answer is a failure (1).
-            let wrong_choice = matches!(e, Fault::NoSuchOption { .. } | Fault::WrongGame { .. });
-            let message = match &spec.remote {
-                // why no stderr here: a remote engine's is on its author's machine.
-                Some(id) => format!("engine {} (remote {id}): {e}", spec.name),
-                None => {
-                    let stderr = runner.launch_spec(i, 0).stderr_log;
-                    format!(
-                        "engine {}: {e}; {}",
-                        spec.name,
-                        crate::engine::stderr_tail::explain(stderr.as_deref())
-                    )
-                }
-            };
-            if wrong_choice {
-                CliError::Usage(message)
-            } else {
-                CliError::Failed(message)
-            }
-        };
-        if let Some(games) = checked.and_then(|c| c.games(i)) {
-            if !games.iter().any(|g| g == game.as_str()) {
-                return Err(refused(Fault::WrongGame {
-                    game: game.to_string(),
-                    games: games.join(" "),
-                }));
-            }
-            continue;
-        }
-        let session = runner.start_engine(i, 0, game).await.map_err(refused)?;
-        match (checked, &spec.remote) {
-            (Some(checked), Some(_)) => checked.keep(i, session),
-            _ => {
-                session.shutdown(runner.quit_grace).await;
-            }
-        }
-    }
-    Ok(())
-}
-
 async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     // why refused, not split: a match is one game id's series (its --games,
     // --sprt, --partie); the tournament plays a list, pairing by pairing.
@@ -878,7 +812,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
         runner.observer = Some(live.game_observer(&runner.engines));
     }
     remote::open(&mut runner, &args.run.remote, &args.run.tls).await?;
-    preflight(&runner, game).await?;
+    crate::play::preflight::preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
@@ -949,7 +883,7 @@ pub async fn start_live(
         }
         return Ok(None);
     };
-    let live = crate::web::live::feed::start(
+    let live = crate::web::start_live(
         addr,
         &run.live_allow_host,
         run.jsonout.clone(),
@@ -1167,12 +1101,13 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         ))
     })?;
     let sockets = state.sockets.clone();
-    let server = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
-        crate::web::router(state, allowed)
-    })
-    .await
-    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
-    .with_limits(args.limits.limits());
+    let server =
+        crate::front::server::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
+            crate::web::router(state, allowed)
+        })
+        .await
+        .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
+        .with_limits(args.limits.limits());
     // why one line: scripts read the address from the first line, and may
     // close the pipe after it.
     match (hub, watch) {

@@ -40,6 +40,7 @@ pub mod engine {
     pub mod check;
     pub mod config;
     pub mod process;
+    pub mod remote;
     pub mod session;
     pub mod stderr_tail;
     pub mod transport;
@@ -57,6 +58,7 @@ pub mod play {
     pub mod observe;
     pub mod openings;
     pub mod partie;
+    pub mod preflight;
     pub mod runner;
     pub mod tc;
 }

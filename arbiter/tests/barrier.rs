@@ -11,12 +11,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter::engine::config::parse_engines;
+use arbiter::engine::remote::RemoteEngines;
 use arbiter::play::game::Timeouts;
 use arbiter::play::runner::{Finished, Flow, Job, Runner};
 use arbiter::records::log::Termination;
 use arbiter::remote::registry::Registry;
 use arbiter::remote::tokens::Tokens;
-use arbiter::remote::{Limits, RemoteEngines};
+use arbiter::remote::{Limits, Links};
 use mancala_rules::{start_position, GameId, Side};
 
 mod common;
@@ -169,13 +170,12 @@ async fn a_remote_engine_s_second_bestmove_over_a_slow_network_is_never_the_next
         .spawn()
         .map(Bridge)
         .expect("arbiter connect starts");
-    let remote = RemoteEngines {
+    let remote = Links {
         registry: Arc::clone(&registry),
-        wait: Duration::from_secs(20),
         grace: Duration::ZERO,
         write_timeout: Duration::from_secs(10),
-        idle: Default::default(),
-    };
+    }
+    .engines(Duration::from_secs(20));
     let r = runner("remote=twice name=twice tc=60+1", SLOTS, Some(remote));
     let done = play_all(&r).await;
     drop(bridge);

@@ -130,18 +130,19 @@ async fn endpoint(
         registry: registry.clone(),
         limits: limits(),
     };
-    let server = arbiter::web::Server::bind_tls("127.0.0.1:0".parse().unwrap(), &[], None, |_| {
-        arbiter::remote::endpoint::routes(endpoint, kgp)
-    })
-    .await
-    .expect("binds")
-    .with_limits(arbiter::front::Limits {
-        max_connections,
-        header_timeout: LONG,
-        idle_timeout: LONG,
-        ..arbiter::front::Limits::default()
-    })
-    .without_host_guard();
+    let server =
+        arbiter::front::server::Server::bind_tls("127.0.0.1:0".parse().unwrap(), &[], None, |_| {
+            arbiter::remote::endpoint::routes(endpoint, kgp)
+        })
+        .await
+        .expect("binds")
+        .with_limits(arbiter::front::Limits {
+            max_connections,
+            header_timeout: LONG,
+            idle_timeout: LONG,
+            ..arbiter::front::Limits::default()
+        })
+        .without_host_guard();
     let addr = server.addr;
     tokio::spawn(server.run());
     addr
@@ -271,16 +272,20 @@ async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
     let [ca, cert, key] = common::certificates(&scratch.0, "fair");
     let tls = arbiter::front::tls::Tls::from_pem_files(&cert, &key).expect("the certificate");
     let app = axum::Router::new().route("/", axum::routing::get(|| async { "answered" }));
-    let server =
-        arbiter::web::Server::bind_tls("127.0.0.1:0".parse().unwrap(), &[], Some(tls), |_| app)
-            .await
-            .expect("binds")
-            .with_limits(arbiter::front::Limits {
-                max_connections: 20,
-                header_timeout: LONG,
-                idle_timeout: LONG,
-                ..arbiter::front::Limits::default()
-            });
+    let server = arbiter::front::server::Server::bind_tls(
+        "127.0.0.1:0".parse().unwrap(),
+        &[],
+        Some(tls),
+        |_| app,
+    )
+    .await
+    .expect("binds")
+    .with_limits(arbiter::front::Limits {
+        max_connections: 20,
+        header_timeout: LONG,
+        idle_timeout: LONG,
+        ..arbiter::front::Limits::default()
+    });
     let addr = server.addr;
     tokio::spawn(server.run());
     let mut flood = Vec::new();

@@ -90,7 +90,7 @@ fn the_remote_limits_are_the_ones_protocol_spec_16_6_lists() {
     documents(
         section,
         "reading on after the close frame",
-        &[secs(remote::endpoint::CLOSE_LINGER)],
+        &[secs(remote::frames::CLOSE_LINGER)],
     );
     documents(section, "KGP line", &[kgp::wire::MAX_LINE.to_string()]);
     documents(

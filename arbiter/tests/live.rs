@@ -347,7 +347,7 @@ fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut live = arbiter::web::live::feed::start(
+    let mut live = arbiter::web::start_live(
         "127.0.0.1:0".parse().expect("addr"),
         &[],
         None,

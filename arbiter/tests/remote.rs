@@ -14,7 +14,7 @@ use arbiter::play::runner::{Finished, Flow, Job, Runner};
 use arbiter::records::log::Termination;
 use arbiter::remote::registry::Registry;
 use arbiter::remote::tokens::Tokens;
-use arbiter::remote::{Limits, RemoteEngines};
+use arbiter::remote::{Limits, Links};
 use futures_util::{SinkExt, StreamExt};
 use mancala_rules::{start_position, GameId};
 use tokio::net::{TcpListener, TcpStream};
@@ -207,13 +207,14 @@ fn runner_tc(
         partie: None,
         adjudication: Default::default(),
         observer: None,
-        remote: Some(RemoteEngines {
-            registry,
-            wait,
-            grace,
-            write_timeout: Duration::from_secs(10),
-            idle: Default::default(),
-        }),
+        remote: Some(
+            Links {
+                registry,
+                grace,
+                write_timeout: Duration::from_secs(10),
+            }
+            .engines(wait),
+        ),
     }
 }
 
@@ -353,7 +354,7 @@ async fn the_pre_event_check_of_a_remote_engine_keeps_its_connection_for_the_fir
         Duration::from_secs(1),
         Duration::from_secs(5),
     );
-    arbiter::cli::preflight(&r, GameId::Bohnenspiel)
+    arbiter::play::preflight::preflight(&r, GameId::Bohnenspiel)
         .await
         .expect("the scripted bot passes the check");
     let finished = play_one(&r).await;

@@ -5,8 +5,8 @@
 //! who is there with how many free slots, and hands it, through [`Seats`],
 //! a [`Session`] for each side of a game. The session is the same protocol
 //! code whatever the pipe under it is, so the games, clocks, verdicts and
-//! records do not change with the transport. [`BothSeats`] seats each bot
-//! from the side it is on.
+//! records do not change with the transport ([`crate::arena::seats`] seats
+//! each bot from the side it is on).
 
 use std::future::Future;
 use std::path::Path;
@@ -55,37 +55,6 @@ pub trait Seats: Send + Sync {
     fn release<'a>(&'a self, bot: &'a str, session: Session, fit: bool) -> SeatFuture<'a, ()>;
 }
 
-/// The house bots' seats and the remote bots': a bot is seated from the
-/// side it is on (a house bot's name is never a remote bot's: the gate
-/// refuses its token).
-pub struct BothSeats {
-    pub house: std::sync::Arc<crate::arena::house::House>,
-    pub remote: std::sync::Arc<crate::arena::remote::RemoteBots>,
-}
-
-impl BothSeats {
-    fn side(&self, bot: &str) -> &dyn Seats {
-        if self.house.has(bot) {
-            &*self.house
-        } else {
-            &*self.remote
-        }
-    }
-
-    async fn seat_now(
-        &self,
-        bot: &str,
-        game: GameId,
-        options: &[(String, String)],
-    ) -> Result<Session, Fault> {
-        self.side(bot).seat(bot, game, options).await
-    }
-
-    async fn release_now(&self, bot: &str, session: Session, fit: bool) {
-        self.side(bot).release(bot, session, fit).await
-    }
-}
-
 /// Implements [`Seats`] for a type by its two async methods
 /// `seat_now(bot, game, options)` and `release_now(bot, session, fit)`.
 macro_rules! seats_by_async_methods {
@@ -115,8 +84,6 @@ macro_rules! seats_by_async_methods {
     };
 }
 pub(crate) use seats_by_async_methods;
-
-seats_by_async_methods!(BothSeats);
 
 /// The token check the `/umi` endpoint calls: a connection's token names
 /// its bot, or it is refused. Its own connection to the database, which is

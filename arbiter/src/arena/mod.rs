@@ -15,6 +15,7 @@
 //!   through that seam.
 //! - [`remote`]: bots that connect to `/umi` (`arbiter connect`, the
 //!   Python kit), through the remote room's endpoint and registry.
+//! - [`seats`]: both sides as one: a bot is seated from the side it is on.
 //! - [`server`]: the arena itself: pairing, games, records, ratings.
 //! - [`web`]: the pages and JSON.
 
@@ -27,6 +28,7 @@ pub mod pairing;
 pub mod pools;
 pub mod ratings;
 pub mod remote;
+pub mod seats;
 pub mod server;
 pub mod store;
 pub mod web;

@@ -29,8 +29,9 @@ use crate::arena::lobby::{LobbyEvent, TokenCheck};
 use crate::arena::pools::Pool;
 use crate::engine::session::{Fault, Session};
 use crate::play::lag::LagPolicy;
+use crate::remote::conn::ConnState;
 use crate::remote::link::{LinkSettings, RemoteLink};
-use crate::remote::registry::{ConnState, Gate, Registry};
+use crate::remote::registry::{Gate, Registry};
 
 /// How remote bots are served.
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! The arena's pages and JSON, served by the browser board's server
-//! ([`crate::web::Server`]): the ladder (`/arena`), a bot's page
+//! ([`crate::front::server::Server`]): the ladder (`/arena`), a bot's page
 //! (`/arena/bot?name=…`), the games in progress (`/live`, the live view of
 //! `--live`), every finished game on `/replay` (the pools are its logs:
 //! `/replay?log=<pool index>&game=<n>`), and the JSON under `/api/arena/`

@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::arena::lobby::BothSeats;
 use crate::arena::remote::{RemoteBots, RemoteSettings};
+use crate::arena::seats::BothSeats;
 use crate::arena::{bots, db, house, pools, server, store};
 use crate::cli::CliError;
 
@@ -272,9 +272,15 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     };
     // One server: the pages, the JSON, /live, /replay and the bots' /umi.
     let tls = args.tls.load()?;
-    let site = crate::web::Server::bind_tls(args.listen, &args.allow_host, tls, move |allowed| {
-        crate::arena::web::router(web_arena, allowed).merge(crate::remote::endpoint::umi(endpoint))
-    })
+    let site = crate::front::server::Server::bind_tls(
+        args.listen,
+        &args.allow_host,
+        tls,
+        move |allowed| {
+            crate::arena::web::router(web_arena, allowed)
+                .merge(crate::remote::endpoint::umi(endpoint))
+        },
+    )
     .await
     .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
     .with_nodelay();

@@ -11,11 +11,12 @@ use clap::Args;
 use crate::cli::tls::TlsArgs;
 use crate::cli::{engine_specs, CliError, EngineArgs};
 use crate::engine::config::EngineSpec;
+use crate::engine::remote::RemoteEngines;
 use crate::play::runner::Runner;
 use crate::remote::bridge::{self, BridgeConfig};
 use crate::remote::kgp::KgpEndpoint;
 use crate::remote::tokens::Tokens;
-use crate::remote::{Limits, RemoteEngines};
+use crate::remote::{Limits, Links};
 
 /// Where remote engines (`--engine remote=<id>`) connect, and how long the
 /// event waits for them.
@@ -69,7 +70,7 @@ pub async fn endpoint(
     args: &RemoteArgs,
     tls: &TlsArgs,
 ) -> Result<Option<(RemoteEngines, String)>, CliError> {
-    let ids = crate::remote::remote_ids(specs);
+    let ids = crate::engine::remote::remote_ids(specs);
     if ids.is_empty() {
         return Ok(None);
     }
@@ -119,13 +120,12 @@ pub async fn endpoint(
             announcement.push_str(&format!("arbiter: remote engine {id}: token {token}\n"));
         }
     }
-    let remote = RemoteEngines {
+    let remote = Links {
         registry,
-        wait,
         grace,
         write_timeout: limits.write_timeout,
-        idle: Default::default(),
-    };
+    }
+    .engines(wait);
     Ok(Some((remote, announcement)))
 }
 

@@ -782,7 +782,7 @@ impl<'p, 'a> Playing<'p, 'a> {
         }
         cli::remote::open(&mut runner, &planned.args.run.remote, &planned.args.run.tls).await?;
         for &game in &spec.games {
-            cli::preflight(&runner, game).await?;
+            crate::play::preflight::preflight(&runner, game).await?;
         }
         let total = planned.total.max(planned.done_before);
         let per_round = match planned.schedule.stages() {

@@ -44,6 +44,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use mancala_rules::GameId;
 use serde::Deserialize;
 
 use crate::play::tc::{TcError, TimeControl, TimeLimit};
@@ -257,6 +258,22 @@ pub enum Protocol {
     #[default]
     Umi,
     Kgp,
+}
+
+/// The games a KGP bot plays: KGP is a protocol for Kalah (any number of
+/// pits; the project's Kalah ids have six).
+pub const KGP_GAMES: [GameId; 2] = [GameId::Kalah, GameId::Kalah6x6];
+
+/// Refuses a KGP engine in a game KGP cannot describe.
+pub fn check_kgp_game(engine: &str, game: GameId) -> Result<(), String> {
+    if KGP_GAMES.contains(&game) {
+        return Ok(());
+    }
+    let ids: Vec<&str> = KGP_GAMES.iter().map(|g| g.as_str()).collect();
+    Err(format!(
+        "engine {engine}: proto=kgp plays {} only (the Kalah Game Protocol has no board for {game})",
+        ids.join(" and ")
+    ))
 }
 
 /// cutechess's `restart=`: when an engine gets a fresh process.

@@ -14,8 +14,7 @@ use umi::{Message, OptionDecl, OptionKind, ScoreValue};
 use crate::engine::process::{
     EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
-use crate::engine::transport::{LagCharge, Transport};
-use crate::remote::link::RemoteLink;
+use crate::engine::transport::{LagCharge, Link, Transport};
 
 /// How an engine failed the protocol.
 #[derive(Debug)]
@@ -168,7 +167,16 @@ impl Session {
 
     /// Runs the handshake with a remote engine over its connection.
     pub async fn start_remote(
-        link: RemoteLink,
+        link: impl Link + 'static,
+        timeout: Duration,
+        traffic: Option<Arc<dyn TrafficLog>>,
+    ) -> Result<Session, Fault> {
+        Session::start_on_link(Box::new(link), timeout, traffic).await
+    }
+
+    /// [`Session::start_remote`] over a link already boxed.
+    pub async fn start_on_link(
+        link: Box<dyn Link>,
         timeout: Duration,
         traffic: Option<Arc<dyn TrafficLog>>,
     ) -> Result<Session, Fault> {

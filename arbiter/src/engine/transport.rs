@@ -1,9 +1,12 @@
 //! The transport room: the pipe a [`crate::engine::session::Session`] speaks
 //! UMI lines through. A local engine is a process (stdin/stdout); a remote
-//! one is a WebSocket connection ([`crate::remote::link::RemoteLink`]). The
-//! session (handshake, options, clocks, verdicts) is the same code for both:
-//! only reading and writing lines, and what "the engine ended" means, differ.
+//! one is a connection, a [`Link`] (the network crate's WebSocket link
+//! implements it). The session (handshake, options, clocks, verdicts) is
+//! the same code for both: only reading and writing lines, and what "the
+//! engine ended" means, differ.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +15,36 @@ use tokio::time::Instant;
 use crate::engine::process::{
     EngineProcess, Exit, ReadError, ShutdownReport, TrafficLog, WriteError,
 };
-use crate::remote::link::RemoteLink;
+
+/// A future a [`Link`] returns: boxed, so that links are objects (the core
+/// does not know the network's types).
+pub type LinkFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A remote engine's connection as a session's pipe: what the session needs
+/// of it. why a trait: the games, clocks and verdicts live in the core,
+/// which builds without the network; the network crate's link (WebSocket,
+/// grace, replay, lag) implements this.
+pub trait Link: Send + Sync {
+    /// The connection's number (the traffic log's `engine(id)`).
+    fn id(&self) -> u32;
+    fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>);
+    fn send_lines<'a>(&'a mut self, lines: &'a [&'a str])
+        -> LinkFuture<'a, Result<(), WriteError>>;
+    fn read_line_until(&mut self, deadline: Instant) -> LinkFuture<'_, Result<String, ReadError>>;
+    fn read_line_if_ready(&mut self) -> LinkFuture<'_, Result<Option<String>, ReadError>>;
+    /// When the last line was written or read.
+    fn last_line_at(&self) -> std::time::Instant;
+    /// The lag compensation for a move that took `elapsed`.
+    fn lag_charge(&mut self, elapsed: Duration) -> LagCharge;
+    /// `quit`, then the connection is closed.
+    fn shutdown(self: Box<Self>, grace: Duration) -> LinkFuture<'static, ShutdownReport>;
+    /// Ends the connection now.
+    fn close(&mut self, why: &str);
+    /// Whether the connection is open, after reading what has arrived.
+    fn poll_open(&mut self) -> bool;
+    /// Why the connection ended, if it did.
+    fn drop_reason(&self) -> Option<String>;
+}
 
 /// What the network cost one move of a remote engine, and what of it the
 /// clock gave back ([`crate::play::lag`]).
@@ -27,7 +59,7 @@ pub struct LagCharge {
 /// One engine's line pipe.
 pub enum Transport {
     Process(EngineProcess),
-    Remote(RemoteLink),
+    Remote(Box<dyn Link>),
 }
 
 impl Transport {

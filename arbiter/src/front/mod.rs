@@ -1,7 +1,7 @@
 //! The front of every listener the arbiter opens: `arbiter serve`, `--live`,
 //! `serve --watch`, and whatever else is served through
-//! [`crate::web::Server`] (every router mounted with
-//! [`crate::web::Server::bind_with`] gets all of this). It stands between
+//! [`crate::front::server::Server`] (every router mounted with
+//! [`crate::front::server::Server::bind_tls`] gets all of this). It stands between
 //! the socket and the application, so that no client — slow, idle, greedy
 //! or hostile — can hold the server or starve the others:
 //!
@@ -32,6 +32,7 @@ pub mod admission;
 pub mod conn;
 pub mod guard;
 pub mod layers;
+pub mod server;
 pub mod tls;
 pub mod websocket;
 

@@ -13,12 +13,12 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::engine::config::EngineSpec;
 use crate::engine::process::{LaunchSpec, TrafficLog};
+use crate::engine::remote::{Acquired, RemoteEngines};
 use crate::engine::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
 use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
-use crate::remote::Acquired;
 use crate::shutdown::Phase;
 
 // why re-exported: a job is what a runner plays; it lives in its own module
@@ -188,7 +188,7 @@ pub struct Runner {
     pub observer: Option<Arc<dyn GameObserver>>,
     /// The remote engines' connections (`remote=` engines); `None` when
     /// every engine is a process.
-    pub remote: Option<crate::remote::RemoteEngines>,
+    pub remote: Option<RemoteEngines>,
 }
 
 impl Runner {
@@ -230,7 +230,7 @@ impl Runner {
                 {
                     Acquired::Session(s) => return Ok(s),
                     Acquired::Link(link) => {
-                        Session::start_remote(link, self.handshake_timeout, self.traffic.clone())
+                        Session::start_on_link(link, self.handshake_timeout, self.traffic.clone())
                             .await?
                     }
                 }
@@ -409,7 +409,7 @@ impl Runner {
     }
 
     /// Gives the job's remote engines' sessions back to the event
-    /// ([`crate::remote::IdleSessions`]), for their next game in any slot.
+    /// ([`crate::engine::remote::IdleSessions`]), for their next game in any slot.
     fn give_back_remote(&self, job: &Job, sessions: &mut [Option<Session>]) {
         let Some(remote) = &self.remote else {
             return;

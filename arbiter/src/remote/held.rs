@@ -10,7 +10,8 @@ use tokio::sync::mpsc::error::TryRecvError;
 use tokio::time::{timeout_at, Instant};
 
 use crate::engine::process::WriteError;
-use crate::remote::registry::{Inbound, Pipe};
+use crate::remote::conn::Inbound;
+use crate::remote::registry::Pipe;
 use crate::remote::socket::{self, Claim, UmiSocket, CLOSED_BY_ARBITER};
 
 /// What a read found.

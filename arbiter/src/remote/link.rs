@@ -18,11 +18,12 @@ use tokio::time::Instant;
 use crate::engine::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
-use crate::engine::transport::LagCharge;
+use crate::engine::transport::{LagCharge, Link, LinkFuture};
 use crate::play::lag::{LagPolicy, LagTracker};
 use crate::play::tc::{TimeControl, TimeLimit};
+use crate::remote::conn::{ConnState, Inbound};
 use crate::remote::held::{Got, Held};
-use crate::remote::registry::{ConnState, Connection, Inbound, Registry};
+use crate::remote::registry::{Connection, Registry};
 
 /// How a remote engine's link behaves.
 #[derive(Clone, Copy, Debug)]
@@ -436,5 +437,56 @@ impl RemoteLink {
             quit_sent,
             forced: false,
         }
+    }
+}
+
+/// The session's side of the link (the core's transport trait): each call
+/// is the link's own method.
+impl Link for RemoteLink {
+    fn id(&self) -> u32 {
+        RemoteLink::id(self)
+    }
+
+    fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
+        RemoteLink::set_traffic_log(self, log)
+    }
+
+    fn send_lines<'a>(
+        &'a mut self,
+        lines: &'a [&'a str],
+    ) -> LinkFuture<'a, Result<(), WriteError>> {
+        Box::pin(RemoteLink::send_lines(self, lines))
+    }
+
+    fn read_line_until(&mut self, deadline: Instant) -> LinkFuture<'_, Result<String, ReadError>> {
+        Box::pin(RemoteLink::read_line_until(self, deadline))
+    }
+
+    fn read_line_if_ready(&mut self) -> LinkFuture<'_, Result<Option<String>, ReadError>> {
+        Box::pin(RemoteLink::read_line_if_ready(self))
+    }
+
+    fn last_line_at(&self) -> std::time::Instant {
+        RemoteLink::last_line_at(self)
+    }
+
+    fn lag_charge(&mut self, elapsed: Duration) -> LagCharge {
+        RemoteLink::lag_charge(self, elapsed)
+    }
+
+    fn shutdown(self: Box<Self>, grace: Duration) -> LinkFuture<'static, ShutdownReport> {
+        Box::pin(RemoteLink::shutdown(*self, grace))
+    }
+
+    fn close(&mut self, why: &str) {
+        RemoteLink::close(self, why)
+    }
+
+    fn poll_open(&mut self) -> bool {
+        RemoteLink::poll_open(self)
+    }
+
+    fn drop_reason(&self) -> Option<String> {
+        RemoteLink::drop_reason(self)
     }
 }

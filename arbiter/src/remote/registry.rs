@@ -4,107 +4,15 @@
 //! long as the engine plays there, exactly as it would hold a process.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
+use crate::remote::conn::{Admission, ConnState, Inbound, OpenCount};
 use crate::remote::socket::Claim;
 use crate::remote::tokens::Tokens;
-
-/// What a connection delivers to the arbiter.
-#[derive(Debug)]
-pub enum Inbound {
-    /// One UMI line (a text frame).
-    Line(String),
-    /// A text frame over the protocol's line limit, not kept.
-    TooLong { bytes: usize },
-}
-
-/// What one connection's reader (its keeper, or the link that holds it;
-/// for KGP its relay task) and its link share.
-#[derive(Debug, Default)]
-pub struct ConnState {
-    open: AtomicBool,
-    reason: Mutex<Option<String>>,
-    /// Smoothed round trip, microseconds (0: none measured yet).
-    rtt_us: AtomicU32,
-    /// Set when the connection's task is done with the socket (its close
-    /// frame or KGP's `goodbye` sent), and who waits for that.
-    finished: AtomicBool,
-    finish: tokio::sync::Notify,
-}
-
-impl ConnState {
-    pub fn new() -> ConnState {
-        ConnState {
-            open: AtomicBool::new(true),
-            ..ConnState::default()
-        }
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.open.load(Ordering::SeqCst)
-    }
-
-    /// Marks the connection ended for `reason` (the first reason stays).
-    pub fn close(&self, reason: &str) {
-        let mut r = self.reason.lock().unwrap_or_else(|p| p.into_inner());
-        if r.is_none() {
-            *r = Some(reason.to_owned());
-        }
-        self.open.store(false, Ordering::SeqCst);
-    }
-
-    pub fn reason(&self) -> Option<String> {
-        self.reason
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-
-    /// Says the connection's task is done with the socket.
-    pub fn finish(&self) {
-        self.finished.store(true, Ordering::SeqCst);
-        self.finish.notify_waiters();
-    }
-
-    /// Waits until the connection's task is done with the socket (so that
-    /// an arbiter about to exit does not cut its last words off).
-    pub async fn finished(&self) {
-        let notified = self.finish.notified();
-        tokio::pin!(notified);
-        // why enabled before the look: a `finish` in between is not missed.
-        notified.as_mut().enable();
-        if self.finished.load(Ordering::SeqCst) {
-            return;
-        }
-        notified.await;
-    }
-
-    /// Folds one ping's round trip into the smoothed one (weight 1/4, as
-    /// TCP's SRTT does with 1/8: quick to follow, calm on one outlier).
-    pub fn record_rtt(&self, rtt: Duration) {
-        let sample = u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX);
-        let old = self.rtt_us.load(Ordering::Relaxed);
-        let new = if old == 0 {
-            sample
-        } else {
-            ((u64::from(old) * 3 + u64::from(sample)) / 4) as u32
-        };
-        self.rtt_us.store(new.max(1), Ordering::Relaxed);
-    }
-
-    /// The smoothed round trip, if one was measured.
-    pub fn rtt(&self) -> Option<Duration> {
-        match self.rtt_us.load(Ordering::Relaxed) {
-            0 => None,
-            us => Some(Duration::from_micros(u64::from(us))),
-        }
-    }
-}
 
 /// One authenticated connection: one remote engine instance.
 #[derive(Debug)]
@@ -149,7 +57,7 @@ pub struct Opened {
 struct Pool {
     idle: VecDeque<Connection>,
     /// Connections of this id now open (idle or playing).
-    open: usize,
+    open: OpenCount,
     limit: usize,
 }
 
@@ -174,21 +82,6 @@ pub struct Registry {
     /// Bumped whenever a connection arrives.
     arrivals: watch::Sender<u64>,
     next_id: AtomicU32,
-}
-
-/// Counts a connection as open until dropped (its socket holds it).
-#[derive(Debug)]
-pub struct Admission {
-    registry: Arc<Registry>,
-    remote: String,
-}
-
-impl Drop for Admission {
-    fn drop(&mut self) {
-        if let Some(pool) = self.registry.pools().get_mut(&self.remote) {
-            pool.open = pool.open.saturating_sub(1);
-        }
-    }
 }
 
 impl Registry {
@@ -248,17 +141,13 @@ impl Registry {
         let Some(pool) = pools.get_mut(remote) else {
             return Err(format!("{remote} is not a remote engine of this event"));
         };
-        if pool.open >= pool.limit {
+        if pool.open.get() >= pool.limit {
             return Err(format!(
                 "{remote} already has {} connection(s), its limit",
                 pool.limit
             ));
         }
-        pool.open += 1;
-        Ok(Admission {
-            registry: Arc::clone(self),
-            remote: remote.to_owned(),
-        })
+        Ok(pool.open.admit())
     }
 
     /// A number for a new connection.
@@ -366,6 +255,6 @@ impl Registry {
 
     /// Open connections of `remote` (idle or playing).
     pub fn open_count(&self, remote: &str) -> usize {
-        self.pools().get(remote).map_or(0, |p| p.open)
+        self.pools().get(remote).map_or(0, |p| p.open.get())
     }
 }

@@ -17,9 +17,9 @@ use futures_util::{FutureExt, SinkExt};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use crate::remote::endpoint::{send_close, umi_close, Bucket};
-use crate::remote::registry::{Admission, ConnState, Inbound};
-use crate::remote::Limits;
+use crate::remote::conn::{Admission, ConnState, Inbound};
+use crate::remote::frames::{send_close, umi_close, Bucket};
+use crate::remote::limits::Limits;
 
 /// What a game sends the keeper to take the socket: where to put it.
 pub type Claim = oneshot::Sender<oneshot::Sender<UmiSocket>>;

@@ -4,11 +4,10 @@
 //! `page.js`), the board drawing (`board.js`) and the pieces they share.
 
 use axum::extract::Path;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-
-use crate::web::state::AppState;
 
 const JS: &str = "text/javascript; charset=utf-8";
 
@@ -32,14 +31,27 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("live.js", JS, include_str!("assets/live.js")),
 ];
 
+/// An embedded text as a response (never cached: a new binary's assets
+/// are seen at once).
+pub fn respond(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 async fn serve(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, content_type, body)) => super::asset(content_type, body),
-        None => super::not_found().await.into_response(),
+        Some((_, content_type, body)) => respond(content_type, body),
+        None => (StatusCode::NOT_FOUND, "no such page").into_response(),
     }
 }
 
 /// `GET /assets/{name}`.
-pub fn routes() -> Router<AppState> {
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new().route("/assets/{name}", get(serve))
 }

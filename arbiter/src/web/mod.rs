@@ -31,18 +31,14 @@ pub mod state;
 pub mod stopping;
 pub mod table;
 
-use std::net::SocketAddr;
-
 use axum::extract::{DefaultBodyLimit, Query};
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mancala_rules::GameId;
 use serde::{Deserialize, Serialize};
-use tokio::net::TcpListener;
 
-use crate::front::Limits;
 use crate::web::state::{AppState, EngineInfo, ServeConfig};
 
 /// The `Host` / `Origin` guard's types, where they were before the front
@@ -54,19 +50,8 @@ use security::AllowedHosts;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
-        .into_response()
-}
-
 async fn index() -> Response {
-    asset("text/html; charset=utf-8", INDEX_HTML)
+    assets::respond("text/html; charset=utf-8", INDEX_HTML)
 }
 
 /// What the page offers: games and engines.
@@ -134,7 +119,7 @@ fn read_only() -> Router<AppState> {
 }
 
 /// Every route, the fallback, then the state. The `Host`/`Origin` guard is
-/// the front's: [`Server`] puts it before whatever it serves (`allowed` is
+/// the front's: [`crate::front::server::Server`] puts it before whatever it serves (`allowed` is
 /// what it checks; the routers take it for callers that build on them).
 fn finish(routes: Router<AppState>, state: AppState, _allowed: AllowedHosts) -> Router {
     routes.fallback(not_found).with_state(state)
@@ -184,142 +169,35 @@ pub fn live_state(hub: live::LiveHub, results_log: Option<std::path::PathBuf>) -
     AppState::with_live(config, hub)
 }
 
-/// A bound server, not yet serving: its address is known (port 0 picks one).
-/// It serves through the [`crate::front`]: every request of whatever router
-/// it was given is guarded (`Host`/`Origin`) and limited ([`Limits`]).
-pub struct Server {
-    listener: TcpListener,
-    router: Router,
-    pub addr: SocketAddr,
-    /// The kernel send buffer of each connection, when bounded.
-    send_buffer: Option<usize>,
-    /// The hosts its requests may name; `None`: any (see
-    /// [`Server::without_host_guard`]).
-    allowed: Option<AllowedHosts>,
-    limits: Limits,
-    /// Whether each connection sends at once (`TCP_NODELAY`).
-    nodelay: bool,
-    /// TLS on every connection (`https://`, `wss://`).
+/// Each connection's kernel send buffer on the live server: with the page's
+/// queue ([`socket::QUEUED`]) what a page that stopped reading may hold up.
+const LIVE_SEND_BUFFER: usize = 32 * 1024;
+
+/// Binds `addr` and serves the live page in its own task, reachable by its
+/// address and `extra_hosts`; the finished games link into `results_log`
+/// (`--jsonout`), under `limits`, over `tls` if given. A bind error comes back at once (before
+/// any game).
+pub async fn start_live(
+    addr: std::net::SocketAddr,
+    extra_hosts: &[String],
+    results_log: Option<std::path::PathBuf>,
+    limits: crate::front::Limits,
     tls: Option<crate::front::tls::Tls>,
-}
-
-impl Server {
-    /// Binds `listen`; the page may be reached by its address, and by the
-    /// `extra_hosts` (`name:port`) too.
-    pub async fn bind(
-        listen: SocketAddr,
-        config: ServeConfig,
-        extra_hosts: &[String],
-    ) -> std::io::Result<Server> {
-        Server::bind_with(listen, extra_hosts, |allowed| {
-            router(AppState::new(config), allowed)
-        })
-        .await
-    }
-
-    /// Binds `listen` and serves the router `make` builds for the hosts the
-    /// page may be reached by (its address and `extra_hosts`), plain.
-    pub async fn bind_with(
-        listen: SocketAddr,
-        extra_hosts: &[String],
-        make: impl FnOnce(AllowedHosts) -> Router,
-    ) -> std::io::Result<Server> {
-        Server::bind_tls(listen, extra_hosts, None, make).await
-    }
-
-    /// [`Server::bind_with`], serving every connection over `tls` when
-    /// given (`--tls-cert`/`--tls-key`, [`crate::cli::tls::TlsArgs`]):
-    /// `https://` pages, `wss://` sockets, and the `Origin` guard expects
-    /// `https://` pages.
-    pub async fn bind_tls(
-        listen: SocketAddr,
-        extra_hosts: &[String],
-        tls: Option<crate::front::tls::Tls>,
-        make: impl FnOnce(AllowedHosts) -> Router,
-    ) -> std::io::Result<Server> {
-        let listener = TcpListener::bind(listen).await?;
-        let addr = listener.local_addr()?;
-        let mut allowed = AllowedHosts::for_address(addr);
-        if tls.is_some() {
-            allowed = allowed.over_tls();
+) -> std::io::Result<live::feed::LiveEvent> {
+    let hub = live::LiveHub::new();
+    let state = live_state(hub.clone(), results_log.clone());
+    let server = crate::front::server::Server::bind_tls(addr, extra_hosts, tls, |allowed| {
+        live_router(state, allowed)
+    })
+    .await?
+    .with_send_buffer(LIVE_SEND_BUFFER)
+    .with_limits(limits);
+    let url = format!("{}live", server.url());
+    tokio::spawn(async move {
+        if let Err(e) = server.run().await {
+            // The event goes on; only the page is gone.
+            tracing::error!("the live page stopped: {e}");
         }
-        for h in extra_hosts {
-            allowed.allow(h.clone());
-        }
-        let router = make(allowed.clone());
-        Ok(Server {
-            listener,
-            router,
-            addr,
-            send_buffer: None,
-            allowed: Some(allowed),
-            limits: Limits::default(),
-            nodelay: false,
-            tls,
-        })
-    }
-
-    /// Serves under `limits` instead of the defaults.
-    pub fn with_limits(mut self, limits: Limits) -> Server {
-        self.limits = limits;
-        self
-    }
-
-    /// Bounds each connection's kernel send buffer to about `bytes` (the
-    /// kernel otherwise grows it to megabytes for a page that does not
-    /// read, and the server would not notice the page is stuck).
-    pub fn with_send_buffer(mut self, bytes: usize) -> Server {
-        self.send_buffer = Some(bytes);
-        self
-    }
-
-    /// Sends every write at once (`TCP_NODELAY`): for a line protocol of
-    /// small frames (the remote engines' `/umi`), where Nagle's algorithm
-    /// with the peer's delayed ACK would hold a `bestmove` back ~40 ms.
-    pub fn with_nodelay(mut self) -> Server {
-        self.nodelay = true;
-        self
-    }
-
-    /// Serves requests whatever `Host` and `Origin` they name, under the
-    /// same limits: for an endpoint whose clients are programs that
-    /// authenticate themselves (the remote engines' `/umi`, by token), which
-    /// reach a `0.0.0.0` listener by any name the organiser gave them; the
-    /// guard protects pages that act on a browser's behalf without one.
-    pub fn without_host_guard(mut self) -> Server {
-        self.allowed = None;
-        self
-    }
-
-    /// Whether it serves TLS (its URLs are `https://`, `wss://`).
-    pub fn is_tls(&self) -> bool {
-        self.tls.is_some()
-    }
-
-    /// The address to open in a browser.
-    pub fn url(&self) -> String {
-        let host = if self.addr.ip().is_unspecified() {
-            "127.0.0.1".to_owned()
-        } else {
-            match self.addr {
-                SocketAddr::V4(a) => a.ip().to_string(),
-                SocketAddr::V6(a) => format!("[{}]", a.ip()),
-            }
-        };
-        let scheme = if self.is_tls() { "https" } else { "http" };
-        format!("{scheme}://{host}:{}/", self.addr.port())
-    }
-
-    /// Serves until the process ends.
-    pub async fn run(self) -> std::io::Result<()> {
-        let front = crate::front::accept::Front {
-            app: self.router,
-            allowed: self.allowed,
-            limits: self.limits,
-            send_buffer: self.send_buffer,
-            nodelay: self.nodelay,
-            tls: self.tls,
-        };
-        crate::front::accept::run(self.listener, front).await
-    }
+    });
+    Ok(live::feed::LiveEvent::new(hub, url, results_log))
 }

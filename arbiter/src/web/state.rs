@@ -34,7 +34,7 @@ pub struct ServeConfig {
     /// The endgame database the analysis page shows exact values from (`--tb`).
     pub tablebase: Option<Arc<mancala_tablebase::Tablebase>>,
     /// The endpoint of its remote engines (`--engine remote=…`), if any.
-    pub remote: Option<crate::remote::RemoteEngines>,
+    pub remote: Option<crate::engine::remote::RemoteEngines>,
 }
 
 /// Shared, read-only state.
@@ -122,7 +122,7 @@ impl AppState {
         match (&spec.remote, &self.config.remote) {
             (None, _) => Session::start(&self.launch_spec(spec), timeout, None).await,
             (Some(_), Some(remote)) => {
-                Session::start_remote(remote.link(spec).await?, timeout, None).await
+                Session::start_on_link(remote.link(spec).await?, timeout, None).await
             }
             (Some(id), None) => Err(Fault::Dropped {
                 reason: format!("remote engine {id}, but no remote endpoint is open"),

@@ -17,12 +17,13 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{timeout, timeout_at, Instant};
 
-use crate::remote::endpoint::{close_frame, Bucket};
+use crate::remote::conn::{Admission, ConnState, Inbound};
+use crate::remote::frames::{close_frame, Bucket};
 use crate::remote::kgp::adapter::{Adapter, Identity, Out};
 use crate::remote::kgp::lines::{Line, Lines};
 use crate::remote::kgp::wire::{Arg, Command, MAX_LINE};
 use crate::remote::kgp::KgpEndpoint;
-use crate::remote::registry::{Admission, ConnState, Inbound, Opened};
+use crate::remote::registry::Opened;
 
 /// Who the bot proved to be before `mode`.
 struct Hello {

@@ -35,17 +35,15 @@ use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use axum::routing::get;
 use axum::{Extension, Router};
-use mancala_rules::GameId;
 use tokio::net::TcpListener;
 
 use crate::front::admission::{Admission, Names};
 
+use crate::remote::limits::Limits;
 use crate::remote::registry::Registry;
-use crate::remote::Limits;
 
-/// The games a KGP bot plays: KGP is a protocol for Kalah (any number of
-/// pits; the project's Kalah ids have six).
-pub const GAMES: [GameId; 2] = [GameId::Kalah, GameId::Kalah6x6];
+/// The games a KGP bot plays (the engine spec's, where `proto=kgp` is read).
+pub use crate::engine::config::KGP_GAMES as GAMES;
 
 /// KGP's registered port, the default of `--kgp-listen`.
 pub const PORT: u16 = 2671;
@@ -64,18 +62,6 @@ const GREETINGS: Names = Names {
     max: "the KGP listener's limit",
     per_address: "the KGP listener's limit per address",
 };
-
-/// Refuses a KGP engine in a game KGP cannot describe.
-pub fn check_game(engine: &str, game: GameId) -> Result<(), String> {
-    if GAMES.contains(&game) {
-        return Ok(());
-    }
-    let ids: Vec<&str> = GAMES.iter().map(|g| g.as_str()).collect();
-    Err(format!(
-        "engine {engine}: proto=kgp plays {} only (the Kalah Game Protocol has no board for {game})",
-        ids.join(" and ")
-    ))
-}
 
 /// What the listener's connections share.
 pub struct KgpEndpoint {
@@ -155,6 +141,6 @@ async fn upgrade(
     // router served outside the front has no peer (its greetings then
     // share one address's quota).
     let peer = peer.map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |p| p.0 .0);
-    crate::remote::endpoint::configure(ws, &ep.limits)
+    crate::remote::frames::configure(ws, &ep.limits)
         .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), peer, ep))
 }

@@ -5,7 +5,6 @@
 //! runs in its own task, so a failure there never touches the event.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,10 +34,6 @@ const FLUSH_LIMIT: Duration = Duration::from_secs(crate::web::socket::SEND_TIMEO
 /// engine may print hundreds a second; a reader follows a few).
 const THINKING_INTERVAL: Duration = Duration::from_millis(250);
 
-/// Each connection's kernel send buffer: with the page's queue
-/// ([`super::socket::QUEUED`]) what a page that stopped reading may hold up.
-const SEND_BUFFER: usize = 32 * 1024;
-
 /// A running live server and what feeds it.
 pub struct LiveEvent {
     pub hub: LiveHub,
@@ -52,42 +47,19 @@ pub struct LiveEvent {
     total: Option<u64>,
 }
 
-/// Binds `addr` and serves the live page in its own task, reachable by its
-/// address and `extra_hosts`; the finished games link into `results_log`
-/// (`--jsonout`), under `limits`, over `tls` if given. A bind error comes back at once (before
-/// any game).
-pub async fn start(
-    addr: SocketAddr,
-    extra_hosts: &[String],
-    results_log: Option<PathBuf>,
-    limits: crate::front::Limits,
-    tls: Option<crate::front::tls::Tls>,
-) -> std::io::Result<LiveEvent> {
-    let hub = LiveHub::new();
-    let state = crate::web::live_state(hub.clone(), results_log.clone());
-    let server = crate::web::Server::bind_tls(addr, extra_hosts, tls, |allowed| {
-        crate::web::live_router(state, allowed)
-    })
-    .await?
-    .with_send_buffer(SEND_BUFFER)
-    .with_limits(limits);
-    let url = format!("{}live", server.url());
-    tokio::spawn(async move {
-        if let Err(e) = server.run().await {
-            // The event goes on; only the page is gone.
-            tracing::error!("the live page stopped: {e}");
-        }
-    });
-    Ok(LiveEvent {
-        hub,
-        url,
-        log: results_log,
-        next_index: 0,
-        total: None,
-    })
-}
-
 impl LiveEvent {
+    /// The feed of a live server at `url` publishing into `hub`; the
+    /// finished games link into `results_log`.
+    pub fn new(hub: LiveHub, url: String, results_log: Option<PathBuf>) -> LiveEvent {
+        LiveEvent {
+            hub,
+            url,
+            log: results_log,
+            next_index: 0,
+            total: None,
+        }
+    }
+
     /// Announces the event.
     pub fn event(&mut self, meta: EventMeta) {
         self.total = meta.total;

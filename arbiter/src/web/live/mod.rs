@@ -63,7 +63,7 @@ where
     Router::new()
         .route(
             "/live",
-            get(|| async { super::asset("text/html; charset=utf-8", LIVE_HTML) }),
+            get(|| async { crate::web::assets::respond("text/html; charset=utf-8", LIVE_HTML) }),
         )
         .route("/ws/live", get(socket::socket))
         .route("/api/live/standings", get(standings))
