@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use arbiter::arena::{db, ratings, store};
-use arbiter::records::log::{GameLog, Termination};
+use arbiter_arena::{db, ratings, store};
+use arbiter_core::records::log::{GameLog, Termination};
 use mancala_rules::GameResult;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use arbiter::event::formats::swiss::Swiss;
-use arbiter::event::formats::Played;
+use arbiter_core::event::formats::swiss::Swiss;
+use arbiter_core::event::formats::Played;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

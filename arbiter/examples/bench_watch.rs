@@ -10,10 +10,10 @@
 use std::io::Write;
 use std::time::Instant;
 
-use arbiter::records::jsonl;
-use arbiter::records::log::GameLog;
-use arbiter::web::live::watch::Feed;
-use arbiter::web::live::LiveHub;
+use arbiter_board::live::watch::Feed;
+use arbiter_board::live::LiveHub;
+use arbiter_core::records::jsonl;
+use arbiter_core::records::log::GameLog;
 
 const ENGINES: usize = 8;
 

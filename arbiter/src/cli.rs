@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 use mancala_rules::GameId;
 
-use crate::engine::config::{resolve_engines, EngineSpec, EnginesFile};
-use crate::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
-use crate::play::game::Timeouts;
-use crate::play::matches::{self, MatchPlan};
-use crate::play::openings::{parse_openings, Openings};
-use crate::play::runner::Runner;
-use crate::records::output::LogSink;
+use arbiter_core::engine::config::{resolve_engines, EngineSpec, EnginesFile};
+use arbiter_core::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use arbiter_core::play::game::Timeouts;
+use arbiter_core::play::matches::{self, MatchPlan};
+use arbiter_core::play::openings::{parse_openings, Openings};
+use arbiter_core::play::runner::Runner;
+use arbiter_core::records::output::LogSink;
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod arena;
@@ -138,7 +138,7 @@ pub struct ServeArgs {
         long,
         default_value_t = 600.0,
         value_name = "SECONDS",
-        value_parser = crate::shutdown::drain_arg
+        value_parser = arbiter_core::shutdown::drain_arg
     )]
     pub drain: f64,
     #[command(flatten)]
@@ -264,7 +264,7 @@ pub struct RunArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        value_parser = crate::shutdown::drain_arg,
+        value_parser = arbiter_core::shutdown::drain_arg,
         help_heading = "Live page"
     )]
     pub drain: Option<f64>,
@@ -339,7 +339,7 @@ pub const MAX_GAMES: u64 = 1_000_000_000_000;
 pub const MAX_CONCURRENCY: u64 = 1024;
 // why re-exported: the command line's parsers and the library (house bots'
 // `slots=`, `--drain`) read these numbers alike; the library never uses `cli`.
-pub use crate::values::{count_in, seconds_arg, MAX_TIMEOUT_SECS};
+pub use arbiter_core::values::{count_in, seconds_arg, MAX_TIMEOUT_SECS};
 /// The largest Partie target, in beans.
 pub const MAX_PARTIE: u64 = 10_000;
 
@@ -434,26 +434,26 @@ macro_rules! cli_error_from {
 // The command line's own words: an engine's keys, a game id or position,
 // adjudication and SPRT settings, an openings choice.
 cli_error_from!(Usage:
-    crate::engine::config::ConfigError,
+    arbiter_core::engine::config::ConfigError,
     mancala_rules::PositionError,
-    crate::play::adjudicate::RuleError,
-    crate::stats::SprtError,
-    crate::play::openings::OpeningsError,
+    arbiter_core::play::adjudicate::RuleError,
+    arbiter_core::stats::SprtError,
+    arbiter_core::play::openings::OpeningsError,
 );
 
 // The work: files, the arena's database, logs to merge.
 cli_error_from!(Failed:
     std::io::Error,
-    crate::arena::db::DbError,
-    crate::event::merge::MergeError,
+    arbiter_arena::db::DbError,
+    arbiter_core::event::merge::MergeError,
 );
 
 /// A results log to resume: the command line's mistake when the log is
 /// another event's or `--resume` is missing; else the log or its reading
 /// failed.
-impl From<crate::event::resume::ResumeError> for CliError {
-    fn from(e: crate::event::resume::ResumeError) -> CliError {
-        use crate::event::resume::ResumeError;
+impl From<arbiter_core::event::resume::ResumeError> for CliError {
+    fn from(e: arbiter_core::event::resume::ResumeError) -> CliError {
+        use arbiter_core::event::resume::ResumeError;
         match e {
             ResumeError::ForeignGame { .. } | ResumeError::NotEmpty { .. } => {
                 CliError::Usage(e.to_string())
@@ -465,9 +465,9 @@ impl From<crate::event::resume::ResumeError> for CliError {
 
 /// An event refused before its first game: the command line's choice of
 /// engine or option (2), or an engine that failed (1).
-impl From<crate::play::preflight::Refused> for CliError {
-    fn from(e: crate::play::preflight::Refused) -> CliError {
-        use crate::play::preflight::Refused;
+impl From<arbiter_core::play::preflight::Refused> for CliError {
+    fn from(e: arbiter_core::play::preflight::Refused) -> CliError {
+        use arbiter_core::play::preflight::Refused;
         match e {
             Refused::Choice(m) => CliError::Usage(m),
             Refused::Failed(m) => CliError::Failed(m),
@@ -493,7 +493,9 @@ impl Cli {
     /// tables the code uses: each command's `--engine` keys (those it
     /// refuses left out and named), the rules library's game ids.
     pub fn command_with_tables() -> clap::Command {
-        use crate::engine::config::{keys_help, CHECK_REFUSES, CONNECT_REFUSES, SERVE_REFUSES};
+        use arbiter_core::engine::config::{
+            keys_help, CHECK_REFUSES, CONNECT_REFUSES, SERVE_REFUSES,
+        };
         use clap::CommandFactory;
         let engine = |refused: &'static [(&'static str, &'static str)]| {
             move |a: clap::Arg| a.long_help(keys_help(ENGINE_INTRO, refused))
@@ -744,8 +746,8 @@ fn adjudicate_arg(s: &str) -> Result<Adjudicate, String> {
 
 /// `--resign`, `--draw` and `--adjudicate`; the database is opened (and
 /// every layer checked) here, before any game starts.
-fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, CliError> {
-    use crate::play::adjudicate::{Rules, TablebaseRule};
+fn adjudication_rules(run: &RunArgs) -> Result<arbiter_core::play::adjudicate::Rules, CliError> {
+    use arbiter_core::play::adjudicate::{Rules, TablebaseRule};
     let decided = run.adjudicate.contains(&Adjudicate::Decided);
     let mut rules = Rules::parse(&run.resign, &run.draw, decided)?;
     for a in &run.adjudicate {
@@ -763,11 +765,11 @@ fn adjudication_rules(run: &RunArgs) -> Result<crate::play::adjudicate::Rules, C
 fn verify_log(
     log: &Path,
     tb: Option<&Path>,
-) -> Result<crate::records::verify::VerifyReport, String> {
+) -> Result<arbiter_core::records::verify::VerifyReport, String> {
     let tb = tb
         .map(|dir| mancala_tablebase::Tablebase::open(dir).map_err(|e| format!("--tb: {e}")))
         .transpose()?;
-    crate::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
+    arbiter_core::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
 }
 
 async fn run_match(args: MatchArgs) -> Result<(), CliError> {
@@ -802,7 +804,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
     let mut live = start_live(&args.run).await?;
     if let Some(live) = live.as_mut() {
-        live.event(crate::web::live::hub::EventMeta {
+        live.event(arbiter_board::live::hub::EventMeta {
             event: event_name(&args.run, "mancala arena match"),
             games: vec![game.to_string()],
             engines: runner.engines.iter().map(|e| e.name.clone()).collect(),
@@ -812,7 +814,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
         runner.observer = Some(live.game_observer(&runner.engines));
     }
     remote::open(&mut runner, &args.run.remote, &args.run.tls).await?;
-    crate::play::preflight::preflight(&runner, game).await?;
+    arbiter_core::play::preflight::preflight(&runner, game).await?;
     let plan = MatchPlan {
         game,
         games: args.games,
@@ -824,7 +826,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     let bar = progress_bar(args.games);
     let events = live
         .as_mut()
-        .map(|l| l as &mut dyn crate::play::observe::EventObserver);
+        .map(|l| l as &mut dyn arbiter_core::play::observe::EventObserver);
     let played = matches::run_observed(
         &runner,
         &plan,
@@ -851,7 +853,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
 
 /// `--live-linger`: the live page stays up this long after the event (the
 /// report is printed first).
-pub async fn linger(live: &crate::web::live::feed::LiveEvent, secs: Option<f64>) {
+pub async fn linger(live: &arbiter_board::live::feed::LiveEvent, secs: Option<f64>) {
     let Some(wait) = secs.and_then(|s| Duration::try_from_secs_f64(s).ok()) else {
         return;
     };
@@ -872,7 +874,7 @@ pub fn event_name(run: &RunArgs, default: &str) -> String {
 /// prints where to open it.
 pub async fn start_live(
     run: &RunArgs,
-) -> Result<Option<crate::web::live::feed::LiveEvent>, CliError> {
+) -> Result<Option<arbiter_board::live::feed::LiveEvent>, CliError> {
     let Some(addr) = run.live else {
         if run.drain.is_some() {
             return Err(CliError::Usage(
@@ -883,7 +885,7 @@ pub async fn start_live(
         }
         return Ok(None);
     };
-    let live = crate::web::start_live(
+    let live = arbiter_board::start_live(
         addr,
         &run.live_allow_host,
         run.jsonout.clone(),
@@ -895,13 +897,13 @@ pub async fn start_live(
     println!("arbiter: live page at {}", live.url);
     // A first signal's default drain: the games in progress's clocks.
     let hub = live.hub.clone();
-    crate::shutdown::report_games_with(move || hub.in_progress());
-    // The page says so when a first signal drains the event (crate::shutdown).
+    arbiter_core::shutdown::report_games_with(move || hub.in_progress());
+    // The page says so when a first signal drains the event (arbiter_core::shutdown).
     let hub = live.hub.clone();
     tokio::spawn(async move {
-        let mut phase = crate::shutdown::watch();
-        crate::shutdown::draining(&mut phase).await;
-        hub.publish(crate::web::live::LiveMsg::Problems {
+        let mut phase = arbiter_core::shutdown::watch();
+        arbiter_core::shutdown::draining(&mut phase).await;
+        hub.publish(arbiter_board::live::LiveMsg::Problems {
             problems: vec!["server stopping: no new game; the games in progress finish".to_owned()],
         });
     });
@@ -987,10 +989,10 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
         _ => {
             let specs = engine_specs(args)?;
             for spec in &specs {
-                crate::engine::config::refuse_keys(
+                arbiter_core::engine::config::refuse_keys(
                     spec,
                     "serve",
-                    crate::engine::config::SERVE_REFUSES,
+                    arbiter_core::engine::config::SERVE_REFUSES,
                 )?;
             }
             Ok(specs)
@@ -1008,7 +1010,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
             ];
             engines.insert(
                 0,
-                crate::engine::config::parse_engine(0, &tokens, &[], None)?,
+                arbiter_core::engine::config::parse_engine(0, &tokens, &[], None)?,
             );
         }
     }
@@ -1047,7 +1049,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         })?;
     // why after the --log files: the watched logs are replayed as the
     // server's logs too, `/api/logs/<k>` with k counted on from them.
-    let watch = (!args.watch.is_empty()).then(|| crate::web::live::watch::WatchConfig {
+    let watch = (!args.watch.is_empty()).then(|| arbiter_board::live::watch::WatchConfig {
         logs: args.watch.clone(),
         first_log: args.logs.len(),
         interval: watch_interval,
@@ -1067,7 +1069,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         Some((remote, announcement)) => (Some(remote), announcement),
         None => (None, String::new()),
     };
-    let config = crate::web::state::ServeConfig {
+    let config = arbiter_board::state::ServeConfig {
         engines,
         logs,
         timeouts: Timeouts {
@@ -1087,10 +1089,10 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         },
         remote,
     };
-    let hub = watch.as_ref().map(|_| crate::web::live::LiveHub::new());
+    let hub = watch.as_ref().map(|_| arbiter_board::live::LiveHub::new());
     let state = match &hub {
-        Some(hub) => crate::web::state::AppState::with_live(config, hub.clone()),
-        None => crate::web::state::AppState::new(config),
+        Some(hub) => arbiter_board::state::AppState::with_live(config, hub.clone()),
+        None => arbiter_board::state::AppState::new(config),
     }
     .with_engine_cap(args.engine_caps.cap());
     let tls = args.tls.load()?;
@@ -1101,13 +1103,15 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         ))
     })?;
     let sockets = state.sockets.clone();
-    let server =
-        crate::front::server::Server::bind_tls(args.listen, &args.allow_host, tls, |allowed| {
-            crate::web::router(state, allowed)
-        })
-        .await
-        .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
-        .with_limits(args.limits.limits());
+    let server = arbiter_net::front::server::Server::bind_tls(
+        args.listen,
+        &args.allow_host,
+        tls,
+        |allowed| arbiter_board::router(state, allowed),
+    )
+    .await
+    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
+    .with_limits(args.limits.limits());
     // why one line: scripts read the address from the first line, and may
     // close the pipe after it.
     match (hub, watch) {
@@ -1115,14 +1119,14 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
             // The /live page says so too when the server drains.
             let told = hub.clone();
             tokio::spawn(async move {
-                let mut phase = crate::shutdown::watch();
-                crate::shutdown::draining(&mut phase).await;
-                told.publish(crate::web::live::LiveMsg::Problems {
-                    problems: vec![crate::web::stopping::STOPPING.to_owned()],
+                let mut phase = arbiter_core::shutdown::watch();
+                arbiter_core::shutdown::draining(&mut phase).await;
+                told.publish(arbiter_board::live::LiveMsg::Problems {
+                    problems: vec![arbiter_board::stopping::STOPPING.to_owned()],
                 });
             });
             let n = watch.logs.len();
-            crate::web::live::watch::spawn(hub, watch)
+            arbiter_board::live::watch::spawn(hub, watch)
                 .map_err(|e| CliError::Failed(format!("cannot start watching the logs: {e}")))?;
             println!(
                 "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
@@ -1133,17 +1137,17 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
     }
     print!("{announcement}");
     // why the server goes on while draining: a game in progress is still
-    // played over its socket (new sockets are refused, crate::web::stopping).
-    let mut phase = crate::shutdown::watch();
+    // played over its socket (new sockets are refused, arbiter_board::stopping).
+    let mut phase = arbiter_core::shutdown::watch();
     let drained = async {
-        crate::shutdown::draining(&mut phase).await;
+        arbiter_core::shutdown::draining(&mut phase).await;
         sockets.drained(drain).await
     };
     tokio::select! {
         served = server.run() => served.map_err(|e| CliError::Failed(format!("server stopped: {e}"))),
         drained = drained => {
-            if let crate::web::stopping::Drained::TimedOut(n) = drained {
-                crate::shutdown::now();
+            if let arbiter_board::stopping::Drained::TimedOut(n) = drained {
+                arbiter_core::shutdown::now();
                 let killed = kill_all_engines();
                 eprintln!(
                     "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
@@ -1161,7 +1165,7 @@ pub async fn main(cli: Cli) -> i32 {
     // why: only the commands that play events keep finished games in logs;
     // the interrupt message must not promise logs that `serve` never writes.
     let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
-    // The servers drain at the first signal (crate::shutdown); the rest
+    // The servers drain at the first signal (arbiter_core::shutdown); the rest
     // stop at once, as a plain tournament's --resume expects.
     let drains = match &cli.command {
         Command::Arena(a) => a.is_server(),
@@ -1208,7 +1212,7 @@ pub async fn main(cli: Cli) -> i32 {
             e.code()
         }
     };
-    let mut signals = crate::shutdown::Signals::new();
+    let mut signals = arbiter_core::shutdown::Signals::new();
     tokio::pin!(work);
     let mut signal = tokio::select! {
         r = &mut work => return finish(r),
@@ -1221,7 +1225,7 @@ pub async fn main(cli: Cli) -> i32 {
             "arbiter: {signal}: stopping: no new game, the games in progress finish \
              (a second signal stops at once)"
         );
-        crate::shutdown::drain();
+        arbiter_core::shutdown::drain();
         // why a backstop for an event only: the arena and serve have their
         // own --drain. By default the games' own clocks, as they move.
         let fixed = event_drain.and_then(|s| Duration::try_from_secs_f64(s).ok());
@@ -1229,7 +1233,10 @@ pub async fn main(cli: Cli) -> i32 {
             match (keeps_logs, fixed) {
                 (true, Some(d)) => tokio::time::sleep(d).await,
                 (true, None) => {
-                    crate::shutdown::clocks_run_out(crate::shutdown::games_in_progress).await
+                    arbiter_core::shutdown::clocks_run_out(
+                        arbiter_core::shutdown::games_in_progress,
+                    )
+                    .await
                 }
                 (false, _) => std::future::pending::<()>().await,
             }
@@ -1239,7 +1246,7 @@ pub async fn main(cli: Cli) -> i32 {
             r = &mut work => return finish(r),
             signal = signals.next() => signal,
             () = backstop => {
-                crate::shutdown::now();
+                arbiter_core::shutdown::now();
                 let n = kill_all_engines();
                 eprintln!(
                     "arbiter: the games in progress did not finish in {} s (--drain): killed {n} \
@@ -1253,7 +1260,7 @@ pub async fn main(cli: Cli) -> i32 {
     }
     // why first: a game that ends from here on (its engine killed just
     // below) is aborted, never a result.
-    crate::shutdown::now();
+    arbiter_core::shutdown::now();
     let n = kill_all_engines();
     let kept = if keeps_logs {
         "; finished games are in the logs"

@@ -1,7 +1,14 @@
-//! The `arbiter` binary: a thin shell over [`arbiter::cli`].
+//! The `arbiter` binary: parses the command line ([`cli`], with the
+//! translation of cutechess-cli and fastchess spellings, [`compat`]) and
+//! wires the library crates: `arbiter-core` (games, events, records),
+//! `arbiter-net` (the front, remote engines), `arbiter-board` (the browser
+//! board and the live view) and `arbiter-arena`.
+
+mod cli;
+mod compat;
 
 fn main() -> std::process::ExitCode {
-    use arbiter::engine::watchdog;
+    use arbiter_core::engine::watchdog;
     if std::env::args().nth(1).as_deref() == Some(watchdog::WATCHDOG_ARG) {
         return std::process::ExitCode::from(watchdog::run().clamp(0, 255) as u8);
     }
@@ -14,7 +21,7 @@ fn main() -> std::process::ExitCode {
         // why: colour codes only for a terminal, never into a log file.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let cli = arbiter::cli::Cli::parse_grouped();
+    let cli = crate::cli::Cli::parse_grouped();
     if cli.command.runs_engines() {
         match std::env::current_exe() {
             Ok(exe) => {
@@ -43,15 +50,12 @@ fn main() -> std::process::ExitCode {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         default_hook(info);
-        eprintln!(
-            "arbiter: internal error (a panic). {}",
-            arbiter::cli::REPORT
-        );
+        eprintln!("arbiter: internal error (a panic). {}", crate::cli::REPORT);
     }));
-    let run = std::panic::AssertUnwindSafe(|| runtime.block_on(arbiter::cli::main(cli)));
+    let run = std::panic::AssertUnwindSafe(|| runtime.block_on(crate::cli::main(cli)));
     let code = std::panic::catch_unwind(run).unwrap_or(3);
     // Whatever happened, no engine outlives the arbiter.
-    arbiter::engine::process::kill_all_engines();
-    arbiter::engine::process::kill_adopted();
+    arbiter_core::engine::process::kill_all_engines();
+    arbiter_core::engine::process::kill_adopted();
     std::process::ExitCode::from(code.clamp(0, 255) as u8)
 }

@@ -568,7 +568,7 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
                 "the games before the kill are all still there, in order"
             );
         }
-        let logs = arbiter::records::jsonl::parse_games(&text).unwrap();
+        let logs = arbiter_core::records::jsonl::parse_games(&text).unwrap();
         assert_eq!(
             logs.len() as u64,
             pools_now[k]["finished"].as_u64().unwrap(),
@@ -594,7 +594,7 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
             assert!(t0.elapsed() < Duration::from_secs(60), "{shown}");
             std::thread::sleep(Duration::from_millis(200));
         };
-        let again = arbiter::arena::ratings::rate_logs(&logs);
+        let again = arbiter_arena::ratings::rate_logs(&logs);
         assert!(again.len() >= 3, "{pool}: {again:?}");
         for r in &again {
             let shown = row(&shown, &r.name);
@@ -681,8 +681,8 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
         .timeout(Duration::from_secs(60))
         .assert()
         .success();
-    let logs =
-        arbiter::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let logs = arbiter_core::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap())
+        .unwrap();
     assert_eq!(logs.len(), 2);
     assert!(logs.iter().all(|l| l.moves.len() > 6), "{logs:?}");
 }

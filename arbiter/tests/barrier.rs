@@ -10,14 +10,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter::engine::config::parse_engines;
-use arbiter::engine::remote::RemoteEngines;
-use arbiter::play::game::Timeouts;
-use arbiter::play::runner::{Finished, Flow, Job, Runner};
-use arbiter::records::log::Termination;
-use arbiter::remote::registry::Registry;
-use arbiter::remote::tokens::Tokens;
-use arbiter::remote::{Limits, Links};
+use arbiter_core::engine::config::parse_engines;
+use arbiter_core::engine::remote::RemoteEngines;
+use arbiter_core::play::game::Timeouts;
+use arbiter_core::play::runner::{Finished, Flow, Job, Runner};
+use arbiter_core::records::log::Termination;
+use arbiter_net::remote::registry::Registry;
+use arbiter_net::remote::tokens::Tokens;
+use arbiter_net::remote::{Limits, Links};
 use mancala_rules::{start_position, GameId, Side};
 
 mod common;
@@ -146,7 +146,7 @@ async fn a_remote_engine_s_second_bestmove_over_a_slow_network_is_never_the_next
     let mut tokens_ = Tokens::default();
     tokens_.insert("twice", TOKEN);
     let registry = Registry::new(tokens_, |_| SLOTS);
-    let target = arbiter::remote::listen(
+    let target = arbiter_net::remote::listen(
         "127.0.0.1:0".parse().unwrap(),
         registry.clone(),
         Limits::default(),

@@ -13,10 +13,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arbiter::remote::kgp::{self, KgpEndpoint};
-use arbiter::remote::registry::Registry;
-use arbiter::remote::tokens::Tokens;
-use arbiter::remote::Limits;
+use arbiter_net::remote::kgp::{self, KgpEndpoint};
+use arbiter_net::remote::registry::Registry;
+use arbiter_net::remote::tokens::Tokens;
+use arbiter_net::remote::Limits;
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpSocket, TcpStream};
@@ -126,23 +126,25 @@ async fn endpoint(
     kgp: Option<Arc<KgpEndpoint>>,
     max_connections: usize,
 ) -> SocketAddr {
-    let endpoint = arbiter::remote::endpoint::Endpoint {
+    let endpoint = arbiter_net::remote::endpoint::Endpoint {
         registry: registry.clone(),
         limits: limits(),
     };
-    let server =
-        arbiter::front::server::Server::bind_tls("127.0.0.1:0".parse().unwrap(), &[], None, |_| {
-            arbiter::remote::endpoint::routes(endpoint, kgp)
-        })
-        .await
-        .expect("binds")
-        .with_limits(arbiter::front::Limits {
-            max_connections,
-            header_timeout: LONG,
-            idle_timeout: LONG,
-            ..arbiter::front::Limits::default()
-        })
-        .without_host_guard();
+    let server = arbiter_net::front::server::Server::bind_tls(
+        "127.0.0.1:0".parse().unwrap(),
+        &[],
+        None,
+        |_| arbiter_net::remote::endpoint::routes(endpoint, kgp),
+    )
+    .await
+    .expect("binds")
+    .with_limits(arbiter_net::front::Limits {
+        max_connections,
+        header_timeout: LONG,
+        idle_timeout: LONG,
+        ..arbiter_net::front::Limits::default()
+    })
+    .without_host_guard();
     let addr = server.addr;
     tokio::spawn(server.run());
     addr
@@ -270,9 +272,9 @@ async fn unauthenticated_umi_upgrades_from_one_address_lock_no_bot_out() {
 async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
     let scratch = common::Scratch::new("fair", "tls");
     let [ca, cert, key] = common::certificates(&scratch.0, "fair");
-    let tls = arbiter::front::tls::Tls::from_pem_files(&cert, &key).expect("the certificate");
+    let tls = arbiter_net::front::tls::Tls::from_pem_files(&cert, &key).expect("the certificate");
     let app = axum::Router::new().route("/", axum::routing::get(|| async { "answered" }));
-    let server = arbiter::front::server::Server::bind_tls(
+    let server = arbiter_net::front::server::Server::bind_tls(
         "127.0.0.1:0".parse().unwrap(),
         &[],
         Some(tls),
@@ -280,11 +282,11 @@ async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
     )
     .await
     .expect("binds")
-    .with_limits(arbiter::front::Limits {
+    .with_limits(arbiter_net::front::Limits {
         max_connections: 20,
         header_timeout: LONG,
         idle_timeout: LONG,
-        ..arbiter::front::Limits::default()
+        ..arbiter_net::front::Limits::default()
     });
     let addr = server.addr;
     tokio::spawn(server.run());
@@ -293,7 +295,7 @@ async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
         flood.push(connect_from("127.0.0.2", addr).await);
     }
 
-    let config = arbiter::front::tls::client_config(Some(&ca)).expect("our CA");
+    let config = arbiter_net::front::tls::client_config(Some(&ca)).expect("our CA");
     let name = rustls_pki_types::ServerName::try_from("127.0.0.1").expect("a name");
     let stream = connect_from("127.0.0.1", addr).await;
     let mut tls = tokio::time::timeout(

@@ -1,4 +1,4 @@
-//! The front every listener has (`arbiter/src/front`), against a real
+//! The front every listener has (`arbiter/net/src/front`), against a real
 //! `arbiter serve` over loopback: connections that send too slowly, or
 //! nothing, are closed by their deadlines; a body announced and never sent
 //! is answered; a server short of file descriptors goes on answering; a
@@ -224,7 +224,7 @@ fn a_tls_listener_answers_over_tls_and_closes_a_plain_client() {
             .to_owned();
         // Over TLS, trusting our CA: the page's API answers, and an https
         // Origin is our own.
-        let config = arbiter::front::tls::client_config(Some(&ca)).expect("our CA");
+        let config = arbiter_net::front::tls::client_config(Some(&ca)).expect("our CA");
         let name = rustls_pki_types::ServerName::try_from("127.0.0.1").expect("a name");
         let tls = rustls::ClientConnection::new(config, name).expect("a client");
         let mut stream = rustls::StreamOwned::new(tls, connect(&addr));

@@ -11,7 +11,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter::engine::config::{CHECK_REFUSES, CONNECT_REFUSES, HOUSE_REFUSES, KEYS, SERVE_REFUSES};
+use arbiter_core::engine::config::{
+    CHECK_REFUSES, CONNECT_REFUSES, HOUSE_REFUSES, KEYS, SERVE_REFUSES,
+};
 use mancala_rules::GameId;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");

@@ -476,10 +476,10 @@ mod listener {
     use std::collections::BTreeSet;
     use std::time::Duration;
 
-    use arbiter::remote::kgp::{listen, KgpEndpoint};
-    use arbiter::remote::registry::Registry;
-    use arbiter::remote::tokens::Tokens;
-    use arbiter::remote::Limits;
+    use arbiter_net::remote::kgp::{listen, KgpEndpoint};
+    use arbiter_net::remote::registry::Registry;
+    use arbiter_net::remote::tokens::Tokens;
+    use arbiter_net::remote::Limits;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     use tokio::net::TcpStream;
 

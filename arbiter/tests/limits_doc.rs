@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use arbiter::front;
-use arbiter::remote::{self, kgp};
+use arbiter_net::front;
+use arbiter_net::remote::{self, kgp};
 
 fn read(doc: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(doc);

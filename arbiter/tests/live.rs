@@ -327,11 +327,11 @@ fn a_resumed_event_starts_the_page_from_the_games_already_played() {
 
 /// A ply message of game `id` (the start position each time: only the
 /// number of messages matters here).
-fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
-    use arbiter::web::live::hub::{EngineLine, PlyPlayed};
+fn ply_msg(id: u64, ply: u32) -> arbiter_board::live::LiveMsg {
+    use arbiter_board::live::hub::{EngineLine, PlyPlayed};
     let start = mancala_rules::start_position(mancala_rules::GameId::Bohnenspiel);
-    let board = arbiter::web::board::view(&start).expect("the start lays out");
-    arbiter::web::live::LiveMsg::Ply(PlyPlayed {
+    let board = arbiter_board::board::view(&start).expect("the start lays out");
+    arbiter_board::live::LiveMsg::Ply(PlyPlayed {
         id,
         ply,
         side: "south",
@@ -347,11 +347,11 @@ fn ply_msg(id: u64, ply: u32) -> arbiter::web::live::LiveMsg {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut live = arbiter::web::start_live(
+    let mut live = arbiter_board::start_live(
         "127.0.0.1:0".parse().expect("addr"),
         &[],
         None,
-        arbiter::front::Limits::default(),
+        arbiter_net::front::Limits::default(),
         None,
     )
     .await
@@ -379,7 +379,7 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     for n in 1..=5000 {
         live.hub.publish(ply_msg(1, n));
     }
-    live.event(arbiter::web::live::hub::EventMeta {
+    live.event(arbiter_board::live::hub::EventMeta {
         event: "skip".into(),
         games: vec!["bohnenspiel".into()],
         engines: vec![],
@@ -389,7 +389,7 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     let ending = {
         let hub = live.hub.clone();
         tokio::spawn(async move {
-            hub.publish(arbiter::web::live::LiveMsg::Ended {
+            hub.publish(arbiter_board::live::LiveMsg::Ended {
                 message: "over".into(),
             });
             hub.flush(Duration::from_secs(60)).await;

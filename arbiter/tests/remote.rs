@@ -7,14 +7,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter::engine::config::{parse_engines, Restart};
-use arbiter::engine::process::{TrafficKind, TrafficRecord};
-use arbiter::play::game::Timeouts;
-use arbiter::play::runner::{Finished, Flow, Job, Runner};
-use arbiter::records::log::Termination;
-use arbiter::remote::registry::Registry;
-use arbiter::remote::tokens::Tokens;
-use arbiter::remote::{Limits, Links};
+use arbiter_core::engine::config::{parse_engines, Restart};
+use arbiter_core::engine::process::{TrafficKind, TrafficRecord};
+use arbiter_core::play::game::Timeouts;
+use arbiter_core::play::runner::{Finished, Flow, Job, Runner};
+use arbiter_core::records::log::Termination;
+use arbiter_net::remote::registry::Registry;
+use arbiter_net::remote::tokens::Tokens;
+use arbiter_net::remote::{Limits, Links};
 use futures_util::{SinkExt, StreamExt};
 use mancala_rules::{start_position, GameId};
 use tokio::net::{TcpListener, TcpStream};
@@ -46,7 +46,7 @@ async fn endpoint(limits: Limits) -> (Arc<Registry>, String) {
     tokens.insert("alice", TOKEN_A);
     tokens.insert("bob", TOKEN_B);
     let registry = Registry::new(tokens, |_| 1);
-    let addr = arbiter::remote::listen(
+    let addr = arbiter_net::remote::listen(
         "127.0.0.1:0".parse().unwrap(),
         registry.clone(),
         limits,
@@ -354,7 +354,7 @@ async fn the_pre_event_check_of_a_remote_engine_keeps_its_connection_for_the_fir
         Duration::from_secs(1),
         Duration::from_secs(5),
     );
-    arbiter::play::preflight::preflight(&r, GameId::Bohnenspiel)
+    arbiter_core::play::preflight::preflight(&r, GameId::Bohnenspiel)
         .await
         .expect("the scripted bot passes the check");
     let finished = play_one(&r).await;
@@ -854,8 +854,8 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frame_over_the_line_limit_is_the_same_fault_as_an_overlong_line_from_a_process() {
-    use arbiter::engine::session::{Fault, Session};
-    use arbiter::remote::link::{LinkSettings, RemoteLink};
+    use arbiter_core::engine::session::{Fault, Session};
+    use arbiter_net::remote::link::{LinkSettings, RemoteLink};
     let (registry, url) = endpoint(Limits::default()).await;
     let bot = tokio::spawn(async move {
         let mut ws = connect(&url, Some(TOKEN_A)).await.expect("connects");

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use arbiter::engine::config::parse_engines;
-use arbiter::play::game::Timeouts;
-use arbiter::play::runner::{Flow, Job, Runner};
+use arbiter_core::engine::config::parse_engines;
+use arbiter_core::play::game::Timeouts;
+use arbiter_core::play::runner::{Flow, Job, Runner};
 use mancala_rules::{start_position, GameId};
 
 mod common;
@@ -81,14 +81,14 @@ struct Seen {
     plies: std::sync::Mutex<Vec<(usize, u32, String, String)>>,
 }
 
-impl arbiter::play::observe::GameObserver for Seen {
-    fn game_started(&self, start: &arbiter::play::observe::GameStart<'_>) {
+impl arbiter_core::play::observe::GameObserver for Seen {
+    fn game_started(&self, start: &arbiter_core::play::observe::GameStart<'_>) {
         self.starts.lock().expect("lock").push(start.job.index);
         // tc=30+0.1: both clocks start full.
         assert_eq!(start.clocks_ms, [Some(30_000), Some(30_000)]);
     }
 
-    fn ply(&self, job: &Job, ply: &arbiter::play::observe::PlyEvent<'_>) {
+    fn ply(&self, job: &Job, ply: &arbiter_core::play::observe::PlyEvent<'_>) {
         self.plies.lock().expect("lock").push((
             job.index,
             ply.ply,
@@ -144,17 +144,17 @@ enum Told {
 #[derive(Default)]
 struct Heard(std::sync::Mutex<Vec<Told>>);
 
-impl arbiter::play::observe::GameObserver for Heard {
-    fn game_started(&self, _: &arbiter::play::observe::GameStart<'_>) {}
+impl arbiter_core::play::observe::GameObserver for Heard {
+    fn game_started(&self, _: &arbiter_core::play::observe::GameStart<'_>) {}
 
-    fn ply(&self, job: &Job, ply: &arbiter::play::observe::PlyEvent<'_>) {
+    fn ply(&self, job: &Job, ply: &arbiter_core::play::observe::PlyEvent<'_>) {
         self.0
             .lock()
             .expect("lock")
             .push(Told::Ply(job.index, ply.ply));
     }
 
-    fn thinking(&self, job: &Job, t: &arbiter::play::observe::ThinkingEvent<'_>) {
+    fn thinking(&self, job: &Job, t: &arbiter_core::play::observe::ThinkingEvent<'_>) {
         self.0.lock().expect("lock").push(Told::Thinking(
             job.index,
             t.ply,

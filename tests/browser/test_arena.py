@@ -135,3 +135,15 @@ def test_the_ladder_shows_every_bot_as_the_json_gives_it(arena, browser):
     bot = get_json(f"{arena}/api/arena/bot?name=remote-3")
     assert len(games) == len(bot["games"]) > 0, (len(games), bot)
     shots(browser, "bot")
+
+
+def test_an_unknown_bot_or_pool_is_said_in_the_error_line(arena, browser):
+    # The arena's pages report a failed request through the board's dom.js
+    # (its `[data-error]` line), as every page of the board does.
+    browser.get(f"{arena}/arena/bot?name=nobody")
+    box = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-error]:not([hidden])"))
+    assert box.text == 'no bot named "nobody"', box.text
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-ready") is None
+    browser.get(f"{arena}/arena")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-error]").get_attribute("hidden") is not None

@@ -8,10 +8,10 @@ use clap::{Args, Subcommand};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::arena::remote::{RemoteBots, RemoteSettings};
-use crate::arena::seats::BothSeats;
-use crate::arena::{bots, db, house, pools, server, store};
 use crate::cli::CliError;
+use arbiter_arena::remote::{RemoteBots, RemoteSettings};
+use arbiter_arena::seats::BothSeats;
+use arbiter_arena::{bots, db, house, pools, server, store};
 
 #[derive(Args)]
 pub struct ArenaArgs {
@@ -99,7 +99,7 @@ pub struct RunArgs {
     /// are aborted), and exits 0; a second signal stops at once. Default:
     /// until each game's clocks (as of its last move, and 5 s) run out, at
     /// most 600; 0: abort at once.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::shutdown::drain_arg)]
+    #[arg(long, value_name = "SECONDS", value_parser = arbiter_core::shutdown::drain_arg)]
     pub drain: Option<f64>,
 }
 
@@ -184,7 +184,7 @@ fn bot(command: BotCommand) -> Result<(), CliError> {
 
 impl ArenaArgs {
     /// Whether the command is the long-running server (`run`), which drains
-    /// at a first signal (crate::shutdown).
+    /// at a first signal (arbiter_core::shutdown).
     pub fn is_server(&self) -> bool {
         matches!(&self.command, ArenaCommand::Run(_))
     }
@@ -231,23 +231,23 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     let arrivals = house.arrivals().await.map_err(CliError::Failed)?;
     let config = server::Config {
         pools,
-        timeouts: crate::play::game::Timeouts {
+        timeouts: arbiter_core::play::game::Timeouts {
             ready: secs(args.ready_timeout),
-            ..crate::play::game::Timeouts::default()
+            ..arbiter_core::play::game::Timeouts::default()
         },
         max_plies: match args.max_plies {
             None => Some(crate::cli::DEFAULT_MAX_PLIES),
             Some(0) => None,
             Some(n) => Some(n),
         },
-        backoff: crate::arena::backoff::Policy::default(),
+        backoff: arbiter_arena::backoff::Policy::default(),
         rating_interval: Duration::from_millis(500),
         max_games: args.max_games.map(|n| n as u64),
     };
     // The lobby: the house bots arrive at once, the remote bots as they
     // connect (the sender stays open for the server's life).
     let (lobby, events) = tokio::sync::mpsc::channel(256);
-    let limits = crate::remote::Limits::default();
+    let limits = arbiter_net::remote::Limits::default();
     let remote = RemoteBots::start(
         &args.db,
         config.pools.clone(),
@@ -266,19 +266,19 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     });
     let arena = server::Arena::open(config, args.db.clone(), seats)?;
     let web_arena = Arc::clone(&arena);
-    let endpoint = crate::remote::endpoint::Endpoint {
+    let endpoint = arbiter_net::remote::endpoint::Endpoint {
         registry: Arc::clone(&remote.registry),
         limits,
     };
     // One server: the pages, the JSON, /live, /replay and the bots' /umi.
     let tls = args.tls.load()?;
-    let site = crate::front::server::Server::bind_tls(
+    let site = arbiter_net::front::server::Server::bind_tls(
         args.listen,
         &args.allow_host,
         tls,
         move |allowed| {
-            crate::arena::web::router(web_arena, allowed)
-                .merge(crate::remote::endpoint::umi(endpoint))
+            arbiter_arena::web::router(web_arena, allowed)
+                .merge(arbiter_net::remote::endpoint::umi(endpoint))
         },
     )
     .await
@@ -297,10 +297,10 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     let _lobby = lobby;
     let run = Arc::clone(&arena).run(events);
     tokio::pin!(run);
-    let mut phase = crate::shutdown::watch();
+    let mut phase = arbiter_core::shutdown::watch();
     tokio::select! {
         () = &mut run => {}
-        () = crate::shutdown::draining(&mut phase) => {
+        () = arbiter_core::shutdown::draining(&mut phase) => {
             drain(&arena, &remote, args.drain.map(secs), run, phase).await;
         }
     }
@@ -308,7 +308,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The drain (crate::shutdown): no new game, the bots told (each
+/// The drain (arbiter_core::shutdown): no new game, the bots told (each
 /// connection closed, with the reason, when it is idle), the games in
 /// progress finished up to the deadline, then the ones left aborted.
 async fn drain(
@@ -316,7 +316,7 @@ async fn drain(
     remote: &Arc<RemoteBots>,
     deadline: Option<Duration>,
     run: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
-    mut phase: tokio::sync::watch::Receiver<crate::shutdown::Phase>,
+    mut phase: tokio::sync::watch::Receiver<arbiter_core::shutdown::Phase>,
 ) {
     arena.stop_pairing();
     // why a task: closing a connection tells the lobby, which `run` reads;
@@ -331,38 +331,38 @@ async fn drain(
             d.as_secs_f64()
         ),
         None => {
-            let by = crate::shutdown::over_by(
+            let by = arbiter_core::shutdown::over_by(
                 &arena.in_progress(),
                 started,
-                started + crate::shutdown::MAX_DRAIN,
+                started + arbiter_core::shutdown::MAX_DRAIN,
             );
             eprintln!(
                 "arbiter: the arena is stopping: {n} game(s) in progress finish (by their clocks, \
                  about {:.0} s now, at most {} s)",
                 (by - started).as_secs_f64(),
-                crate::shutdown::MAX_DRAIN.as_secs()
+                arbiter_core::shutdown::MAX_DRAIN.as_secs()
             );
         }
     }
     let cut = async {
         match deadline {
             Some(d) => tokio::time::sleep(d).await,
-            None => crate::shutdown::clocks_run_out(|| arena.in_progress()).await,
+            None => arbiter_core::shutdown::clocks_run_out(|| arena.in_progress()).await,
         }
     };
     tokio::select! {
         () = run => eprintln!("arbiter: the games in progress finished; the arena stopped"),
         () = cut => {
             // why now first: a game that ends from here on is aborted.
-            crate::shutdown::now();
+            arbiter_core::shutdown::now();
             let aborted = arena.abort_playing();
-            crate::engine::process::kill_all_engines();
+            arbiter_core::engine::process::kill_all_engines();
             eprintln!(
                 "arbiter: the drain's {:.0} s ran out: {aborted} game(s) aborted (counted nowhere)",
                 started.elapsed().as_secs_f64()
             );
         }
         // A second signal: cli::main kills the engines and exits.
-        () = crate::shutdown::stopped_now(&mut phase) => std::future::pending().await,
+        () = arbiter_core::shutdown::stopped_now(&mut phase) => std::future::pending().await,
     }
 }

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::engine::cap::{EngineCap, DEFAULT_MAX_ENGINES, DEFAULT_MAX_ENGINES_PER_CONNECTION};
-use crate::front::{self, Limits};
+use arbiter_core::engine::cap::{
+    EngineCap, DEFAULT_MAX_ENGINES, DEFAULT_MAX_ENGINES_PER_CONNECTION,
+};
+use arbiter_net::front::{self, Limits};
 
 /// The most connections, engines, or bytes a flag may name.
 const MAX_COUNT: u64 = 1 << 30;

@@ -10,13 +10,13 @@ use clap::Args;
 
 use crate::cli::tls::TlsArgs;
 use crate::cli::{engine_specs, CliError, EngineArgs};
-use crate::engine::config::EngineSpec;
-use crate::engine::remote::RemoteEngines;
-use crate::play::runner::Runner;
-use crate::remote::bridge::{self, BridgeConfig};
-use crate::remote::kgp::KgpEndpoint;
-use crate::remote::tokens::Tokens;
-use crate::remote::{Limits, Links};
+use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::engine::remote::RemoteEngines;
+use arbiter_core::play::runner::Runner;
+use arbiter_net::remote::bridge::{self, BridgeConfig};
+use arbiter_net::remote::kgp::KgpEndpoint;
+use arbiter_net::remote::tokens::Tokens;
+use arbiter_net::remote::{Limits, Links};
 
 /// Where remote engines (`--engine remote=<id>`) connect, and how long the
 /// event waits for them.
@@ -70,7 +70,7 @@ pub async fn endpoint(
     args: &RemoteArgs,
     tls: &TlsArgs,
 ) -> Result<Option<(RemoteEngines, String)>, CliError> {
-    let ids = crate::engine::remote::remote_ids(specs);
+    let ids = arbiter_core::engine::remote::remote_ids(specs);
     if ids.is_empty() {
         return Ok(None);
     }
@@ -89,12 +89,12 @@ pub async fn endpoint(
         Some(path) => (Tokens::load(path, &ids).map_err(CliError::Usage)?, false),
         None => (Tokens::generate(&ids), true),
     };
-    let registry = crate::remote::registry_for(specs, tokens.clone(), concurrency);
+    let registry = arbiter_net::remote::registry_for(specs, tokens.clone(), concurrency);
     let limits = Limits::default();
     let tls = tls.load()?;
     let scheme = if tls.is_some() { "wss" } else { "ws" };
     let kgp = kgp_endpoint(specs, &registry, limits);
-    let addr = crate::remote::listen_with_kgp(
+    let addr = arbiter_net::remote::listen_with_kgp(
         args.remote_listen,
         registry.clone(),
         limits,
@@ -133,10 +133,10 @@ pub async fn endpoint(
 /// TCP listener and the WebSocket route.
 fn kgp_endpoint(
     specs: &[EngineSpec],
-    registry: &Arc<crate::remote::registry::Registry>,
+    registry: &Arc<arbiter_net::remote::registry::Registry>,
     limits: Limits,
 ) -> Option<Arc<KgpEndpoint>> {
-    use crate::engine::config::Protocol;
+    use arbiter_core::engine::config::Protocol;
     let ids: std::collections::BTreeSet<String> = specs
         .iter()
         .filter(|e| e.proto == Protocol::Kgp)
@@ -150,7 +150,7 @@ fn kgp_endpoint(
 
 /// Opens the KGP TCP listener; its address.
 async fn open_kgp(args: &RemoteArgs, endpoint: Arc<KgpEndpoint>) -> Result<SocketAddr, CliError> {
-    let addr = crate::remote::kgp::listen(args.kgp_listen, endpoint)
+    let addr = arbiter_net::remote::kgp::listen(args.kgp_listen, endpoint)
         .await
         .map_err(|e| {
             CliError::Failed(format!(
@@ -200,7 +200,11 @@ pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
             "connect runs a local engine: give it cmd=, not remote=".into(),
         ));
     }
-    crate::engine::config::refuse_keys(spec, "connect", crate::engine::config::CONNECT_REFUSES)?;
+    arbiter_core::engine::config::refuse_keys(
+        spec,
+        "connect",
+        arbiter_core::engine::config::CONNECT_REFUSES,
+    )?;
     std::fs::create_dir_all(&args.stderr_dir).map_err(|e| {
         CliError::Failed(format!("cannot create {}: {e}", args.stderr_dir.display()))
     })?;
@@ -208,7 +212,7 @@ pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
         .map(|slot| {
             let log = args.stderr_dir.join(format!(
                 "{}.{}.stderr.log",
-                crate::play::runner::sanitize(&spec.name),
+                arbiter_core::play::runner::sanitize(&spec.name),
                 slot + 1
             ));
             spec.launch_spec(spec.stderr.clone().or(Some(log)))
@@ -219,7 +223,7 @@ pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
         spec.name, args.slots, args.url
     );
     let tls = if args.url.starts_with("wss://") {
-        Some(crate::front::tls::client_config(args.ca.as_deref()).map_err(CliError::Usage)?)
+        Some(arbiter_net::front::tls::client_config(args.ca.as_deref()).map_err(CliError::Usage)?)
     } else if args.ca.is_some() {
         return Err(CliError::Usage(format!(
             "--ca is for a wss:// endpoint, not {}",

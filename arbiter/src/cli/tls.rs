@@ -1,6 +1,6 @@
 //! `--tls-cert FILE --tls-key FILE`: TLS built in for every listener of a
 //! command (`serve`'s board; `--live` and `--remote-listen` of `match` and
-//! `tournament`), through the front ([`crate::front::tls`]). One certificate
+//! `tournament`), through the front ([`arbiter_net::front::tls`]). One certificate
 //! for all of them: they are one host's listeners.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::CliError;
-use crate::front::tls::Tls;
+use arbiter_net::front::tls::Tls;
 
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "TLS (every listener of this command)")]

@@ -15,19 +15,22 @@ use clap::Args;
 use mancala_rules::GameId;
 
 use crate::cli::{self, CliError, EngineArgs, RunArgs};
-use crate::engine::config::EngineSpec;
-use crate::event::formats::{Pairer, Played, Table};
-use crate::event::resume;
-use crate::event::schedule::{EventSpec, Format, Schedule, Shard, SlotKey, StageLayout};
-use crate::play::matches::log_of;
-use crate::play::observe::EventObserver;
-use crate::play::runner::{Flow, Job};
-use crate::records::log::GameLog;
-use crate::records::output::{game_line, LogSink};
-use crate::stats::report;
-use crate::stats::{Sprt, SprtState};
-use crate::web::live::feed::LiveEvent;
-use crate::web::live::hub::EventMeta;
+use arbiter_board::live::feed::LiveEvent;
+use arbiter_board::live::hub::EventMeta;
+use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::event::formats::{Pairer, Table};
+use arbiter_core::event::resume;
+use arbiter_core::event::schedule::{EventSpec, Format, Schedule, Shard};
+use arbiter_core::event::tournament::{
+    finished_slots_of, play_stages, with_table, Pending, Planned, Playing, Results, Say,
+    TournamentError,
+};
+use arbiter_core::play::observe::EventObserver;
+use arbiter_core::play::runner::Runner;
+use arbiter_core::records::log::GameLog;
+use arbiter_core::records::output::LogSink;
+use arbiter_core::stats::report;
+use arbiter_core::stats::{Sprt, SprtState};
 
 /// Arguments of `arbiter tournament`.
 #[derive(Args)]
@@ -238,7 +241,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, CliError> {
         (_, spec) => {
             // Random plies and suites are per game: check each game.
             for &game in &games[1..] {
-                crate::play::openings::parse_openings(spec, game, args.run.seed)?;
+                arbiter_core::play::openings::parse_openings(spec, game, args.run.seed)?;
             }
             args.run.openings_for(games[0])?
         }
@@ -290,7 +293,8 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, CliError> {
     } else {
         0
     };
-    let (stages, width) = crate::event::schedule::stage_shape(format, n, rounds, tiebreak_pairs);
+    let (stages, width) =
+        arbiter_core::event::schedule::stage_shape(format, n, rounds, tiebreak_pairs);
     let (pairings, rounds_or_stages) = match format {
         Format::RoundRobin | Format::Pyramid => (n * (n - 1) / 2, rounds),
         Format::Gauntlet => (n - 1, rounds),
@@ -371,7 +375,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     // event), and the finished slots of an earlier run of the tournament.
     let mut tally = report::Tally::new(&names);
     // The rest of the JSON standings' counts (`--standings-json`).
-    let mut live = crate::stats::json::Live::default();
+    let mut live = arbiter_core::stats::json::Live::default();
     let mut done = std::collections::BTreeSet::new();
     // Staged formats: each finished slot's seats and South's half points.
     let mut results = Results::new();
@@ -381,14 +385,15 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
             eprintln!("arbiter: warning: {w}");
         }
         if args.resume {
-            if let Some(old) = crate::event::extend::adopt(&mut log.games, &spec, &schedule) {
+            if let Some(old) = arbiter_core::event::extend::adopt(&mut log.games, &spec, &schedule)
+            {
                 // The log is the record: it is replaced whole (a temporary
                 // file renamed over it) with the new schedule's tags,
                 // locked all the while.
                 let text: String = log
                     .games
                     .iter()
-                    .map(|g| crate::records::jsonl::to_line(g) + "\n")
+                    .map(|g| arbiter_core::records::jsonl::to_line(g) + "\n")
                     .collect();
                 sink.replace_jsonl(&text)?;
                 if old.legacy {
@@ -431,7 +436,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
             // in one log only; the JSON log is the record, the PGN follows it.
             let text: String = finished
                 .iter()
-                .map(|g| crate::records::pgn::write_game(g) + "\n")
+                .map(|g| arbiter_core::records::pgn::write_game(g) + "\n")
                 .collect();
             sink.replace_pgn(&text)?;
         }
@@ -484,7 +489,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     );
     if let Some(feed) = &feed {
         // The page's first standings: the games of an earlier run, if any.
-        let report = crate::stats::json::report_from(&names, &tally, &live, sprt.as_ref());
+        let report = arbiter_core::stats::json::report_from(&names, &tally, &live, sprt.as_ref());
         feed.standings(&report, done_in_shard as u64);
     }
     if done_in_shard > 0 {
@@ -495,13 +500,13 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     }
 
     let what = Planned {
-        args: &args,
         spec: &spec,
         schedule: &schedule,
         sprt,
         names: &names,
         done_before: done_in_shard,
         total: in_shard,
+        standings_json: args.run.standings_json.as_deref(),
     };
     let mut history = Vec::new();
     let mut table = Table::default();
@@ -511,8 +516,20 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     };
     if needed {
         let played = async {
-            let mut playing =
-                Playing::start(&what, &mut tally, &mut live, &mut sink, feed.as_mut()).await?;
+            let runner = checked_runner(&args, &spec, feed.as_ref()).await?;
+            let mut terminal = Terminal(cli::progress_bar(
+                what.total.max(what.done_before) - what.done_before,
+            ));
+            let events = feed.as_mut().map(|f| f as &mut dyn EventObserver);
+            let mut playing = Playing::new(
+                &what,
+                runner,
+                &mut tally,
+                &mut live,
+                &mut sink,
+                events,
+                &mut terminal,
+            );
             let played = match (&pairer, schedule.stages()) {
                 (Some(pairer), Some(layout)) => {
                     play_stages(&mut playing, pairer, layout, &mut results)
@@ -523,7 +540,8 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
             };
             let table = playing.table.clone();
             playing.close().await;
-            played.map(|()| table)
+            terminal.0.finish_and_clear();
+            played.map(|()| table).map_err(CliError::from)
         }
         .await;
         if let (Some(feed), Err(_)) = (&feed, &played) {
@@ -537,7 +555,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     }
 
     if let Some(path) = &args.run.standings_json {
-        use crate::stats::json;
+        use arbiter_core::stats::json;
         json::write_or_warn(
             path,
             &with_table(
@@ -577,395 +595,76 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The report with the format's own standings.
-fn with_table(mut report: crate::stats::json::Report, table: &Table) -> crate::stats::json::Report {
-    report.swiss = table.swiss.clone();
-    report.knockout = table.knockout.clone();
-    report.ended_early = table.ended_early.clone();
-    report
+/// The event's runner, its engines checked once for each game of the event
+/// (remote engines waited for), its games shown on the live page if any.
+async fn checked_runner(
+    args: &TournamentArgs,
+    spec: &EventSpec,
+    feed: Option<&LiveEvent>,
+) -> Result<Runner, CliError> {
+    let mut runner = cli::runner(spec.engines.clone(), &args.run)?;
+    if let Some(feed) = feed {
+        runner.observer = Some(feed.game_observer(&runner.engines));
+    }
+    cli::remote::open(&mut runner, &args.run.remote, &args.run.tls).await?;
+    for &game in &spec.games {
+        arbiter_core::play::preflight::preflight(&runner, game).await?;
+    }
+    Ok(runner)
 }
 
-/// The slot indices of tournament games.
-fn finished_slots_of(games: &[GameLog]) -> impl Iterator<Item = usize> + '_ {
-    games
-        .iter()
-        .filter_map(|g| crate::event::schedule::SlotKey::of(g).map(|k| k.index))
-}
+/// The terminal under a progress bar. why `suspend`: `println` on a hidden
+/// bar (stderr not a terminal) would print nothing.
+struct Terminal(indicatif::ProgressBar);
 
-/// The jobs of the shard that are not finished yet, in order.
-struct Pending {
-    jobs: crate::event::schedule::Jobs,
-    done: std::collections::BTreeSet<usize>,
-    /// How many are left.
-    left: usize,
-}
-
-impl Iterator for Pending {
-    type Item = Job;
-
-    fn next(&mut self) -> Option<Job> {
-        if self.left == 0 {
-            return None;
-        }
-        let job = self.jobs.by_ref().find(|j| !self.done.contains(&j.index))?;
-        self.left -= 1;
-        Some(job)
+impl Say for Terminal {
+    fn game(&mut self, line: &str) {
+        self.0.inc(1);
+        self.line(line);
     }
 
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-/// The finished games of a staged event by slot: the seats and South's half
-/// points (what the pairing of the next stage needs).
-struct Results(std::collections::BTreeMap<usize, ((usize, usize), u32)>);
-
-impl Results {
-    fn new() -> Results {
-        Results(std::collections::BTreeMap::new())
+    fn line(&mut self, line: &str) {
+        self.0.suspend(|| println!("{line}"));
     }
 
-    fn add(&mut self, g: &GameLog) {
-        let (Some(key), Some(result)) = (SlotKey::of(g), g.result) else {
-            return;
-        };
-        if let Some(seats) = key.seats {
-            self.0.insert(
-                key.index,
-                (seats, result.half_points(mancala_rules::Side::South)),
-            );
-        }
+    fn stopped(&mut self, line: &str) {
+        self.line(line);
+        eprintln!("arbiter: {line}");
     }
 }
 
-/// The event as decided before the first game.
-struct Planned<'a> {
-    args: &'a TournamentArgs,
-    spec: &'a EventSpec,
-    schedule: &'a Schedule,
-    sprt: Option<Sprt>,
-    names: &'a [String],
-    /// Games of the shard finished by an earlier run.
-    done_before: usize,
-    /// Games the shard is expected to have.
-    total: usize,
-}
-
-/// Plays the stages of a Swiss or knockout: each stage is paired from the
-/// stages before (replayed from the log's games on a resume: the same seed
-/// and results give the same pairings), its missing games are played, and
-/// its results feed the next stage's pairing.
-async fn play_stages(
-    playing: &mut Playing<'_, '_>,
-    pairer: &Pairer,
-    layout: &StageLayout,
-    results: &mut Results,
-) -> Result<Vec<Played>, CliError> {
-    let names = playing.planned.names;
-    let mut history: Vec<Played> = Vec::new();
-    playing.table = pairer.table(names, &history);
-    while let Some(stage) = pairer.next(&history) {
-        let k = history.len();
-        let jobs = layout.jobs(k, &stage.pairings).ok_or_else(|| {
-            CliError::Bug(format!(
-                "stage {} of {} does not fit the schedule",
-                k + 1,
-                layout.stages
-            ))
-        })?;
-        for j in &jobs {
-            if let Some(&(seats, _)) = results.0.get(&j.index) {
-                if seats != (j.south, j.north) {
-                    return Err(CliError::Usage(format!(
-                        "the results log's game in slot {} is {} v {}, but the pairing of round \
-                         {} puts {} v {} there; the log is not of this event (another engine \
-                         order or results?); give the same arguments as the run that wrote it",
-                        j.index,
-                        names[seats.0],
-                        names[seats.1],
-                        k + 1,
-                        names[j.south],
-                        names[j.north]
-                    )));
-                }
-            }
-        }
-        let missing: Vec<Job> = jobs
-            .iter()
-            .filter(|j| !results.0.contains_key(&j.index))
-            .cloned()
-            .collect();
-        if !missing.is_empty() {
-            playing.run(missing, Some(&mut *results)).await?;
-        }
-        // why before the check below: a drain (the first signal of a
-        // `--live` event, crate::shutdown) starts no game, so the stage is
-        // short; the event then ends as drained, exit 0, not as an error.
-        if crate::shutdown::current() != crate::shutdown::Phase::Running
-            && jobs.iter().any(|j| !results.0.contains_key(&j.index))
-        {
-            let line = format!(
-                "Stopped in round {} (a signal): its games in progress finished, but the next \
-                 round cannot be paired without the rest: run again with --resume to play them",
-                k + 1
-            );
-            playing.say(&line);
-            eprintln!("arbiter: {line}");
-            break;
-        }
-        let mut points = vec![(0, 0); stage.pairings.len()];
-        for j in &jobs {
-            let Some(&(_, south)) = results.0.get(&j.index) else {
-                return Err(CliError::Failed(format!(
-                    "round {}: the game in slot {} did not finish (no result); the next round \
-                     cannot be paired without it: run again with --resume to play it",
-                    k + 1,
-                    j.index
-                )));
-            };
-            let i = j.pair % layout.width.max(1);
-            if j.south == stage.pairings[i].0 {
-                points[i].0 += south;
-                points[i].1 += 2 - south;
-            } else {
-                points[i].0 += 2 - south;
-                points[i].1 += south;
-            }
-        }
-        history.push(Played { stage, points });
-        playing.table = pairer.table(names, &history);
-        playing.publish();
-        playing.say(&format!(
-            "Stage {} of the {} is complete",
-            k + 1,
-            playing.planned.spec.format
-        ));
-    }
-    Ok(history)
-}
-
-/// A run in progress: the runner (engines checked once), the counts, the
-/// logs and the live page, shared by every batch of jobs.
-struct Playing<'p, 'a> {
-    planned: &'p Planned<'a>,
-    runner: crate::play::runner::Runner,
-    tally: &'p mut report::Tally,
-    live: &'p mut crate::stats::json::Live,
-    sink: &'p mut LogSink,
-    feed: Option<&'p mut LiveEvent>,
-    bar: indicatif::ProgressBar,
-    /// Games ended so far, counted in the order they finish.
-    ended: usize,
-    /// For the live page's progress: finished games of the shard.
-    played_here: usize,
-    since_standings: usize,
-    per_round: usize,
-    /// The format's own standings, for the JSON report.
-    table: Table,
-    /// The slots' engines between batches of jobs.
-    kept: crate::play::runner::Kept,
-}
-
-impl<'p, 'a> Playing<'p, 'a> {
-    async fn start(
-        planned: &'p Planned<'a>,
-        tally: &'p mut report::Tally,
-        live: &'p mut crate::stats::json::Live,
-        sink: &'p mut LogSink,
-        feed: Option<&'p mut LiveEvent>,
-    ) -> Result<Playing<'p, 'a>, CliError> {
-        let spec = planned.spec;
-        let mut runner = cli::runner(spec.engines.clone(), &planned.args.run)?;
-        if let Some(feed) = feed.as_deref() {
-            runner.observer = Some(feed.game_observer(&runner.engines));
-        }
-        cli::remote::open(&mut runner, &planned.args.run.remote, &planned.args.run.tls).await?;
-        for &game in &spec.games {
-            crate::play::preflight::preflight(&runner, game).await?;
-        }
-        let total = planned.total.max(planned.done_before);
-        let per_round = match planned.schedule.stages() {
-            Some(st) => st.per_stage(),
-            None => planned.schedule.len() / spec.rounds.max(1),
-        }
-        .max(1);
-        let since_standings = tally.finished() as usize % per_round;
-        Ok(Playing {
-            planned,
-            runner,
-            tally,
-            live,
-            sink,
-            feed,
-            bar: cli::progress_bar(total - planned.done_before),
-            // why count here rather than show the slot: with several games
-            // at once they end out of schedule order, and "2/72" before
-            // "1/72" reads wrong; the lines count games in the order they
-            // finish (the log's Slot tag keeps each game's place).
-            ended: planned.done_before,
-            played_here: 0,
-            since_standings,
-            per_round,
-            table: Table::default(),
-            kept: crate::play::runner::Kept::default(),
-        })
-    }
-
-    /// Shuts the engines down.
-    async fn close(self) {
-        let grace = self.runner.quit_grace;
-        self.bar.finish_and_clear();
-        self.kept.close(grace).await;
-        self.runner.close_remote().await;
-    }
-
-    fn say(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
-    }
-
-    /// The report with the format's standings, to `--standings-json` and the
-    /// live page (after a stage, whose end changes the format's table).
-    fn publish(&mut self) {
-        let Planned {
-            args, names, sprt, ..
-        } = *self.planned;
-        let report = with_table(
-            crate::stats::json::report_from(names, self.tally, self.live, sprt.as_ref()),
-            &self.table,
-        );
-        if let Some(path) = &args.run.standings_json {
-            crate::stats::json::write_or_warn(path, &report);
-        }
-        if let Some(feed) = self.feed.as_deref() {
-            feed.standings(
-                &report,
-                (self.planned.done_before + self.played_here) as u64,
-            );
-        }
-    }
-
-    /// Plays `jobs`, appending each game to the logs as it ends (and to
-    /// `results`, for a staged format).
-    async fn run<J>(&mut self, jobs: J, mut results: Option<&mut Results>) -> Result<(), CliError>
-    where
-        J: IntoIterator<Item = Job>,
-        J::IntoIter: Send + 'static,
-    {
-        let Playing {
-            planned,
-            runner,
-            tally,
-            live,
-            sink,
-            feed,
-            bar,
-            ended,
-            played_here,
-            since_standings,
-            per_round,
-            table,
-            kept,
-        } = self;
-        let Planned {
-            args,
-            spec,
-            schedule,
-            sprt,
-            names,
-            done_before,
-            total,
-        } = **planned;
-        let total = total.max(done_before);
-        let say = |line: &str| bar.suspend(|| println!("{line}"));
-        let mut io_error = None;
-        let finished = runner
-            .run_kept(jobs, kept, |done| {
-                let mut log = log_of(runner, &spec.event, &done);
-                schedule.tag(&mut log, &done.job);
-                // The game is on disk before anything else happens.
-                if let Err(e) = sink.append(&log) {
-                    io_error.get_or_insert(e);
-                    return Flow::Stop;
-                }
-                *ended += 1;
-                let mut line = game_line(*ended, total.max(*ended), &log);
-                tally.add(&log);
-                live.add(&log);
-                let report = || {
-                    with_table(
-                        crate::stats::json::report_from(names, tally, live, sprt.as_ref()),
-                        table,
-                    )
-                };
-                if let Some(path) = &args.run.standings_json {
-                    crate::stats::json::write_or_warn(path, &report());
-                }
-                if let Some(feed) = feed.as_deref_mut() {
-                    *played_here += 1;
-                    let done_so_far = (done_before + *played_here) as u64;
-                    feed.finished(
-                        &done.job,
-                        std::slice::from_ref(&log),
-                        &report(),
-                        done_so_far,
-                    );
-                }
-                bar.inc(1);
-                let mut flow = Flow::Continue;
-                if let Some(s) = &sprt {
-                    let (llr, state) = tally.sprt_status(s);
-                    line.push_str(&format!(
-                        "  [LLR {llr:.2} ({:.2}, {:.2})]",
-                        s.lower_bound(),
-                        s.upper_bound()
-                    ));
-                    if state != SprtState::Continue {
-                        flow = Flow::Stop;
-                    }
-                }
-                say(&line);
-                *since_standings += 1;
-                if *since_standings == *per_round {
-                    *since_standings = 0;
-                    say(&tally.short_standings(names));
-                }
-                if let Some(r) = results.as_deref_mut() {
-                    r.add(&log);
-                }
-                flow
-            })
-            .await;
-        finished.map_err(|e| CliError::Failed(e.to_string()))?;
-        match io_error {
-            Some(e) => Err(CliError::Failed(format!(
-                "cannot write the results log ({e}); stopped starting games, the games written so far are safe"
-            ))),
-            None => Ok(()),
+/// A tournament stopped short: the results log of another event is the
+/// command line's mistake (2); a stage that does not fit is a bug (3).
+impl From<TournamentError> for CliError {
+    fn from(e: TournamentError) -> CliError {
+        match e {
+            TournamentError::Foreign(m) => CliError::Usage(m),
+            TournamentError::Unfinished(m) | TournamentError::Failed(m) => CliError::Failed(m),
+            TournamentError::Misfit(m) => CliError::Bug(m),
         }
     }
 }
 
 /// Runs `arbiter merge`.
 pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
-    let merged = crate::event::merge::merge(&args.logs)?;
+    let merged = arbiter_core::event::merge::merge(&args.logs)?;
     for w in &merged.warnings {
         eprintln!("arbiter: warning: {w}");
     }
     if let Some(path) = &args.jsonout {
         resume::rewrite(path, &merged.games, |g| {
-            crate::records::jsonl::to_line(g) + "\n"
+            arbiter_core::records::jsonl::to_line(g) + "\n"
         })
         .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
     if let Some(path) = &args.pgnout {
         resume::rewrite(path, &merged.games, |g| {
-            crate::records::pgn::write_game(g) + "\n"
+            arbiter_core::records::pgn::write_game(g) + "\n"
         })
         .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }
     if args.json {
-        print!("{}", crate::stats::json::to_text(&merged.report()));
+        print!("{}", arbiter_core::stats::json::to_text(&merged.report()));
         return Ok(());
     }
     print!("{}", merged.summary());

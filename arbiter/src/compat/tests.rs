@@ -244,7 +244,7 @@ fn engine_keys() {
     let Command::Tournament(t) = cli.command else {
         panic!()
     };
-    let e = crate::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
+    let e = arbiter_core::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
         .unwrap_err()
         .to_string();
     assert!(e.contains("not \"uci\""), "{e}");
@@ -258,11 +258,12 @@ fn a_remote_engine_in_the_single_dash_form() {
         panic!()
     };
     let specs =
-        crate::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None).unwrap();
+        arbiter_core::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
+            .unwrap();
     assert_eq!(specs[0].remote.as_deref(), Some("alice"));
     assert_eq!(specs[0].name, "Alice");
     assert_eq!(specs[0].slots, Some(2));
-    assert_eq!(specs[0].lag, crate::play::lag::LagPolicy::Off);
+    assert_eq!(specs[0].lag, arbiter_core::play::lag::LagPolicy::Off);
     assert_eq!(specs[1].remote, None);
 }
 

@@ -1,0 +1,11 @@
+// What the arena's pages share beyond the board's helpers (/assets/dom.js):
+// numbers in tables, links into the replay.
+
+import { el } from "/assets/dom.js";
+
+// A number for a table cell ("–" for none).
+export const fmt = (x, digits = 0) => (x === null || x === undefined ? "–" : x.toFixed(digits));
+
+// A link that replays finished game `g` (a row of /api/arena/games).
+export const replayLink = (g) =>
+  el("a", { href: `/replay?log=${g.log}&game=${g.index}`, "data-replay": "" }, `#${g.id}`);

@@ -1,0 +1,217 @@
+//! House bots: engines the arena runs itself as local processes (`arena run
+//! --house "name=… cmd=… [slots=N] …"`), as CGOS runs anchor players. Each
+//! is a registered bot (`arena bot add`) like any other; it reaches the
+//! arena through the same seam as remote bots ([`crate::lobby`]):
+//! it arrives with its slots, and each game gets a session of it (a process
+//! kept between games, replaced after a fault).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use mancala_rules::GameId;
+
+use crate::lobby::LobbyEvent;
+use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::engine::session::{Fault, Session};
+
+/// One house bot.
+#[derive(Clone, Debug)]
+pub struct HouseBot {
+    pub spec: EngineSpec,
+    /// Games it plays at once (each its own process).
+    pub slots: usize,
+}
+
+/// The most slots a house bot may have.
+pub const MAX_SLOTS: usize = 64;
+
+/// Parses one `--house` value: engine settings as `--engine` takes them
+/// (`name=` is the bot's name and required), and `slots=N` (default 1).
+pub fn parse(text: &str) -> Result<HouseBot, String> {
+    let mut slots = 1;
+    let mut tokens = Vec::new();
+    for t in text.split_whitespace() {
+        match t.strip_prefix("slots=") {
+            Some(n) => {
+                slots = arbiter_core::values::count_in(n, 1, MAX_SLOTS as u64)
+                    .map_err(|e| format!("--house {text:?}: slots={n}: {e}"))?
+                    as usize;
+            }
+            None => tokens.push(t.to_owned()),
+        }
+    }
+    if !tokens.iter().any(|t| t.starts_with("name=")) {
+        return Err(format!(
+            "--house {text:?}: give the bot's name= (a bot added with `arena bot add`)"
+        ));
+    }
+    let spec = arbiter_core::engine::config::parse_engine(0, &tokens, &[], None)
+        .map_err(|e| format!("--house {text:?}: {e}"))?;
+    arbiter_core::engine::config::refuse_keys(
+        &spec,
+        "arena run --house",
+        arbiter_core::engine::config::HOUSE_REFUSES,
+    )
+    .map_err(|e| format!("--house {text:?}: {e}"))?;
+    crate::bots::check_name(&spec.name).map_err(|e| format!("--house {text:?}: {e}"))?;
+    Ok(HouseBot { spec, slots })
+}
+
+/// The house bots and their idle processes.
+pub struct House {
+    bots: BTreeMap<String, HouseBot>,
+    idle: Mutex<BTreeMap<String, Vec<Session>>>,
+    pub handshake_timeout: Duration,
+    pub quit_grace: Duration,
+    pub stderr_dir: Option<PathBuf>,
+}
+
+impl House {
+    pub fn new(
+        bots: Vec<HouseBot>,
+        handshake_timeout: Duration,
+        stderr_dir: Option<PathBuf>,
+    ) -> House {
+        House {
+            bots: bots.into_iter().map(|b| (b.spec.name.clone(), b)).collect(),
+            idle: Mutex::new(BTreeMap::new()),
+            handshake_timeout,
+            quit_grace: Duration::from_millis(500),
+            stderr_dir,
+        }
+    }
+
+    /// Whether `name` is one of the house bots.
+    pub fn has(&self, name: &str) -> bool {
+        self.bots.contains_key(name)
+    }
+
+    /// The house bots' names.
+    pub fn names(&self) -> std::collections::BTreeSet<String> {
+        self.bots.keys().cloned().collect()
+    }
+
+    async fn start(&self, bot: &HouseBot) -> Result<Session, Fault> {
+        let stderr = bot.spec.stderr.clone().or_else(|| {
+            self.stderr_dir
+                .as_ref()
+                .map(|d| d.join(format!("{}.stderr.log", bot.spec.name)))
+        });
+        Session::start(&bot.spec.launch_spec(stderr), self.handshake_timeout, None).await
+    }
+
+    /// Starts each bot once to learn the games it plays (a bot that does not
+    /// start is refused here, with its fault), and returns their arrivals.
+    pub async fn arrivals(&self) -> Result<Vec<LobbyEvent>, String> {
+        let mut events = Vec::new();
+        for (name, bot) in &self.bots {
+            let session = self
+                .start(bot)
+                .await
+                .map_err(|e| format!("house bot {name}: {e}"))?;
+            let games = session.games.clone();
+            self.put_back(name, session);
+            events.push(LobbyEvent::Arrived {
+                bot: name.clone(),
+                slots: bot.slots,
+                games,
+                pools: None,
+            });
+        }
+        Ok(events)
+    }
+
+    fn put_back(&self, name: &str, session: Session) {
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        idle.entry(name.to_owned()).or_default().push(session);
+    }
+
+    fn take_idle(&self, name: &str) -> Option<Session> {
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        idle.get_mut(name).and_then(Vec::pop)
+    }
+
+    /// Ends every idle process.
+    pub async fn shutdown(&self) {
+        let all: Vec<Session> = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            std::mem::take(&mut *idle).into_values().flatten().collect()
+        };
+        for s in all {
+            s.shutdown(self.quit_grace).await;
+        }
+    }
+
+    async fn seat_now(
+        &self,
+        name: &str,
+        game: GameId,
+        options: &[(String, String)],
+    ) -> Result<Session, Fault> {
+        let bot = self.bots.get(name).ok_or_else(|| Fault::Garbled {
+            line: String::new(),
+            problem: format!("{name} is not a house bot"),
+        })?;
+        let mut session = loop {
+            match self.take_idle(name) {
+                Some(mut s) => {
+                    if s.is_alive() {
+                        break s;
+                    }
+                    s.shutdown(self.quit_grace).await;
+                }
+                None => break self.start(bot).await?,
+            }
+        };
+        if !session.plays(game.as_str()) {
+            let games = session.games.join(" ");
+            session.shutdown(self.quit_grace).await;
+            return Err(Fault::WrongGame {
+                game: game.to_string(),
+                games,
+            });
+        }
+        let all: Vec<(String, String)> = options.iter().chain(&bot.spec.options).cloned().collect();
+        if let Err(fault) = session.set_options(&all).await {
+            session.shutdown(self.quit_grace).await;
+            return Err(fault);
+        }
+        Ok(session)
+    }
+
+    /// Keeps a fit session for the next game (unless `restart=on`), else ends it.
+    async fn release_now(&self, bot: &str, session: Session, fit: bool) {
+        let restart = self
+            .bots
+            .get(bot)
+            .is_some_and(|b| b.spec.restart == arbiter_core::engine::config::Restart::On);
+        if fit && !restart {
+            self.put_back(bot, session);
+        } else {
+            session.shutdown(self.quit_grace).await;
+        }
+    }
+}
+
+crate::lobby::seats_by_async_methods!(House);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_house_bot_needs_a_name_and_takes_slots() {
+        let b = parse("name=ref3 cmd=engine option.Level=3 slots=4").unwrap();
+        assert_eq!((b.spec.name.as_str(), b.slots), ("ref3", 4));
+        assert_eq!(b.spec.options, [("Level".to_owned(), "3".to_owned())]);
+        assert!(parse("cmd=engine").unwrap_err().contains("name="));
+        assert!(parse("name=x cmd=engine slots=0")
+            .unwrap_err()
+            .contains("slots=0"));
+        assert!(parse("name=a/b cmd=engine")
+            .unwrap_err()
+            .contains("bot name"));
+    }
+}

@@ -1,0 +1,34 @@
+//! The arena: `arbiter arena`, a long-running server where bots
+//! connect whenever they like, are paired in rated pools, rated by a
+//! maximum-likelihood Elo fit and watched in the browser (docs/arena.md).
+//!
+//! - [`db`]: the SQLite database, its migrations and the one-writer lock.
+//! - [`bots`]: accounts and tokens (hashed, checked in constant time).
+//! - [`pools`]: reads `pools.json`.
+//! - [`pairing`]: the continuous pairing of one pool (pure).
+//! - [`backoff`]: the pause of a bot that keeps crashing (pure).
+//! - [`store`]: games in the database: started, finished, aborted, exported.
+//! - [`ratings`]: a pool's ratings from its games.
+//! - [`lobby`]: the seam to the bots' side: who is connected with how many
+//!   slots, and a session for each side of a game.
+//! - [`house`]: bots the server runs itself as local processes (anchors),
+//!   through that seam.
+//! - [`remote`]: bots that connect to `/umi` (`arbiter connect`, the
+//!   Python kit), through the remote room's endpoint and registry.
+//! - [`seats`]: both sides as one: a bot is seated from the side it is on.
+//! - [`server`]: the arena itself: pairing, games, records, ratings.
+//! - [`web`]: the pages and JSON.
+
+pub mod backoff;
+pub mod bots;
+pub mod db;
+pub mod house;
+pub mod lobby;
+pub mod pairing;
+pub mod pools;
+pub mod ratings;
+pub mod remote;
+pub mod seats;
+pub mod server;
+pub mod store;
+pub mod web;

@@ -1,0 +1,764 @@
+//! The arena itself: who is connected ([`crate::lobby`]), the
+//! continuous pairing of every pool, the games (each in its own task, with
+//! sessions from the seam, played by the same game code as `arbiter
+//! match`), their records in the database, the back-off of bots that keep
+//! failing, and the ratings, recomputed as games finish.
+//!
+//! One task owns the scheduling: it wakes on a lobby event, a finished
+//! game, or once a second (a pause that ran out), and starts whatever the
+//! pairing gives. Nothing a connection sends reaches the database except
+//! through a game's record, written by the arbiter.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use mancala_rules::{GameResult, Side};
+use rusqlite::Connection;
+use tokio::sync::{mpsc, Notify};
+use tracing::Instrument;
+
+use crate::backoff::{Backoff, Policy};
+use crate::db::{self, DbError};
+use crate::lobby::{LobbyEvent, Seats};
+use crate::pairing::{Pairing, Start};
+use crate::pools::Pool;
+use crate::ratings::{rate_scored, Rated};
+use crate::store::{self, NewGame};
+use arbiter_board::live::LiveHub;
+use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::play::game::{self, GamePlan, Played, Timeouts};
+use arbiter_core::play::observe::{
+    clocks_ms, GameObserver, GameStart, GameWatch, PlyEvent, ThinkingEvent,
+};
+use arbiter_core::play::runner::Job;
+use arbiter_core::records::log::{GameLog, Termination};
+
+/// How the arena plays.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub pools: Vec<Pool>,
+    pub timeouts: Timeouts,
+    pub max_plies: Option<u32>,
+    pub backoff: Policy,
+    /// The least time between two recomputations of a pool's ratings.
+    pub rating_interval: Duration,
+    /// Start no new game (the games in progress finish); for tests and a
+    /// graceful stop.
+    pub max_games: Option<u64>,
+}
+
+/// A connected bot.
+#[derive(Clone, Debug)]
+pub struct Presence {
+    pub slots: usize,
+    pub games: Vec<String>,
+    pub pools: Option<Vec<String>>,
+    pub since: SystemTime,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Playing {
+    pub id: i64,
+    pub pool: String,
+    pub south: String,
+    pub north: String,
+}
+
+#[derive(Default)]
+struct State {
+    present: BTreeMap<String, Presence>,
+    pairing: BTreeMap<String, Pairing>,
+    backoff: Backoff,
+    /// Games in progress per bot.
+    busy: BTreeMap<String, usize>,
+    playing: BTreeMap<i64, Playing>,
+    /// Pools whose ratings are out of date.
+    stale: BTreeSet<String>,
+    /// Pool to look at first next time (so no pool takes every free slot).
+    first_pool: usize,
+    /// When the ratings were last recomputed.
+    rated_at: Option<Instant>,
+    started: u64,
+    /// The server is stopping (a drain): no new game.
+    stopping: bool,
+    /// The latest clocks of each game in progress (for the drain's deadline).
+    clocks: BTreeMap<i64, arbiter_core::shutdown::InProgress>,
+}
+
+/// The arena, shared by its tasks and the pages.
+pub struct Arena {
+    pub config: Config,
+    pub db_path: PathBuf,
+    /// The one connection that writes.
+    writer: Mutex<Connection>,
+    /// A connection the pages read through.
+    reader: Mutex<Connection>,
+    state: Mutex<State>,
+    ladders: Mutex<BTreeMap<String, Vec<Rated>>>,
+    seats: Arc<dyn Seats>,
+    wake: Notify,
+    pub live: LiveHub,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // why not unwrap: a panic in one game must not stop the arena.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The live feed of one game, which also keeps its latest clocks in the
+/// arena's state (the drain's deadline is the longest game's clocks).
+struct ClockTap<'a> {
+    inner: &'a dyn GameObserver,
+    arena: &'a Arena,
+    id: i64,
+}
+
+impl ClockTap<'_> {
+    fn note(&self, clocks: [Option<u64>; 2]) {
+        if let Some(c) = lock(&self.arena.state).clocks.get_mut(&self.id) {
+            *c = arbiter_core::shutdown::InProgress::now(clocks);
+        }
+    }
+}
+
+impl GameObserver for ClockTap<'_> {
+    fn game_started(&self, start: &GameStart<'_>) {
+        self.note(start.clocks_ms);
+        self.inner.game_started(start);
+    }
+
+    fn ply(&self, job: &Job, ply: &PlyEvent<'_>) {
+        self.note(ply.clocks_ms);
+        // why asked here: the tap is always watched (for the clocks); the
+        // feed builds its message only while a page looks.
+        if self.inner.watched() {
+            self.inner.ply(job, ply);
+        }
+    }
+
+    fn thinking(&self, job: &Job, thinking: &ThinkingEvent<'_>) {
+        if self.inner.watched() {
+            self.inner.thinking(job, thinking);
+        }
+    }
+}
+
+/// What the pages say while the server drains.
+pub const STOPPING: &str = "server stopping: no new game; the games in progress finish";
+
+/// Whether a game's verdict is a strike against the bot that lost it
+/// (see [`crate::backoff`]).
+fn is_strike(termination: &Termination) -> bool {
+    matches!(
+        termination,
+        Termination::Crash { .. }
+            | Termination::Disconnect { .. }
+            | Termination::Unresponsive { .. }
+    )
+}
+
+impl Arena {
+    /// Opens the arena on its database (migrated; games left `playing` by a
+    /// server that died are marked aborted) and restores each pool's pairing
+    /// from the recorded games.
+    pub fn open(
+        config: Config,
+        db_path: PathBuf,
+        seats: Arc<dyn Seats>,
+    ) -> Result<Arc<Arena>, DbError> {
+        let writer = db::open(&db_path)?;
+        let aborted = store::abort_unfinished(&writer)?;
+        if aborted > 0 {
+            tracing::warn!("{aborted} game(s) in progress when the last server stopped: aborted");
+        }
+        let reader = db::open(&db_path)?;
+        let mut state = State {
+            backoff: Backoff::new(config.backoff),
+            ..State::default()
+        };
+        for pool in &config.pools {
+            let legs = store::legs(&writer, &pool.name)?;
+            let pairing = Pairing::restore(
+                legs.iter()
+                    .map(|(s, n, p, l)| (s.as_str(), n.as_str(), *p, *l)),
+            );
+            state.pairing.insert(pool.name.clone(), pairing);
+            state.stale.insert(pool.name.clone());
+        }
+        let arena = Arc::new(Arena {
+            config,
+            db_path,
+            writer: Mutex::new(writer),
+            reader: Mutex::new(reader),
+            state: Mutex::new(state),
+            ladders: Mutex::new(BTreeMap::new()),
+            seats,
+            wake: Notify::new(),
+            live: LiveHub::new(),
+        });
+        arena.live.publish(arbiter_board::live::LiveMsg::Event(
+            arbiter_board::live::hub::EventMeta {
+                event: format!(
+                    "mancala arena: {}",
+                    arena
+                        .config
+                        .pools
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                games: arena
+                    .config
+                    .pools
+                    .iter()
+                    .map(|p| p.game.to_string())
+                    .collect(),
+                // why none: the bots come and go; the ladder lists them.
+                engines: Vec::new(),
+                total: None,
+                source: "arena".to_owned(),
+            },
+        ));
+        arena.refresh_ratings(true);
+        Ok(arena)
+    }
+
+    /// The pages' read connection.
+    pub fn reader(&self) -> MutexGuard<'_, Connection> {
+        lock(&self.reader)
+    }
+
+    /// The ratings of `pool` as last computed.
+    pub fn ladder(&self, pool: &str) -> Vec<Rated> {
+        lock(&self.ladders).get(pool).cloned().unwrap_or_default()
+    }
+
+    /// Who is connected now.
+    pub fn present(&self) -> BTreeMap<String, Presence> {
+        lock(&self.state).present.clone()
+    }
+
+    /// The games in progress.
+    pub fn playing(&self) -> Vec<Playing> {
+        lock(&self.state).playing.values().cloned().collect()
+    }
+
+    /// Starts the drain: no new game from now on (the games in progress
+    /// finish), and the live page says the server is stopping.
+    pub fn stop_pairing(&self) {
+        lock(&self.state).stopping = true;
+        self.live.publish(arbiter_board::live::LiveMsg::Problems {
+            problems: vec![STOPPING.to_owned()],
+        });
+        self.wake.notify_one();
+    }
+
+    /// Whether the server is stopping (no new game).
+    pub fn is_stopping(&self) -> bool {
+        lock(&self.state).stopping
+    }
+
+    /// Each game in progress's remaining clocks as of its last move, and
+    /// when that was (the drain's deadline, [`arbiter_core::shutdown::over_by`]).
+    pub fn in_progress(&self) -> Vec<arbiter_core::shutdown::InProgress> {
+        let s = lock(&self.state);
+        s.playing
+            .keys()
+            .map(|id| {
+                s.clocks
+                    .get(id)
+                    .copied()
+                    .unwrap_or_else(|| arbiter_core::shutdown::InProgress::now([None, None]))
+            })
+            .collect()
+    }
+
+    /// Aborts every game still in progress (a drain's deadline passed):
+    /// never a result, counted nowhere; a game that ends later is not
+    /// recorded. Returns how many.
+    pub fn abort_playing(&self) -> usize {
+        let ids: Vec<i64> = lock(&self.state).playing.keys().copied().collect();
+        let w = lock(&self.writer);
+        ids.into_iter()
+            .filter(|&id| match store::abort(&w, id) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::error!("cannot abort game {id}: {e}");
+                    false
+                }
+            })
+            .count()
+    }
+
+    /// Until when `bot` is paused (seconds from now), if it is.
+    pub fn paused_for(&self, bot: &str) -> Option<Duration> {
+        let now = Instant::now();
+        lock(&self.state)
+            .backoff
+            .paused_until(bot, now)
+            .map(|until| until - now)
+    }
+
+    /// Whether `bot` (connected) plays in `pool`.
+    pub fn plays_in(presence: &Presence, pool: &Pool) -> bool {
+        presence.games.iter().any(|g| g == pool.game.as_str())
+            && presence
+                .pools
+                .as_ref()
+                .is_none_or(|named| named.iter().any(|p| p == &pool.name))
+    }
+
+    /// Runs the arena: takes the lobby's events and starts games (until
+    /// `max_games` have started, if given) until the lobby closes and the
+    /// games in progress have finished.
+    pub async fn run(self: Arc<Self>, mut events: mpsc::Receiver<LobbyEvent>) {
+        let mut open = true;
+        loop {
+            tokio::select! {
+                ev = events.recv(), if open => match ev {
+                    Some(ev) => self.apply(ev),
+                    None => open = false,
+                },
+                _ = self.wake.notified() => {}
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+            }
+            // why every waiting event first: a seat gives its slot back
+            // (`Left`) before its game counts as over, so the pairing never
+            // sees the slot of a connection just closed as free.
+            while open {
+                match events.try_recv() {
+                    Ok(ev) => self.apply(ev),
+                    Err(mpsc::error::TryRecvError::Empty) => break,
+                    Err(mpsc::error::TryRecvError::Disconnected) => open = false,
+                }
+            }
+            self.schedule();
+            self.refresh_ratings(false);
+            let s = lock(&self.state);
+            if (!open || s.stopping) && s.playing.is_empty() {
+                break;
+            }
+        }
+        self.refresh_ratings(true);
+    }
+
+    fn apply(&self, ev: LobbyEvent) {
+        let mut s = lock(&self.state);
+        match ev {
+            LobbyEvent::Arrived {
+                bot,
+                slots,
+                games,
+                pools,
+            } => {
+                tracing::info!(%bot, slots, "bot arrived");
+                let p = s.present.entry(bot.clone()).or_insert_with(|| Presence {
+                    slots: 0,
+                    games: games.clone(),
+                    pools: pools.clone(),
+                    since: SystemTime::now(),
+                });
+                p.slots += slots;
+                p.games = games;
+                p.pools = pools;
+                drop(s);
+                self.seen(&bot);
+            }
+            LobbyEvent::Left { bot, slots } => {
+                tracing::info!(%bot, slots, "bot left");
+                let gone = match s.present.get_mut(&bot) {
+                    Some(p) => {
+                        p.slots = p.slots.saturating_sub(slots);
+                        p.slots == 0
+                    }
+                    None => false,
+                };
+                if gone {
+                    s.present.remove(&bot);
+                }
+                drop(s);
+                self.seen(&bot);
+            }
+        }
+    }
+
+    fn seen(&self, bot: &str) {
+        let w = lock(&self.writer);
+        if let Err(e) = w.execute(
+            "INSERT INTO seen (bot, at) VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) \
+             ON CONFLICT (bot) DO UPDATE SET at = excluded.at",
+            [bot],
+        ) {
+            tracing::error!("cannot record when {bot} was seen: {e}");
+        }
+    }
+
+    /// The bots whose token is not revoked (read each time: a revocation by
+    /// the admin command takes effect at the next pairing).
+    fn active_bots(&self) -> BTreeSet<String> {
+        let r = lock(&self.reader);
+        let names = crate::bots::list(&r).map(|bots| {
+            bots.into_iter()
+                .filter(|b| b.revoked.is_none())
+                .map(|b| b.name)
+                .collect()
+        });
+        names.unwrap_or_else(|e| {
+            tracing::error!("cannot read the bots: {e}");
+            BTreeSet::new()
+        })
+    }
+
+    /// Starts what the pairing of each pool gives for the free slots now.
+    fn schedule(self: &Arc<Self>) {
+        if self.is_stopping() {
+            return;
+        }
+        let active = self.active_bots();
+        let now = Instant::now();
+        let mut starts: Vec<(usize, Start, i64)> = Vec::new();
+        {
+            let mut guard = lock(&self.state);
+            // why: borrow the state's fields apart, not through the guard.
+            let s = &mut *guard;
+            let mut free: BTreeMap<String, usize> = s
+                .present
+                .iter()
+                .filter(|(bot, _)| active.contains(*bot) && s.backoff.may_play(bot, now))
+                .map(|(bot, p)| {
+                    let busy = s.busy.get(bot).copied().unwrap_or(0);
+                    (bot.clone(), p.slots.saturating_sub(busy))
+                })
+                .filter(|(_, n)| *n > 0)
+                .collect();
+            let n = self.config.pools.len();
+            let first = s.first_pool % n.max(1);
+            s.first_pool = s.first_pool.wrapping_add(1);
+            for k in 0..n {
+                let i = (first + k) % n;
+                let pool = &self.config.pools[i];
+                let mut here: BTreeMap<String, usize> = free
+                    .iter()
+                    .filter(|(bot, _)| {
+                        s.present
+                            .get(*bot)
+                            .is_some_and(|p| Arena::plays_in(p, pool))
+                    })
+                    .map(|(b, n)| (b.clone(), *n))
+                    .collect();
+                let before = here.clone();
+                let room = self
+                    .config
+                    .max_games
+                    .map_or(usize::MAX, |max| max.saturating_sub(s.started) as usize);
+                let Some(pairing) = s.pairing.get_mut(&pool.name) else {
+                    continue;
+                };
+                let got = pairing.next_at_most(&mut here, room);
+                for (bot, n) in &before {
+                    let used = n - here.get(bot).copied().unwrap_or(0);
+                    if let Some(f) = free.get_mut(bot) {
+                        *f -= used.min(*f);
+                    }
+                }
+                for start in got {
+                    let id = {
+                        let w = lock(&self.writer);
+                        store::begin(
+                            &w,
+                            &NewGame {
+                                pool: &pool.name,
+                                south: &start.south,
+                                north: &start.north,
+                                pair: start.pair,
+                                leg: start.leg,
+                            },
+                        )
+                    };
+                    match id {
+                        Ok(id) => {
+                            s.started += 1;
+                            for bot in [&start.south, &start.north] {
+                                *s.busy.entry(bot.clone()).or_default() += 1;
+                            }
+                            s.clocks
+                                .insert(id, arbiter_core::shutdown::InProgress::now([None, None]));
+                            s.playing.insert(
+                                id,
+                                Playing {
+                                    id,
+                                    pool: pool.name.clone(),
+                                    south: start.south.clone(),
+                                    north: start.north.clone(),
+                                },
+                            );
+                            starts.push((i, start, id));
+                        }
+                        Err(e) => tracing::error!("cannot record a new game: {e}"),
+                    }
+                }
+            }
+        }
+        for (pool, start, id) in starts {
+            let arena = Arc::clone(self);
+            // why a span: every log event of the game says which game it is.
+            let span = tracing::error_span!(
+                "game",
+                id,
+                pool = %self.config.pools[pool].name,
+                south = %start.south,
+                north = %start.north,
+            );
+            tokio::spawn(async move { arena.play(pool, start, id).await }.instrument(span));
+        }
+    }
+
+    /// Plays one game and records it.
+    async fn play(self: Arc<Self>, pool_index: usize, start: Start, id: i64) {
+        let pool = &self.config.pools[pool_index];
+        let plan = GamePlan {
+            game: pool.game,
+            start_position: pool.opening(start.pair as usize),
+            tc: [pool.tc; 2],
+            max_plies: self.config.max_plies,
+            adjudication: arbiter_core::play::adjudicate::Rules::default(),
+            ponder: [false; 2],
+        };
+        let names = [start.south.clone(), start.north.clone()];
+        let (played, sessions) = self.play_seated(pool, &plan, &names, id).await;
+        let log = GameLog {
+            event: format!("mancala arena {}", pool.name),
+            site: "arena".to_owned(),
+            date: arbiter_core::records::output::pgn_date(),
+            round: id.to_string(),
+            game: pool.game.to_string(),
+            start_position: plan.start_position.clone(),
+            south: names[0].clone(),
+            north: names[1].clone(),
+            result: Some(played.result),
+            termination: played.termination.clone(),
+            time_control: pool.tc.to_string(),
+            moves: played.moves.clone(),
+            scores: played.scores,
+            partie: None,
+            tags: BTreeMap::new(),
+        };
+        // why: a game cut off by our own stop (its engines killed, or the
+        // server stopping at once) is never a result: aborted, counted nowhere.
+        let cut_off = arbiter_core::shutdown::stopping_now()
+            || matches!(played.termination, Termination::Interrupted { .. });
+        let recorded = {
+            let mut w = lock(&self.writer);
+            if cut_off {
+                match store::abort(&w, id) {
+                    Ok(()) => Err(DbError(format!(
+                        "game {id} aborted: {}",
+                        played.termination.detail()
+                    ))),
+                    Err(e) => Err(e),
+                }
+            } else {
+                store::finish(&mut w, id, &log)
+            }
+        };
+        if let Err(e) = &recorded {
+            tracing::warn!("game {id} not recorded: {e}");
+        }
+        // The game is in the database before the sessions go back (an
+        // offender's shutdown grace would widen the window a kill loses it in).
+        let offender = played.offender();
+        for (side, session) in sessions {
+            let fit = offender != Some(side);
+            self.seats.release(&names[side.index()], session, fit).await;
+        }
+        if recorded.is_ok() {
+            self.publish_finished(pool_index, id, &log);
+        }
+        let now = Instant::now();
+        let mut s = lock(&self.state);
+        s.playing.remove(&id);
+        s.clocks.remove(&id);
+        for (side, bot) in Side::BOTH.into_iter().zip(&names) {
+            if let Some(n) = s.busy.get_mut(bot) {
+                *n = n.saturating_sub(1);
+            }
+            let strike = offender == Some(side) && is_strike(&played.termination);
+            if let Some(pause) = s.backoff.record(bot, strike, now) {
+                tracing::warn!(%bot, "paused for {pause:?} after repeated crashes or disconnects");
+            }
+        }
+        s.stale.insert(pool.name.clone());
+        drop(s);
+        self.wake.notify_one();
+    }
+
+    /// Seats both bots and plays; a bot that cannot be seated or started
+    /// loses by its fault. Returns the sessions seated.
+    async fn play_seated(
+        &self,
+        pool: &Pool,
+        plan: &GamePlan,
+        names: &[String; 2],
+        id: i64,
+    ) -> (Played, Vec<(Side, Session)>) {
+        let pool_options = &pool.options;
+        let mut seated: Vec<(Side, Session)> = Vec::with_capacity(2);
+        for side in Side::BOTH {
+            let bot = &names[side.index()];
+            let result = match self.seats.seat(bot, plan.game, pool_options).await {
+                Ok(mut session) => {
+                    match game::start(plan, &mut session, self.config.timeouts).await {
+                        Ok(()) => Ok(session),
+                        Err(fault) => Err((fault, Some(session))),
+                    }
+                }
+                Err(fault) => Err((fault, None)),
+            };
+            match result {
+                Ok(session) => seated.push((side, session)),
+                Err((fault, session)) => {
+                    let mut played = game::lost_at_start(side, &fault);
+                    if session.is_none() {
+                        let detail = format!("{bot} at start: {fault}");
+                        played.termination = match fault {
+                            Fault::Gone { .. } => game::gone(side, detail),
+                            // why: a connection that closed before its game.
+                            Fault::Dropped { .. } => Termination::Disconnect { side, detail },
+                            _ => Termination::Unresponsive { side, detail },
+                        };
+                    }
+                    seated.extend(session.map(|s| (side, s)));
+                    let mut all: Vec<&mut Session> = seated.iter_mut().map(|(_, s)| s).collect();
+                    game::send_gameover(&mut all, &played).await;
+                    return (played, seated);
+                }
+            }
+        }
+        let (Some((_, mut north)), Some((_, mut south))) = (seated.pop(), seated.pop()) else {
+            let played = Played {
+                result: GameResult::Draw,
+                termination: Termination::Interrupted {
+                    detail: "internal: a session is missing".into(),
+                },
+                moves: Vec::new(),
+                scores: None,
+            };
+            return (played, seated);
+        };
+        let job = Job {
+            index: id as usize,
+            round: id.to_string(),
+            game: plan.game,
+            south: 0,
+            north: 1,
+            start_position: plan.start_position.clone(),
+            pair: 0,
+        };
+        let feed = arbiter_board::live::feed::game_feed(self.live.clone(), names.to_vec());
+        let clocks = plan.tc.map(arbiter_core::play::tc::Clock::new);
+        let tap = ClockTap {
+            inner: feed.as_ref(),
+            arena: self,
+            id,
+        };
+        tap.game_started(&GameStart {
+            job: &job,
+            clocks_ms: clocks_ms(&clocks),
+        });
+        let watch = GameWatch {
+            observer: &tap,
+            job: &job,
+        };
+        let played = game::play_observed(
+            plan,
+            [&mut south, &mut north],
+            self.config.timeouts,
+            Some(&watch),
+        )
+        .await;
+        (played, vec![(Side::South, south), (Side::North, north)])
+    }
+
+    fn publish_finished(&self, pool_index: usize, id: i64, log: &GameLog) {
+        let index: Result<i64, _> = lock(&self.reader).query_row(
+            "SELECT count(*) FROM games WHERE pool = ?1 AND state = 'finished' AND id < ?2",
+            rusqlite::params![self.config.pools[pool_index].name, id],
+            |r| r.get(0),
+        );
+        let Ok(index) = index else { return };
+        self.live
+            .publish(arbiter_board::live::LiveMsg::GameFinished(
+                arbiter_board::live::hub::GameFinished::new(
+                    Some(id as u64),
+                    Some(pool_index),
+                    index as usize,
+                    log,
+                ),
+            ));
+    }
+
+    /// Recomputes the ratings of the pools with new games (`all`: every
+    /// pool), at most once per `rating_interval`; each bot whose game count
+    /// changed gets a rating history entry.
+    fn refresh_ratings(&self, all: bool) {
+        let pools: Vec<String> = {
+            let mut s = lock(&self.state);
+            let now = Instant::now();
+            let due = s
+                .rated_at
+                .is_none_or(|at| now.duration_since(at) >= self.config.rating_interval);
+            if !all && (!due || s.stale.is_empty()) {
+                return;
+            }
+            s.rated_at = Some(now);
+            if all {
+                s.stale.clear();
+                self.config.pools.iter().map(|p| p.name.clone()).collect()
+            } else {
+                std::mem::take(&mut s.stale).into_iter().collect()
+            }
+        };
+        for pool in pools {
+            if let Err(e) = self.rate_pool(&pool) {
+                tracing::error!("ratings of {pool}: {e}");
+            }
+        }
+    }
+
+    fn rate_pool(&self, pool: &str) -> Result<(), DbError> {
+        let games = store::scored(&lock(&self.reader), pool)?;
+        let rated = rate_scored(&games);
+        let last = games.last().map_or(0, |g| g.0);
+        {
+            let w = lock(&self.writer);
+            let mut known: BTreeMap<String, i64> = BTreeMap::new();
+            {
+                let mut stmt = w.prepare(
+                    "SELECT bot, max(games) FROM rating_history WHERE pool = ?1 GROUP BY bot",
+                )?;
+                let rows = stmt.query_map([pool], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                for row in rows {
+                    let (bot, n) = row?;
+                    known.insert(bot, n);
+                }
+            }
+            let tx = w.unchecked_transaction()?;
+            for r in &rated {
+                if known.get(&r.name).copied() != Some(i64::from(r.games)) {
+                    tx.execute(
+                        "INSERT INTO rating_history (pool, bot, game, games, rating, margin, at) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                        rusqlite::params![pool, r.name, last, r.games, r.rating, r.interval],
+                    )?;
+                }
+            }
+            tx.commit()?;
+        }
+        lock(&self.ladders).insert(pool.to_owned(), rated);
+        Ok(())
+    }
+}

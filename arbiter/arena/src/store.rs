@@ -1,0 +1,289 @@
+//! The games in the database. A game gets its row when it starts
+//! (`playing`); when it ends, [`finish`] writes its record — the JSON line
+//! `arbiter match` writes ([`arbiter_core::records::jsonl`]) — with its result in
+//! one transaction. A server that starts and finds `playing` rows was
+//! killed mid-game: [`abort_unfinished`] marks them `aborted`, never a
+//! result, and they count nowhere. [`export`] writes a pool's finished
+//! games as the JSON lines (the stored lines, byte for byte) and PGN that
+//! `arbiter verify` and `arbiter merge` read.
+
+use std::io::Write;
+use std::path::Path;
+
+use rusqlite::{params, Connection};
+
+use crate::db::DbError;
+use arbiter_core::records::log::GameLog;
+
+/// A game about to start.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub pool: &'a str,
+    pub south: &'a str,
+    pub north: &'a str,
+    pub pair: u64,
+    pub leg: u8,
+}
+
+/// Records a game as started; returns its id.
+pub fn begin(conn: &Connection, game: &NewGame<'_>) -> Result<i64, DbError> {
+    conn.execute(
+        "INSERT INTO games (pool, south, north, pair, leg, opening, state, started) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?4, 'playing', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+        params![
+            game.pool,
+            game.south,
+            game.north,
+            game.pair as i64,
+            game.leg
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Writes a finished game: its record, result and verdict, in one
+/// transaction. A game no longer `playing` (aborted by a restart) is not
+/// turned into a result.
+pub fn finish(conn: &mut Connection, id: i64, log: &GameLog) -> Result<(), DbError> {
+    let record = arbiter_core::records::jsonl::to_line(log);
+    let result = log.result.map(|r| r.as_pgn());
+    let offender = log.termination.offender().map(|side| match side {
+        mancala_rules::Side::South => log.south.as_str(),
+        mancala_rules::Side::North => log.north.as_str(),
+    });
+    let tx = conn.transaction()?;
+    let changed = tx.execute(
+        "UPDATE games SET state = 'finished', record = ?2, result = ?3, termination = ?4, \
+         offender = ?5, ended = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = ?1 AND state = 'playing'",
+        params![id, record, result, log.termination.kind(), offender],
+    )?;
+    if changed != 1 {
+        return Err(DbError(format!(
+            "game {id} is not in progress: its result is not recorded"
+        )));
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Marks a game that never got going (both bots could not be seated, or the
+/// server is stopping) as aborted.
+pub fn abort(conn: &Connection, id: i64) -> Result<(), DbError> {
+    conn.execute(
+        "UPDATE games SET state = 'aborted', ended = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = ?1 AND state = 'playing'",
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// Marks every game still `playing` as aborted (at start: those games were
+/// in progress when the last server died); returns how many.
+pub fn abort_unfinished(conn: &Connection) -> Result<usize, DbError> {
+    Ok(conn.execute(
+        "UPDATE games SET state = 'aborted', ended = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE state = 'playing'",
+        [],
+    )?)
+}
+
+/// The legs recorded in `pool`, finished or aborted: `(south, north, pair, leg)`.
+pub fn legs(conn: &Connection, pool: &str) -> Result<Vec<(String, String, u64, u8)>, DbError> {
+    let mut stmt =
+        conn.prepare("SELECT south, north, pair, leg FROM games WHERE pool = ?1 ORDER BY id")?;
+    let rows = stmt.query_map(params![pool], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64, r.get(3)?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// One finished game's scoring facts: `(id, south, north, PGN result)`.
+pub type Scored = (i64, String, String, String);
+
+/// The finished games of `pool` in the order they were recorded.
+pub fn scored(conn: &Connection, pool: &str) -> Result<Vec<Scored>, DbError> {
+    let mut stmt = conn.prepare(
+        "SELECT id, south, north, result FROM games \
+         WHERE pool = ?1 AND state = 'finished' AND result IS NOT NULL ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![pool], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The records (JSON lines) of `pool`'s finished games, oldest first.
+pub fn records(conn: &Connection, pool: &str) -> Result<Vec<String>, DbError> {
+    let mut stmt = conn
+        .prepare("SELECT record FROM games WHERE pool = ?1 AND state = 'finished' ORDER BY id")?;
+    let rows = stmt.query_map(params![pool], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The record of the `index`-th finished game of `pool` (from 0).
+pub fn record_at(conn: &Connection, pool: &str, index: usize) -> Result<Option<String>, DbError> {
+    let mut stmt = conn.prepare(
+        "SELECT record FROM games WHERE pool = ?1 AND state = 'finished' \
+         ORDER BY id LIMIT 1 OFFSET ?2",
+    )?;
+    let mut rows = stmt.query_map(params![pool, index as i64], |r| r.get(0))?;
+    Ok(rows.next().transpose()?)
+}
+
+/// Counts of `pool`'s games by state: `(finished, playing, aborted)`.
+pub fn counts(conn: &Connection, pool: &str) -> Result<(u64, u64, u64), DbError> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE state = 'finished'), \
+                count(*) FILTER (WHERE state = 'playing'), \
+                count(*) FILTER (WHERE state = 'aborted') FROM games WHERE pool = ?1",
+        params![pool],
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, i64>(1)? as u64,
+                r.get::<_, i64>(2)? as u64,
+            ))
+        },
+    )?)
+}
+
+/// The pools that have games in the database.
+pub fn pools_with_games(conn: &Connection) -> Result<Vec<String>, DbError> {
+    let mut stmt = conn.prepare("SELECT DISTINCT pool FROM games ORDER BY pool")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Writes `pool`'s finished games to `jsonout` (the records as stored) and,
+/// if given, `pgnout`; each file is written beside itself and renamed into
+/// place, so a reader never sees half a file. Returns the number of games.
+pub fn export(
+    conn: &Connection,
+    pool: &str,
+    jsonout: &Path,
+    pgnout: Option<&Path>,
+) -> Result<usize, DbError> {
+    let records = records(conn, pool)?;
+    if records.is_empty() && !pools_with_games(conn)?.iter().any(|p| p == pool) {
+        return Err(DbError(format!("no games in a pool named {pool:?}")));
+    }
+    let mut text = String::new();
+    for r in &records {
+        text.push_str(r);
+        text.push('\n');
+    }
+    write_atomically(jsonout, &text)?;
+    if let Some(pgn) = pgnout {
+        let logs = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                arbiter_core::records::jsonl::parse_line(r)
+                    .map_err(|e| DbError(format!("stored game #{} of {pool}: {e}", i + 1)))
+            })
+            .collect::<Result<Vec<GameLog>, _>>()?;
+        write_atomically(pgn, &arbiter_core::records::pgn::write_games(&logs))?;
+    }
+    Ok(records.len())
+}
+
+fn write_atomically(path: &Path, text: &str) -> Result<(), DbError> {
+    let fail = |e: std::io::Error| DbError(format!("cannot write {}: {e}", path.display()));
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = std::path::PathBuf::from(tmp);
+    let mut file = std::fs::File::create(&tmp).map_err(fail)?;
+    file.write_all(text.as_bytes()).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A whole, legal game (the records' test game) between `south` and `north`.
+    pub(crate) fn log(south: &str, north: &str) -> GameLog {
+        let mut l = arbiter_core::testing::rules_log();
+        l.south = south.to_owned();
+        l.north = north.to_owned();
+        l
+    }
+
+    fn new<'a>(south: &'a str, north: &'a str, pair: u64, leg: u8) -> NewGame<'a> {
+        NewGame {
+            pool: "p",
+            south,
+            north,
+            pair,
+            leg,
+        }
+    }
+
+    #[test]
+    fn a_game_is_playing_then_finished_with_its_record() {
+        let dir = arbiter_core::testing::test_dir("arena-store");
+        let mut conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        let id = begin(&conn, &new("a", "b", 0, 1)).unwrap();
+        assert_eq!(counts(&conn, "p").unwrap(), (0, 1, 0));
+        let game = log("a", "b");
+        finish(&mut conn, id, &game).unwrap();
+        assert_eq!(counts(&conn, "p").unwrap(), (1, 0, 0));
+        assert_eq!(
+            records(&conn, "p").unwrap(),
+            [arbiter_core::records::jsonl::to_line(&game)]
+        );
+        // Finished once: a second write is refused, not doubled.
+        assert!(finish(&mut conn, id, &game).is_err());
+        assert_eq!(counts(&conn, "p").unwrap(), (1, 0, 0));
+        let s = scored(&conn, "p").unwrap();
+        assert_eq!(s.len(), 1);
+        assert_eq!((s[0].1.as_str(), s[0].2.as_str()), ("a", "b"));
+    }
+
+    #[test]
+    fn games_in_progress_at_a_restart_are_aborted_never_results() {
+        let dir = arbiter_core::testing::test_dir("arena-store-abort");
+        let path = dir.join("a.sqlite");
+        let mut conn = crate::db::open(&path).unwrap();
+        let done = begin(&conn, &new("a", "b", 0, 1)).unwrap();
+        finish(&mut conn, done, &log("a", "b")).unwrap();
+        let cut = begin(&conn, &new("b", "a", 0, 2)).unwrap();
+        drop(conn);
+        let mut conn = crate::db::open(&path).unwrap();
+        assert_eq!(abort_unfinished(&conn).unwrap(), 1);
+        assert_eq!(counts(&conn, "p").unwrap(), (1, 0, 1));
+        // The old server's late write of the cut game changes nothing.
+        assert!(finish(&mut conn, cut, &log("b", "a")).is_err());
+        assert_eq!(scored(&conn, "p").unwrap().len(), 1);
+        assert_eq!(legs(&conn, "p").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn an_export_is_the_stored_records_and_verifies() {
+        let dir = arbiter_core::testing::test_dir("arena-store-export");
+        let mut conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        for (i, (s, n)) in [("a", "b"), ("b", "a")].into_iter().enumerate() {
+            let id = begin(&conn, &new(s, n, 0, i as u8 + 1)).unwrap();
+            finish(&mut conn, id, &log(s, n)).unwrap();
+        }
+        let (json, pgn) = (dir.join("p.jsonl"), dir.join("p.pgn"));
+        assert_eq!(export(&conn, "p", &json, Some(&pgn)).unwrap(), 2);
+        let text = std::fs::read_to_string(&json).unwrap();
+        assert_eq!(text.lines().count(), 2);
+        for f in [&json, &pgn] {
+            let report = arbiter_core::records::verify::verify_file(f).expect("verifies");
+            assert!(report.to_string().contains('2'), "{report}");
+        }
+        assert!(export(&conn, "nope", &json, None)
+            .unwrap_err()
+            .0
+            .contains("no games"));
+        assert_eq!(
+            record_at(&conn, "p", 1).unwrap().as_deref(),
+            text.lines().nth(1)
+        );
+        assert_eq!(record_at(&conn, "p", 2).unwrap(), None);
+    }
+}

@@ -1,0 +1,576 @@
+//! The arena's pages and JSON, served by the browser board's server
+//! ([`arbiter_net::front::server::Server`]): the ladder (`/arena`), a bot's page
+//! (`/arena/bot?name=…`), the games in progress (`/live`, the live view of
+//! `--live`), every finished game on `/replay` (the pools are its logs:
+//! `/replay?log=<pool index>&game=<n>`), and the JSON under `/api/arena/`
+//! (docs/arena.md). Everything here only reads.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::server::Arena;
+use crate::store;
+use arbiter_board::assets::{respond, Asset, CSS, JS};
+use arbiter_board::security::AllowedHosts;
+use arbiter_core::records::jsonl;
+
+const PAGE_HTML: &str = include_str!("assets/page.html");
+const LADDER_MAIN: &str = include_str!("assets/ladder.html");
+const BOT_MAIN: &str = include_str!("assets/bot.html");
+
+/// The arena's scripts and style, served from the board's asset table
+/// (`/assets/<name>`, beside the board's `dom.js` they build on).
+const ASSETS: &[Asset] = &[
+    ("arena-ladder.js", JS, include_str!("assets/ladder.js")),
+    ("arena-bot.js", JS, include_str!("assets/bot.js")),
+    ("arena-common.js", JS, include_str!("assets/common.js")),
+    ("arena.css", CSS, include_str!("assets/arena.css")),
+];
+
+/// The most games a list answers with (the newest).
+const GAMES_LISTED: usize = 200;
+
+type ApiError = (StatusCode, String);
+
+/// A page: the shell (head, header, navigation) around its `<main>`.
+fn page(title: &str, page: &str, ladder_active: bool, main: &str, script: &str) -> String {
+    // why a comment line first: each fragment says what it is.
+    let main = main.split_once('\n').map_or(main, |(_, rest)| rest);
+    PAGE_HTML
+        .replace("{{title}}", title)
+        .replace("{{page}}", page)
+        .replace(
+            "{{ladder-active}}",
+            if ladder_active {
+                " class=\"active\""
+            } else {
+                ""
+            },
+        )
+        .replace("{{script}}", script)
+        .replace("{{main}}", main)
+}
+
+static LADDER_HTML: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    page(
+        "ladder",
+        "arena-ladder",
+        true,
+        LADDER_MAIN,
+        "arena-ladder.js",
+    )
+});
+static BOT_HTML: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| page("bot", "arena-bot", false, BOT_MAIN, "arena-bot.js"));
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    (StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+}
+
+/// Runs a database read off the async threads.
+async fn read<T: Send + 'static>(
+    arena: Arc<Arena>,
+    f: impl FnOnce(&Arena) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || f(&arena))
+        .await
+        .map_err(internal)?
+}
+
+/// The arena's routes; everything else (the replay page, the live page,
+/// the board's assets) is the live server's ([`arbiter_board::live_router`]).
+pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
+    let state = arbiter_board::live_state(arena.live.clone(), None);
+    let rest = arbiter_board::live_router_with(state, allowed, ASSETS);
+    Router::new()
+        .route(
+            "/",
+            get(|| async { axum::response::Redirect::to("/arena") }),
+        )
+        .route(
+            "/arena",
+            get(|| async { respond("text/html; charset=utf-8", LADDER_HTML.as_str()) }),
+        )
+        .route(
+            "/arena/bot",
+            get(|| async { respond("text/html; charset=utf-8", BOT_HTML.as_str()) }),
+        )
+        .route("/api/arena/pools", get(pools))
+        .route("/api/arena/ladder", get(ladder))
+        .route("/api/arena/bot", get(bot))
+        .route("/api/arena/games", get(games))
+        .route("/api/arena/playing", get(playing))
+        // why here: the replay page reads "logs"; the arena's are its pools.
+        .route("/api/logs", get(logs))
+        .route("/api/logs/{file}", get(log_games))
+        .fallback_service(rest)
+        .with_state(arena)
+}
+
+/// One pool as listed.
+#[derive(Serialize)]
+struct PoolInfo {
+    index: usize,
+    name: String,
+    game: String,
+    each: String,
+    finished: u64,
+    playing: u64,
+    aborted: u64,
+}
+
+/// `GET /api/arena/pools`.
+async fn pools(State(arena): State<Arc<Arena>>) -> Result<Json<Vec<PoolInfo>>, ApiError> {
+    read(arena, |arena| {
+        let r = arena.reader();
+        arena
+            .config
+            .pools
+            .iter()
+            .enumerate()
+            .map(|(index, p)| {
+                let (finished, playing, aborted) = store::counts(&r, &p.name).map_err(internal)?;
+                Ok(PoolInfo {
+                    index,
+                    name: p.name.clone(),
+                    game: p.game.to_string(),
+                    each: p.each.clone(),
+                    finished,
+                    playing,
+                    aborted,
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Json)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct PoolQuery {
+    pool: String,
+}
+
+/// One line of the ladder.
+#[derive(Serialize)]
+pub struct LadderRow {
+    pub name: String,
+    /// Elo (field average 0); `null` before the bot's first game.
+    pub rating: Option<f64>,
+    /// Half the 95% interval; `null` when unknown.
+    pub interval: Option<f64>,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Points per game (0 to 1).
+    pub score: f64,
+    pub provisional: bool,
+    pub connected: bool,
+    /// Seconds the bot is still paused for (it kept crashing), if it is.
+    pub paused_secs: Option<u64>,
+    /// When it was last connected (UTC), if ever.
+    pub last_seen: Option<String>,
+}
+
+fn last_seen(arena: &Arena) -> BTreeMap<String, String> {
+    let r = arena.reader();
+    let mut out = BTreeMap::new();
+    if let Ok(mut stmt) = r.prepare("SELECT bot, at FROM seen") {
+        if let Ok(rows) = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?))) {
+            out.extend(rows.flatten());
+        }
+    }
+    out
+}
+
+fn pool_index(arena: &Arena, name: &str) -> Result<usize, ApiError> {
+    arena
+        .config
+        .pools
+        .iter()
+        .position(|p| p.name == name)
+        .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no pool named {name:?}")))
+}
+
+/// The ladder of pool `pool`: its rated bots, then the connected ones
+/// without a game yet.
+pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
+    let pool = &arena.config.pools[pool];
+    let present = arena.present();
+    let seen = last_seen(arena);
+    let connected = |name: &str| present.get(name).is_some_and(|p| Arena::plays_in(p, pool));
+    let paused = |name: &str| arena.paused_for(name).map(|d| d.as_secs() + 1);
+    let mut rows: Vec<LadderRow> = arena
+        .ladder(&pool.name)
+        .into_iter()
+        .map(|r| LadderRow {
+            connected: connected(&r.name),
+            paused_secs: paused(&r.name),
+            last_seen: seen.get(&r.name).cloned(),
+            rating: Some(r.rating),
+            interval: r.interval,
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            score: r.score,
+            provisional: r.provisional,
+            name: r.name,
+        })
+        .collect();
+    for (name, p) in &present {
+        if Arena::plays_in(p, pool) && !rows.iter().any(|r| &r.name == name) {
+            rows.push(LadderRow {
+                name: name.clone(),
+                rating: None,
+                interval: None,
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score: 0.0,
+                provisional: true,
+                connected: true,
+                paused_secs: paused(name),
+                last_seen: seen.get(name).cloned(),
+            });
+        }
+    }
+    rows
+}
+
+/// `GET /api/arena/ladder?pool=NAME`.
+async fn ladder(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<PoolQuery>,
+) -> Result<Json<Vec<LadderRow>>, ApiError> {
+    read(arena, move |arena| {
+        let i = pool_index(arena, &q.pool)?;
+        Ok(Json(ladder_rows(arena, i)))
+    })
+    .await
+}
+
+/// A finished game as listed.
+#[derive(Serialize)]
+struct GameRow {
+    id: i64,
+    pool: String,
+    /// `/replay?log=<log>&game=<index>` replays it.
+    log: usize,
+    index: usize,
+    south: String,
+    north: String,
+    result: String,
+    termination: String,
+    ended: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct GamesQuery {
+    pool: Option<String>,
+    bot: Option<String>,
+}
+
+/// The newest finished games, of a pool and/or a bot.
+fn game_rows(
+    arena: &Arena,
+    pool: Option<&str>,
+    bot: Option<&str>,
+) -> Result<Vec<GameRow>, ApiError> {
+    let mut out = Vec::new();
+    let r = arena.reader();
+    for (log, p) in arena.config.pools.iter().enumerate() {
+        if pool.is_some_and(|want| want != p.name) {
+            continue;
+        }
+        // The index of a game among its pool's finished games is its replay number.
+        let mut stmt = r
+            .prepare(
+                "SELECT id, south, north, result, termination, ended, \
+                 (SELECT count(*) FROM games h WHERE h.pool = g.pool AND h.state = 'finished' AND h.id < g.id) \
+                 FROM games g WHERE pool = ?1 AND state = 'finished' \
+                 AND (?2 IS NULL OR south = ?2 OR north = ?2) ORDER BY id DESC LIMIT ?3",
+            )
+            .map_err(internal)?;
+        let rows = stmt
+            .query_map(rusqlite::params![p.name, bot, GAMES_LISTED as i64], |row| {
+                Ok(GameRow {
+                    id: row.get(0)?,
+                    pool: p.name.clone(),
+                    log,
+                    south: row.get(1)?,
+                    north: row.get(2)?,
+                    result: row
+                        .get::<_, Option<String>>(3)?
+                        .unwrap_or_else(|| "*".into()),
+                    termination: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
+                    ended: row.get(5)?,
+                    index: row.get::<_, i64>(6)? as usize,
+                })
+            })
+            .map_err(internal)?;
+        for row in rows {
+            out.push(row.map_err(internal)?);
+        }
+    }
+    out.sort_by_key(|g| std::cmp::Reverse(g.id));
+    out.truncate(GAMES_LISTED);
+    Ok(out)
+}
+
+/// `GET /api/arena/games[?pool=NAME][&bot=NAME]`: the newest finished games.
+async fn games(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Vec<GameRow>>, ApiError> {
+    read(arena, move |arena| {
+        if let Some(p) = &q.pool {
+            pool_index(arena, p)?;
+        }
+        if let Some(b) = &q.bot {
+            known_bot(arena, b)?;
+        }
+        game_rows(arena, q.pool.as_deref(), q.bot.as_deref()).map(Json)
+    })
+    .await
+}
+
+/// `GET /api/arena/playing`: the games in progress.
+async fn playing(State(arena): State<Arc<Arena>>) -> Json<Vec<crate::server::Playing>> {
+    Json(arena.playing())
+}
+
+#[derive(Deserialize)]
+struct BotQuery {
+    name: String,
+}
+
+/// One opponent's results.
+#[derive(Serialize, Default)]
+struct Versus {
+    opponent: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+/// One point of the rating chart.
+#[derive(Serialize)]
+struct HistoryPoint {
+    games: u32,
+    rating: f64,
+    interval: Option<f64>,
+    at: String,
+}
+
+/// A bot in one pool.
+#[derive(Serialize)]
+struct BotPool {
+    pool: String,
+    game: String,
+    rank: Option<usize>,
+    ladder: Option<LadderRow>,
+    versus: Vec<Versus>,
+    history: Vec<HistoryPoint>,
+}
+
+/// A bot's page.
+#[derive(Serialize)]
+struct BotPage {
+    name: String,
+    connected: bool,
+    slots: usize,
+    revoked: bool,
+    paused_secs: Option<u64>,
+    pools: Vec<BotPool>,
+    games: Vec<GameRow>,
+}
+
+/// The account of bot `name` (revoked or not), or 404 naming it.
+fn known_bot(arena: &Arena, name: &str) -> Result<crate::bots::Bot, ApiError> {
+    let known = {
+        let r = arena.reader();
+        crate::bots::list(&r).map_err(internal)?
+    };
+    known
+        .into_iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bot named {name:?}")))
+}
+
+fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
+    let account = known_bot(arena, name)?;
+    let present = arena.present();
+    let mut pools = Vec::new();
+    for (i, pool) in arena.config.pools.iter().enumerate() {
+        let rows = ladder_rows(arena, i);
+        let rank = rows
+            .iter()
+            .position(|r| r.name == name && r.rating.is_some());
+        let ladder = rows.into_iter().find(|r| r.name == name);
+        let scored = store::scored(&arena.reader(), &pool.name).map_err(internal)?;
+        let mut versus: BTreeMap<String, Versus> = BTreeMap::new();
+        for (_, south, north, result) in &scored {
+            let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
+                continue;
+            };
+            let (side, opponent) = if south == name {
+                (mancala_rules::Side::South, north)
+            } else if north == name {
+                (mancala_rules::Side::North, south)
+            } else {
+                continue;
+            };
+            let v = versus.entry(opponent.clone()).or_insert_with(|| Versus {
+                opponent: opponent.clone(),
+                ..Versus::default()
+            });
+            v.games += 1;
+            match result.half_points(side) {
+                2 => v.wins += 1,
+                1 => v.draws += 1,
+                _ => v.losses += 1,
+            }
+        }
+        let history = {
+            let r = arena.reader();
+            let mut stmt = r
+                .prepare(
+                    "SELECT games, rating, margin, at FROM rating_history \
+                     WHERE pool = ?1 AND bot = ?2 ORDER BY id",
+                )
+                .map_err(internal)?;
+            let rows = stmt
+                .query_map(rusqlite::params![pool.name, name], |row| {
+                    Ok(HistoryPoint {
+                        games: row.get(0)?,
+                        rating: row.get(1)?,
+                        interval: row.get(2)?,
+                        at: row.get(3)?,
+                    })
+                })
+                .map_err(internal)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(internal)?
+        };
+        if ladder.is_some() || !history.is_empty() {
+            pools.push(BotPool {
+                pool: pool.name.clone(),
+                game: pool.game.to_string(),
+                rank: rank.map(|r| r + 1),
+                ladder,
+                versus: versus.into_values().collect(),
+                history,
+            });
+        }
+    }
+    Ok(BotPage {
+        name: name.to_owned(),
+        connected: present.contains_key(name),
+        slots: present.get(name).map_or(0, |p| p.slots),
+        revoked: account.revoked.is_some(),
+        paused_secs: arena.paused_for(name).map(|d| d.as_secs() + 1),
+        pools,
+        games: game_rows(arena, None, Some(name))?,
+    })
+}
+
+/// `GET /api/arena/bot?name=NAME`: its pools (ladder line, results by
+/// opponent, rating history) and its newest games.
+async fn bot(
+    State(arena): State<Arc<Arena>>,
+    Query(q): Query<BotQuery>,
+) -> Result<Json<BotPage>, ApiError> {
+    read(arena, move |arena| bot_page(arena, &q.name).map(Json)).await
+}
+
+/// A pool as a log of the replay page.
+#[derive(Serialize)]
+struct LogFile {
+    index: usize,
+    name: String,
+}
+
+/// `GET /api/logs`: the pools, as the replay page lists logs.
+async fn logs(State(arena): State<Arc<Arena>>) -> Json<Vec<LogFile>> {
+    Json(
+        arena
+            .config
+            .pools
+            .iter()
+            .enumerate()
+            .map(|(index, p)| LogFile {
+                index,
+                name: format!("pool {}", p.name),
+            })
+            .collect(),
+    )
+}
+
+/// `GET /api/logs/{pool index}[?game=N]`: the pool's finished games (their
+/// summaries), or game N's replay, as `arbiter serve --log` answers.
+async fn log_games(
+    State(arena): State<Arc<Arena>>,
+    UrlPath(file): UrlPath<usize>,
+    Query(q): Query<arbiter_board::replay::GameQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    read(arena, move |arena| {
+        let pool = arena
+            .config
+            .pools
+            .get(file)
+            .ok_or((StatusCode::NOT_FOUND, format!("no log #{file}")))?;
+        let parse = |i: usize, line: &str| {
+            jsonl::parse_line(line)
+                .map_err(|e| internal(format!("stored game #{} of {}: {e}", i + 1, pool.name)))
+        };
+        let value = match q.game {
+            None => {
+                let records = store::records(&arena.reader(), &pool.name).map_err(internal)?;
+                let summaries = records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| parse(i, r).map(|log| arbiter_board::replay::summary(i, &log)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                serde_json::to_value(summaries).map_err(internal)?
+            }
+            Some(i) => {
+                let record = store::record_at(&arena.reader(), &pool.name, i)
+                    .map_err(internal)?
+                    .ok_or((
+                        StatusCode::NOT_FOUND,
+                        format!("no game #{} in pool {}", i + 1, pool.name),
+                    ))?;
+                let log = parse(i, &record)?;
+                let replay = arbiter_board::replay::replay(i, &log)
+                    .map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
+                serde_json::to_value(replay).map_err(internal)?
+            }
+        };
+        Ok(Json(value))
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_arena_asset_takes_the_name_of_one_of_the_board() {
+        for (name, _, body) in super::ASSETS {
+            assert!(
+                !arbiter_board::assets::is_board_asset(name),
+                "{name} is the board's"
+            );
+            assert!(!body.is_empty(), "{name} is empty");
+        }
+        assert!(arbiter_board::assets::is_board_asset("dom.js"));
+    }
+}

@@ -1,0 +1,71 @@
+//! The live view of an event: `/live` (the page), `/ws/live` (a snapshot,
+//! then every update as it happens) and `/api/live/standings` (the
+//! standings JSON of `--standings-json`). Read-only: nothing here starts an
+//! engine or changes the event. See `docs/live.md`.
+//!
+//! - [`hub`]: the snapshot and the bounded broadcast producers publish into.
+//! - [`eval`]: a finished game's scores per ply, for its graph.
+//! - [`feed`]: the producer of `--live` (tournament and match).
+//! - [`socket`]: one page's WebSocket, dropped when it falls behind.
+//! - [`watch`]: `arbiter serve --watch`, results logs of other processes
+//!   fed into the hub.
+
+pub mod eval;
+pub mod feed;
+pub mod hub;
+pub mod socket;
+pub mod watch;
+
+use axum::extract::{FromRef, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+
+pub use hub::{LiveHub, LiveMsg, Snapshot};
+
+/// What the live routes read of a server's state: its live event, if any.
+/// (The server's state provides it, `FromRef`; this room does not know that
+/// state, which knows the hub.)
+#[derive(Clone, Debug)]
+pub struct LiveState(pub Option<LiveHub>);
+
+const LIVE_HTML: &str = include_str!("../assets/live.html");
+
+fn no_event() -> Response {
+    (StatusCode::NOT_FOUND, "no live event on this server").into_response()
+}
+
+/// `GET /api/live/standings`: the latest standings, the same JSON as
+/// `--standings-json` (`null` before the first one).
+async fn standings(State(LiveState(live)): State<LiveState>) -> Response {
+    match &live {
+        Some(hub) => Json(hub.standings()).into_response(),
+        None => no_event(),
+    }
+}
+
+/// `GET /api/live/snapshot`: the event as it is now (what `/ws/live` sends first).
+async fn snapshot(State(LiveState(live)): State<LiveState>) -> Response {
+    match &live {
+        Some(hub) => Json(hub.snapshot()).into_response(),
+        None => no_event(),
+    }
+}
+
+/// The live routes (the page, the socket and the JSON; its script is one
+/// of [`crate::assets`]).
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    LiveState: FromRef<S>,
+{
+    Router::new()
+        .route(
+            "/live",
+            get(|| async { crate::assets::respond("text/html; charset=utf-8", LIVE_HTML) }),
+        )
+        .route("/ws/live", get(socket::socket))
+        .route("/api/live/standings", get(standings))
+        .route("/api/live/snapshot", get(snapshot))
+}

@@ -1,0 +1,367 @@
+//! `arbiter connect`: the bridge a bot author runs at home. It starts the
+//! author's engine as a local process (the process room's code: its own
+//! process group, killed on exit, stderr kept) and relays its lines over one
+//! WebSocket connection per slot, one text frame a line. A connection that
+//! ends takes its engine with it; the bridge then reconnects, with backoff,
+//! and starts a fresh engine for the fresh connection — which is how the
+//! arbiter replaces a remote engine (`restart=on`, or after a fault): it
+//! closes the connection and waits for the next one.
+//!
+//! The author's `option.X` settings ([`Options`]) are the one thing the
+//! bridge adds to the arbiter's lines: sent after the arbiter's own
+//! `setoption` lines, so that the author's value of an option wins.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::error::TlsError;
+use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::Connector;
+
+use arbiter_core::engine::process::{EngineProcess, LaunchSpec, ReadError};
+
+/// What the bridge needs.
+#[derive(Clone, Debug)]
+pub struct BridgeConfig {
+    /// `ws://host:port/umi`, or `wss://` (then `tls` is its trust).
+    pub url: String,
+    /// The TLS client of a `wss://` URL: the roots its certificate must
+    /// chain to (`--ca`, or the webpki roots).
+    pub tls: Option<Arc<rustls::ClientConfig>>,
+    pub token: String,
+    /// The engine; `{slot}` in its stderr log's name is not needed: each
+    /// slot gets `launch_for(slot)`.
+    pub launch: Vec<LaunchSpec>,
+    /// First pause before reconnecting after a failed attempt; doubled after
+    /// each failure, up to `max_backoff`, and back to this once connected.
+    pub backoff: Duration,
+    pub max_backoff: Duration,
+    /// Stop after this many connections per slot (`None`: never; tests).
+    pub connections: Option<usize>,
+    /// The author's engine options (`--engine option.X=V`), in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// Why the bridge stopped.
+#[derive(Debug)]
+pub enum BridgeError {
+    /// The arbiter refused the token: retrying would not help.
+    Refused(String),
+    /// The URL is not a WebSocket URL.
+    BadUrl(String),
+    /// TLS cannot work as configured: the arbiter's certificate is not
+    /// trusted, or one side speaks TLS and the other does not.
+    Tls(String),
+}
+
+impl std::fmt::Display for BridgeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BridgeError::Refused(why) => write!(f, "the arbiter refused the connection: {why}"),
+            BridgeError::BadUrl(why) | BridgeError::Tls(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for BridgeError {}
+
+/// The pause before the next connection after one that was served (a
+/// short one, so that an arbiter that keeps closing at once is not flooded).
+const RECONNECT_PAUSE: Duration = Duration::from_millis(100);
+
+/// How one connection went.
+enum Outcome {
+    /// It was served, for this long; the reason it ended.
+    Served(Duration, String),
+    /// It could not be made (the arbiter is not up, the network).
+    Failed(String),
+}
+
+/// Runs every slot until the token is refused (or, with `connections`, the
+/// slots have made that many connections).
+pub async fn run(config: BridgeConfig) -> Result<(), BridgeError> {
+    if !(config.url.starts_with("ws://") || config.url.starts_with("wss://")) {
+        return Err(BridgeError::BadUrl(format!(
+            "{}: expected a ws:// URL such as ws://host:9000/umi",
+            config.url
+        )));
+    }
+    let mut slots = tokio::task::JoinSet::new();
+    for (slot, launch) in config.launch.iter().cloned().enumerate() {
+        let config = config.clone();
+        slots.spawn(async move { run_slot(&config, slot, launch).await });
+    }
+    let mut result = Ok(());
+    while let Some(done) = slots.join_next().await {
+        match done {
+            Ok(Err(e)) => {
+                result = Err(e);
+                slots.abort_all();
+            }
+            Ok(Ok(())) => {}
+            Err(e) if e.is_cancelled() => {}
+            Err(e) => tracing::error!("a bridge slot failed: {e}"),
+        }
+    }
+    result
+}
+
+async fn run_slot(
+    config: &BridgeConfig,
+    slot: usize,
+    launch: LaunchSpec,
+) -> Result<(), BridgeError> {
+    let mut backoff = config.backoff;
+    let mut made = 0;
+    loop {
+        let pause = match connect_once(config, &launch).await? {
+            Outcome::Served(lasted, why) => {
+                made += 1;
+                tracing::info!(slot = slot + 1, "connection ended after {lasted:?}: {why}");
+                // why at once: the arbiter closes a connection to replace
+                // the engine (`restart=on`, a fault) and waits for the next.
+                backoff = config.backoff;
+                RECONNECT_PAUSE
+            }
+            Outcome::Failed(why) => {
+                tracing::warn!(slot = slot + 1, "cannot connect to {}: {why}", config.url);
+                let pause = backoff;
+                backoff = (backoff * 2).min(config.max_backoff);
+                pause
+            }
+        };
+        if config.connections.is_some_and(|n| made >= n) {
+            return Ok(());
+        }
+        tokio::time::sleep(pause).await;
+    }
+}
+
+/// One connection with one fresh engine, relayed until either ends.
+async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outcome, BridgeError> {
+    let mut request = config
+        .url
+        .as_str()
+        .into_client_request()
+        .map_err(|e| BridgeError::BadUrl(format!("{}: {e}", config.url)))?;
+    let bearer = HeaderValue::from_str(&format!("Bearer {}", config.token))
+        .map_err(|_| BridgeError::Refused("the token is not a valid header value".into()))?;
+    request.headers_mut().insert(header::AUTHORIZATION, bearer);
+    let ws_config = crate::front::websocket::client_config(2 * umi::MAX_LINE_BYTES);
+    let connector = config.tls.clone().map(Connector::Rustls);
+    let connecting =
+        tokio_tungstenite::connect_async_tls_with_config(request, Some(ws_config), true, connector);
+    let mut ws = match connecting.await {
+        Ok((ws, _)) => ws,
+        Err(WsError::Http(response)) if response.status() == StatusCode::UNAUTHORIZED => {
+            return Err(BridgeError::Refused("unknown token".into()))
+        }
+        Err(WsError::Http(response)) => {
+            return Ok(Outcome::Failed(format!("HTTP {}", response.status())))
+        }
+        Err(e) => return tls_fault(&config.url, e).map(Outcome::Failed),
+    };
+    let started = Instant::now();
+    let mut engine = match EngineProcess::spawn(launch) {
+        Ok(engine) => engine,
+        Err(e) => {
+            let _ = ws.close(None).await;
+            return Ok(Outcome::Failed(format!("cannot start the engine: {e}")));
+        }
+    };
+    let mut options = Options::new(&config.options);
+    let why = relay(&mut ws, &mut engine, &mut options).await;
+    engine.shutdown(Duration::from_millis(500)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+    Ok(Outcome::Served(started.elapsed(), why))
+}
+
+/// A connection error as a reason to retry, or, when TLS cannot work as
+/// configured (retrying would fail the same way), the bridge's error.
+fn tls_fault(url: &str, e: WsError) -> Result<String, BridgeError> {
+    // why both: tokio-rustls reports a failed handshake as an I/O error
+    // wrapping rustls's, tungstenite's own TLS code as its `Tls` error.
+    let tls = match &e {
+        WsError::Tls(TlsError::Rustls(why)) => Some(&**why),
+        WsError::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>()),
+        _ => None,
+    };
+    match tls {
+        Some(rustls::Error::InvalidCertificate(why)) => Err(BridgeError::Tls(format!(
+            "{url}: the arbiter's certificate is not trusted ({why:?}); \
+             give the CA that signed it with --ca FILE"
+        ))),
+        Some(why) => Err(BridgeError::Tls(format!(
+            "{url}: TLS handshake failed ({why}); does the arbiter serve TLS \
+             (--tls-cert)? If not, connect to ws://"
+        ))),
+        // why this reading: a TLS listener answers a plain request with a
+        // TLS alert record (or closes), which is no HTTP response at all.
+        None if url.starts_with("ws://")
+            && matches!(e, WsError::HttpFormat(_) | WsError::Protocol(_)) =>
+        {
+            Err(BridgeError::Tls(format!(
+                "{url}: the arbiter did not answer with HTTP ({e}); if it serves TLS \
+                 (--tls-cert), connect to wss://"
+            )))
+        }
+        None => Ok(e.to_string()),
+    }
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The author's options on one connection: which the engine declared (its
+/// `option name …` lines), and whether the arbiter has sent `umi` or a
+/// `setoption` since they were last sent.
+pub struct Options<'a> {
+    wanted: &'a [(String, String)],
+    declared: Vec<String>,
+    due: bool,
+}
+
+impl<'a> Options<'a> {
+    pub fn new(wanted: &'a [(String, String)]) -> Options<'a> {
+        Options {
+            wanted,
+            declared: Vec::new(),
+            due: false,
+        }
+    }
+
+    /// Notes an engine's line (an option it declares).
+    pub fn from_engine(&mut self, line: &str) {
+        if let Some(rest) = line.strip_prefix("option name ") {
+            // why " type ": an option's name may hold spaces (spec section 4).
+            let name = rest.split(" type ").next().unwrap_or(rest).trim();
+            self.declared.push(name.to_owned());
+        }
+    }
+
+    /// The lines to send the engine before the arbiter's `line`: the
+    /// author's `setoption`s before the first command after the arbiter's
+    /// own (`umi`, `setoption`), each an option the engine declared; an
+    /// undeclared one is left out with a warning, as the arbiter would
+    /// refuse to send it.
+    pub fn before_arbiter(&mut self, line: &str) -> Vec<String> {
+        let command = line.split_whitespace().next().unwrap_or("");
+        match command {
+            "umi" => {
+                self.declared.clear();
+                self.due = true;
+                Vec::new()
+            }
+            "setoption" => {
+                self.due = true;
+                Vec::new()
+            }
+            "quit" | "" => Vec::new(),
+            _ if self.due => {
+                self.due = false;
+                let mut lines = Vec::new();
+                for (name, value) in self.wanted {
+                    let declared = self.declared.iter().any(|d| d.eq_ignore_ascii_case(name));
+                    if !declared {
+                        tracing::warn!(
+                            "option.{name}: the engine declares no option {name:?}; not sent"
+                        );
+                        continue;
+                    }
+                    lines.push(if value.is_empty() {
+                        format!("setoption name {name}")
+                    } else {
+                        format!("setoption name {name} value {value}")
+                    });
+                }
+                lines
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Options<'_>) -> String {
+    // why a far deadline: the engine speaks when it wants; the arbiter
+    // keeps the clocks.
+    let far = || Instant::now() + Duration::from_secs(24 * 3600);
+    loop {
+        tokio::select! {
+            frame = ws.next() => match frame {
+                None => return "the arbiter closed the connection".into(),
+                Some(Err(e)) => return format!("connection error: {e}"),
+                Some(Ok(Message::Text(line))) => {
+                    for own in options.before_arbiter(line.as_str()) {
+                        if let Err(e) = engine.send(&own).await {
+                            return format!("the engine did not take a line: {e}");
+                        }
+                    }
+                    if let Err(e) = engine.send(line.as_str()).await {
+                        return format!("the engine did not take a line: {e}");
+                    }
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return match frame {
+                        Some(f) if !f.reason.is_empty() => format!("closed by the arbiter: {}", f.reason),
+                        _ => "closed by the arbiter".into(),
+                    }
+                }
+                // Pings are answered by tungstenite; nothing else is sent.
+                Some(Ok(_)) => {}
+            },
+            line = engine.read_line_until(far()) => match line {
+                Ok(line) => {
+                    options.from_engine(&line);
+                    if let Err(e) = ws.send(Message::Text(line.into())).await {
+                        return format!("connection error: {e}");
+                    }
+                }
+                Err(ReadError::Timeout) => {}
+                // why skip: the arbiter sees the same as from a process
+                // whose unreadable line it dropped (spec section 9).
+                Err(ReadError::LineTooLong { .. } | ReadError::InvalidUtf8 { .. }) => {}
+                Err(ReadError::Eof | ReadError::Io(_)) => {
+                    return match engine.wait_exit_until(Instant::now() + Duration::from_millis(500)).await {
+                        Some(exit) => format!("the engine ended ({exit})"),
+                        None => "the engine closed its output".into(),
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    #[test]
+    fn the_authors_options_follow_the_arbiters_and_only_declared_ones() {
+        let wanted = vec![
+            ("Level".to_owned(), "6".to_owned()),
+            ("Missing".to_owned(), "1".to_owned()),
+        ];
+        let mut o = Options::new(&wanted);
+        assert!(o.before_arbiter("umi").is_empty());
+        o.from_engine("option name Level type spin default 10 min 1 max 20");
+        o.from_engine("umiok");
+        assert!(o.before_arbiter("setoption name Level value 9").is_empty());
+        assert_eq!(
+            o.before_arbiter("isready"),
+            ["setoption name Level value 6"]
+        );
+        // Once sent, not again until the arbiter sets options again.
+        assert!(o.before_arbiter("newgame bohnenspiel").is_empty());
+        assert!(o.before_arbiter("setoption name Level value 3").is_empty());
+        assert_eq!(
+            o.before_arbiter("isready"),
+            ["setoption name Level value 6"]
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! The KGP room: Kalah bots written for the Kalah Game Protocol (KGP, the
+//! line protocol of FAU's Kalah tournaments, in which the bot is the client)
+//! join an event unchanged as remote engines (`--engine remote=NAME
+//! proto=kgp`). They connect over TCP to `--kgp-listen` (KGP's port 2671
+//! on loopback by default), or over a WebSocket to `/kgp` on
+//! `--remote-listen` (one KGP line per text frame; the same front, limits
+//! and TLS as `/umi`), prove who they are with `set auth:token`, and
+//! from then on are remote engines like any other: the [`adapter`] turns
+//! their KGP into UMI for the arbiter's session code, so the arbiter's own
+//! clock, its legality checks, verdicts, logs and `--resume` are those of
+//! every engine.
+//!
+//! - [`wire`]: KGP's command grammar, with typed errors.
+//! - [`board`]: the board literal and move numbers from the mover's seat.
+//! - [`budget`]: when the arbiter says `stop` (a KGP bot's time manager).
+//! - [`adapter`]: a KGP bot as a UMI engine.
+//! - [`conn`]: one connection, on either transport: greeting, token, relay.
+//! - [`lines`]: lines off the socket with KGP's length cap.
+//!
+//! protocol-spec.md section 17 describes what an arbiter speaking KGP does.
+
+pub mod adapter;
+pub mod board;
+pub mod budget;
+pub mod conn;
+pub mod lines;
+pub mod wire;
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, State};
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Extension, Router};
+use tokio::net::TcpListener;
+
+use crate::front::admission::{Admission, Names};
+
+use crate::remote::limits::Limits;
+use crate::remote::registry::Registry;
+
+/// The games a KGP bot plays (the engine spec's, where `proto=kgp` is read).
+pub use arbiter_core::engine::config::KGP_GAMES as GAMES;
+
+/// KGP's registered port, the default of `--kgp-listen`.
+pub const PORT: u16 = 2671;
+
+/// Connections greeted but not yet past `mode` at once, over both
+/// transports; more are refused (`error`, then closed).
+pub const MAX_GREETINGS: usize = 64;
+/// The same from one client address: why a share, not only a total, is
+/// that 64 silent connections from one machine, each held for the whole
+/// authentication deadline, would otherwise lock every other bot out.
+pub const MAX_GREETINGS_PER_ADDRESS: usize = 8;
+
+/// What the greetings' refusals say.
+const GREETINGS: Names = Names {
+    what: "KGP greetings in progress",
+    max: "the KGP listener's limit",
+    per_address: "the KGP listener's limit per address",
+};
+
+/// What the listener's connections share.
+pub struct KgpEndpoint {
+    pub registry: Arc<Registry>,
+    /// The remote ids that speak KGP (`proto=kgp`); other ids' tokens are
+    /// refused here (they connect to `/umi`).
+    pub ids: BTreeSet<String>,
+    pub limits: Limits,
+    /// The greetings in progress, in all and by the bot's address.
+    greetings: Admission,
+}
+
+impl KgpEndpoint {
+    /// An endpoint greeting at most [`MAX_GREETINGS`] bots at once,
+    /// [`MAX_GREETINGS_PER_ADDRESS`] from one address.
+    pub fn new(registry: Arc<Registry>, ids: BTreeSet<String>, limits: Limits) -> KgpEndpoint {
+        KgpEndpoint {
+            registry,
+            ids,
+            limits,
+            greetings: Admission::counting(GREETINGS, MAX_GREETINGS, MAX_GREETINGS_PER_ADDRESS),
+        }
+    }
+
+    /// The same, greeting at most `max` bots at once, `per_address` from
+    /// one address.
+    pub fn with_greetings(mut self, max: usize, per_address: usize) -> KgpEndpoint {
+        self.greetings = Admission::counting(GREETINGS, max, per_address);
+        self
+    }
+}
+
+/// Listens for KGP bots on `addr` (TCP) and serves them in the background;
+/// returns the bound address. The endpoint may be shared with the
+/// WebSocket route ([`websocket`]): one token check, one greeting limit
+/// (shared by address over both transports).
+pub async fn listen(
+    addr: SocketAddr,
+    endpoint: impl Into<Arc<KgpEndpoint>>,
+) -> std::io::Result<SocketAddr> {
+    let listener = TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let endpoint: Arc<KgpEndpoint> = endpoint.into();
+    tokio::spawn(async move {
+        loop {
+            match listener.accept().await {
+                Ok((stream, peer)) => {
+                    tokio::spawn(conn::serve(stream, peer, Arc::clone(&endpoint)));
+                }
+                Err(e) => {
+                    // why a pause: out of file descriptors, accept fails at
+                    // once again; spinning would starve the games.
+                    tracing::warn!("kgp: accept failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+            }
+        }
+    });
+    Ok(bound)
+}
+
+/// `/kgp`: KGP over a WebSocket, each text frame one line, to merge into the
+/// remote engines' endpoint ([`crate::remote::endpoint::routes`]).
+pub fn websocket(endpoint: Arc<KgpEndpoint>) -> Router {
+    Router::new()
+        .route("/kgp", get(upgrade))
+        .with_state(endpoint)
+}
+
+async fn upgrade(
+    State(ep): State<Arc<KgpEndpoint>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    // why no token here: a KGP bot proves who it is in the protocol
+    // (`set auth:token`), on either transport. why a stand-in address: a
+    // router served outside the front has no peer (its greetings then
+    // share one address's quota).
+    let peer = peer.map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |p| p.0 .0);
+    crate::remote::frames::configure(ws, &ep.limits)
+        .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), peer, ep))
+}

@@ -1,0 +1,492 @@
+//! The arbiter's end of one remote engine: what a session reads and writes
+//! lines through instead of a process's pipes
+//! ([`arbiter_core::engine::transport::Transport::Remote`]).
+//!
+//! A dropped connection is not at once the engine's end: for `grace` the
+//! link waits for the bot to come back with the same token, then replays
+//! what a fresh instance needs — `umi` … `umiok`, the `setoption` lines,
+//! the game's `newgame` and `isready` … `readyok`, and the `position`/`go`
+//! of a search in progress — while the engine's clock keeps running (the
+//! search's time is measured from the first `go`). Not back in time, the
+//! link reports end of output and the session's verdict is `disconnect`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::remote::conn::{ConnState, Inbound};
+use crate::remote::held::{Got, Held};
+use crate::remote::registry::{Connection, Registry};
+use arbiter_core::engine::process::{
+    ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
+};
+use arbiter_core::engine::transport::{LagCharge, Link, LinkFuture};
+use arbiter_core::play::lag::{LagPolicy, LagTracker};
+use arbiter_core::play::tc::{TimeControl, TimeLimit};
+
+/// How a remote engine's link behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkSettings {
+    /// How long a dropped connection may take to come back (`--remote-grace`).
+    pub grace: Duration,
+    /// Time allowed for a line to be handed to the connection.
+    pub write_timeout: Duration,
+    pub lag: LagPolicy,
+    pub tc: TimeControl,
+}
+
+/// What a fresh instance must be told to stand where the old one stood.
+#[derive(Debug, Default)]
+struct Replay {
+    options: Vec<String>,
+    newgame: Option<String>,
+    /// The `position` and `go` lines of the search not yet answered.
+    search: Vec<String>,
+    /// `isready` lines sent whose `readyok` has not come: the session waits
+    /// for them (its ordering barrier, spec section 6), so a fresh instance
+    /// is sent as many before the search.
+    unanswered_isready: u32,
+}
+
+pub struct RemoteLink {
+    /// The connection's number (the traffic log's pid).
+    id: u32,
+    /// The remote id its token proved.
+    remote: String,
+    state: Arc<ConnState>,
+    held: Held,
+    registry: Arc<Registry>,
+    /// The engine's name for the traffic log.
+    name: String,
+    settings: LinkSettings,
+    traffic: Option<Arc<dyn TrafficLog>>,
+    last_line_at: std::time::Instant,
+    lag: LagTracker,
+    replay: Replay,
+    /// Set once the link gave up on the engine (its last connection's end).
+    ended: Option<String>,
+}
+
+impl RemoteLink {
+    pub fn new(
+        conn: Connection,
+        registry: Arc<Registry>,
+        name: impl Into<String>,
+        settings: LinkSettings,
+    ) -> RemoteLink {
+        RemoteLink {
+            id: conn.id,
+            remote: conn.remote,
+            state: conn.state,
+            held: Held::from(conn.pipe),
+            registry,
+            name: name.into(),
+            lag: LagTracker::new(settings.lag, &settings.tc),
+            settings,
+            traffic: None,
+            last_line_at: std::time::Instant::now(),
+            replay: Replay::default(),
+            ended: None,
+        }
+    }
+
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    pub fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
+        self.traffic = log;
+        self.note(&format!(
+            "connected as {}, connection {}",
+            self.remote, self.id
+        ));
+    }
+
+    fn record(&self, kind: TrafficKind, text: &str, at: std::time::Instant) {
+        if let Some(log) = &self.traffic {
+            log.record(&TrafficRecord {
+                at,
+                engine: &self.name,
+                pid: self.id,
+                kind,
+                text,
+            });
+        }
+    }
+
+    fn note(&self, text: &str) {
+        self.record(TrafficKind::Event, text, std::time::Instant::now());
+    }
+
+    fn log_line(&mut self, kind: TrafficKind, text: &str) {
+        self.last_line_at = std::time::Instant::now();
+        self.record(kind, text, self.last_line_at);
+    }
+
+    pub fn last_line_at(&self) -> std::time::Instant {
+        self.last_line_at
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.ended.is_none() && self.state.is_open()
+    }
+
+    /// [`RemoteLink::is_open`], after reading what has arrived: a socket
+    /// the game holds but does not read now (between games) has no other
+    /// reader to see it end.
+    pub fn poll_open(&mut self) -> bool {
+        self.held.poll_open() && self.is_open()
+    }
+
+    pub fn drop_reason(&self) -> Option<String> {
+        self.ended.clone().or_else(|| {
+            (!self.state.is_open()).then(|| {
+                self.state
+                    .reason()
+                    .unwrap_or_else(|| "connection closed".into())
+            })
+        })
+    }
+
+    /// Ends the connection now.
+    pub fn close(&mut self, why: &str) {
+        self.state.close(why);
+        self.ended.get_or_insert_with(|| why.to_owned());
+        self.held.close();
+        self.note(why);
+    }
+
+    pub fn lag_charge(&mut self, elapsed: Duration) -> LagCharge {
+        let lag = self.state.rtt().unwrap_or(Duration::ZERO);
+        let compensation = self.lag.on_move(lag, elapsed);
+        LagCharge { lag, compensation }
+    }
+
+    fn remember(&mut self, lines: &[&str]) {
+        for line in lines {
+            let first = line.split_whitespace().next().unwrap_or("");
+            match first {
+                "setoption" => self.replay.options.push((*line).to_owned()),
+                "newgame" => {
+                    self.replay.newgame = Some((*line).to_owned());
+                    self.replay.search.clear();
+                    self.lag.new_game();
+                }
+                "position" => {
+                    self.replay.search.clear();
+                    self.replay.search.push((*line).to_owned());
+                }
+                "go" | "ponderhit" => self.replay.search.push((*line).to_owned()),
+                "isready" => self.replay.unanswered_isready += 1,
+                _ => {}
+            }
+        }
+    }
+
+    pub async fn send_lines(&mut self, lines: &[&str]) -> Result<(), WriteError> {
+        if lines.iter().any(|l| l.contains(['\n', '\r'])) {
+            return Err(WriteError::InvalidLine);
+        }
+        if self.ended.is_some() {
+            return Err(WriteError::Closed);
+        }
+        let waited_from = std::time::Instant::now();
+        let mut reconnected = false;
+        if !self.state.is_open() {
+            // why: a `stop`, `gameover` or `quit` to an engine that is away
+            // starts nothing; waiting out the grace for it would only hold
+            // up the end of the game.
+            let ending = lines.iter().all(|l| {
+                matches!(
+                    l.split_whitespace().next(),
+                    Some("stop" | "gameover" | "quit")
+                )
+            });
+            if ending {
+                return Err(WriteError::Closed);
+            }
+            // why before `remember`: the replay is of what came before.
+            let until = Instant::now() + self.settings.grace;
+            if !self.reconnect(until, false).await {
+                return Err(WriteError::Closed);
+            }
+            reconnected = true;
+        }
+        self.remember(lines);
+        self.held.send(lines, self.settings.write_timeout).await?;
+        for line in lines {
+            self.log_line(TrafficKind::ToEngine, line);
+        }
+        if reconnected {
+            // why: the clock ran while the engine was away; a search timed
+            // from this write starts when the wait did.
+            self.last_line_at = waited_from;
+        }
+        Ok(())
+    }
+
+    pub async fn read_line_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
+        loop {
+            if self.ended.is_some() {
+                return Err(ReadError::Eof);
+            }
+            match self.held.recv(deadline).await {
+                Got::Nothing => return Err(ReadError::Timeout),
+                Got::Item(item) => return self.received(item),
+                Got::Ended => {
+                    let grace_end = Instant::now() + self.settings.grace;
+                    // why: a wait cut short by the answer's deadline (the
+                    // clock's flag, for a search under a clock) is not a
+                    // grace that ran out.
+                    let cut_short = deadline < grace_end;
+                    if !self.reconnect(deadline.min(grace_end), cut_short).await {
+                        return Err(ReadError::Eof);
+                    }
+                }
+            }
+        }
+    }
+
+    fn received(&mut self, item: Inbound) -> Result<String, ReadError> {
+        match item {
+            Inbound::Line(line) => {
+                match line.split_whitespace().next() {
+                    Some("bestmove") => self.replay.search.clear(),
+                    Some("readyok") => {
+                        let n = &mut self.replay.unanswered_isready;
+                        *n = n.saturating_sub(1);
+                    }
+                    _ => {}
+                }
+                self.log_line(TrafficKind::FromEngine, &line);
+                Ok(line)
+            }
+            Inbound::TooLong { bytes } => {
+                let e = ReadError::LineTooLong {
+                    bytes,
+                    limit: umi::MAX_LINE_BYTES,
+                };
+                self.note(&e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// A line already received, without waiting. A dropped connection
+    /// reads as nothing yet: whether it comes back is decided by the next
+    /// write or read, within the grace.
+    pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+        if self.ended.is_some() {
+            return Err(ReadError::Eof);
+        }
+        match self.held.try_recv().await {
+            Got::Item(item) => self.received(item).map(Some),
+            Got::Nothing => Ok(None),
+            Got::Ended if self.settings.grace.is_zero() => {
+                self.give_up();
+                Err(ReadError::Eof)
+            }
+            Got::Ended => Ok(None),
+        }
+    }
+
+    fn give_up(&mut self) {
+        let reason = self
+            .state
+            .reason()
+            .unwrap_or_else(|| "connection closed".into());
+        self.ended.get_or_insert(reason);
+    }
+
+    /// Waits until `until` for the engine's next connection and replays the
+    /// session onto it; `false` (and the link ended) if none came or the
+    /// replay failed.
+    /// `cut_short`: `until` is the answer's deadline, before the grace ends.
+    async fn reconnect(&mut self, until: Instant, cut_short: bool) -> bool {
+        let reason = self
+            .state
+            .reason()
+            .unwrap_or_else(|| "connection closed".into());
+        if self.settings.grace.is_zero() {
+            self.ended = Some(reason);
+            return false;
+        }
+        self.note(&format!(
+            "connection dropped ({reason}); waiting up to {:?} for it to come back",
+            until.saturating_duration_since(Instant::now())
+        ));
+        let waited_from = Instant::now();
+        let Some(conn) = self.registry.take(&self.remote, until).await else {
+            let why = if cut_short {
+                format!(
+                    "{reason}; {} ran out {:.1?} into the grace of {:?}, before it was back",
+                    self.what_ran_out(),
+                    waited_from.elapsed(),
+                    self.settings.grace
+                )
+            } else {
+                format!(
+                    "{reason}; not back within the grace of {:?}",
+                    self.settings.grace
+                )
+            };
+            self.note(&why);
+            self.ended = Some(why);
+            return false;
+        };
+        self.id = conn.id;
+        self.state = conn.state;
+        // why the old one closed now: it ended; its socket is let go.
+        self.held = Held::from(conn.pipe);
+        self.note(&format!("reconnected as connection {}", self.id));
+        match self
+            .replay_onto(until.max(Instant::now() + self.settings.grace))
+            .await
+        {
+            Ok(()) => true,
+            Err(why) => {
+                let why = format!("{reason}; the replay after reconnecting failed: {why}");
+                self.note(&why);
+                self.state.close(&why);
+                self.ended = Some(why);
+                false
+            }
+        }
+    }
+
+    /// What a deadline that ends a wait for the engine is: its clock, when
+    /// a search under a clock is under way, else the timeout of its answer.
+    fn what_ran_out(&self) -> &'static str {
+        let searching = self
+            .replay
+            .search
+            .iter()
+            .any(|l| l.starts_with("go") || l.starts_with("ponderhit"));
+        let clock = !matches!(self.settings.tc.limit, TimeLimit::Infinite);
+        if searching && clock {
+            "its clock"
+        } else {
+            "the time for its answer"
+        }
+    }
+
+    async fn replay_onto(&mut self, deadline: Instant) -> Result<(), String> {
+        self.push("umi").await?;
+        self.expect("umiok", deadline).await?;
+        let mut lines = std::mem::take(&mut self.replay.options);
+        lines.extend(self.replay.newgame.clone());
+        for line in &lines {
+            self.push(line).await?;
+        }
+        self.replay.options = lines
+            .into_iter()
+            .filter(|l| l.starts_with("setoption"))
+            .collect();
+        self.push("isready").await?;
+        // why counted: `expect` reads this readyok as any other.
+        self.replay.unanswered_isready += 1;
+        self.expect("readyok", deadline).await?;
+        for _ in 0..self.replay.unanswered_isready {
+            self.push("isready").await?;
+        }
+        for line in self.replay.search.clone() {
+            self.push(&line).await?;
+        }
+        Ok(())
+    }
+
+    async fn push(&mut self, line: &str) -> Result<(), String> {
+        match self.held.send(&[line], self.settings.write_timeout).await {
+            Ok(()) => {
+                self.log_line(TrafficKind::ToEngine, line);
+                Ok(())
+            }
+            Err(_) => Err(format!("could not send {line:?}")),
+        }
+    }
+
+    async fn expect(&mut self, wanted: &str, deadline: Instant) -> Result<(), String> {
+        loop {
+            match self.held.recv(deadline).await {
+                Got::Nothing => return Err(format!("no {wanted} in time")),
+                Got::Ended => return Err(format!("closed again before {wanted}")),
+                Got::Item(item) => {
+                    if let Ok(line) = self.received(item) {
+                        if line == wanted {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `quit`, then the connection is closed (the bridge then starts a
+    /// fresh engine for its next connection); waits up to `grace` for the
+    /// connection's last frames to go out.
+    pub async fn shutdown(mut self, grace: Duration) -> ShutdownReport {
+        let quit_sent = self.is_open() && self.push("quit").await.is_ok();
+        self.close("closed by the arbiter");
+        // why wait: the event may end, and the arbiter exit, right after
+        // this; its runtime would drop the connection's task before the
+        // close frame (or KGP's `goodbye`) went out.
+        let _ = tokio::time::timeout(grace, self.state.finished()).await;
+        ShutdownReport {
+            exit: None,
+            quit_sent,
+            forced: false,
+        }
+    }
+}
+
+/// The session's side of the link (the core's transport trait): each call
+/// is the link's own method.
+impl Link for RemoteLink {
+    fn id(&self) -> u32 {
+        RemoteLink::id(self)
+    }
+
+    fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
+        RemoteLink::set_traffic_log(self, log)
+    }
+
+    fn send_lines<'a>(
+        &'a mut self,
+        lines: &'a [&'a str],
+    ) -> LinkFuture<'a, Result<(), WriteError>> {
+        Box::pin(RemoteLink::send_lines(self, lines))
+    }
+
+    fn read_line_until(&mut self, deadline: Instant) -> LinkFuture<'_, Result<String, ReadError>> {
+        Box::pin(RemoteLink::read_line_until(self, deadline))
+    }
+
+    fn read_line_if_ready(&mut self) -> LinkFuture<'_, Result<Option<String>, ReadError>> {
+        Box::pin(RemoteLink::read_line_if_ready(self))
+    }
+
+    fn last_line_at(&self) -> std::time::Instant {
+        RemoteLink::last_line_at(self)
+    }
+
+    fn lag_charge(&mut self, elapsed: Duration) -> LagCharge {
+        RemoteLink::lag_charge(self, elapsed)
+    }
+
+    fn shutdown(self: Box<Self>, grace: Duration) -> LinkFuture<'static, ShutdownReport> {
+        Box::pin(RemoteLink::shutdown(*self, grace))
+    }
+
+    fn close(&mut self, why: &str) {
+        RemoteLink::close(self, why)
+    }
+
+    fn poll_open(&mut self) -> bool {
+        RemoteLink::poll_open(self)
+    }
+
+    fn drop_reason(&self) -> Option<String> {
+        RemoteLink::drop_reason(self)
+    }
+}
