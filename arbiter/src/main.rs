@@ -6,6 +6,7 @@
 
 mod cli;
 mod compat;
+mod logging;
 
 fn main() -> std::process::ExitCode {
     use arbiter_core::engine::watchdog;
@@ -14,8 +15,12 @@ fn main() -> std::process::ExitCode {
     }
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+            std::env::var("RUST_LOG")
+                .ok()
+                .and_then(|spec| {
+                    tracing_subscriber::EnvFilter::try_new(logging::filter(&spec)).ok()
+                })
+                .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
         // why: colour codes only for a terminal, never into a log file.
