@@ -686,3 +686,84 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
     assert_eq!(logs.len(), 2);
     assert!(logs.iter().all(|l| l.moves.len() > 6), "{logs:?}");
 }
+
+/// The second line of `arena run` with KGP: where KGP bots connect (the
+/// TCP address, the WebSocket URL).
+fn kgp_addresses(arena: &mut Running) -> (String, String) {
+    let mut line = String::new();
+    arena._stdout.read_line(&mut line).unwrap();
+    let rest = line
+        .trim()
+        .strip_prefix("arbiter: KGP bots connect to tcp://")
+        .unwrap_or_else(|| panic!("not the KGP line: {line:?}"));
+    let (tcp, ws) = rest.split_once(" or ").expect("tcp … or ws…");
+    (tcp.to_owned(), ws.to_owned())
+}
+
+#[test]
+fn kgp_bots_with_arena_tokens_play_rated_games_in_a_kalah_pool() {
+    use common::kgp::{bot, Style, Transport};
+    let dir = Scratch::new("arena", "kgp");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        r#"[{"name": "kalah-fast", "game": "kalah", "each": "st=0.1 timemargin=300"},
+            {"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    )
+    .unwrap();
+    let tcp_token = add_bot(&db, "kgp-tcp");
+    let ws_token = add_bot(&db, "kgp-ws");
+    add_bot(&db, "ref");
+    let mut extra = house("ref", &engine(), "option.Level=1").to_vec();
+    extra.extend(["--kgp-listen".into(), "127.0.0.1:0".into()]);
+    extra.extend(["--max-games".into(), "6".into()]);
+    let mut arena = start(&dir, &db, &pools, &extra);
+    let (tcp, ws) = kgp_addresses(&mut arena);
+    assert!(ws.ends_with("/kgp"), "{ws}");
+    let _over_tcp = bot(Transport::Tcp(tcp.clone()), Style::Plays, &tcp_token);
+    let _over_ws = bot(Transport::WebSocket(ws), Style::Plays, &ws_token);
+    // A token that is no bot's is refused in KGP's words.
+    let refused = bot(
+        Transport::Tcp(tcp),
+        Style::Plays,
+        "not-a-token-of-this-arena",
+    )
+    .join()
+    .unwrap();
+    assert!(
+        refused
+            .iter()
+            .any(|l| l.contains("error") && l.contains("unknown token")),
+        "{refused:?}"
+    );
+
+    wait_for(&arena.addr, Duration::from_secs(240), |p| finished(p) >= 6);
+    let kalah = ladder(&arena.addr, "kalah-fast");
+    let mut sides = 0;
+    for name in ["kgp-tcp", "kgp-ws", "ref"] {
+        let r = row(&kalah, name);
+        let games = r["games"].as_u64().unwrap();
+        assert!(games >= 2, "{name} plays at least a pair: {kalah}");
+        assert!(r["rating"].is_number(), "{name} is rated: {kalah}");
+        sides += games;
+    }
+    assert_eq!(sides, 12, "six games, two sides each: {kalah}");
+    // The KGP bots are in the Kalah pool only (their games line).
+    assert!(ladder(&arena.addr, "bohn")
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["name"] != "kgp-tcp" && r["name"] != "kgp-ws"));
+    let bot_page = get_json(&arena.addr, "/api/arena/bot?name=kgp-ws");
+    assert_eq!(bot_page["pools"][0]["pool"], "kalah-fast", "{bot_page}");
+
+    // The games are the arbiter's: exported, they verify.
+    let json = dir.path("kalah.jsonl");
+    export(&db, "kalah-fast", &json, None);
+    assert_eq!(common::count_lines(&json), 6);
+    arbiter()
+        .args(["verify", &s(&json)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+}

@@ -43,7 +43,11 @@ fn limits() -> Limits {
 
 fn kgp_endpoint(registry: &Arc<Registry>) -> Arc<KgpEndpoint> {
     let ids = BTreeSet::from(["kbot".to_owned()]);
-    Arc::new(KgpEndpoint::new(registry.clone(), ids, limits()))
+    Arc::new(KgpEndpoint::new(
+        registry.clone(),
+        arbiter_net::remote::kgp::Speakers::Only(ids),
+        limits(),
+    ))
 }
 
 /// A TCP connection from loopback address `from` to `to`.

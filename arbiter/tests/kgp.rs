@@ -1,209 +1,22 @@
 //! Kalah bots speaking the Kalah Game Protocol (KGP) as remote engines
-//! (`--engine remote=<id> proto=kgp`), on loopback sockets. The bot here is
-//! written from KGP's public description (the freeplay mode: `kgp 1 0 0`,
+//! (`--engine remote=<id> proto=kgp`), on loopback sockets. The bot
+//! (`common/kgp.rs`) is written from KGP's public description (the freeplay mode: `kgp 1 0 0`,
 //! `set auth:token`, `mode freeplay`, `state <board>`, `move`, `yield`,
 //! `stop`, `ping`/`pong`, `goodbye`), not from the arbiter's code: it reads
 //! the board literal, plays as "south" and numbers pits from 1. It speaks
 //! KGP over either of the protocol's transports: TCP (a line per `\r\n`) or
 //! a WebSocket (a line per text frame).
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Command;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 mod common;
 
+use common::kgp::{bot, Conn, Style, Transport};
+
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 const TOKEN: &str = "kgp-bot-token-0123456789";
-
-/// How the test bot answers a `state`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Style {
-    /// A legal move, then a second (the one that counts); every other
-    /// request it yields, the others it leaves to the server's `stop`.
-    Plays,
-    /// An empty pit of its own as soon as it has one (an illegal move).
-    Empty,
-    /// Never a move (it still answers pings).
-    Silent,
-}
-
-/// One KGP command as the bot reads it: id, reference, name, arguments.
-struct Kgp {
-    id: Option<u64>,
-    name: String,
-    args: Vec<String>,
-}
-
-fn parse(line: &str) -> Option<Kgp> {
-    let mut words = line.split_whitespace().peekable();
-    let mut id = None;
-    let first = *words.peek()?;
-    if first.starts_with(|c: char| c.is_ascii_digit() || c == '@') {
-        let head = words.next()?;
-        id = head.split('@').next().and_then(|i| i.parse().ok());
-    }
-    let name = words.next()?.to_owned();
-    Some(Kgp {
-        id,
-        name,
-        args: words.map(str::to_owned).collect(),
-    })
-}
-
-/// `<n,my store,your store,my pits…,your pits…>` → my pits.
-fn my_pits(board: &str) -> Vec<u32> {
-    let values: Vec<u32> = board
-        .trim_start_matches('<')
-        .trim_end_matches('>')
-        .split(',')
-        .map(|v| v.parse().expect("a board number"))
-        .collect();
-    let n = values[0] as usize;
-    values[3..3 + n].to_vec()
-}
-
-/// Where the bot connects: KGP's TCP port, or a WebSocket URL.
-#[derive(Clone, Debug)]
-enum Transport {
-    Tcp(String),
-    WebSocket(String),
-}
-
-/// One open connection of the bot.
-enum Conn {
-    Tcp {
-        lines: std::io::Lines<BufReader<TcpStream>>,
-        out: TcpStream,
-    },
-    WebSocket(Box<tungstenite::WebSocket<TcpStream>>),
-}
-
-impl Conn {
-    /// Connects (retrying while the arbiter starts); a hang guard of two
-    /// minutes on each read (nothing is timed).
-    fn open(to: &Transport) -> Conn {
-        let addr = match to {
-            Transport::Tcp(addr) => addr.clone(),
-            Transport::WebSocket(url) => url
-                .strip_prefix("ws://")
-                .and_then(|rest| rest.split('/').next())
-                .expect("a ws:// URL")
-                .to_owned(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let stream = loop {
-            match TcpStream::connect(&addr) {
-                Ok(s) => break s,
-                Err(_) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(50))
-                }
-                Err(e) => panic!("cannot connect to {addr}: {e}"),
-            }
-        };
-        stream
-            .set_read_timeout(Some(Duration::from_secs(120)))
-            .unwrap();
-        match to {
-            Transport::Tcp(_) => Conn::Tcp {
-                out: stream.try_clone().unwrap(),
-                lines: BufReader::new(stream).lines(),
-            },
-            Transport::WebSocket(url) => {
-                let (ws, _) = tungstenite::client(url.as_str(), stream).expect("the socket opens");
-                Conn::WebSocket(Box::new(ws))
-            }
-        }
-    }
-
-    /// The next line; `None` once the connection ends.
-    fn recv(&mut self) -> Option<String> {
-        match self {
-            Conn::Tcp { lines, .. } => lines.next()?.ok(),
-            Conn::WebSocket(ws) => loop {
-                match ws.read().ok()? {
-                    tungstenite::Message::Text(t) => {
-                        let line = t.as_str();
-                        assert!(!line.contains('\n'), "one line a frame: {line:?}");
-                        return Some(line.to_owned());
-                    }
-                    tungstenite::Message::Close(_) => return None,
-                    // Transport pings (answered by the library), not KGP's.
-                    _ => {}
-                }
-            },
-        }
-    }
-
-    fn send(&mut self, line: &str) -> bool {
-        match self {
-            Conn::Tcp { out, .. } => out.write_all(format!("{line}\r\n").as_bytes()).is_ok(),
-            Conn::WebSocket(ws) => ws.send(tungstenite::Message::text(line)).is_ok(),
-        }
-    }
-}
-
-/// Connects to `to`, plays in `style` until `goodbye` or the end of the
-/// connection; the lines it got.
-fn bot(to: Transport, style: Style) -> JoinHandle<Vec<String>> {
-    std::thread::spawn(move || {
-        let mut conn = Conn::open(&to);
-        let mut next = 1u64;
-        // KGP's `<id>@<ref> name`: `text` starts with `@<ref>` or a space.
-        let mut send = |conn: &mut Conn, text: &str| {
-            let line = format!("{next}{text}");
-            next += 2;
-            conn.send(&line)
-        };
-        let mut seen = Vec::new();
-        let mut requests = 0;
-        while let Some(line) = conn.recv() {
-            seen.push(line.clone());
-            let Some(c) = parse(&line) else { continue };
-            let ok = match c.name.as_str() {
-                "kgp" => {
-                    assert_eq!(c.args.first().map(String::as_str), Some("1"), "major 1");
-                    send(&mut conn, " set info:name \"kgp testbot\"")
-                        && send(&mut conn, &format!(" set auth:token \"{TOKEN}\""))
-                        && send(&mut conn, " mode freeplay")
-                }
-                "ping" => send(&mut conn, &format!("@{} pong", c.id.unwrap_or(0))),
-                "state" => {
-                    requests += 1;
-                    let r = c.id.expect("a state has an id");
-                    let pits = my_pits(&c.args[0]);
-                    let full: Vec<usize> = (0..pits.len()).filter(|&i| pits[i] > 0).collect();
-                    let empty = (0..pits.len()).find(|&i| pits[i] == 0);
-                    match style {
-                        Style::Plays => {
-                            let a = send(&mut conn, &format!("@{r} move {}", full[0] + 1));
-                            let b = send(
-                                &mut conn,
-                                &format!("@{r} move {}", full[full.len() - 1] + 1),
-                            );
-                            a && b && (requests % 2 == 1 || send(&mut conn, &format!("@{r} yield")))
-                        }
-                        Style::Empty => {
-                            let pit = empty.unwrap_or(full[0]);
-                            send(&mut conn, &format!("@{r} move {}", pit + 1))
-                                && send(&mut conn, &format!("@{r} yield"))
-                        }
-                        Style::Silent => true,
-                    }
-                }
-                "goodbye" => break,
-                _ => true,
-            };
-            if !ok {
-                break;
-            }
-        }
-        seen
-    })
-}
 
 /// `arbiter match` of kbot (a KGP bot over TCP, its time keys `tc`) against
 /// the reference engine; with the bot's `style`. The arbiter's output and
@@ -272,6 +85,7 @@ fn kgp_match_over(
             Transport::Tcp(tcp)
         },
         style,
+        TOKEN,
     );
     std::io::Read::read_to_string(&mut stdout, &mut printed).expect("stdout");
     let status = child.wait().expect("the arbiter ends");
@@ -476,7 +290,7 @@ mod listener {
     use std::collections::BTreeSet;
     use std::time::Duration;
 
-    use arbiter_net::remote::kgp::{listen, KgpEndpoint};
+    use arbiter_net::remote::kgp::{listen, KgpEndpoint, Speakers};
     use arbiter_net::remote::registry::Registry;
     use arbiter_net::remote::tokens::Tokens;
     use arbiter_net::remote::Limits;
@@ -534,7 +348,7 @@ mod listener {
             ..Limits::default()
         };
         let ids = BTreeSet::from(["kbot".to_owned()]);
-        let endpoint = KgpEndpoint::new(registry.clone(), ids, limits);
+        let endpoint = KgpEndpoint::new(registry.clone(), Speakers::Only(ids), limits);
         let addr = listen("127.0.0.1:0".parse().unwrap(), endpoint)
             .await
             .unwrap();

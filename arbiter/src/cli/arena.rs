@@ -57,6 +57,12 @@ pub struct RunArgs {
     /// The pools (docs/arena.md): `[{"name": …, "game": …, "each": …, "openings": …}]`.
     #[arg(long, value_name = "FILE")]
     pub pools: PathBuf,
+    /// Also take Kalah bots speaking KGP over TCP at this address (KGP's
+    /// port, 127.0.0.1:2671, when given without one). Over a WebSocket they
+    /// connect to `/kgp` on --listen, always; both with the tokens of
+    /// `arena bot add` (`set auth:token <token>`).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:2671")]
+    pub kgp_listen: Option<std::net::SocketAddr>,
     /// A bot the arena runs itself as a local process, in one argument:
     /// `--house "name=ref3 cmd=engine option.Level=3 slots=2"` (the name a
     /// bot added with `arena bot add`). Repeat per bot. Its games' limits
@@ -270,6 +276,23 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         registry: Arc::clone(&remote.registry),
         limits,
     };
+    // why one endpoint for both transports: one token check and one
+    // greeting limit, shared by address over TCP and WebSocket.
+    let kgp = Arc::new(arbiter_net::remote::kgp::KgpEndpoint::new(
+        Arc::clone(&remote.registry),
+        arbiter_net::remote::kgp::Speakers::Any,
+        limits,
+    ));
+    let kgp_tcp = match args.kgp_listen {
+        Some(addr) => Some(
+            arbiter_net::remote::kgp::listen(addr, Arc::clone(&kgp))
+                .await
+                .map_err(|e| {
+                    CliError::Failed(format!("--kgp-listen {addr}: cannot listen: {e}"))
+                })?,
+        ),
+        None => None,
+    };
     // One server: the pages, the JSON, /live, /replay and the bots' /umi.
     let tls = args.tls.load()?;
     let site = arbiter_net::front::server::Server::bind_tls(
@@ -279,6 +302,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         move |allowed| {
             arbiter_arena::web::router(web_arena, allowed)
                 .merge(arbiter_net::remote::endpoint::umi(endpoint))
+                .merge(arbiter_net::remote::kgp::websocket(kgp))
         },
     )
     .await
@@ -286,6 +310,12 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     .with_nodelay();
     // why one line: scripts read the address from the first line.
     println!("arbiter: arena at {}arena", site.url());
+    // why the same words as `arbiter match`: scripts and tests read it.
+    let kgp_ws = format!("{}kgp", site.url().replacen("http", "ws", 1));
+    match kgp_tcp {
+        Some(tcp) => println!("arbiter: KGP bots connect to tcp://{tcp} or {kgp_ws}"),
+        None => println!("arbiter: KGP bots connect to {kgp_ws}"),
+    }
     tokio::spawn(async move {
         if let Err(e) = site.run().await {
             tracing::error!("the arena's pages stopped: {e}");

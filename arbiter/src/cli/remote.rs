@@ -145,7 +145,11 @@ fn kgp_endpoint(
     if ids.is_empty() {
         return None;
     }
-    Some(Arc::new(KgpEndpoint::new(registry.clone(), ids, limits)))
+    Some(Arc::new(KgpEndpoint::new(
+        registry.clone(),
+        arbiter_net::remote::kgp::Speakers::Only(ids),
+        limits,
+    )))
 }
 
 /// Opens the KGP TCP listener; its address.

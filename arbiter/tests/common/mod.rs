@@ -5,6 +5,8 @@
 // why: each test crate compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+pub mod kgp;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

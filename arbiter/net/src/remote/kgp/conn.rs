@@ -305,7 +305,7 @@ async fn handshake<W: Wire>(
         "no `set auth:token \"<token>\"` before mode: each bot of an event has a token from its organiser",
     )?;
     let remote = ep.registry.identify(&token).ok_or("unknown token")?;
-    if !ep.ids.contains(&remote) {
+    if !ep.speakers.admits(&remote) {
         return Err(format!(
             "{remote} is not a KGP bot of this event (it connects to /umi)"
         ));

@@ -63,12 +63,32 @@ const GREETINGS: Names = Names {
     per_address: "the KGP listener's limit per address",
 };
 
+/// Whose tokens the KGP endpoint takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Speakers {
+    /// Only these remote ids (an event's `proto=kgp` engines); other ids'
+    /// tokens are refused here (they connect to `/umi`).
+    Only(BTreeSet<String>),
+    /// Every bot the registry's gate knows (the arena: a bot's account is
+    /// the same whichever protocol it speaks).
+    Any,
+}
+
+impl Speakers {
+    /// Whether `remote` may connect over KGP.
+    pub fn admits(&self, remote: &str) -> bool {
+        match self {
+            Speakers::Only(ids) => ids.contains(remote),
+            Speakers::Any => true,
+        }
+    }
+}
+
 /// What the listener's connections share.
 pub struct KgpEndpoint {
     pub registry: Arc<Registry>,
-    /// The remote ids that speak KGP (`proto=kgp`); other ids' tokens are
-    /// refused here (they connect to `/umi`).
-    pub ids: BTreeSet<String>,
+    /// Whose tokens are taken here.
+    pub speakers: Speakers,
     pub limits: Limits,
     /// The greetings in progress, in all and by the bot's address.
     greetings: Admission,
@@ -77,10 +97,10 @@ pub struct KgpEndpoint {
 impl KgpEndpoint {
     /// An endpoint greeting at most [`MAX_GREETINGS`] bots at once,
     /// [`MAX_GREETINGS_PER_ADDRESS`] from one address.
-    pub fn new(registry: Arc<Registry>, ids: BTreeSet<String>, limits: Limits) -> KgpEndpoint {
+    pub fn new(registry: Arc<Registry>, speakers: Speakers, limits: Limits) -> KgpEndpoint {
         KgpEndpoint {
             registry,
-            ids,
+            speakers,
             limits,
             greetings: Admission::counting(GREETINGS, MAX_GREETINGS, MAX_GREETINGS_PER_ADDRESS),
         }
