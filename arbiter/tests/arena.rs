@@ -364,6 +364,8 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
     // why no grace: a dropped connection is at once the crashing bot's end.
     let mut server_args: Vec<String> = house("ref-1", &engine(), "option.Level=1 slots=2").to_vec();
     server_args.extend(["--remote-grace".into(), "0".into()]);
+    // why off: the crashing and cheating bots must play to be paused and rated.
+    server_args.extend(["--admission".into(), "off".into()]);
     let mut arena = start_on(&dir, &listen, &db, &pools, &server_args);
 
     let (engine_cmd, testbot_cmd) = (format!("cmd={}", engine()), format!("cmd={}", testbot()));
@@ -634,7 +636,18 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
     add_bot(&db, "ref-1");
     // why a long grace: the bot is back in 300 ms; the rest is a loaded machine.
     let mut args = house("ref-1", &engine(), "option.Level=1").to_vec();
-    args.extend(["--remote-grace", "30", "--max-games", "2"].map(String::from));
+    // why no admission: the scripted bot's moves are for its one game.
+    args.extend(
+        [
+            "--remote-grace",
+            "30",
+            "--max-games",
+            "2",
+            "--admission",
+            "off",
+        ]
+        .map(String::from),
+    );
     let arena = start(&dir, &db, &pools, &args);
 
     // One connection: it drops at its third `go` (in its first game) and
@@ -761,6 +774,164 @@ fn kgp_bots_with_arena_tokens_play_rated_games_in_a_kalah_pool() {
     let json = dir.path("kalah.jsonl");
     export(&db, "kalah-fast", &json, None);
     assert_eq!(common::count_lines(&json), 6);
+    arbiter()
+        .args(["verify", &s(&json)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+}
+
+/// Waits (at most `limit`) until `done` holds for the bot's JSON.
+fn wait_for_bot(
+    addr: &str,
+    name: &str,
+    limit: Duration,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let t0 = Instant::now();
+    loop {
+        let bot = get_json(addr, &format!("/api/arena/bot?name={name}"));
+        if done(&bot) {
+            return bot;
+        }
+        assert!(t0.elapsed() < limit, "gave up waiting: {bot}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_new_bot_is_checked_before_it_plays_and_one_that_fails_never_plays() {
+    let dir = Scratch::new("arena", "admission");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    )
+    .unwrap();
+    let good = add_bot(&db, "good");
+    let bad = add_bot(&db, "bad");
+    add_bot(&db, "ref");
+    let mut args = house("ref", &engine(), "option.Level=1").to_vec();
+    args.extend(["--admission-retry".into(), "600".into()]);
+    let arena = start(&dir, &db, &pools, &args);
+    let url = format!("ws://{}/umi", arena.addr);
+    let engine_cmd = format!("cmd={}", engine());
+    let _good = Bridge::start(&dir, &url, &good, 1, &[&engine_cmd, "option.Level=1"]);
+    let testbot_cmd = format!("cmd={}", testbot());
+    let mut bad_bridge = Bridge::start(
+        &dir,
+        &url,
+        &bad,
+        1,
+        &[&testbot_cmd, "arg=--mode", "arg=illegal"],
+    );
+
+    let page = wait_for_bot(&arena.addr, "good", Duration::from_secs(120), |b| {
+        b["games"].as_array().is_some_and(|g| g.len() >= 2)
+    });
+    assert_eq!(page["admission"]["passed"], true, "{page}");
+    assert_eq!(page["admission"]["failed"], serde_json::json!([]), "{page}");
+    assert!(page["admission"]["at"].is_string(), "{page}");
+    // The house bot is the organiser's: never checked.
+    let house_page = get_json(&arena.addr, "/api/arena/bot?name=ref");
+    assert!(house_page["admission"].is_null(), "{house_page}");
+
+    let page = wait_for_bot(&arena.addr, "bad", Duration::from_secs(60), |b| {
+        !b["admission"].is_null()
+    });
+    assert_eq!(page["admission"]["passed"], false, "{page}");
+    assert_eq!(
+        page["admission"]["failed"],
+        serde_json::json!(["positions:bohnenspiel"]),
+        "{page}"
+    );
+    assert!(
+        page["admission"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("illegal move"),
+        "{page}"
+    );
+    // It was told why (the bridge says the server's reason), and never played.
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(page["games"], serde_json::json!([]), "{page}");
+    assert!(!ladder(&arena.addr, "bohn")
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["name"] == "bad"));
+    drop(arena);
+    if let Some((_, err)) = bad_bridge.exits_within(Duration::from_secs(30)) {
+        assert!(err.contains("admission failed"), "{err}");
+    }
+}
+
+#[test]
+fn a_new_id_name_is_a_new_version_that_first_meets_its_predecessor() {
+    let dir = Scratch::new("arena", "versions");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    )
+    .unwrap();
+    let token = add_bot(&db, "vb");
+    add_bot(&db, "ref");
+    let args = house("ref", &engine(), "option.Level=1").to_vec();
+    let arena = start(&dir, &db, &pools, &args);
+    let url = format!("ws://{}/umi", arena.addr);
+    let testbot_cmd = format!("cmd={}", testbot());
+    // Version 1: `id name testbot-random`.
+    let first = Bridge::start(
+        &dir,
+        &url,
+        &token,
+        1,
+        &[&testbot_cmd, "arg=--mode", "arg=random"],
+    );
+    wait_for_bot(&arena.addr, "vb", Duration::from_secs(120), |b| {
+        b["games"].as_array().is_some_and(|g| g.len() >= 2)
+    });
+    // Version 2, under the same token: `id name testbot-instant`.
+    let _second = Bridge::start(
+        &dir,
+        &url,
+        &token,
+        1,
+        &[&testbot_cmd, "arg=--mode", "arg=instant"],
+    );
+    let page = wait_for_bot(&arena.addr, "vb", Duration::from_secs(120), |b| {
+        b["versions"].as_array().is_some_and(|v| v.len() == 2)
+            && b["versions"][1]["games"].as_u64() >= Some(2)
+    });
+    let versions = page["versions"].as_array().unwrap();
+    assert_eq!(versions[0]["id_name"], "testbot-random", "{page}");
+    assert_eq!(versions[1]["id_name"], "testbot-instant", "{page}");
+    assert!(versions[0]["games"].as_u64() >= Some(2), "{page}");
+    assert!(versions[1]["rating"].is_number(), "{page}");
+    assert!(versions.iter().all(|v| v["first_seen"].is_string()));
+    // The ladder shows the newest version.
+    let bohn = ladder(&arena.addr, "bohn");
+    let r = row(&bohn, "vb");
+    assert_eq!(r["version"], "testbot-instant", "{bohn}");
+    assert_eq!(r["player"], "vb/2", "{bohn}");
+    drop(first);
+
+    // Version 2's first pair was against version 1 (it was connected), and
+    // the records name the versions.
+    let json = dir.path("bohn.jsonl");
+    export(&db, "bohn", &json, None);
+    let games: Vec<serde_json::Value> = std::fs::read_to_string(&json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first_of_v2 = games
+        .iter()
+        .find(|g| g["south"] == "vb/2" || g["north"] == "vb/2")
+        .expect("a game of version 2");
+    let pair = [&first_of_v2["south"], &first_of_v2["north"]];
+    assert!(pair.contains(&&serde_json::json!("vb")), "{first_of_v2}");
     arbiter()
         .args(["verify", &s(&json)])
         .timeout(Duration::from_secs(60))

@@ -61,6 +61,8 @@ fn start(dir: &Scratch, each: &str, extra: &[&str]) -> Arena {
         .args(["arena", "run", "--listen", "127.0.0.1:0"])
         .args(["--db", &s(&db), "--pools", &s(&pools)])
         .args(["--house", &house("ref-a"), "--house", &house("ref-b")])
+        // why off: these tests time the stop; a bot's admission game would blur it.
+        .args(["--admission", "off"])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

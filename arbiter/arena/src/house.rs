@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mancala_rules::GameId;
 
-use crate::lobby::LobbyEvent;
+use crate::lobby::{LobbyEvent, TokenCheck};
 use arbiter_core::engine::config::EngineSpec;
 use arbiter_core::engine::session::{Fault, Session};
 
@@ -62,6 +62,8 @@ pub fn parse(text: &str) -> Result<HouseBot, String> {
 /// The house bots and their idle processes.
 pub struct House {
     bots: BTreeMap<String, HouseBot>,
+    /// The database, for the version each bot's `id name` is.
+    accounts: TokenCheck,
     idle: Mutex<BTreeMap<String, Vec<Session>>>,
     pub handshake_timeout: Duration,
     pub quit_grace: Duration,
@@ -71,11 +73,13 @@ pub struct House {
 impl House {
     pub fn new(
         bots: Vec<HouseBot>,
+        accounts: TokenCheck,
         handshake_timeout: Duration,
         stderr_dir: Option<PathBuf>,
     ) -> House {
         House {
             bots: bots.into_iter().map(|b| (b.spec.name.clone(), b)).collect(),
+            accounts,
             idle: Mutex::new(BTreeMap::new()),
             handshake_timeout,
             quit_grace: Duration::from_millis(500),
@@ -112,9 +116,13 @@ impl House {
                 .await
                 .map_err(|e| format!("house bot {name}: {e}"))?;
             let games = session.games.clone();
+            let player = self
+                .accounts
+                .player(name, session.id_name.as_deref())
+                .map_err(|e| format!("house bot {name}: {e}"))?;
             self.put_back(name, session);
             events.push(LobbyEvent::Arrived {
-                bot: name.clone(),
+                bot: player,
                 slots: bot.slots,
                 games,
                 pools: None,
@@ -144,12 +152,14 @@ impl House {
         }
     }
 
+    /// A session of `player` (a house bot's one version: its process's).
     async fn seat_now(
         &self,
-        name: &str,
+        player: &str,
         game: GameId,
         options: &[(String, String)],
     ) -> Result<Session, Fault> {
+        let name = crate::versions::bot_of(player);
         let bot = self.bots.get(name).ok_or_else(|| Fault::Garbled {
             line: String::new(),
             problem: format!("{name} is not a house bot"),
@@ -182,7 +192,8 @@ impl House {
     }
 
     /// Keeps a fit session for the next game (unless `restart=on`), else ends it.
-    async fn release_now(&self, bot: &str, session: Session, fit: bool) {
+    async fn release_now(&self, player: &str, session: Session, fit: bool) {
+        let bot = crate::versions::bot_of(player);
         let restart = self
             .bots
             .get(bot)

@@ -2,6 +2,7 @@
 //! connect whenever they like, are paired in rated pools, rated by a
 //! maximum-likelihood Elo fit and watched in the browser (docs/arena.md).
 //!
+//! - [`admission`]: whether a bot's version passed the checks before play.
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
 //! - [`pools`]: reads `pools.json`.
@@ -17,8 +18,10 @@
 //!   Python kit), through the remote room's endpoint and registry.
 //! - [`seats`]: both sides as one: a bot is seated from the side it is on.
 //! - [`server`]: the arena itself: pairing, games, records, ratings.
+//! - [`versions`]: a bot's versions (its engine's `id name`), the players.
 //! - [`web`]: the pages and JSON.
 
+pub mod admission;
 pub mod backoff;
 pub mod bots;
 pub mod db;
@@ -31,4 +34,5 @@ pub mod remote;
 pub mod seats;
 pub mod server;
 pub mod store;
+pub mod versions;
 pub mod web;

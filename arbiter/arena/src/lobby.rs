@@ -23,7 +23,8 @@ use arbiter_core::engine::session::{Fault, Session};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyEvent {
     /// `slots` more instances of `bot` can play (a connection, or a house
-    /// bot's processes). `games`: the game ids it plays (its `games` line);
+    /// bot's processes). `bot` is a player's key: the version of the bot
+    /// its engine's `id name` names ([`crate::versions::player`]). `games`: the game ids it plays (its `games` line);
     /// `pools`: the pools it asked for, `None` for every pool of its games.
     Arrived {
         bot: String,
@@ -110,6 +111,35 @@ impl TokenCheck {
             tracing::error!("cannot read whether {bot} is revoked: {e}");
             false
         })
+    }
+
+    /// The version of `bot` whose engine says `id_name`, as a player's key
+    /// ([`crate::versions`]); a new name is recorded as its next version.
+    pub fn player(&self, bot: &str, id_name: Option<&str>) -> Result<String, DbError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let n = crate::versions::resolve(&conn, bot, id_name)?;
+        Ok(crate::versions::player(bot, n))
+    }
+
+    /// The recorded admission of version `n` of `bot` ([`crate::admission`]).
+    pub fn admission(
+        &self,
+        bot: &str,
+        n: u32,
+    ) -> Result<Option<crate::admission::Admission>, DbError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        crate::admission::status(&conn, bot, n)
+    }
+
+    /// Records the admission checks' verdict on version `n` of `bot`.
+    pub fn record_admission(
+        &self,
+        bot: &str,
+        n: u32,
+        verdict: &arbiter_core::play::admission::Verdict,
+    ) -> Result<(), DbError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        crate::admission::record(&conn, bot, n, verdict)
     }
 
     /// The bot `token` proves, if any (see [`crate::bots::check_token`]).

@@ -174,6 +174,56 @@ impl Pairing {
     }
 }
 
+impl Pairing {
+    /// Starts a new pair of `a` and `b` now if both have a free slot (leg 1;
+    /// leg 2 too if both still have one, else it is owed): a new version's
+    /// first pair, against its predecessor. `free` is reduced by what starts.
+    pub fn start_pair(
+        &mut self,
+        a: &str,
+        b: &str,
+        free: &mut BTreeMap<String, usize>,
+        most: usize,
+    ) -> Vec<Start> {
+        let has = |free: &BTreeMap<String, usize>, bot: &str| free.get(bot).is_some_and(|&n| n > 0);
+        if a == b || most == 0 || !has(free, a) || !has(free, b) {
+            return Vec::new();
+        }
+        let pair = self.next_pair;
+        self.next_pair += 1;
+        *self.met.entry(key(a, b)).or_default() += 1;
+        *self.pairs.entry(a.to_owned()).or_default() += 1;
+        *self.pairs.entry(b.to_owned()).or_default() += 1;
+        take(free, a);
+        take(free, b);
+        let first = Start {
+            south: a.to_owned(),
+            north: b.to_owned(),
+            pair,
+            leg: 1,
+        };
+        let second = Start {
+            south: b.to_owned(),
+            north: a.to_owned(),
+            pair,
+            leg: 2,
+        };
+        if most >= 2 && has(free, a) && has(free, b) {
+            take(free, a);
+            take(free, b);
+            vec![first, second]
+        } else {
+            self.owed.push(second);
+            vec![first]
+        }
+    }
+
+    /// Pairs `player` has started.
+    pub fn pairs_of(&self, player: &str) -> u64 {
+        self.pairs.get(player).copied().unwrap_or(0)
+    }
+}
+
 fn take(free: &mut BTreeMap<String, usize>, bot: &str) {
     if let Some(n) = free.get_mut(bot) {
         *n = n.saturating_sub(1);
@@ -193,6 +243,23 @@ mod tests {
             .iter()
             .map(|s| (s.south.clone(), s.north.clone(), s.pair, s.leg))
             .collect()
+    }
+
+    #[test]
+    fn a_chosen_pair_starts_first_and_its_second_leg_when_both_have_room() {
+        let mut p = Pairing::new();
+        let mut f = free(&[("a", 2), ("a/2", 1), ("b", 1)]);
+        let got = p.start_pair("a/2", "a", &mut f, usize::MAX);
+        assert_eq!(names(&got), [("a/2".into(), "a".into(), 0, 1)]);
+        assert_eq!(names(p.owed()), [("a".into(), "a/2".into(), 0, 2)]);
+        assert_eq!((p.met("a", "a/2"), p.pairs_of("a/2")), (1, 1));
+        // No slot, or one player twice: nothing starts.
+        assert!(p.start_pair("a/2", "b", &mut f, usize::MAX).is_empty());
+        assert!(p.start_pair("b", "b", &mut f, usize::MAX).is_empty());
+        let mut f = free(&[("x", 2), ("y", 2)]);
+        let got = p.start_pair("x", "y", &mut f, usize::MAX);
+        assert_eq!(names(&got).len(), 2, "both legs at once");
+        assert_eq!(f.values().sum::<usize>(), 0);
     }
 
     #[test]

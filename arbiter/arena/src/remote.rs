@@ -43,6 +43,18 @@ pub struct RemoteSettings {
     pub write_timeout: Duration,
     /// The most connections (games at once) of one bot (`--max-connections`).
     pub max_connections: usize,
+    /// The checks a new version passes before it is paired (`None`:
+    /// `--admission off`).
+    pub admission: Option<AdmissionRule>,
+}
+
+/// How bots are admitted.
+#[derive(Clone, Copy, Debug)]
+pub struct AdmissionRule {
+    pub limits: arbiter_core::play::admission::Limits,
+    /// After a failure, the time before a connection of that version is
+    /// checked again (until then it is refused, told why).
+    pub retry: Duration,
 }
 
 /// The registry's gate: the database decides who a token is.
@@ -110,6 +122,9 @@ pub struct RemoteBots {
     away: Mutex<BTreeMap<String, Vec<Away>>>,
     /// Set by [`RemoteBots::stop`]: the reason every connection is closed for.
     stopping: Mutex<Option<String>>,
+    /// One admission at a time per player (its other connections wait for
+    /// the verdict rather than run the checks again).
+    admitting: Mutex<BTreeMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -168,6 +183,7 @@ impl RemoteBots {
             idle: Mutex::new(BTreeMap::new()),
             away: Mutex::new(BTreeMap::new()),
             stopping: Mutex::new(None),
+            admitting: Mutex::new(BTreeMap::new()),
         });
         tokio::spawn(Arc::clone(&bots).take_arrivals(arrivals));
         tokio::spawn(Arc::clone(&bots).sweep());
@@ -198,12 +214,12 @@ impl RemoteBots {
         lock(&self.stopping).clone()
     }
 
-    /// Whether a game of `bot` has lost its connection (and may be waiting
-    /// for it to come back).
+    /// Whether a game of `bot` (any of its versions) has lost its
+    /// connection (and may be waiting for it to come back).
     fn awaits_reconnect(&self, bot: &str) -> bool {
-        lock(&self.away)
-            .get(bot)
-            .is_some_and(|all| all.iter().any(|a| !a.state.is_open()))
+        lock(&self.away).iter().any(|(player, all)| {
+            crate::versions::bot_of(player) == bot && all.iter().any(|a| !a.state.is_open())
+        })
     }
 
     /// Takes a fresh connection of `bot`, handshakes it and announces it.
@@ -247,7 +263,7 @@ impl RemoteBots {
                 tc,
             },
         );
-        let session = match Session::start_remote(link, self.settings.handshake, None).await {
+        let mut session = match Session::start_remote(link, self.settings.handshake, None).await {
             Ok(s) => s,
             Err(fault) => {
                 tracing::warn!(%bot, "a connection failed its handshake: {fault}");
@@ -255,20 +271,91 @@ impl RemoteBots {
             }
         };
         let games = session.games.clone();
-        lock(&self.idle).entry(bot.clone()).or_default().push(Idle {
-            session,
-            state,
-            pools: pools.clone(),
-        });
+        // why here: the engine's `id name`, known only after the handshake,
+        // says which version of the bot this connection is.
+        let player = match self.check.player(&bot, session.id_name.as_deref()) {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::error!(%bot, "cannot record the bot's version: {e}");
+                state.close("the arena cannot record this engine's version");
+                return;
+            }
+        };
+        if let Some(rule) = self.settings.admission {
+            if let Err(why) = self.admit(&player, &mut session, &pools, rule).await {
+                tracing::info!(%player, "not admitted: {why}");
+                // why both: an engine behind `arbiter connect` sees the line,
+                // the bridge (and a KGP bot, as an `error`) the close reason.
+                let _ = session.send(&format!("info string {why}")).await;
+                state.close(&why);
+                session.shutdown(Duration::ZERO).await;
+                return;
+            }
+        }
+        lock(&self.idle)
+            .entry(player.clone())
+            .or_default()
+            .push(Idle {
+                session,
+                state,
+                pools: pools.clone(),
+            });
         let _ = self
             .lobby
             .send(LobbyEvent::Arrived {
-                bot,
+                bot: player,
                 slots: 1,
                 games,
                 pools,
             })
             .await;
+    }
+
+    /// Admits `player` (a version of a bot) on this session: at once if it
+    /// passed before; refused while a failure is younger than the retry
+    /// time; else the checks run here, on the pool's game, and are recorded.
+    async fn admit(
+        &self,
+        player: &str,
+        session: &mut Session,
+        pools: &Option<Vec<String>>,
+        rule: AdmissionRule,
+    ) -> Result<(), String> {
+        let (bot, n) = crate::versions::split(player);
+        let turn = Arc::clone(lock(&self.admitting).entry(player.to_owned()).or_default());
+        let _turn = turn.lock().await;
+        let db = |e: crate::db::DbError| format!("the arena cannot read its admissions: {e}");
+        if let Some(a) = self.check.admission(bot, n).map_err(db)? {
+            if a.passed {
+                return Ok(());
+            }
+            let wait = rule.retry.as_secs_f64() - a.age_secs;
+            if wait > 0.0 {
+                return Err(format!("{}; retry in {} s", a.detail, wait.ceil() as u64));
+            }
+        }
+        // The first pool this connection may join: its game and clock.
+        let Some(pool) = self.pools.iter().find(|p| {
+            session.plays(p.game.as_str()) && pools.as_ref().is_none_or(|n| n.contains(&p.name))
+        }) else {
+            return Ok(()); // it plays in no pool: it will not be paired
+        };
+        tracing::info!(%player, pool = %pool.name, "admission checks");
+        let verdict =
+            arbiter_core::play::admission::admit(session, pool.game, pool.tc, rule.limits).await;
+        self.check
+            .record_admission(bot, n, &verdict)
+            .map_err(|e| format!("the arena cannot record its admission: {e}"))?;
+        if verdict.passed() {
+            tracing::info!(%player, "admitted");
+            Ok(())
+        } else {
+            Err(format!(
+                "{}; retry in {} s",
+                verdict.summary(),
+                rule.retry.as_secs()
+            ))
+        }
     }
 
     /// Every quarter second: idle connections that closed, or whose bot was
@@ -278,10 +365,10 @@ impl RemoteBots {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let bots: Vec<String> = lock(&self.idle).keys().cloned().collect();
-            let revoked: BTreeSet<String> = bots
+            let players: Vec<String> = lock(&self.idle).keys().cloned().collect();
+            let revoked: BTreeSet<String> = players
                 .into_iter()
-                .filter(|b| !self.check.is_active(b))
+                .filter(|p| !self.check.is_active(crate::versions::bot_of(p)))
                 .collect();
             let mut gone: Vec<(String, Idle)> = Vec::new();
             {
@@ -320,13 +407,14 @@ impl RemoteBots {
             .await;
     }
 
+    /// A session of `bot` (a player's key: one version of a bot).
     async fn seat_now(
         &self,
         bot: &str,
         game: GameId,
         options: &[(String, String)],
     ) -> Result<Session, Fault> {
-        if !self.check.is_active(bot) {
+        if !self.check.is_active(crate::versions::bot_of(bot)) {
             return Err(Fault::Dropped {
                 reason: format!("{bot} was revoked"),
             });
@@ -388,7 +476,11 @@ impl RemoteBots {
         if let (Some(why), Some(a)) = (self.stopping(), away.as_ref()) {
             a.state.close(&why);
         }
-        if fit && session.is_alive() && self.check.is_active(bot) && self.stopping().is_none() {
+        if fit
+            && session.is_alive()
+            && self.check.is_active(crate::versions::bot_of(bot))
+            && self.stopping().is_none()
+        {
             if let Some(a) = away {
                 lock(&self.idle)
                     .entry(bot.to_owned())

@@ -49,7 +49,7 @@ pub struct Config {
     pub max_games: Option<u64>,
 }
 
-/// A connected bot.
+/// A connected player (a version of a bot, [`crate::versions`]).
 #[derive(Clone, Debug)]
 pub struct Presence {
     pub slots: usize,
@@ -144,6 +144,36 @@ impl GameObserver for ClockTap<'_> {
             self.inner.thinking(job, thinking);
         }
     }
+}
+
+/// A new version's first pair, against the newest older version of its bot
+/// among the free players `players` (when it has one): the first thing a
+/// new version's author wants to know is whether it beats the last one.
+fn first_pairs_of_new_versions(
+    pairing: &mut Pairing,
+    players: &BTreeMap<String, usize>,
+    free: &mut BTreeMap<String, usize>,
+    most: usize,
+) -> Vec<Start> {
+    use crate::versions::split;
+    let mut out = Vec::new();
+    for player in players.keys() {
+        let (bot, n) = split(player);
+        if n <= 1 || pairing.pairs_of(player) > 0 {
+            continue;
+        }
+        let previous = players
+            .keys()
+            .filter(|k| {
+                let (b, m) = split(k);
+                b == bot && m < n
+            })
+            .max_by_key(|k| split(k).1);
+        if let Some(previous) = previous {
+            out.extend(pairing.start_pair(player, previous, free, most - out.len()));
+        }
+    }
+    out
 }
 
 /// What the pages say while the server drains.
@@ -366,7 +396,7 @@ impl Arena {
                 p.games = games;
                 p.pools = pools;
                 drop(s);
-                self.seen(&bot);
+                self.seen(crate::versions::bot_of(&bot));
             }
             LobbyEvent::Left { bot, slots } => {
                 tracing::info!(%bot, slots, "bot left");
@@ -381,7 +411,7 @@ impl Arena {
                     s.present.remove(&bot);
                 }
                 drop(s);
-                self.seen(&bot);
+                self.seen(crate::versions::bot_of(&bot));
             }
         }
     }
@@ -428,7 +458,10 @@ impl Arena {
             let mut free: BTreeMap<String, usize> = s
                 .present
                 .iter()
-                .filter(|(bot, _)| active.contains(*bot) && s.backoff.may_play(bot, now))
+                .filter(|(player, _)| {
+                    active.contains(crate::versions::bot_of(player))
+                        && s.backoff.may_play(player, now)
+                })
                 .map(|(bot, p)| {
                     let busy = s.busy.get(bot).copied().unwrap_or(0);
                     (bot.clone(), p.slots.saturating_sub(busy))
@@ -458,7 +491,8 @@ impl Arena {
                 let Some(pairing) = s.pairing.get_mut(&pool.name) else {
                     continue;
                 };
-                let got = pairing.next_at_most(&mut here, room);
+                let mut got = first_pairs_of_new_versions(pairing, &before, &mut here, room);
+                got.extend(pairing.next_at_most(&mut here, room.saturating_sub(got.len())));
                 for (bot, n) in &before {
                     let used = n - here.get(bot).copied().unwrap_or(0);
                     if let Some(f) = free.get_mut(bot) {

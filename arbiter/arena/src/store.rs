@@ -19,6 +19,7 @@ use arbiter_core::records::log::GameLog;
 #[derive(Clone, Debug)]
 pub struct NewGame<'a> {
     pub pool: &'a str,
+    /// The players' keys (a bot's version, [`crate::versions::player`]).
     pub south: &'a str,
     pub north: &'a str,
     pub pair: u64,
@@ -27,15 +28,20 @@ pub struct NewGame<'a> {
 
 /// Records a game as started; returns its id.
 pub fn begin(conn: &Connection, game: &NewGame<'_>) -> Result<i64, DbError> {
+    let (south, south_version) = crate::versions::split(game.south);
+    let (north, north_version) = crate::versions::split(game.north);
     conn.execute(
-        "INSERT INTO games (pool, south, north, pair, leg, opening, state, started) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?4, 'playing', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+        "INSERT INTO games (pool, south, north, pair, leg, opening, state, started, \
+         south_version, north_version) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?4, 'playing', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?6, ?7)",
         params![
             game.pool,
-            game.south,
-            game.north,
+            south,
+            north,
             game.pair as i64,
-            game.leg
+            game.leg,
+            south_version,
+            north_version
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -47,9 +53,10 @@ pub fn begin(conn: &Connection, game: &NewGame<'_>) -> Result<i64, DbError> {
 pub fn finish(conn: &mut Connection, id: i64, log: &GameLog) -> Result<(), DbError> {
     let record = arbiter_core::records::jsonl::to_line(log);
     let result = log.result.map(|r| r.as_pgn());
+    // why the bot, not the player: the pages count a bot's losses by kind.
     let offender = log.termination.offender().map(|side| match side {
-        mancala_rules::Side::South => log.south.as_str(),
-        mancala_rules::Side::North => log.north.as_str(),
+        mancala_rules::Side::South => crate::versions::bot_of(&log.south),
+        mancala_rules::Side::North => crate::versions::bot_of(&log.north),
     });
     let tx = conn.transaction()?;
     let changed = tx.execute(
@@ -88,27 +95,49 @@ pub fn abort_unfinished(conn: &Connection) -> Result<usize, DbError> {
     )?)
 }
 
-/// The legs recorded in `pool`, finished or aborted: `(south, north, pair, leg)`.
+/// A player's key from a row's bot and version columns.
+fn player_at(r: &rusqlite::Row<'_>, bot: usize, version: usize) -> rusqlite::Result<String> {
+    Ok(crate::versions::player(
+        &r.get::<_, String>(bot)?,
+        r.get(version)?,
+    ))
+}
+
+/// The legs recorded in `pool`, finished or aborted: `(south, north, pair,
+/// leg)`, the sides as players' keys.
 pub fn legs(conn: &Connection, pool: &str) -> Result<Vec<(String, String, u64, u8)>, DbError> {
-    let mut stmt =
-        conn.prepare("SELECT south, north, pair, leg FROM games WHERE pool = ?1 ORDER BY id")?;
+    let mut stmt = conn.prepare(
+        "SELECT south, south_version, north, north_version, pair, leg FROM games \
+         WHERE pool = ?1 ORDER BY id",
+    )?;
     let rows = stmt.query_map(params![pool], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64, r.get(3)?))
+        Ok((
+            player_at(r, 0, 1)?,
+            player_at(r, 2, 3)?,
+            r.get::<_, i64>(4)? as u64,
+            r.get(5)?,
+        ))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// One finished game's scoring facts: `(id, south, north, PGN result)`.
+/// One finished game's scoring facts: `(id, south, north, PGN result)`,
+/// the sides as players' keys.
 pub type Scored = (i64, String, String, String);
 
 /// The finished games of `pool` in the order they were recorded.
 pub fn scored(conn: &Connection, pool: &str) -> Result<Vec<Scored>, DbError> {
     let mut stmt = conn.prepare(
-        "SELECT id, south, north, result FROM games \
+        "SELECT id, south, south_version, north, north_version, result FROM games \
          WHERE pool = ?1 AND state = 'finished' AND result IS NOT NULL ORDER BY id",
     )?;
     let rows = stmt.query_map(params![pool], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        Ok((
+            r.get(0)?,
+            player_at(r, 1, 2)?,
+            player_at(r, 3, 4)?,
+            r.get(5)?,
+        ))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

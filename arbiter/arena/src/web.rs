@@ -157,10 +157,17 @@ struct PoolQuery {
     pool: String,
 }
 
-/// One line of the ladder.
+/// One line of the ladder: a bot's newest version.
 #[derive(Serialize)]
 pub struct LadderRow {
+    /// The bot.
     pub name: String,
+    /// The version this line is: its engine's `id name` (`null` for games
+    /// played before versions were kept), its number, and its player key
+    /// (the name in the games' records).
+    pub version: Option<String>,
+    pub version_n: u32,
+    pub player: String,
     /// Elo (field average 0); `null` before the bot's first game.
     pub rating: Option<f64>,
     /// Half the 95% interval; `null` when unknown.
@@ -199,21 +206,67 @@ fn pool_index(arena: &Arena, name: &str) -> Result<usize, ApiError> {
         .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no pool named {name:?}")))
 }
 
+/// Each bot's versions by number: their `id name`s.
+fn version_names(arena: &Arena) -> BTreeMap<(String, u32), Option<String>> {
+    let r = arena.reader();
+    let mut out = BTreeMap::new();
+    if let Ok(mut stmt) = r.prepare("SELECT bot, n, id_name FROM versions") {
+        if let Ok(rows) = stmt.query_map([], |row| {
+            Ok(((row.get(0)?, row.get(1)?), row.get::<_, Option<String>>(2)?))
+        }) {
+            out.extend(rows.flatten());
+        }
+    }
+    out
+}
+
 /// The ladder of pool `pool`: its rated bots, then the connected ones
-/// without a game yet.
+/// without a game yet; each bot by its newest version (an older version's
+/// games stay, on the bot's page).
 pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
+    use crate::versions::{bot_of, split};
     let pool = &arena.config.pools[pool];
     let present = arena.present();
     let seen = last_seen(arena);
-    let connected = |name: &str| present.get(name).is_some_and(|p| Arena::plays_in(p, pool));
-    let paused = |name: &str| arena.paused_for(name).map(|d| d.as_secs() + 1);
-    let mut rows: Vec<LadderRow> = arena
-        .ladder(&pool.name)
-        .into_iter()
+    let names = version_names(arena);
+    let rated = arena.ladder(&pool.name);
+    // why from these two: a pool shows the newest version that plays in it
+    // (rated here, or connected to it now), not one that never came here.
+    let mut newest: BTreeMap<&str, u32> = BTreeMap::new();
+    let here = rated.iter().map(|r| r.name.as_str()).chain(
+        present
+            .iter()
+            .filter(|(_, p)| Arena::plays_in(p, pool))
+            .map(|(player, _)| player.as_str()),
+    );
+    for player in here {
+        let (bot, n) = split(player);
+        let m = newest.entry(bot).or_insert(n);
+        *m = (*m).max(n);
+    }
+    let is_newest = |player: &str| {
+        let (bot, n) = split(player);
+        newest.get(bot).is_none_or(|&m| m == n)
+    };
+    let version_of = |player: &str| {
+        let (bot, n) = split(player);
+        names.get(&(bot.to_owned(), n)).cloned().flatten()
+    };
+    let connected = |bot: &str| {
+        present
+            .iter()
+            .any(|(player, p)| bot_of(player) == bot && Arena::plays_in(p, pool))
+    };
+    let paused = |player: &str| arena.paused_for(player).map(|d| d.as_secs() + 1);
+    let mut rows: Vec<LadderRow> = rated
+        .iter()
+        .filter(|r| is_newest(&r.name))
         .map(|r| LadderRow {
-            connected: connected(&r.name),
+            connected: connected(bot_of(&r.name)),
             paused_secs: paused(&r.name),
-            last_seen: seen.get(&r.name).cloned(),
+            last_seen: seen.get(bot_of(&r.name)).cloned(),
+            version: version_of(&r.name),
+            version_n: split(&r.name).1,
             rating: Some(r.rating),
             interval: r.interval,
             games: r.games,
@@ -222,13 +275,18 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
             losses: r.losses,
             score: r.score,
             provisional: r.provisional,
-            name: r.name,
+            name: bot_of(&r.name).to_owned(),
+            player: r.name.clone(),
         })
         .collect();
-    for (name, p) in &present {
-        if Arena::plays_in(p, pool) && !rows.iter().any(|r| &r.name == name) {
+    for (player, p) in &present {
+        let bot = bot_of(player);
+        if Arena::plays_in(p, pool) && is_newest(player) && !rows.iter().any(|r| r.name == bot) {
             rows.push(LadderRow {
-                name: name.clone(),
+                name: bot.to_owned(),
+                version: version_of(player),
+                version_n: split(player).1,
+                player: player.clone(),
                 rating: None,
                 interval: None,
                 games: 0,
@@ -238,8 +296,8 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
                 score: 0.0,
                 provisional: true,
                 connected: true,
-                paused_secs: paused(name),
-                last_seen: seen.get(name).cloned(),
+                paused_secs: paused(player),
+                last_seen: seen.get(bot).cloned(),
             });
         }
     }
@@ -383,6 +441,27 @@ struct BotPool {
     history: Vec<HistoryPoint>,
 }
 
+/// One version of a bot, on its page.
+#[derive(Serialize)]
+struct VersionLine {
+    n: u32,
+    /// The engine's `id name` (`null`: games before versions were kept).
+    id_name: Option<String>,
+    first_seen: String,
+    /// Its finished games, in all pools.
+    games: u32,
+    /// Its rating in the pool where it played most (`pool`), `null` before
+    /// its first game.
+    rating: Option<f64>,
+    pool: Option<String>,
+    #[serde(skip)]
+    pool_games: u32,
+    connected: bool,
+    /// Its admission checks (`null`: not checked: a house bot, games
+    /// before admission, or `--admission off`).
+    admission: Option<crate::admission::Admission>,
+}
+
 /// A bot's page.
 #[derive(Serialize)]
 struct BotPage {
@@ -391,6 +470,10 @@ struct BotPage {
     slots: usize,
     revoked: bool,
     paused_secs: Option<u64>,
+    /// Its newest version's admission (as in `versions`).
+    admission: Option<crate::admission::Admission>,
+    /// Its versions, oldest first.
+    versions: Vec<VersionLine>,
     pools: Vec<BotPool>,
     games: Vec<GameRow>,
 }
@@ -408,8 +491,35 @@ fn known_bot(arena: &Arena, name: &str) -> Result<crate::bots::Bot, ApiError> {
 }
 
 fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
+    use crate::versions::bot_of;
     let account = known_bot(arena, name)?;
-    let present = arena.present();
+    let present: BTreeMap<String, crate::server::Presence> = arena
+        .present()
+        .into_iter()
+        .filter(|(player, _)| bot_of(player) == name)
+        .collect();
+    let mut versions: Vec<VersionLine> = {
+        let r = arena.reader();
+        let mut lines = Vec::new();
+        for v in crate::versions::list(&r, name).map_err(internal)? {
+            let admission = crate::admission::status(&r, name, v.n).map_err(internal)?;
+            lines.push((v, admission));
+        }
+        lines
+    }
+    .into_iter()
+    .map(|(v, admission)| VersionLine {
+        admission,
+        connected: present.contains_key(&crate::versions::player(name, v.n)),
+        n: v.n,
+        id_name: v.id_name,
+        first_seen: v.first_seen,
+        games: 0,
+        rating: None,
+        pool: None,
+        pool_games: 0,
+    })
+    .collect();
     let mut pools = Vec::new();
     for (i, pool) in arena.config.pools.iter().enumerate() {
         let rows = ladder_rows(arena, i);
@@ -417,15 +527,31 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
             .iter()
             .position(|r| r.name == name && r.rating.is_some());
         let ladder = rows.into_iter().find(|r| r.name == name);
+        // The chart is the newest version's (the ladder's line).
+        let newest_player = ladder.as_ref().map_or(name, |l| l.player.as_str());
         let scored = store::scored(&arena.reader(), &pool.name).map_err(internal)?;
+        let rated = arena.ladder(&pool.name);
+        for v in &mut versions {
+            let player = crate::versions::player(name, v.n);
+            if let Some(r) = rated.iter().find(|r| r.name == player) {
+                v.games += r.games;
+                // why the pool with most games: one number per version;
+                // each pool's own is on the pool's ladder line.
+                if v.rating.is_none() || v.pool_games < r.games {
+                    v.rating = Some(r.rating);
+                    v.pool = Some(pool.name.clone());
+                    v.pool_games = r.games;
+                }
+            }
+        }
         let mut versus: BTreeMap<String, Versus> = BTreeMap::new();
         for (_, south, north, result) in &scored {
             let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
                 continue;
             };
-            let (side, opponent) = if south == name {
+            let (side, opponent) = if bot_of(south) == name {
                 (mancala_rules::Side::South, north)
-            } else if north == name {
+            } else if bot_of(north) == name {
                 (mancala_rules::Side::North, south)
             } else {
                 continue;
@@ -450,7 +576,7 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
                 )
                 .map_err(internal)?;
             let rows = stmt
-                .query_map(rusqlite::params![pool.name, name], |row| {
+                .query_map(rusqlite::params![pool.name, newest_player], |row| {
                     Ok(HistoryPoint {
                         games: row.get(0)?,
                         rating: row.get(1)?,
@@ -472,12 +598,19 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
             });
         }
     }
+    let paused = present
+        .keys()
+        .filter_map(|player| arena.paused_for(player))
+        .max()
+        .or_else(|| arena.paused_for(name));
     Ok(BotPage {
         name: name.to_owned(),
-        connected: present.contains_key(name),
-        slots: present.get(name).map_or(0, |p| p.slots),
+        admission: versions.last().and_then(|v| v.admission.clone()),
+        connected: !present.is_empty(),
+        slots: present.values().map(|p| p.slots).sum(),
         revoked: account.revoked.is_some(),
-        paused_secs: arena.paused_for(name).map(|d| d.as_secs() + 1),
+        paused_secs: paused.map(|d| d.as_secs() + 1),
+        versions,
         pools,
         games: game_rows(arena, None, Some(name))?,
     })

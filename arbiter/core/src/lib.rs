@@ -30,6 +30,7 @@ pub mod engine {
     pub mod check;
     pub mod config;
     pub mod process;
+    pub mod random_mover;
     pub mod remote;
     pub mod session;
     pub mod stderr_tail;
@@ -41,6 +42,7 @@ pub mod play {
     //! Games under clocks: time controls, one game, openings, Partie, the
     //! runner that plays many at once, and matches.
     pub mod adjudicate;
+    pub mod admission;
     pub mod game;
     pub mod job;
     pub mod lag;

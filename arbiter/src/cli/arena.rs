@@ -100,6 +100,16 @@ pub struct RunArgs {
     /// (its clock running) before the game is lost by disconnect; 0: none.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = grace_arg)]
     pub remote_grace: f64,
+    /// Conformance checks over a new bot's (or new version's) first
+    /// connection before it is paired: handshake, isready, legal moves from
+    /// a few positions, stop, a game against a random mover (docs/arena.md,
+    /// "Admission"); `off`: none (house bots are never checked).
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub admission: bool,
+    /// Seconds after a failed admission before the version is checked
+    /// again (its connections are refused until then, told why).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
+    pub admission_retry: f64,
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
     /// are aborted), and exits 0; a second signal stops at once. Default:
@@ -129,6 +139,15 @@ pub enum BotCommand {
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
     },
+}
+
+/// `on` or `off`.
+fn on_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{text:?}: give on or off")),
+    }
 }
 
 /// `--remote-grace`: seconds, 0 allowed (no grace).
@@ -231,6 +250,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     let secs = Duration::from_secs_f64;
     let house = Arc::new(house::House::new(
         house_bots,
+        arbiter_arena::lobby::TokenCheck::open(&args.db)?,
         secs(args.startup_timeout),
         args.stderr_dir.clone(),
     ));
@@ -263,6 +283,15 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
             grace: secs(args.remote_grace),
             write_timeout: limits.write_timeout,
             max_connections: usize::from(args.max_connections),
+            admission: args
+                .admission
+                .then(|| arbiter_arena::remote::AdmissionRule {
+                    limits: arbiter_core::play::admission::Limits {
+                        ready: secs(args.ready_timeout),
+                        ..Default::default()
+                    },
+                    retry: secs(args.admission_retry),
+                }),
         },
         lobby.clone(),
     )?;

@@ -1109,12 +1109,12 @@ async fn plain_search(s: &mut Session, limits: Limits) -> Result<(String, bool),
     }
 }
 
-fn is_bestmove(line: &str) -> bool {
+pub(crate) fn is_bestmove(line: &str) -> bool {
     line.split_whitespace().next() == Some("bestmove")
 }
 
 /// `mv` is legal in `game` and spelled canonically.
-fn judge_move(game: &dyn AnyGame, mv: &str) -> Result<(), String> {
+pub(crate) fn judge_move(game: &dyn AnyGame, mv: &str) -> Result<(), String> {
     let mut after = game.clone_box();
     match after.play(mv) {
         Ok(canonical) if canonical == mv => Ok(()),
@@ -1130,7 +1130,11 @@ fn judge_move(game: &dyn AnyGame, mv: &str) -> Result<(), String> {
 
 /// The game after up to `plies` seeded random legal moves (fewer if it ends;
 /// the last move that would end it is not played, so the engine has a move).
-fn random_walk(game: GameId, plies: usize, rng: &mut SmallRng) -> (Box<dyn AnyGame>, Vec<String>) {
+pub(crate) fn random_walk(
+    game: GameId,
+    plies: usize,
+    rng: &mut SmallRng,
+) -> (Box<dyn AnyGame>, Vec<String>) {
     let mut record = new_game(game);
     let mut moves = Vec::new();
     for _ in 0..plies {
