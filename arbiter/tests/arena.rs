@@ -686,3 +686,120 @@ fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
     assert_eq!(logs.len(), 2);
     assert!(logs.iter().all(|l| l.moves.len() > 6), "{logs:?}");
 }
+
+/// Reads `child`'s stderr on a thread: its lines as they come.
+fn stderr_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    let err = child.stderr.take().expect("stderr piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines() {
+            let Ok(line) = line else { return };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn a_bot_over_its_limit_and_a_token_guesser_are_told_when_to_retry() {
+    let dir = Scratch::new("arena", "retry");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(&pools, POOLS).unwrap();
+    let alpha = add_bot(&db, "alpha");
+    let beta = add_bot(&db, "beta");
+    // why no house bot and two bots never both connected: no game starts.
+    let arena = start(&dir, &db, &pools, &["--max-connections".into(), "1".into()]);
+    let url = format!("ws://{}/umi", arena.addr);
+
+    // alpha's one connection is open: one more is refused, and told when
+    // to come back.
+    let mut held = common::upgrade_from("127.0.0.1", &url, Some(&alpha)).expect("alpha connects");
+    // why a reader: a connection that does not read answers no ping and
+    // is dropped; this one plays its part (the handshake) and stays.
+    std::thread::spawn(move || {
+        let mut position = String::new();
+        while let Ok(frame) = held.read() {
+            let Ok(line) = frame.to_text() else { continue };
+            for reply in common::umi_replies(line, "alpha", &mut position) {
+                if held.send(tungstenite::Message::text(reply)).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let over = common::upgrade_from("127.0.0.1", &url, Some(&alpha)).expect_err("over the limit");
+    assert_eq!(over.status, 429, "{over:?}");
+    assert_eq!(over.retry_after.as_deref(), Some("5"), "{over:?}");
+    assert_eq!(
+        over.body,
+        "alpha already has 1 connection(s), its limit; try again in 5 s"
+    );
+    // `arbiter connect` says why and waits the Retry-After between tries.
+    let mut bridge = Bridge::start(&dir, &url, &alpha, 1, &[&format!("cmd={}", engine())]);
+    let lines = stderr_lines(&mut bridge.0);
+    let mut tries = Vec::new();
+    while tries.len() < 2 {
+        let line = lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the bridge reports each refusal");
+        if line.contains("HTTP 429") {
+            assert!(
+                line.contains(
+                    "alpha already has 1 connection(s), its limit; try again in 5 s; \
+                     trying again in 5 s (its Retry-After)"
+                ),
+                "{line}"
+            );
+            tries.push(Instant::now());
+        }
+    }
+    // why a lower bound only: a loaded machine makes the wait longer, never shorter.
+    assert!(
+        tries[1] - tries[0] >= Duration::from_millis(4500),
+        "{:?}",
+        tries[1] - tries[0]
+    );
+    drop(bridge);
+
+    // A token guesser on 127.0.0.1: ten wrong tokens are each a 401 …
+    for k in 0..10 {
+        let wrong = format!("wrong-token-{k:02}-0123456789abcdef");
+        let refused =
+            common::upgrade_from("127.0.0.1", &url, Some(&wrong)).expect_err("a wrong token");
+        assert_eq!(
+            (refused.status, refused.body.as_str()),
+            (401, "unknown token")
+        );
+        assert_eq!(refused.retry_after, None);
+    }
+    // … then its address is refused for up to a minute, whatever the token
+    // and however it authenticates, without a look at the token.
+    for token in [
+        Some("wrong-token-10-0123456789abcdef"),
+        Some(beta.as_str()),
+        None,
+    ] {
+        let locked = common::upgrade_from("127.0.0.1", &url, token).expect_err("locked out");
+        assert_eq!(locked.status, 429, "{locked:?}");
+        let secs: u64 = locked
+            .retry_after
+            .as_deref()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("a Retry-After in seconds: {locked:?}"));
+        assert!((1..=60).contains(&secs), "{locked:?}");
+        assert_eq!(
+            locked.body,
+            format!(
+                "too many failed token checks from this address (10 within 60 s); \
+                 try again in {secs} s"
+            )
+        );
+    }
+    // Another address is not locked out: beta gets in from 127.0.0.2.
+    let mut ws = common::upgrade_from("127.0.0.2", &url, Some(&beta)).expect("beta connects");
+    // The arena greets a fresh connection with `umi` (its handshake).
+    let first = ws.read().expect("a first frame");
+    assert_eq!(first.to_text().unwrap(), "umi");
+}
