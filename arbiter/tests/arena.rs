@@ -803,3 +803,144 @@ fn a_bot_over_its_limit_and_a_token_guesser_are_told_when_to_retry() {
     let first = ws.read().expect("a first frame");
     assert_eq!(first.to_text().unwrap(), "umi");
 }
+
+/// A bot that takes `think` over each move (the first legal one) and
+/// notes in `played` the plies played once its move is sent.
+async fn slow_bot(url: String, token: String, think: Duration, played: Arc<AtomicUsize>) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = common::connect(&url, Some(&token)).await.expect("connects");
+    let mut position = String::new();
+    while let Some(Ok(frame)) = ws.next().await {
+        let Message::Text(line) = frame else { continue };
+        let line = line.as_str();
+        if line == "quit" {
+            return;
+        }
+        if line.starts_with("go") {
+            tokio::time::sleep(think).await;
+            let before = position
+                .split_once(" moves ")
+                .map_or(0, |(_, m)| m.split_whitespace().count());
+            // why before sending: the arbiter hears of the move after this.
+            played.fetch_max(before + 1, Ordering::SeqCst);
+        }
+        for reply in common::umi_replies(line, "slow", &mut position) {
+            if ws.send(Message::text(reply)).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn games_in_progress_are_shown_the_spectator_delay_behind_and_whole_once_finished() {
+    const DELAY: u64 = 4;
+    let dir = Scratch::new("arena", "delay");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        // why the start position: the slow bots' moves are for it.
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
+    )
+    .unwrap();
+    let tokens = [add_bot(&db, "slow-1"), add_bot(&db, "slow-2")];
+    let extra = ["--spectator-delay", "4", "--max-games", "1"].map(String::from);
+    let arena = start(&dir, &db, &pools, &extra);
+
+    // A page's socket, open before the game starts: every `ply` it is sent
+    // is the delay behind what the bots have played.
+    let played = Arc::new(AtomicUsize::new(0));
+    let stream = std::net::TcpStream::connect(&arena.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let (mut page, _) =
+        tungstenite::client(format!("ws://{}/ws/live", arena.addr), stream).expect("/ws/live");
+    let first: serde_json::Value =
+        serde_json::from_str(page.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(first["type"], "snapshot");
+    assert_eq!(first["delay_plies"], DELAY);
+    let seen = Arc::clone(&played);
+    let page = std::thread::spawn(move || {
+        let mut plies = Vec::new();
+        loop {
+            let text = page.read().expect("the page's socket stays open");
+            let Ok(text) = text.to_text() else { continue };
+            let m: serde_json::Value = serde_json::from_str(text).unwrap();
+            match m["type"].as_str() {
+                Some("ply") => plies.push((m, seen.load(Ordering::SeqCst))),
+                Some("thinking") => panic!("a search shown: {m}"),
+                Some("game_finished") => return (plies, m),
+                _ => {}
+            }
+        }
+    });
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for token in tokens {
+        runtime.spawn(slow_bot(
+            format!("ws://{}/umi", arena.addr),
+            token,
+            Duration::from_millis(150),
+            Arc::clone(&played),
+        ));
+    }
+    // The JSON, polled while the game is played.
+    let mut shown_behind = 0;
+    let t0 = Instant::now();
+    loop {
+        let before = played.load(Ordering::SeqCst) as u64;
+        let snap = get_json(&arena.addr, "/api/live/snapshot");
+        let after = played.load(Ordering::SeqCst) as u64;
+        assert_eq!(snap["delay_plies"], DELAY);
+        let Some(game) = snap["playing"].as_array().unwrap().first() else {
+            if snap["finished_count"] == 1 {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(120), "{snap}");
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        assert!(game.get("thinking").is_none(), "{game}");
+        match game["last"].as_object() {
+            // Fewer than DELAY + 1 plies played (one may be on its way).
+            None => assert!(before <= DELAY + 1, "{before}: {game}"),
+            Some(last) => {
+                let shown = last["ply"].as_u64().unwrap();
+                // what the bots played bounds the arbiter's count from
+                // above, and from below but for the one move on its way.
+                assert!(shown + DELAY <= after, "{shown} shown, {after} played");
+                assert!(
+                    shown + DELAY + 1 >= before,
+                    "{shown} shown, {before} played"
+                );
+                assert_eq!(last["engine"]["pv"], serde_json::json!([]), "{game}");
+                shown_behind += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        shown_behind >= 3,
+        "polled the game shown {shown_behind} times"
+    );
+    let total = played.load(Ordering::SeqCst) as u64;
+    // The page was sent each ply the delay behind, then the game whole.
+    let (plies, finished) = page.join().expect("the page's reader");
+    assert!(!plies.is_empty());
+    for (k, (m, played_then)) in plies.iter().enumerate() {
+        assert_eq!(m["ply"], k as u64 + 1, "{m}");
+        assert!(
+            m["ply"].as_u64().unwrap() + DELAY <= *played_then as u64,
+            "{m}"
+        );
+    }
+    assert_eq!(finished["summary"]["plies"], total, "{finished}");
+    let snap = get_json(&arena.addr, "/api/live/snapshot");
+    assert_eq!(snap["finished"][0]["summary"]["plies"], total, "{snap}");
+    assert_eq!(
+        get_json(&arena.addr, "/api/arena/playing"),
+        serde_json::json!([])
+    );
+}

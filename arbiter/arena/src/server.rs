@@ -47,6 +47,9 @@ pub struct Config {
     /// Start no new game (the games in progress finish); for tests and a
     /// graceful stop.
     pub max_games: Option<u64>,
+    /// Plies behind which the live views show games in progress
+    /// (`--spectator-delay`; [`LiveHub::with_delay`]).
+    pub spectator_delay: u32,
 }
 
 /// A connected bot.
@@ -188,6 +191,7 @@ impl Arena {
             state.pairing.insert(pool.name.clone(), pairing);
             state.stale.insert(pool.name.clone());
         }
+        let live = LiveHub::with_delay(config.spectator_delay);
         let arena = Arc::new(Arena {
             config,
             db_path,
@@ -197,7 +201,7 @@ impl Arena {
             ladders: Mutex::new(BTreeMap::new()),
             seats,
             wake: Notify::new(),
-            live: LiveHub::new(),
+            live,
         });
         arena.live.publish(arbiter_board::live::LiveMsg::Event(
             arbiter_board::live::hub::EventMeta {
