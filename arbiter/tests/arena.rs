@@ -938,3 +938,261 @@ fn a_new_id_name_is_a_new_version_that_first_meets_its_predecessor() {
         .assert()
         .success();
 }
+
+/// Reads `child`'s stderr on a thread: its lines as they come.
+fn stderr_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    let err = child.stderr.take().expect("stderr piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines() {
+            let Ok(line) = line else { return };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn a_bot_over_its_limit_and_a_token_guesser_are_told_when_to_retry() {
+    let dir = Scratch::new("arena", "retry");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(&pools, POOLS).unwrap();
+    let alpha = add_bot(&db, "alpha");
+    let beta = add_bot(&db, "beta");
+    // why no house bot and two bots never both connected: no game starts.
+    let arena = start(&dir, &db, &pools, &["--max-connections".into(), "1".into()]);
+    let url = format!("ws://{}/umi", arena.addr);
+
+    // alpha's one connection is open: one more is refused, and told when
+    // to come back.
+    let mut held = common::upgrade_from("127.0.0.1", &url, Some(&alpha)).expect("alpha connects");
+    // why a reader: a connection that does not read answers no ping and
+    // is dropped; this one plays its part (the handshake) and stays.
+    std::thread::spawn(move || {
+        let mut position = String::new();
+        while let Ok(frame) = held.read() {
+            let Ok(line) = frame.to_text() else { continue };
+            for reply in common::umi_replies(line, "alpha", &mut position) {
+                if held.send(tungstenite::Message::text(reply)).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let over = common::upgrade_from("127.0.0.1", &url, Some(&alpha)).expect_err("over the limit");
+    assert_eq!(over.status, 429, "{over:?}");
+    assert_eq!(over.retry_after.as_deref(), Some("5"), "{over:?}");
+    assert_eq!(
+        over.body,
+        "alpha already has 1 connection(s), its limit; try again in 5 s"
+    );
+    // `arbiter connect` says why and waits the Retry-After between tries.
+    let mut bridge = Bridge::start(&dir, &url, &alpha, 1, &[&format!("cmd={}", engine())]);
+    let lines = stderr_lines(&mut bridge.0);
+    let mut tries = Vec::new();
+    while tries.len() < 2 {
+        let line = lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the bridge reports each refusal");
+        if line.contains("HTTP 429") {
+            assert!(
+                line.contains(
+                    "alpha already has 1 connection(s), its limit; try again in 5 s; \
+                     trying again in 5 s (its Retry-After)"
+                ),
+                "{line}"
+            );
+            tries.push(Instant::now());
+        }
+    }
+    // why a lower bound only: a loaded machine makes the wait longer, never shorter.
+    assert!(
+        tries[1] - tries[0] >= Duration::from_millis(4500),
+        "{:?}",
+        tries[1] - tries[0]
+    );
+    drop(bridge);
+
+    // A token guesser on 127.0.0.1: ten wrong tokens are each a 401 …
+    for k in 0..10 {
+        let wrong = format!("wrong-token-{k:02}-0123456789abcdef");
+        let refused =
+            common::upgrade_from("127.0.0.1", &url, Some(&wrong)).expect_err("a wrong token");
+        assert_eq!(
+            (refused.status, refused.body.as_str()),
+            (401, "unknown token")
+        );
+        assert_eq!(refused.retry_after, None);
+    }
+    // … then its address is refused for up to a minute, whatever the token
+    // and however it authenticates, without a look at the token.
+    for token in [
+        Some("wrong-token-10-0123456789abcdef"),
+        Some(beta.as_str()),
+        None,
+    ] {
+        let locked = common::upgrade_from("127.0.0.1", &url, token).expect_err("locked out");
+        assert_eq!(locked.status, 429, "{locked:?}");
+        let secs: u64 = locked
+            .retry_after
+            .as_deref()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("a Retry-After in seconds: {locked:?}"));
+        assert!((1..=60).contains(&secs), "{locked:?}");
+        assert_eq!(
+            locked.body,
+            format!(
+                "too many failed token checks from this address (10 within 60 s); \
+                 try again in {secs} s"
+            )
+        );
+    }
+    // Another address is not locked out: beta gets in from 127.0.0.2.
+    let mut ws = common::upgrade_from("127.0.0.2", &url, Some(&beta)).expect("beta connects");
+    // The arena greets a fresh connection with `umi` (its handshake).
+    let first = ws.read().expect("a first frame");
+    assert_eq!(first.to_text().unwrap(), "umi");
+}
+
+/// A bot that takes `think` over each move (the first legal one) and
+/// notes in `played` the plies played once its move is sent.
+async fn slow_bot(url: String, token: String, think: Duration, played: Arc<AtomicUsize>) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = common::connect(&url, Some(&token)).await.expect("connects");
+    let mut position = String::new();
+    while let Some(Ok(frame)) = ws.next().await {
+        let Message::Text(line) = frame else { continue };
+        let line = line.as_str();
+        if line == "quit" {
+            return;
+        }
+        if line.starts_with("go") {
+            tokio::time::sleep(think).await;
+            let before = position
+                .split_once(" moves ")
+                .map_or(0, |(_, m)| m.split_whitespace().count());
+            // why before sending: the arbiter hears of the move after this.
+            played.fetch_max(before + 1, Ordering::SeqCst);
+        }
+        for reply in common::umi_replies(line, "slow", &mut position) {
+            if ws.send(Message::text(reply)).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn games_in_progress_are_shown_the_spectator_delay_behind_and_whole_once_finished() {
+    const DELAY: u64 = 4;
+    let dir = Scratch::new("arena", "delay");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        // why the start position: the slow bots' moves are for it.
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
+    )
+    .unwrap();
+    let tokens = [add_bot(&db, "slow-1"), add_bot(&db, "slow-2")];
+    let extra = ["--spectator-delay", "4", "--max-games", "1"].map(String::from);
+    let arena = start(&dir, &db, &pools, &extra);
+
+    // A page's socket, open before the game starts: every `ply` it is sent
+    // is the delay behind what the bots have played.
+    let played = Arc::new(AtomicUsize::new(0));
+    let stream = std::net::TcpStream::connect(&arena.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let (mut page, _) =
+        tungstenite::client(format!("ws://{}/ws/live", arena.addr), stream).expect("/ws/live");
+    let first: serde_json::Value =
+        serde_json::from_str(page.read().unwrap().to_text().unwrap()).unwrap();
+    assert_eq!(first["type"], "snapshot");
+    assert_eq!(first["delay_plies"], DELAY);
+    let seen = Arc::clone(&played);
+    let page = std::thread::spawn(move || {
+        let mut plies = Vec::new();
+        loop {
+            let text = page.read().expect("the page's socket stays open");
+            let Ok(text) = text.to_text() else { continue };
+            let m: serde_json::Value = serde_json::from_str(text).unwrap();
+            match m["type"].as_str() {
+                Some("ply") => plies.push((m, seen.load(Ordering::SeqCst))),
+                Some("thinking") => panic!("a search shown: {m}"),
+                Some("game_finished") => return (plies, m),
+                _ => {}
+            }
+        }
+    });
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for token in tokens {
+        runtime.spawn(slow_bot(
+            format!("ws://{}/umi", arena.addr),
+            token,
+            Duration::from_millis(150),
+            Arc::clone(&played),
+        ));
+    }
+    // The JSON, polled while the game is played.
+    let mut shown_behind = 0;
+    let t0 = Instant::now();
+    loop {
+        let before = played.load(Ordering::SeqCst) as u64;
+        let snap = get_json(&arena.addr, "/api/live/snapshot");
+        let after = played.load(Ordering::SeqCst) as u64;
+        assert_eq!(snap["delay_plies"], DELAY);
+        let Some(game) = snap["playing"].as_array().unwrap().first() else {
+            if snap["finished_count"] == 1 {
+                break;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(120), "{snap}");
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        assert!(game.get("thinking").is_none(), "{game}");
+        match game["last"].as_object() {
+            // Fewer than DELAY + 1 plies played (one may be on its way).
+            None => assert!(before <= DELAY + 1, "{before}: {game}"),
+            Some(last) => {
+                let shown = last["ply"].as_u64().unwrap();
+                // what the bots played bounds the arbiter's count from
+                // above, and from below but for the one move on its way.
+                assert!(shown + DELAY <= after, "{shown} shown, {after} played");
+                assert!(
+                    shown + DELAY + 1 >= before,
+                    "{shown} shown, {before} played"
+                );
+                assert_eq!(last["engine"]["pv"], serde_json::json!([]), "{game}");
+                shown_behind += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        shown_behind >= 3,
+        "polled the game shown {shown_behind} times"
+    );
+    let total = played.load(Ordering::SeqCst) as u64;
+    // The page was sent each ply the delay behind, then the game whole.
+    let (plies, finished) = page.join().expect("the page's reader");
+    assert!(!plies.is_empty());
+    for (k, (m, played_then)) in plies.iter().enumerate() {
+        assert_eq!(m["ply"], k as u64 + 1, "{m}");
+        assert!(
+            m["ply"].as_u64().unwrap() + DELAY <= *played_then as u64,
+            "{m}"
+        );
+    }
+    assert_eq!(finished["summary"]["plies"], total, "{finished}");
+    let snap = get_json(&arena.addr, "/api/live/snapshot");
+    assert_eq!(snap["finished"][0]["summary"]["plies"], total, "{snap}");
+    assert_eq!(
+        get_json(&arena.addr, "/api/arena/playing"),
+        serde_json::json!([])
+    );
+}

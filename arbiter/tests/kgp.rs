@@ -482,3 +482,92 @@ fn a_connections_log_lines_carry_its_peer() {
         "{err}"
     );
 }
+
+/// A token guesser over KGP: after ten wrong tokens from one address, that
+/// address is refused whatever its token, told in how many seconds to try
+/// again — over TCP by an `error` then `goodbye`, over `/kgp` (and `/umi`)
+/// by HTTP 429 with `Retry-After` — while a bot on another address plays.
+#[test]
+fn a_kgp_token_guesser_is_refused_and_told_when_while_another_address_plays() {
+    let s = common::Scratch::new("kgp", "guesser");
+    let tokens = s.path("tokens.json");
+    std::fs::write(&tokens, format!(r#"{{"kbot": "{TOKEN}"}}"#)).unwrap();
+    let log = s.path("kgp.jsonl");
+    let mut child = Command::new(ARBITER)
+        .current_dir(&s.0)
+        .args(["match", "--game", "kalah", "--games", "1"])
+        .args(["--engine", "remote=kbot", "proto=kgp", "st=0.1"])
+        .args(["--engine", &format!("cmd={}", common::engine()), "depth=1"])
+        .args([
+            "--remote-listen",
+            "127.0.0.1:0",
+            "--kgp-listen",
+            "127.0.0.1:0",
+        ])
+        .args(["--remote-tokens", &tokens.display().to_string()])
+        .args(["--remote-wait", "60", "--remote-grace", "0"])
+        .args(["--jsonout", &log.display().to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the arbiter runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut printed = String::new();
+    let (tcp, ws) = kgp_addresses(&mut stdout, &mut printed).expect("the KGP addresses");
+    let umi = ws.replace("/kgp", "/umi");
+    // Ten wrong tokens from 127.0.0.1, each refused as unknown.
+    let try_token = |token: &str| -> Vec<String> {
+        let mut conn = Conn::open(&Transport::TcpFrom(tcp.clone(), "127.0.0.1"));
+        assert_eq!(conn.recv().as_deref(), Some("kgp 1 0 0"));
+        conn.send(&format!("1 set auth:token \"{token}\""));
+        conn.send("3 mode freeplay");
+        std::iter::from_fn(|| conn.recv()).collect()
+    };
+    for k in 0..10 {
+        let said = try_token(&format!("wrong-token-{k:02}-0123456789"));
+        assert!(said[0].contains("unknown token"), "{said:?}");
+        assert_eq!(said.last().map(String::as_str), Some("goodbye"), "{said:?}");
+    }
+    // The eleventh try, with the right token: refused, told when.
+    let said = try_token(TOKEN);
+    let (head, secs) = said[0]
+        .rsplit_once("try again in ")
+        .unwrap_or_else(|| panic!("says when: {said:?}"));
+    assert!(
+        head.starts_with(
+            "error \"too many failed token checks from this address (10 within 60 s); "
+        ),
+        "{said:?}"
+    );
+    let secs: u64 = secs.trim_end_matches(" s\"").parse().expect("seconds");
+    assert!((1..=60).contains(&secs), "{said:?}");
+    assert_eq!(said.last().map(String::as_str), Some("goodbye"), "{said:?}");
+    // The same address over a WebSocket: refused at the upgrade, on /kgp
+    // and /umi alike (one count for every way in).
+    for url in [&ws, &umi] {
+        let refused = common::upgrade_from("127.0.0.1", url, Some(TOKEN)).expect_err("locked out");
+        assert_eq!(refused.status, 429, "{url}: {refused:?}");
+        let after: u64 = refused
+            .retry_after
+            .as_deref()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{url}: a Retry-After: {refused:?}"));
+        assert!((1..=60).contains(&after), "{url}: {refused:?}");
+        assert!(
+            refused.body.contains("too many failed token checks"),
+            "{refused:?}"
+        );
+    }
+    // The bot itself, from 127.0.0.2, gets in and plays the match.
+    let bot = bot(
+        Transport::TcpFrom(tcp.clone(), "127.0.0.2"),
+        Style::Plays,
+        TOKEN,
+    );
+    std::io::Read::read_to_string(&mut stdout, &mut printed).expect("stdout");
+    let status = child.wait().expect("the arbiter ends");
+    assert!(status.success(), "{printed}");
+    let seen = bot.join().expect("the bot ends");
+    assert!(seen.iter().any(|l| l.contains(" state ")), "{seen:?}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1);
+}

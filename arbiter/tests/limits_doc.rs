@@ -92,6 +92,35 @@ fn the_remote_limits_are_the_ones_protocol_spec_16_6_lists() {
         "reading on after the close frame",
         &[secs(remote::frames::CLOSE_LINGER)],
     );
+    let logins = remote::logins::LoginLimit::default();
+    documents(
+        section,
+        "failed token checks from one address",
+        &[
+            format!("{} within {}", logins.failures, secs(logins.window)),
+            format!("at most {} addresses", logins.addresses),
+            format!(
+                "from this address ({} within {}); try again in <s> s",
+                logins.failures,
+                secs(logins.window)
+            ),
+            "`Retry-After: <s>`".into(),
+        ],
+    );
+    documents(
+        section,
+        "connections of one token",
+        &[
+            format!(
+                "`Retry-After: {}`",
+                remote::registry::BUSY_RETRY_AFTER.as_secs()
+            ),
+            format!(
+                "its limit; try again in {}",
+                secs(remote::registry::BUSY_RETRY_AFTER)
+            ),
+        ],
+    );
     documents(section, "KGP line", &[kgp::wire::MAX_LINE.to_string()]);
     documents(
         section,

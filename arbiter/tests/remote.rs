@@ -146,7 +146,15 @@ async fn the_endpoint_refuses_and_drops_bad_clients_with_a_reason() {
     let first = connect(&url, Some(TOKEN_A)).await.expect("upgrade");
     open_becomes(&registry, "alice", 1).await;
     match connect(&url, Some(TOKEN_A)).await {
-        Err(WsError::Http(r)) => assert_eq!(r.status(), 429),
+        Err(WsError::Http(r)) => {
+            assert_eq!(r.status(), 429);
+            assert_eq!(r.headers()["retry-after"], "5");
+            let body = String::from_utf8_lossy(r.body().as_deref().unwrap_or_default());
+            assert_eq!(
+                body,
+                "alice already has 1 connection(s), its limit; try again in 5 s"
+            );
+        }
         other => panic!("expected 429, got {:?}", other.map(|_| ())),
     }
     // bob is not slowed by alice's quarrel.

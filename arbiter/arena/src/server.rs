@@ -47,6 +47,9 @@ pub struct Config {
     /// Start no new game (the games in progress finish); for tests and a
     /// graceful stop.
     pub max_games: Option<u64>,
+    /// Plies behind which the live views show games in progress
+    /// (`--spectator-delay`; [`LiveHub::with_delay`]).
+    pub spectator_delay: u32,
 }
 
 /// A connected player (a version of a bot, [`crate::versions`]).
@@ -132,11 +135,10 @@ impl GameObserver for ClockTap<'_> {
 
     fn ply(&self, job: &Job, ply: &PlyEvent<'_>) {
         self.note(ply.clocks_ms);
-        // why asked here: the tap is always watched (for the clocks); the
-        // feed builds its message only while a page looks.
-        if self.inner.watched() {
-            self.inner.ply(job, ply);
-        }
+        // why always: the plies are the snapshot's (`/api/live/snapshot`
+        // polled with no page open, a page opened mid-game); only the
+        // searches wait for a watcher.
+        self.inner.ply(job, ply);
     }
 
     fn thinking(&self, job: &Job, thinking: &ThinkingEvent<'_>) {
@@ -218,6 +220,7 @@ impl Arena {
             state.pairing.insert(pool.name.clone(), pairing);
             state.stale.insert(pool.name.clone());
         }
+        let live = LiveHub::with_delay(config.spectator_delay);
         let arena = Arc::new(Arena {
             config,
             db_path,
@@ -227,7 +230,7 @@ impl Arena {
             ladders: Mutex::new(BTreeMap::new()),
             seats,
             wake: Notify::new(),
-            live: LiveHub::new(),
+            live,
         });
         arena.live.publish(arbiter_board::live::LiveMsg::Event(
             arbiter_board::live::hub::EventMeta {

@@ -110,6 +110,12 @@ pub struct RunArgs {
     /// again (its connections are refused until then, told why).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
     pub admission_retry: f64,
+    /// Show the games in progress this many plies behind on the pages and
+    /// in the live JSON (`/live`, `/ws/live`, `/api/live/snapshot`), without
+    /// the engines' searches, so that a bot's author cannot read its game
+    /// while it plays; a finished game is shown whole. 0: as played.
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    pub spectator_delay: u32,
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
     /// are aborted), and exits 0; a second signal stops at once. Default:
@@ -269,6 +275,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         backoff: arbiter_arena::backoff::Policy::default(),
         rating_interval: Duration::from_millis(500),
         max_games: args.max_games.map(|n| n as u64),
+        spectator_delay: args.spectator_delay,
     };
     // The lobby: the house bots arrive at once, the remote bots as they
     // connect (the sender stays open for the server's life).

@@ -63,6 +63,9 @@ pub fn my_pits(board: &str) -> Vec<u32> {
 #[derive(Clone, Debug)]
 pub enum Transport {
     Tcp(String),
+    /// TCP from a loopback source address of its own (`127.0.0.2`: another
+    /// client as far as the arbiter can tell).
+    TcpFrom(String, &'static str),
     WebSocket(String),
 }
 
@@ -79,8 +82,18 @@ impl Conn {
     /// Connects (retrying while the arbiter starts); a hang guard of two
     /// minutes on each read (nothing is timed).
     pub fn open(to: &Transport) -> Conn {
+        if let Transport::TcpFrom(addr, source) = to {
+            let stream = super::tcp_from(source, addr);
+            stream
+                .set_read_timeout(Some(Duration::from_secs(120)))
+                .unwrap();
+            return Conn::Tcp {
+                out: stream.try_clone().unwrap(),
+                lines: BufReader::new(stream).lines(),
+            };
+        }
         let addr = match to {
-            Transport::Tcp(addr) => addr.clone(),
+            Transport::Tcp(addr) | Transport::TcpFrom(addr, _) => addr.clone(),
             Transport::WebSocket(url) => url
                 .strip_prefix("ws://")
                 .and_then(|rest| rest.split('/').next())
@@ -101,7 +114,7 @@ impl Conn {
             .set_read_timeout(Some(Duration::from_secs(120)))
             .unwrap();
         match to {
-            Transport::Tcp(_) => Conn::Tcp {
+            Transport::Tcp(_) | Transport::TcpFrom(..) => Conn::Tcp {
                 out: stream.try_clone().unwrap(),
                 lines: BufReader::new(stream).lines(),
             },

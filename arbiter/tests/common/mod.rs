@@ -559,3 +559,73 @@ async fn delay_pipe(
         }
     }
 }
+
+/// A blocking TCP connection to `addr` from the loopback address `source`
+/// (`127.0.0.2`, …: another client, as far as the server can tell, on the
+/// same machine); a hang guard of a minute on reads.
+pub fn tcp_from(source: &str, addr: &str) -> TcpStream {
+    let addr: std::net::SocketAddr = addr.parse().expect("address");
+    let source: std::net::IpAddr = source.parse().expect("source address");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(std::net::SocketAddr::new(source, 0))
+            .expect("binds the source address");
+        socket.connect(addr).await.expect("connects")
+    });
+    let stream = stream.into_std().expect("std stream");
+    stream.set_nonblocking(false).expect("blocking");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    stream
+}
+
+/// An HTTP refusal of a WebSocket upgrade: its status, its `Retry-After`
+/// header (if any) and its body.
+#[derive(Debug)]
+pub struct Refusal {
+    pub status: u16,
+    pub retry_after: Option<String>,
+    pub body: String,
+}
+
+/// Opens the WebSocket `url` from `source` (see [`tcp_from`]), with
+/// `token` in the `Authorization` header if given: the socket, or the
+/// server's refusal.
+pub fn upgrade_from(
+    source: &str,
+    url: &str,
+    token: Option<&str>,
+) -> Result<tungstenite::WebSocket<TcpStream>, Refusal> {
+    use tungstenite::client::IntoClientRequest;
+    let addr = url
+        .strip_prefix("ws://")
+        .and_then(|rest| rest.split('/').next())
+        .expect("a ws:// URL");
+    let mut request = url.into_client_request().expect("a request");
+    if let Some(t) = token {
+        request
+            .headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    match tungstenite::client(request, tcp_from(source, addr)) {
+        Ok((ws, _)) => Ok(ws),
+        Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => {
+            Err(Refusal {
+                status: response.status().as_u16(),
+                retry_after: response
+                    .headers()
+                    .get("retry-after")
+                    .map(|v| v.to_str().expect("a text header").to_owned()),
+                body: String::from_utf8_lossy(response.body().as_deref().unwrap_or_default())
+                    .into_owned(),
+            })
+        }
+        Err(e) => panic!("{url}: neither an upgrade nor a refusal: {e}"),
+    }
+}

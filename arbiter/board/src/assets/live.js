@@ -267,6 +267,16 @@ function showFinishedGraph(key, current = null) {
   for (const tr of $$("[data-finished] tbody tr")) tr.classList.toggle("current", tr.dataset.finishedKey === key);
 }
 
+// A server that shows games in progress some plies behind (the arena's
+// --spectator-delay) says so above them.
+function showDelay(plies) {
+  const note = $("[data-delay]");
+  note.hidden = plies === 0;
+  note.dataset.delay = plies;
+  note.textContent = plies === 0 ? "" :
+    `Shown ${plies} ${plies === 1 ? "ply" : "plies"} behind, without the engines' searches; finished games in full.`;
+}
+
 function showProblems(problems) {
   const box = $("[data-problems]");
   box.replaceChildren(...(problems || []).map((p) => el("li", {}, p)));
@@ -330,6 +340,7 @@ function onLive(m) {
       renderEvent(m.event);
       renderStandings(m.standings);
       renderProgress(m.progress);
+      showDelay(m.delay_plies || 0);
       $("[data-playing]").replaceChildren();
       for (const g of m.playing) {
         addGame(g.start);

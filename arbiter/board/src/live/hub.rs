@@ -14,6 +14,14 @@
 //! event is read (a snapshot, `/api/live/snapshot`, a page opening), so a
 //! script polling the JSON sees every game at its current ply and `--live`
 //! with no reader costs a move kept a ply.
+//!
+//! A hub may show games in progress a number of plies behind
+//! ([`LiveHub::with_delay`], the arena's `--spectator-delay`): then every
+//! view of a game in progress — the snapshot, the stream, the JSON — is
+//! built only up to `plies played − delay`, the engines' searches are not
+//! shown at all (their lines name the moves to come), nor the shown plies'
+//! principal variations, and a finished game is shown whole. So a bot's
+//! author cannot read the bot's game from the public page while it plays.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -226,6 +234,14 @@ pub struct Snapshot {
     pub ended: Option<String>,
     /// The latest [`LiveMsg::Problems`].
     pub problems: Vec<String>,
+    /// How many plies behind the games in progress are shown (absent: 0,
+    /// as they are played).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub delay_plies: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A game in progress as kept: as last built, and the plies since.
@@ -234,36 +250,40 @@ struct Playing {
     /// The position after `shown.last` (the start before the first ply),
     /// where the moves not yet built go on from.
     position: String,
-    /// The moves played since `shown.last`, in order, not yet built (no
-    /// one read the event since), and the latest one's figures.
-    unbuilt: Vec<String>,
-    latest: Option<PlyFigures>,
+    /// The plies played since `shown.last`, not yet built (no one read the
+    /// event since, or they are within the delay).
+    unshown: Unshown,
+    /// Plies played so far, shown or not.
+    plies: u32,
+    /// The latest clocks, shown or not (a drain's deadline).
+    clocks: ClocksMs,
     /// When the latest ply was played (or the game started): its clocks
     /// count from there (a drain's deadline).
     since: tokio::time::Instant,
 }
 
 impl Playing {
-    /// Plies played so far, built or not.
-    fn plies(&self) -> u32 {
-        match (&self.latest, &self.shown.last) {
-            (Some(f), _) => f.ply,
-            (None, Some(p)) => p.ply,
-            (None, None) => 0,
-        }
-    }
-
-    /// Builds the latest ply (its board and steps) from the moves kept;
-    /// whether there was one to build.
-    fn build(&mut self, id: u64) -> bool {
-        let Some(figures) = self.latest.take() else {
+    /// Builds the newest ply `delay` plies behind the game (its board and
+    /// steps) from the moves kept; whether there was one to build.
+    fn build(&mut self, id: u64, delay: u32) -> bool {
+        let n = self.unshown.len().saturating_sub(delay as usize);
+        if n == 0 {
             return false;
+        }
+        let (moves, figures) = self.unshown.take(n);
+        let Some(figures) = figures else {
+            return false; // cannot happen: `Unshown` keeps the figures needed
         };
-        let moves = std::mem::take(&mut self.unbuilt);
         match replay(&self.position, &moves) {
             Ok((mv, board, steps)) => {
                 self.position.clone_from(&board.position);
-                let engine = figures.engine();
+                let mut engine = figures.engine();
+                if delay > 0 {
+                    // why: a mover's principal variation goes on past its
+                    // move with the moves it expects next, the very plies
+                    // the delay hides.
+                    engine.pv.clear();
+                }
                 self.shown.last = Some(PlyPlayed {
                     id,
                     ply: figures.ply,
@@ -313,6 +333,8 @@ fn replay(
 /// The snapshot as kept (games in progress by id for quick updates).
 #[derive(Default)]
 struct State {
+    /// Plies the games in progress are shown behind ([`LiveHub::with_delay`]).
+    delay: u32,
     event: Option<EventMeta>,
     standings: Option<Report>,
     progress: Option<Progress>,
@@ -329,7 +351,7 @@ impl State {
     /// The event as it is now (each game in progress built to its latest ply).
     fn snapshot(&mut self) -> Snapshot {
         for (id, g) in self.playing.iter_mut() {
-            g.build(*id);
+            g.build(*id, self.delay);
         }
         Snapshot {
             event: self.event.clone(),
@@ -340,11 +362,14 @@ impl State {
             finished_count: self.finished_count,
             ended: self.ended.clone(),
             problems: self.problems.clone(),
+            delay_plies: self.delay,
         }
     }
 
-    /// Folds `msg` in; fills the ETA of a progress message.
-    fn apply(&mut self, msg: &mut LiveMsg) {
+    /// Folds `msg` in; fills the ETA of a progress message. Whether it is
+    /// to be sent: with a delay, a built ply and a search are not (see
+    /// [`LiveHub::with_delay`]).
+    fn apply(&mut self, msg: &mut LiveMsg) -> bool {
         match msg {
             LiveMsg::Event(e) => self.event = Some(e.clone()),
             LiveMsg::Standings(r) => self.standings = Some(r.clone()),
@@ -364,27 +389,38 @@ impl State {
                             last: None,
                             thinking: None,
                         },
-                        unbuilt: Vec::new(),
-                        latest: None,
+                        unshown: Unshown::new(self.delay),
+                        plies: 0,
+                        clocks: g.clocks_ms,
                         since: tokio::time::Instant::now(),
                     },
                 );
             }
             LiveMsg::Ply(p) => {
+                if self.delay > 0 {
+                    // why dropped: a built ply cannot be held back; a
+                    // delayed hub takes plies through `LiveHub::ply` only.
+                    tracing::debug!("live: a built ply of game {} not shown (delayed hub)", p.id);
+                    return false;
+                }
                 if let Some(g) = self.playing.get_mut(&p.id) {
                     g.position.clone_from(&p.board.position);
-                    g.unbuilt.clear();
-                    g.latest = None;
+                    g.unshown.clear();
+                    g.plies = p.ply;
+                    g.clocks = p.clocks_ms;
                     g.shown.last = Some(p.clone());
                     g.shown.thinking = None;
                     g.since = tokio::time::Instant::now();
                 }
             }
             LiveMsg::Thinking(t) => {
+                if self.delay > 0 {
+                    return false;
+                }
                 if let Some(g) = self.playing.get_mut(&t.id) {
                     // why the ply check: a line that comes after its move
                     // was played (it was on its way) is old news.
-                    if t.ply == g.plies() + 1 {
+                    if t.ply == g.plies + 1 {
                         g.shown.thinking = Some(t.clone());
                     }
                 }
@@ -411,6 +447,7 @@ impl State {
             }
             LiveMsg::Problems { problems } => self.problems = problems.clone(),
         }
+        true
     }
 
     /// Seconds left at the rate since the first progress message.
@@ -470,6 +507,24 @@ impl LiveHub {
         LiveHub::with_capacity(CHANNEL_CAPACITY)
     }
 
+    /// A hub that shows games in progress `plies` plies behind (0: as
+    /// they are played): the snapshot and the stream show a game in
+    /// progress only up to `plies played − plies` (its start position
+    /// before that), without its engines' searches or the shown plies'
+    /// principal variations; a finished game is shown whole. Plies come in
+    /// through [`LiveHub::ply`] only (a [`LiveMsg::Ply`] published, built
+    /// already, is dropped).
+    pub fn with_delay(plies: u32) -> LiveHub {
+        let hub = LiveHub::new();
+        hub.state().delay = plies;
+        hub
+    }
+
+    /// Plies the games in progress are shown behind.
+    pub fn delay(&self) -> u32 {
+        self.state().delay
+    }
+
     /// A hub whose subscribers may fall `capacity` messages behind.
     pub fn with_capacity(capacity: usize) -> LiveHub {
         let (text, _) = broadcast::channel(capacity.max(1));
@@ -495,10 +550,10 @@ impl LiveHub {
     /// Never blocks on a subscriber; with none, only the snapshot changes.
     pub fn publish(&self, mut msg: LiveMsg) {
         let mut state = self.state();
-        state.apply(&mut msg);
+        let send = state.apply(&mut msg);
         // why under the lock: a subscriber taking the snapshot then sees
         // this message either in it or on its receiver, never both or none.
-        if self.inner.text.receiver_count() > 0 {
+        if send && self.inner.text.receiver_count() > 0 {
             // why `unwrap_or_default`: plain structs with string keys and
             // no non-finite floats cannot fail to serialise.
             let text = serde_json::to_string(&msg).unwrap_or_default();
@@ -509,22 +564,25 @@ impl LiveHub {
 
     /// Game `id`'s ply `mv` with its `figures`, as the game loop tells it.
     /// Never blocks on a subscriber. With none, the move is only kept (the
-    /// ply is built when the event is read); with one, the ply is built and
-    /// sent as [`LiveMsg::Ply`]. A ply of a game the hub never saw start
-    /// is ignored.
+    /// ply is built when the event is read); with one, the ply the view
+    /// shows now (this one, or with a delay the one that many behind) is
+    /// built and sent as [`LiveMsg::Ply`]. A ply of a game the hub never
+    /// saw start is ignored.
     pub fn ply(&self, id: u64, mv: &str, figures: PlyFigures) {
         let mut state = self.state();
+        let delay = state.delay;
         let Some(g) = state.playing.get_mut(&id) else {
             return;
         };
-        g.unbuilt.push(mv.to_owned());
-        g.latest = Some(figures);
+        g.plies = figures.ply;
+        g.clocks = figures.clocks_ms;
+        g.unshown.push(mv.to_owned(), figures);
         g.since = tokio::time::Instant::now();
         g.shown.thinking = None;
         // why under the lock, as in `publish`: a subscriber sees this ply
         // either in its snapshot or on its receiver.
         if self.inner.text.receiver_count() > 0 {
-            if let (true, Some(last)) = (g.build(id), &g.shown.last) {
+            if let (true, Some(last)) = (g.build(id, delay), &g.shown.last) {
                 let text = serde_json::to_string(&LiveMsg::Ply(last.clone())).unwrap_or_default();
                 let _ = self.inner.text.send(Arc::from(text));
             }
@@ -575,11 +633,7 @@ impl LiveHub {
             .values()
             .map(|g| arbiter_core::shutdown::InProgress {
                 since: g.since,
-                clocks: match (&g.latest, &g.shown.last) {
-                    (Some(f), _) => f.clocks_ms,
-                    (None, Some(p)) => p.clocks_ms,
-                    (None, None) => g.shown.start.clocks_ms,
-                },
+                clocks: g.clocks,
             })
             .collect()
     }
@@ -592,3 +646,6 @@ impl LiveHub {
 
 #[cfg(test)]
 mod tests;
+mod unshown;
+
+use unshown::Unshown;

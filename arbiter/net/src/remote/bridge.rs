@@ -5,7 +5,11 @@
 //! ends takes its engine with it; the bridge then reconnects, with backoff,
 //! and starts a fresh engine for the fresh connection — which is how the
 //! arbiter replaces a remote engine (`restart=on`, or after a fault): it
-//! closes the connection and waits for the next one.
+//! closes the connection and waits for the next one. A refusal for now
+//! (HTTP 429: the bot has its limit of connections open, or its address
+//! failed too many token checks) is logged with the arbiter's reason, and
+//! tried again after the arbiter's `Retry-After`; a token the arbiter does
+//! not know (401) stops the bridge.
 //!
 //! The author's `option.X` settings ([`Options`]) are the one thing the
 //! bridge adds to the arbiter's lines: sent after the arbiter's own
@@ -73,12 +77,50 @@ impl std::error::Error for BridgeError {}
 /// short one, so that an arbiter that keeps closing at once is not flooded).
 const RECONNECT_PAUSE: Duration = Duration::from_millis(100);
 
+/// The longest `Retry-After` the bridge waits; a longer one is waited for
+/// this long (a bridge left running overnight tries again within the hour
+/// whatever a proxy in front of the arbiter said).
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
+
 /// How one connection went.
 enum Outcome {
     /// It was served, for this long; the reason it ended.
     Served(Duration, String),
     /// It could not be made (the arbiter is not up, the network).
     Failed(String),
+    /// The arbiter said to try again later (HTTP 429): why, and after how
+    /// long (its `Retry-After`, if it gave one in seconds).
+    Later(String, Option<Duration>),
+}
+
+/// What a refusal's answer says: its body (trimmed, at most a line), or
+/// its status when it has none.
+fn said(response: &tokio_tungstenite::tungstenite::http::Response<Option<Vec<u8>>>) -> String {
+    let body = response
+        .body()
+        .as_deref()
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default();
+    let line: String = body
+        .trim()
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
+    if line.is_empty() {
+        format!("HTTP {}", response.status())
+    } else {
+        line
+    }
+}
+
+/// A `Retry-After` in seconds (RFC 9110 also allows a date, which the
+/// arbiter never sends; a date is read as no value).
+pub fn retry_after(value: Option<&HeaderValue>) -> Option<Duration> {
+    let secs: u64 = value?.to_str().ok()?.trim().parse().ok()?;
+    Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
 }
 
 /// Runs every slot until the token is refused (or, with `connections`, the
@@ -133,6 +175,26 @@ async fn run_slot(
                 backoff = (backoff * 2).min(config.max_backoff);
                 pause
             }
+            // why the arbiter's time: it said when a try can succeed (a
+            // place free, its lock on this address over); sooner is refused.
+            Outcome::Later(why, after) => {
+                let pause = after.unwrap_or(backoff).max(config.backoff);
+                tracing::warn!(
+                    slot = slot + 1,
+                    "the arbiter refused the connection for now (HTTP 429): {why}; \
+                     trying again in {} s{}",
+                    pause.as_secs_f64().ceil(),
+                    if after.is_some() {
+                        " (its Retry-After)"
+                    } else {
+                        ""
+                    }
+                );
+                if after.is_none() {
+                    backoff = (backoff * 2).min(config.max_backoff);
+                }
+                pause
+            }
         };
         if config.connections.is_some_and(|n| made >= n) {
             return Ok(());
@@ -158,10 +220,18 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
     let mut ws = match connecting.await {
         Ok((ws, _)) => ws,
         Err(WsError::Http(response)) if response.status() == StatusCode::UNAUTHORIZED => {
-            return Err(BridgeError::Refused("unknown token".into()))
+            return Err(BridgeError::Refused(said(&response)))
+        }
+        Err(WsError::Http(response)) if response.status() == StatusCode::TOO_MANY_REQUESTS => {
+            let after = retry_after(response.headers().get(header::RETRY_AFTER));
+            return Ok(Outcome::Later(said(&response), after));
         }
         Err(WsError::Http(response)) => {
-            return Ok(Outcome::Failed(format!("HTTP {}", response.status())))
+            return Ok(Outcome::Failed(format!(
+                "HTTP {}: {}",
+                response.status(),
+                said(&response)
+            )))
         }
         Err(e) => return tls_fault(&config.url, e).map(Outcome::Failed),
     };
@@ -339,7 +409,19 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Option
 
 #[cfg(test)]
 mod tests {
-    use super::Options;
+    use super::{retry_after, HeaderValue, Options, MAX_RETRY_AFTER};
+    use std::time::Duration;
+
+    #[test]
+    fn a_retry_after_in_seconds_is_read_and_capped() {
+        let read = |v: &str| retry_after(Some(&HeaderValue::from_str(v).unwrap()));
+        assert_eq!(read("5"), Some(Duration::from_secs(5)));
+        assert_eq!(read(" 42 "), Some(Duration::from_secs(42)));
+        assert_eq!(read("999999"), Some(MAX_RETRY_AFTER));
+        assert_eq!(read("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(read("-1"), None);
+        assert_eq!(retry_after(None), None);
+    }
 
     #[test]
     fn the_authors_options_follow_the_arbiters_and_only_declared_ones() {

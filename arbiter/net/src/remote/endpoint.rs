@@ -4,13 +4,17 @@
 //! with a logged reason, when it misbehaves: binary frames, more than one
 //! line in a frame, a flood of lines, a frame far over the line limit, pings
 //! it never answers (a bot that stops reading), lines that do not go out in
-//! time.
+//! time. A token that proves nobody is a failure of the client's address;
+//! an address with too many is refused before its token is looked at
+//! ([`crate::remote::logins`]): `429` with `Retry-After`, as is a bot over
+//! its connection limit ([`refusal`]).
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
@@ -22,7 +26,7 @@ use crate::remote::conn::{Admission, ConnState};
 use crate::remote::frames::{configure, send_close, umi_close};
 use crate::remote::kgp::KgpEndpoint;
 use crate::remote::limits::Limits;
-use crate::remote::registry::{Connection, Pipe, Registry};
+use crate::remote::registry::{Connection, Pipe, Refused, Registry};
 use crate::remote::socket::{self, UmiSocket};
 
 /// What the endpoint's handlers share.
@@ -69,10 +73,36 @@ enum Auth {
     FirstFrame,
 }
 
+/// The answer to a refused upgrade: 401 for a token that proves nobody,
+/// 429 with `Retry-After` (whole seconds) when trying again later helps
+/// (an address locked out by its failed token checks, a remote id at its
+/// connection limit), 403 otherwise; the body says why (also for `/kgp`).
+pub(crate) fn refusal(why: &Refused) -> Response {
+    let status = match why {
+        Refused::UnknownToken => StatusCode::UNAUTHORIZED,
+        Refused::TooManyFailures { .. } | Refused::AtLimit { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Refused::NotHere { .. } => StatusCode::FORBIDDEN,
+    };
+    let mut response = (status, why.to_string()).into_response();
+    if let Some(secs) = why.retry_secs() {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    }
+    response
+}
+
+/// The client's address, which its failed logins are counted by. why a
+/// stand-in: a router served outside the front has no peer (all its
+/// clients then share one address's count).
+pub(crate) fn peer_ip(peer: Option<&Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+    peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0 .0.ip())
+}
+
 async fn upgrade(
     State(ep): State<Endpoint>,
     RawQuery(query): RawQuery,
-    peer: Option<Extension<ConnectInfo<std::net::SocketAddr>>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -80,31 +110,40 @@ async fn upgrade(
     // peer, and its bot once known); a game that claims it has its own.
     let span = tracing::error_span!(
         "connection",
-        peer = %peer.map_or_else(|| "?".to_owned(), |p| p.0 .0.to_string()),
+        peer = %peer.as_ref().map_or_else(|| "?".to_owned(), |p| p.0 .0.to_string()),
         bot = tracing::field::Empty,
     );
     let _entered = span.enter();
+    let ip = peer_ip(peer.as_ref());
     let auth = match headers.get(header::AUTHORIZATION) {
-        None => Auth::FirstFrame,
+        None => {
+            // why before the upgrade: a locked-out address is told so in
+            // HTTP, with when to try again, whichever way it authenticates.
+            if let Err(why) = ep.registry.may_try(ip) {
+                tracing::info!("remote: refused an upgrade: {why}");
+                return refusal(&why);
+            }
+            Auth::FirstFrame
+        }
         Some(value) => {
             // why any case: RFC 7235 makes the scheme case-insensitive.
             let token = value.to_str().ok().and_then(crate::remote::tokens::bearer);
-            let Some(remote) = token.and_then(|t| ep.registry.identify(t)) else {
-                tracing::info!("remote: refused an upgrade with a wrong token");
-                return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
-            };
-            match ep.registry.admit(&remote) {
-                Ok(admission) => Auth::Header(remote, admission),
+            let admitted = ep
+                .registry
+                .identify_from(ip, token)
+                .and_then(|remote| Ok((ep.registry.admit(&remote)?, remote)));
+            match admitted {
+                Ok((admission, remote)) => Auth::Header(remote, admission),
                 Err(why) => {
-                    tracing::info!("remote: refused a connection: {why}");
-                    return (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+                    tracing::info!("remote: refused an upgrade: {why}");
+                    return refusal(&why);
                 }
             }
         }
     };
     drop(_entered);
     configure(ws, &ep.limits)
-        .on_upgrade(move |socket| serve(socket, ep, auth, query).instrument(span))
+        .on_upgrade(move |socket| serve(socket, ep, auth, query, ip).instrument(span))
         .into_response()
 }
 
@@ -112,6 +151,7 @@ async fn upgrade(
 async fn first_frame_auth(
     socket: &mut WebSocket,
     ep: &Endpoint,
+    ip: IpAddr,
 ) -> Result<(String, Admission), String> {
     let deadline = Instant::now() + ep.limits.auth_deadline;
     let frame = match tokio::time::timeout_at(deadline, socket.recv()).await {
@@ -127,15 +167,18 @@ async fn first_frame_auth(
         .trim_end_matches(['\r', '\n'])
         .strip_prefix("auth ")
         .ok_or("first frame is not `auth <token>`")?;
-    let remote = ep.registry.identify(token.trim()).ok_or("unknown token")?;
-    let admission = ep.registry.admit(&remote)?;
+    let remote = ep
+        .registry
+        .identify_from(ip, Some(token.trim()))
+        .map_err(|why| why.to_string())?;
+    let admission = ep.registry.admit(&remote).map_err(|why| why.to_string())?;
     Ok((remote, admission))
 }
 
-async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<String>) {
+async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<String>, ip: IpAddr) {
     let (remote, admission) = match auth {
         Auth::Header(remote, admission) => (remote, admission),
-        Auth::FirstFrame => match first_frame_auth(&mut socket, &ep).await {
+        Auth::FirstFrame => match first_frame_auth(&mut socket, &ep, ip).await {
             Ok(found) => found,
             Err(why) => {
                 tracing::info!("remote: dropped an unauthenticated connection: {why}");

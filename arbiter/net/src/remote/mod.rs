@@ -11,6 +11,8 @@
 //! - [`link`]: one connection as a session's transport (grace, replay).
 //! - [`lag`]: lag compensation (a per-game quota, lichess-style).
 //! - [`tokens`]: the tokens, compared in constant time.
+//! - [`logins`]: failed token checks by client address (a guesser is
+//!   refused, `429` with `Retry-After`).
 //! - [`bridge`]: `arbiter connect`, a local engine relayed to an arbiter.
 //! - [`kgp`]: Kalah bots speaking the Kalah Game Protocol, over TCP or a
 //!   WebSocket (`/kgp` on this endpoint).
@@ -25,6 +27,7 @@ mod held;
 pub mod kgp;
 pub mod limits;
 pub mod link;
+pub mod logins;
 pub mod registry;
 pub mod socket;
 pub mod tokens;

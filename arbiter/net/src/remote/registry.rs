@@ -4,13 +4,16 @@
 //! long as the engine plays there, exactly as it would hold a process.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use crate::remote::conn::{Admission, ConnState, Inbound, OpenCount};
+use crate::remote::logins::{FailedLogins, Locked, LoginLimit};
 use crate::remote::socket::Claim;
 use crate::remote::tokens::Tokens;
 
@@ -73,11 +76,72 @@ pub trait Gate: Send + Sync + std::fmt::Debug {
     fn offered(&self, remote: &str);
 }
 
+/// How long a connection over its remote id's limit is told to wait before
+/// it tries again (HTTP `Retry-After: 5`). why a few seconds: a place frees
+/// when one of the id's games ends or one of its connections closes, which
+/// nobody can foresee; a bridge trying every 5 s costs the endpoint nothing
+/// and takes a freed place soon.
+pub const BUSY_RETRY_AFTER: Duration = Duration::from_secs(5);
+
+/// Why a connection is not let in (what the endpoints tell the client:
+/// [`Refused::retry_secs`] is HTTP's `Retry-After`, in whole seconds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The token proves no remote engine (HTTP 401).
+    UnknownToken,
+    /// The client's address failed too many token checks lately; its token
+    /// was not looked at (HTTP 429).
+    TooManyFailures { locked: Locked, limit: LoginLimit },
+    /// The remote id has its limit of connections open (HTTP 429).
+    AtLimit { remote: String, limit: usize },
+    /// The id is nobody this registry serves.
+    NotHere { remote: String },
+}
+
+impl Refused {
+    /// When to try again, in whole seconds; `None`: trying again does not
+    /// help.
+    pub fn retry_secs(&self) -> Option<u64> {
+        match self {
+            Refused::TooManyFailures { locked, .. } => Some(locked.retry_secs()),
+            Refused::AtLimit { .. } => Some(BUSY_RETRY_AFTER.as_secs()),
+            Refused::UnknownToken | Refused::NotHere { .. } => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::UnknownToken => write!(f, "unknown token"),
+            Refused::TooManyFailures { locked, limit } => write!(
+                f,
+                "too many failed token checks from this address ({} within {} s); \
+                 try again in {} s",
+                limit.failures,
+                limit.window.as_secs(),
+                locked.retry_secs()
+            ),
+            Refused::AtLimit { remote, limit } => write!(
+                f,
+                "{remote} already has {limit} connection(s), its limit; try again in {} s",
+                BUSY_RETRY_AFTER.as_secs()
+            ),
+            Refused::NotHere { remote } => {
+                write!(f, "{remote} is not a remote engine of this event")
+            }
+        }
+    }
+}
+
 /// The connections of every remote engine.
 #[derive(Debug)]
 pub struct Registry {
     tokens: Tokens,
     gate: Option<Arc<dyn Gate>>,
+    /// Failed token checks by client address, shared by every way in
+    /// (`/umi`, `/kgp`, KGP over TCP).
+    logins: Mutex<FailedLogins>,
     pools: Mutex<BTreeMap<String, Pool>>,
     /// Bumped whenever a connection arrives.
     arrivals: watch::Sender<u64>,
@@ -101,6 +165,7 @@ impl Registry {
         Arc::new(Registry {
             tokens,
             gate: None,
+            logins: Mutex::new(FailedLogins::new(LoginLimit::default())),
             pools: Mutex::new(pools),
             arrivals: watch::channel(0).0,
             next_id: AtomicU32::new(1),
@@ -112,6 +177,7 @@ impl Registry {
         Arc::new(Registry {
             tokens: Tokens::default(),
             gate: Some(gate),
+            logins: Mutex::new(FailedLogins::new(LoginLimit::default())),
             pools: Mutex::new(BTreeMap::new()),
             arrivals: watch::channel(0).0,
             next_id: AtomicU32::new(1),
@@ -122,6 +188,10 @@ impl Registry {
         self.pools.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn logins(&self) -> MutexGuard<'_, FailedLogins> {
+        self.logins.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The remote id a token belongs to.
     pub fn identify(&self, token: &str) -> Option<String> {
         match &self.gate {
@@ -130,8 +200,34 @@ impl Registry {
         }
     }
 
+    /// Whether a client at `peer` may have a token checked now: refused
+    /// while its address is locked out by its failed token checks
+    /// ([`crate::remote::logins`]).
+    pub fn may_try(&self, peer: IpAddr) -> Result<(), Refused> {
+        let mut logins = self.logins();
+        let limit = logins.limit();
+        logins
+            .check(peer, std::time::Instant::now())
+            .map_err(|locked| Refused::TooManyFailures { locked, limit })
+    }
+
+    /// The remote id `token` (none: the client gave none that reads)
+    /// proves, presented from `peer`: refused without a look at the token
+    /// while `peer` is locked out; a token that proves nobody is a failure
+    /// of `peer`'s.
+    pub fn identify_from(&self, peer: IpAddr, token: Option<&str>) -> Result<String, Refused> {
+        self.may_try(peer)?;
+        match token.and_then(|t| self.identify(t)) {
+            Some(remote) => Ok(remote),
+            None => {
+                self.logins().failed(peer, std::time::Instant::now());
+                Err(Refused::UnknownToken)
+            }
+        }
+    }
+
     /// Lets one more connection of `remote` in, or says why not.
-    pub fn admit(self: &Arc<Registry>, remote: &str) -> Result<Admission, String> {
+    pub fn admit(self: &Arc<Registry>, remote: &str) -> Result<Admission, Refused> {
         let mut pools = self.pools();
         if let Some(gate) = &self.gate {
             // why here: a gate's ids are not known until they connect.
@@ -139,13 +235,15 @@ impl Registry {
             pools.entry(remote.to_owned()).or_default().limit = limit;
         }
         let Some(pool) = pools.get_mut(remote) else {
-            return Err(format!("{remote} is not a remote engine of this event"));
+            return Err(Refused::NotHere {
+                remote: remote.to_owned(),
+            });
         };
         if pool.open.get() >= pool.limit {
-            return Err(format!(
-                "{remote} already has {} connection(s), its limit",
-                pool.limit
-            ));
+            return Err(Refused::AtLimit {
+                remote: remote.to_owned(),
+                limit: pool.limit,
+            });
         }
         Ok(pool.open.admit())
     }

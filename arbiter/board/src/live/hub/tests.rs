@@ -304,3 +304,75 @@ fn a_search_shown_before_unread_plies_is_not_shown_after_them() {
     hub.publish(thinking(1, 2, 2));
     assert!(hub.snapshot().playing[0].thinking.is_some());
 }
+
+#[test]
+fn a_delayed_hub_never_shows_a_ply_newer_than_the_delay_and_a_finished_game_whole() {
+    const DELAY: u32 = 4;
+    let hub = LiveHub::with_delay(DELAY);
+    assert_eq!(hub.delay(), DELAY);
+    hub.publish(started(3));
+    let (snap, mut rx) = hub.subscribe();
+    assert_eq!(snap.delay_plies, DELAY);
+    let mut game = mancala_rules::new_game(GameId::Bohnenspiel);
+    // The position after each ply (index 0: the start).
+    let mut positions = vec![game.position_string()];
+    for n in 1..=20u32 {
+        let mv = game.legal_moves()[0].clone();
+        game.play(&mv).expect("legal");
+        positions.push(game.position_string());
+        let side = if n % 2 == 1 { "south" } else { "north" };
+        hub.ply(3, &mv, figures(n, side));
+        // A search and a built ply published meanwhile: neither shown.
+        hub.publish(thinking(3, n + 1, 5));
+        hub.publish(ply(3, n));
+        let snap = hub.snapshot();
+        let g = &snap.playing[0];
+        assert!(g.thinking.is_none(), "ply {n}: {g:?}");
+        let shown = n.checked_sub(DELAY).filter(|&k| k > 0);
+        assert_eq!(g.last.as_ref().map(|p| p.ply), shown, "ply {n}");
+        let position = g
+            .last
+            .as_ref()
+            .map_or(&g.start.board.position, |p| &p.board.position);
+        assert_eq!(position, &positions[shown.unwrap_or(0) as usize], "ply {n}");
+        // The stream: exactly the ply that many behind, without its pv.
+        let sent: Vec<serde_json::Value> = std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|t| serde_json::from_str(&t).expect("JSON"))
+            .collect();
+        match shown {
+            None => assert!(sent.is_empty(), "ply {n}: {sent:?}"),
+            Some(k) => {
+                assert_eq!(sent.len(), 1, "ply {n}: {sent:?}");
+                assert_eq!(sent[0]["type"], "ply");
+                assert_eq!(sent[0]["ply"], k);
+                assert_eq!(sent[0]["board"]["position"], positions[k as usize].as_str());
+                assert_eq!(sent[0]["engine"]["pv"], serde_json::json!([]));
+                assert_eq!(sent[0]["engine"]["depth"], 3, "the figures of ply {k}");
+            }
+        }
+    }
+    // The drain's deadline still counts the game's real clocks.
+    assert_eq!(hub.in_progress()[0].clocks, [Some(900), Some(800)]);
+    // The game ends: shown whole, no longer in progress.
+    let log = arbiter_core::testing::rules_log();
+    hub.publish(LiveMsg::GameFinished(GameFinished::new(
+        Some(3),
+        Some(0),
+        0,
+        &log,
+    )));
+    let snap = hub.snapshot();
+    assert!(snap.playing.is_empty());
+    assert_eq!(snap.finished[0].summary.plies, log.moves.len());
+    let sent: serde_json::Value =
+        serde_json::from_str(&rx.try_recv().expect("the finished game is sent")).expect("JSON");
+    assert_eq!(sent["type"], "game_finished");
+    assert_eq!(sent["summary"]["plies"], log.moves.len());
+}
+
+#[test]
+fn an_undelayed_snapshot_says_no_delay() {
+    let hub = LiveHub::new();
+    let text = serde_json::to_string(&hub.snapshot()).expect("JSON");
+    assert!(!text.contains("delay_plies"), "{text}");
+}

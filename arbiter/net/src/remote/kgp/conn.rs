@@ -182,7 +182,7 @@ async fn serve_in_span<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>
     if send(&mut w, &kgp_version(), &ep).await.is_err() {
         return;
     }
-    let hello = match handshake(&mut w, &ep, &mut bucket).await {
+    let hello = match handshake(&mut w, &ep, &mut bucket, peer).await {
         Ok(h) => h,
         Err(why) => {
             tracing::info!(%peer, "kgp: refused a bot: {why}");
@@ -250,6 +250,7 @@ async fn handshake<W: Wire>(
     w: &mut W,
     ep: &KgpEndpoint,
     bucket: &mut Bucket,
+    peer: SocketAddr,
 ) -> Result<Hello, String> {
     let deadline = Instant::now() + ep.limits.auth_deadline;
     let mut token: Option<String> = None;
@@ -304,13 +305,18 @@ async fn handshake<W: Wire>(
     let token = token.ok_or(
         "no `set auth:token \"<token>\"` before mode: each bot of an event has a token from its organiser",
     )?;
-    let remote = ep.registry.identify(&token).ok_or("unknown token")?;
+    // why by the peer's address: a token guesser is refused, with when to
+    // try again, after too many wrong ones (crate::remote::logins).
+    let remote = ep
+        .registry
+        .identify_from(peer.ip(), Some(&token))
+        .map_err(|why| why.to_string())?;
     if !ep.speakers.admits(&remote) {
         return Err(format!(
             "{remote} is not a KGP bot of this event (it connects to /umi)"
         ));
     }
-    let admission = ep.registry.admit(&remote)?;
+    let admission = ep.registry.admit(&remote).map_err(|why| why.to_string())?;
     Ok(Hello {
         remote,
         admission,

@@ -161,6 +161,12 @@ async fn upgrade(
     // router served outside the front has no peer (its greetings then
     // share one address's quota).
     let peer = peer.map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |p| p.0 .0);
+    // why before the upgrade: an address locked out by its failed token
+    // checks is told so in HTTP, with when to try again, as on `/umi`.
+    if let Err(why) = ep.registry.may_try(peer.ip()) {
+        tracing::info!(%peer, "kgp: refused an upgrade: {why}");
+        return crate::remote::endpoint::refusal(&why);
+    }
     crate::remote::frames::configure(ws, &ep.limits)
         .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), peer, ep))
 }
