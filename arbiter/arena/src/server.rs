@@ -22,7 +22,7 @@ use tracing::Instrument;
 use crate::backoff::{Backoff, Policy};
 use crate::db::{self, DbError};
 use crate::lobby::{LobbyEvent, Seats};
-use crate::pairing::{Pairing, Start};
+use crate::pairing::{Estimate, Pairing, Start};
 use crate::pools::Pool;
 use crate::ratings::{rate_scored, Rated};
 use crate::store::{self, NewGame};
@@ -458,7 +458,8 @@ impl Arena {
                 let Some(pairing) = s.pairing.get_mut(&pool.name) else {
                     continue;
                 };
-                let got = pairing.next_at_most(&mut here, room);
+                let known = Estimate::from_ladder(&self.ladder(&pool.name));
+                let got = pairing.next_informed(&mut here, &known, room);
                 for (bot, n) in &before {
                     let used = n - here.get(bot).copied().unwrap_or(0);
                     if let Some(f) = free.get_mut(bot) {
