@@ -1,26 +1,114 @@
 //! The continuous pairing of one pool: pure and deterministic (the same
-//! bots with the same free slots and the same history give the same
-//! games), so it is tested without a server.
+//! bots with the same free slots, the same history and the same ladder
+//! give the same games), so it is tested without a server.
 //!
 //! The unit is a **pair**: two games from one opening with colours
 //! swapped (leg 1: `a` South; leg 2: `b` South). Each time it is asked, with
-//! the free slots of the bots that may play now:
+//! the free slots of the bots that may play now and what the ladder knows
+//! of each ([`Estimate`]: rating, interval, games):
 //!
 //! 1. Legs 2 still owed start first, oldest first, where both bots have a
 //!    free slot (a pair is completed before its bots start new ones).
-//! 2. Then new pairs, while two different bots have a free slot: `a` is
-//!    the free bot with the fewest pairs so far (then by name); its
-//!    opponent `b` the free bot other than `a` it has met the fewest times
-//!    (then the fewest pairs, then the name). So nobody plays itself, and
-//!    no two bots meet again while a bot either of them has met less often
-//!    is free too. Leg 1 starts now; leg 2 starts at once if both still have
-//!    a slot, else it is owed.
+//! 2. Then new pairs, while two different bots have a free slot, chosen to
+//!    learn the most from each result:
+//!    - `a` is the most uncertain free bot: the largest `σ` (see below),
+//!      then the fewest games on the ladder, then the fewest pairs, then
+//!      the name. A bot not on the ladder yet (new, or a new version under
+//!      a new name) has the widest `σ`, so it comes first.
+//!    - Its opponent `b` is one of the free bots other than `a` that `a`
+//!      has met the fewest times (a hard rule: no two bots meet again
+//!      while `a` could meet a free bot it has met less often); among
+//!      those, the one with the highest **information score**
+//!      `(σ_a² + σ_b²) · p(1 − p)`, then the fewest pairs, then the name.
+//!
+//!    `σ` is a bot's standard error in Elo: half its 95% interval over
+//!    1.96, at most [`PRIOR_SIGMA`]; a bot without a rating or an interval
+//!    has [`PRIOR_SIGMA`] (a wide prior) and rating 0 (the field average).
+//!    `p` is the expected score of `a` against `b`: the logistic of the
+//!    rating difference, flattened by the uncertainty of that difference
+//!    as Glicko does, `p = 1/(1 + 10^(−g·(r_a − r_b)/400))` with
+//!    `g = 1/√(1 + 3c²(σ_a² + σ_b²)/π²)`, `c = ln 10/400`. One game tells
+//!    `c²·p(1 − p)` (its Fisher information) about the difference of
+//!    ratings whose variance is `σ_a² + σ_b²`; their product is how much
+//!    the result shrinks that variance, relatively. So close ratings and
+//!    wide intervals come first; few games between the two is the hard
+//!    rule above. With no estimates at all (an empty map) every bot has
+//!    the same `σ` and every pair the same score, and the rule is the
+//!    plain one: the bot with the fewest pairs meets the free bot it has
+//!    met least (then the fewest pairs, then the name).
+//!
+//!    Leg 1 starts now; leg 2 starts at once if both still have a slot,
+//!    else it is owed.
 //!
 //! A bot plays as many games at once as it has free slots (two bots with
 //! three slots each play three games at once). Pair `k` of a pool starts
 //! from opening `k` of the pool's suite (cycled).
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
+
+use crate::ratings::Rated;
+
+/// The standard error (Elo) of a bot the ladder knows nothing about, and
+/// the most any bot is given: a wide prior, about the spread of a field.
+pub const PRIOR_SIGMA: f64 = 350.0;
+
+/// `z` of a 95% interval: an interval's half-width over it is a standard error.
+const Z95: f64 = arbiter_core::stats::Z95;
+
+/// What the ladder knows of one bot. A bot missing from the map passed to
+/// [`Pairing::next_informed`] is new: no rating, the widest uncertainty.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// Elo, field average 0.
+    pub rating: Option<f64>,
+    /// Half the 95% interval; `None` when unknown.
+    pub interval: Option<f64>,
+    /// Games on the ladder.
+    pub games: u32,
+}
+
+impl Estimate {
+    /// The estimates of a pool's ladder, by bot.
+    pub fn from_ladder(ladder: &[Rated]) -> BTreeMap<String, Estimate> {
+        ladder
+            .iter()
+            .map(|r| {
+                let e = Estimate {
+                    rating: Some(r.rating),
+                    interval: r.interval,
+                    games: r.games,
+                };
+                (r.name.clone(), e)
+            })
+            .collect()
+    }
+
+    /// The rating the score assumes: the field average when unknown.
+    fn mean(&self) -> f64 {
+        self.rating.filter(|r| r.is_finite()).unwrap_or(0.0)
+    }
+
+    /// The standard error in Elo, at most [`PRIOR_SIGMA`].
+    fn sigma(&self) -> f64 {
+        match (self.rating, self.interval) {
+            (Some(r), Some(i)) if r.is_finite() && i.is_finite() && i >= 0.0 => {
+                (i / Z95).min(PRIOR_SIGMA)
+            }
+            _ => PRIOR_SIGMA,
+        }
+    }
+}
+
+/// How much one game between `a` and `b` would tell, relatively, about the
+/// difference of their ratings: `(σ_a² + σ_b²)·p(1 − p)` (module doc).
+pub fn information(a: &Estimate, b: &Estimate) -> f64 {
+    const C: f64 = std::f64::consts::LN_10 / 400.0;
+    let var = a.sigma().powi(2) + b.sigma().powi(2);
+    let g = 1.0 / (1.0 + 3.0 * C * C * var / std::f64::consts::PI.powi(2)).sqrt();
+    let p = 1.0 / (1.0 + (-C * g * (a.mean() - b.mean())).exp());
+    var * p * (1.0 - p)
+}
 
 /// A game to start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +131,10 @@ pub struct Pairing {
     pairs: BTreeMap<String, u64>,
     /// Legs 2 not yet started, oldest first.
     owed: Vec<Start>,
+    /// How many more pairs than with its least-met free opponent `a` may
+    /// have had with `b`: 0, the rule (module doc), unless set by
+    /// [`Pairing::with_repeat_slack`].
+    repeat_slack: u64,
 }
 
 fn key(a: &str, b: &str) -> (String, String) {
@@ -56,6 +148,15 @@ fn key(a: &str, b: &str) -> (String, String) {
 impl Pairing {
     pub fn new() -> Pairing {
         Pairing::default()
+    }
+
+    /// This pairing with the repeat rule loosened: `a` may meet a free bot
+    /// it has met up to `slack` times more than its least-met free one (the
+    /// information score then chooses among more). 0 is the rule the
+    /// server keeps; the bench (`examples/pairing_learns.rs`) measures 1.
+    pub fn with_repeat_slack(mut self, slack: u64) -> Pairing {
+        self.repeat_slack = slack;
+        self
     }
 
     /// A pool's pairing as its recorded games left it (after a restart):
@@ -104,14 +205,27 @@ impl Pairing {
 
     /// The games to start now, given the free slots of the bots that may
     /// play (a bot not in `free`, or with 0, plays nothing); `free` is
-    /// reduced by what starts.
+    /// reduced by what starts. Without estimates: every bot counts as new.
     pub fn next(&mut self, free: &mut BTreeMap<String, usize>) -> Vec<Start> {
-        self.next_at_most(free, usize::MAX)
+        self.next_informed(free, &BTreeMap::new(), usize::MAX)
     }
 
     /// [`Pairing::next`], at most `most` games (what is not started stays
     /// owed or unpaired, as if those slots had not been free).
     pub fn next_at_most(&mut self, free: &mut BTreeMap<String, usize>, most: usize) -> Vec<Start> {
+        self.next_informed(free, &BTreeMap::new(), most)
+    }
+
+    /// [`Pairing::next_at_most`], new pairs chosen by what the ladder knows
+    /// (`estimates`, by bot; a bot missing from it is new): module doc, rule 2.
+    pub fn next_informed(
+        &mut self,
+        free: &mut BTreeMap<String, usize>,
+        estimates: &BTreeMap<String, Estimate>,
+        most: usize,
+    ) -> Vec<Start> {
+        let new = Estimate::default();
+        let estimate = |bot: &str| estimates.get(bot).unwrap_or(&new);
         let mut out = Vec::new();
         while out.len() < most {
             let has =
@@ -132,21 +246,47 @@ impl Pairing {
                 break;
             }
             let pairs_of = |bot: &str| self.pairs.get(bot).copied().unwrap_or(0);
-            let Some(a) = free
+            let ready: Vec<&String> = free
                 .iter()
                 .filter(|(_, &n)| n > 0)
                 .map(|(bot, _)| bot)
-                .min_by_key(|bot| (pairs_of(bot), (*bot).clone()))
-                .cloned()
+                .collect();
+            // why the later keys compared the other way round: the largest
+            // wins, and among otherwise equal bots the fewest games, the
+            // fewest pairs, the first name.
+            let Some(a) = ready
+                .iter()
+                .max_by(|x, y| {
+                    let (ex, ey) = (estimate(x), estimate(y));
+                    ex.sigma()
+                        .total_cmp(&ey.sigma())
+                        .then_with(|| ey.games.cmp(&ex.games))
+                        .then_with(|| pairs_of(y).cmp(&pairs_of(x)))
+                        .then_with(|| y.cmp(x))
+                })
+                .map(|a| (*a).clone())
             else {
                 break;
             };
-            let Some(b) = free
+            let met: Vec<(&String, u64)> = ready
                 .iter()
-                .filter(|(bot, &n)| n > 0 && **bot != a)
-                .map(|(bot, _)| bot)
-                .min_by_key(|bot| (self.met(&a, bot), pairs_of(bot), (*bot).clone()))
-                .cloned()
+                .filter(|bot| ***bot != a)
+                .map(|bot| (*bot, self.met(&a, bot)))
+                .collect();
+            let Some(least) = met.iter().map(|(_, n)| *n).min() else {
+                break;
+            };
+            let ea = estimate(&a);
+            let Some(b) = met
+                .iter()
+                .filter(|(_, n)| *n <= least + self.repeat_slack)
+                .map(|(bot, _)| (information(ea, estimate(bot)), Reverse(pairs_of(bot)), *bot))
+                .max_by(|x, y| {
+                    x.0.total_cmp(&y.0)
+                        .then_with(|| x.1.cmp(&y.1))
+                        .then_with(|| y.2.cmp(x.2))
+                })
+                .map(|(_, _, b)| b.clone())
             else {
                 break;
             };
@@ -393,5 +533,265 @@ mod tests {
         let (mut a, mut b) = (restored, live);
         let f = free(&[("a", 2), ("b", 1), ("c", 2)]);
         assert_eq!(a.next(&mut f.clone()), b.next(&mut f.clone()));
+    }
+
+    fn est(rating: f64, interval: f64, games: u32) -> Estimate {
+        Estimate {
+            rating: Some(rating),
+            interval: Some(interval),
+            games,
+        }
+    }
+
+    fn ladder(of: &[(&str, Estimate)]) -> BTreeMap<String, Estimate> {
+        of.iter().map(|(b, e)| ((*b).to_owned(), *e)).collect()
+    }
+
+    /// The first new pair (leg 1) a fresh pairing makes for these bots.
+    fn first_pair(
+        p: &mut Pairing,
+        bots: &[(&str, usize)],
+        estimates: &BTreeMap<String, Estimate>,
+    ) -> (String, String) {
+        let s = p
+            .next_informed(&mut free(bots), estimates, 1)
+            .pop()
+            .expect("a pair");
+        assert_eq!(s.leg, 1);
+        (s.south, s.north)
+    }
+
+    #[test]
+    fn a_new_bot_is_paired_first() {
+        let known = ladder(&[
+            ("a", est(100.0, 80.0, 40)),
+            ("b", est(0.0, 80.0, 40)),
+            // Wider than the prior: counts as the prior, and the new bot,
+            // with fewer games, still goes first.
+            ("c", est(-100.0, 2000.0, 2)),
+        ]);
+        let bots = [("a", 1), ("b", 1), ("c", 1), ("new", 1)];
+        let (a, _) = first_pair(&mut Pairing::new(), &bots, &known);
+        assert_eq!(a, "new");
+        // Without the new bot, the most uncertain known one goes first.
+        let (a, _) = first_pair(&mut Pairing::new(), &bots[..3], &known);
+        assert_eq!(a, "c");
+    }
+
+    #[test]
+    fn close_ratings_are_preferred_to_far_ones() {
+        let known = ladder(&[
+            ("a", est(0.0, 200.0, 10)),
+            ("b", est(500.0, 100.0, 30)),
+            ("c", est(50.0, 100.0, 30)),
+            ("d", est(-400.0, 100.0, 30)),
+        ]);
+        let bots = [("a", 1), ("b", 1), ("c", 1), ("d", 1)];
+        assert_eq!(
+            first_pair(&mut Pairing::new(), &bots, &known),
+            ("a".into(), "c".into())
+        );
+        // Alone, the score says the same: the nearer, the more it tells.
+        let (a, b, c) = (known["a"], known["b"], known["c"]);
+        assert!(information(&a, &c) > information(&a, &b));
+    }
+
+    #[test]
+    fn wide_intervals_are_preferred_to_narrow_ones() {
+        // `b` and `c` are as far from `a`, one above, one below; `c` is
+        // less known.
+        let known = ladder(&[
+            ("a", est(0.0, 300.0, 10)),
+            ("b", est(100.0, 60.0, 80)),
+            ("c", est(-100.0, 150.0, 30)),
+        ]);
+        let bots = [("a", 1), ("b", 1), ("c", 1)];
+        assert_eq!(
+            first_pair(&mut Pairing::new(), &bots, &known),
+            ("a".into(), "c".into())
+        );
+        // And the other way round when `b` is the less known.
+        let known = ladder(&[
+            ("a", est(0.0, 300.0, 10)),
+            ("b", est(100.0, 150.0, 30)),
+            ("c", est(-100.0, 60.0, 80)),
+        ]);
+        assert_eq!(
+            first_pair(&mut Pairing::new(), &bots, &known),
+            ("a".into(), "b".into())
+        );
+    }
+
+    #[test]
+    fn no_repeat_while_a_less_met_opponent_is_free_whatever_the_score() {
+        // `a` and `b` are close and unknown, `c` far and well known: the
+        // score wants `a`–`b` every time, the repeat rule forbids it while
+        // `c` is free and unmet.
+        let known = ladder(&[
+            ("a", est(0.0, 600.0, 2)),
+            ("b", est(10.0, 500.0, 2)),
+            ("c", est(900.0, 40.0, 200)),
+        ]);
+        let bots = [("a", 1), ("b", 1), ("c", 1)];
+        let mut p = Pairing::new();
+        assert_eq!(first_pair(&mut p, &bots, &known), ("a".into(), "b".into()));
+        assert_eq!(
+            names(&p.next_informed(&mut free(&bots), &known, 1)),
+            [("b".into(), "a".into(), 0, 2)]
+        );
+        assert_eq!(first_pair(&mut p, &bots, &known), ("a".into(), "c".into()));
+        // Over a longer run with random free slots: each new pair's `b`
+        // was, of the free bots, one `a` had met least.
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut known = known;
+        known.insert("d".into(), est(5.0, 550.0, 2));
+        let bots = ["a", "b", "c", "d", "e"];
+        let mut p = Pairing::new();
+        let mut checked = 0;
+        for _ in 0..400 {
+            let f: BTreeMap<String, usize> = bots
+                .iter()
+                .map(|b| ((*b).to_owned(), rng.random_range(0..3)))
+                .collect();
+            let before = p.clone();
+            for s in p.next_informed(&mut f.clone(), &known, 1) {
+                assert_ne!(s.south, s.north);
+                if s.leg == 1 {
+                    let least = f
+                        .iter()
+                        .filter(|(x, &n)| n > 0 && **x != s.south)
+                        .map(|(x, _)| before.met(&s.south, x))
+                        .min();
+                    assert_eq!(Some(before.met(&s.south, &s.north)), least);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn the_informed_pairing_is_deterministic() {
+        let known = ladder(&[
+            ("a", est(0.0, 100.0, 10)),
+            ("b", est(0.0, 100.0, 10)),
+            ("c", est(30.0, 90.0, 12)),
+        ]);
+        let bots = [("a", 2), ("b", 1), ("c", 2), ("new", 1), ("x", 1)];
+        let run = || {
+            let mut p = Pairing::new();
+            (0..20)
+                .flat_map(|_| names(&p.next_informed(&mut free(&bots), &known, 3)))
+                .collect::<Vec<_>>()
+        };
+        let first = run();
+        assert!(first.len() >= 20, "{first:?}");
+        assert_eq!(first, run());
+        // Equal bots are told apart by name: `a` before `b`.
+        let equal = ladder(&[("a", est(0.0, 100.0, 10)), ("b", est(0.0, 100.0, 10))]);
+        let mut p = Pairing::new();
+        let bots = [("b", 1), ("a", 1), ("z", 1)];
+        let mut only_ab = ladder(&[("z", est(900.0, 10.0, 500))]);
+        only_ab.extend(equal);
+        assert_eq!(
+            first_pair(&mut p, &bots, &only_ab),
+            ("a".into(), "b".into())
+        );
+    }
+
+    /// Today's rule before the ladder was consulted, kept as the reference
+    /// that an empty estimate map must reproduce: `a` the free bot with the
+    /// fewest pairs, `b` the one it met least, then fewest pairs, then name.
+    fn plain_choice(p: &Pairing, free: &BTreeMap<String, usize>) -> Option<(String, String)> {
+        let pairs_of = |bot: &str| p.pairs.get(bot).copied().unwrap_or(0);
+        let a = free
+            .iter()
+            .filter(|(_, &n)| n > 0)
+            .map(|(bot, _)| bot)
+            .min_by_key(|bot| (pairs_of(bot), (*bot).clone()))?
+            .clone();
+        let b = free
+            .iter()
+            .filter(|(bot, &n)| n > 0 && **bot != a)
+            .map(|(bot, _)| bot)
+            .min_by_key(|bot| (p.met(&a, bot), pairs_of(bot), (*bot).clone()))?
+            .clone();
+        Some((a, b))
+    }
+
+    #[test]
+    fn without_estimates_the_plain_rule_pairs() {
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(7);
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let mut p = Pairing::new();
+        let mut compared = 0;
+        for _ in 0..300 {
+            // Random free slots; one new pair asked for at a time, after
+            // the owed legs 2 the pairing starts first.
+            let mut f: BTreeMap<String, usize> = names
+                .iter()
+                .map(|b| ((*b).to_owned(), rng.random_range(0..3)))
+                .collect();
+            let owed_startable = p.owed.iter().any(|s| f[&s.south] > 0 && f[&s.north] > 0);
+            if owed_startable {
+                let got = p.next_at_most(&mut f, 1);
+                assert_eq!(got[0].leg, 2);
+                continue;
+            }
+            let want = plain_choice(&p, &f);
+            let got = p.next_at_most(&mut f, 1);
+            match want {
+                Some((a, b)) => {
+                    assert_eq!((got[0].south.clone(), got[0].north.clone()), (a, b));
+                    compared += 1;
+                }
+                None => assert!(got.is_empty(), "{got:?}"),
+            }
+        }
+        assert!(compared > 100, "{compared}");
+    }
+
+    #[test]
+    fn the_ladder_gives_the_estimates() {
+        let rated = Rated {
+            name: "a".into(),
+            rating: 42.0,
+            interval: Some(98.0),
+            games: 30,
+            wins: 10,
+            draws: 10,
+            losses: 10,
+            score: 0.5,
+            provisional: false,
+        };
+        let e = Estimate::from_ladder(&[rated]);
+        assert_eq!(e["a"], est(42.0, 98.0, 30));
+        assert!((e["a"].sigma() - 98.0 / Z95).abs() < 1e-9);
+        assert_eq!(Estimate::default().sigma(), PRIOR_SIGMA);
+        let no_interval = Estimate {
+            interval: None,
+            ..e["a"]
+        };
+        assert_eq!(no_interval.sigma(), PRIOR_SIGMA);
+    }
+
+    #[test]
+    fn a_repeat_slack_lets_the_score_choose_a_repeat() {
+        let known = ladder(&[
+            ("a", est(0.0, 600.0, 2)),
+            ("b", est(10.0, 500.0, 2)),
+            ("c", est(900.0, 40.0, 200)),
+        ]);
+        let bots = [("a", 1), ("b", 1), ("c", 1)];
+        let mut p = Pairing::new().with_repeat_slack(1);
+        assert_eq!(first_pair(&mut p, &bots, &known), ("a".into(), "b".into()));
+        p.next_informed(&mut free(&bots), &known, 1);
+        // Met once against never: within the slack, so the score decides.
+        assert_eq!(first_pair(&mut p, &bots, &known), ("a".into(), "b".into()));
+        p.next_informed(&mut free(&bots), &known, 1);
+        // Twice against never: beyond it.
+        assert_eq!(first_pair(&mut p, &bots, &known), ("a".into(), "c".into()));
     }
 }

@@ -22,7 +22,7 @@ use tracing::Instrument;
 use crate::backoff::{Backoff, Policy};
 use crate::db::{self, DbError};
 use crate::lobby::{LobbyEvent, Seats};
-use crate::pairing::{Pairing, Start};
+use crate::pairing::{Estimate, Pairing, Start};
 use crate::pools::Pool;
 use crate::ratings::{rate_scored, Rated};
 use crate::store::{self, NewGame};
@@ -495,7 +495,12 @@ impl Arena {
                     continue;
                 };
                 let mut got = first_pairs_of_new_versions(pairing, &before, &mut here, room);
-                got.extend(pairing.next_at_most(&mut here, room.saturating_sub(got.len())));
+                let known = Estimate::from_ladder(&self.ladder(&pool.name));
+                got.extend(pairing.next_informed(
+                    &mut here,
+                    &known,
+                    room.saturating_sub(got.len()),
+                ));
                 for (bot, n) in &before {
                     let used = n - here.get(bot).copied().unwrap_or(0);
                     if let Some(f) = free.get_mut(bot) {
