@@ -20,7 +20,10 @@ use rusqlite::Connection;
 
 /// The schema's migrations, in order; migration `i` brings the database
 /// from version `i` to `i + 1`.
-const MIGRATIONS: &[(&str, &str)] = &[("0001_init", include_str!("migrations/0001_init.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("migrations/0001_init.sql")),
+    ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
+];
 
 /// How long a statement waits for another connection's write to end.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

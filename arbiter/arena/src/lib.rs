@@ -4,6 +4,7 @@
 //!
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
+//! - [`anchors`]: bots whose rating is held at a value in every pool.
 //! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
 //! - [`backoff`]: the pause of a bot that keeps crashing (pure).
@@ -19,6 +20,7 @@
 //! - [`server`]: the arena itself: pairing, games, records, ratings.
 //! - [`web`]: the pages and JSON.
 
+pub mod anchors;
 pub mod backoff;
 pub mod bots;
 pub mod db;

@@ -161,10 +161,13 @@ struct PoolQuery {
 #[derive(Serialize)]
 pub struct LadderRow {
     pub name: String,
-    /// Elo (field average 0); `null` before the bot's first game.
+    /// Elo (an anchor's value, else fitted around the anchors; field
+    /// average 0 without them); `null` before the bot's first game.
     pub rating: Option<f64>,
-    /// Half the 95% interval; `null` when unknown.
+    /// Half the 95% interval; `null` when unknown, 0 for an anchor.
     pub interval: Option<f64>,
+    /// The bot is an anchor: its rating is held at its value.
+    pub anchor: bool,
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -207,6 +210,8 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
     let seen = last_seen(arena);
     let connected = |name: &str| present.get(name).is_some_and(|p| Arena::plays_in(p, pool));
     let paused = |name: &str| arena.paused_for(name).map(|d| d.as_secs() + 1);
+    // why read here too: a bot without a game has no ladder line saying it.
+    let anchors = crate::anchors::all(&arena.reader()).unwrap_or_default();
     let mut rows: Vec<LadderRow> = arena
         .ladder(&pool.name)
         .into_iter()
@@ -216,6 +221,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
             last_seen: seen.get(&r.name).cloned(),
             rating: Some(r.rating),
             interval: r.interval,
+            anchor: r.anchor,
             games: r.games,
             wins: r.wins,
             draws: r.draws,
@@ -231,6 +237,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
                 name: name.clone(),
                 rating: None,
                 interval: None,
+                anchor: anchors.contains_key(name),
                 games: 0,
                 wins: 0,
                 draws: 0,
