@@ -1,10 +1,13 @@
 //! Cost of the arena's rating recomputation: a pool of N finished games
 //! among B bots in a fresh database (written through the arena's store),
 //! then the recomputation the server makes after a game (read the pool's
-//! games, maximum-likelihood fit with intervals), timed R times.
+//! games, maximum-likelihood fit with intervals), timed R times. With A
+//! anchors, A bots spread over the field are held at their true strengths
+//! (a hard case: the results' 20% draws compress the fitted scale, so the
+//! anchors disagree with the games and the fit must pull the field apart).
 //!
 //! ```text
-//! cargo run --release -p arbiter --example bench_arena_ratings [-- GAMES [BOTS [RUNS]]]
+//! cargo run --release -p arbiter --example bench_arena_ratings [-- GAMES [BOTS [RUNS [ANCHORS]]]]
 //! ```
 
 use std::collections::BTreeMap;
@@ -25,12 +28,19 @@ fn arg(i: usize, default: usize) -> usize {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (games, bots, runs) = (arg(1, 10_000), arg(2, 100), arg(3, 5));
+    let held = arg(4, 0).min(bots);
     let dir = std::env::temp_dir().join(format!("bench-arena-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let mut conn = db::open(&dir.join("arena.sqlite"))?;
     let mut rng = SmallRng::seed_from_u64(1);
     let strength: Vec<f64> = (0..bots).map(|i| i as f64 * 10.0).collect();
     let names: Vec<String> = (0..bots).map(|i| format!("bot{i:03}")).collect();
+    let anchors: arbiter_arena::anchors::Anchors = (0..held)
+        .map(|k| {
+            let i = k * bots / held;
+            (names[i].clone(), strength[i])
+        })
+        .collect();
     let t0 = Instant::now();
     for g in 0..games {
         let a = rng.random_range(0..bots);
@@ -84,7 +94,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let scored = store::scored(&conn, "p")?;
         let read = t.elapsed();
-        let rated = ratings::rate_scored(&scored);
+        let rated = ratings::rate_scored(&scored, &anchors);
         let all = t.elapsed();
         assert_eq!(rated.len(), bots);
         println!(

@@ -235,6 +235,127 @@ fn an_unknown_bot_or_pool_in_the_games_list_is_a_404_naming_it() {
     assert_eq!(games, serde_json::json!([]));
 }
 
+/// `arena bot anchor` / `unanchor`: an anchor is set (a bot without a game
+/// is fine), replaced, listed and removed; an unknown or revoked bot (1) and
+/// a rating that is no finite number from -5000 to 5000 (2) are refused,
+/// each named, and change nothing.
+#[test]
+fn anchors_are_set_listed_removed_and_bad_ones_refused() {
+    let dir = Scratch::new("arena", "anchors");
+    let db = dir.path("arena.sqlite");
+    add_bot(&db, "ref");
+    add_bot(&db, "gone");
+    let run = |args: &[&str]| {
+        arbiter()
+            .args(["arena", "bot"])
+            .args(args)
+            .args(["--db", &s(&db)])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["revoke", "gone"]).status.success());
+    let listed = |name: &str| -> String {
+        let out = run(&["list"]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name}\t")))
+            .unwrap_or_else(|| panic!("{name}: {text}"))
+            .to_owned()
+    };
+    let out = run(&["anchor", "ref", "1500"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("held at 1500"));
+    assert!(
+        listed("ref").ends_with("\tanchor 1500"),
+        "{}",
+        listed("ref")
+    );
+    // Set again: replaced (a negative rating is a value, not a flag).
+    assert!(run(&["anchor", "ref", "-1200.5"]).status.success());
+    assert!(
+        listed("ref").ends_with("\tanchor -1200.5"),
+        "{}",
+        listed("ref")
+    );
+    for (args, code, says) in [
+        (
+            &["anchor", "nobody", "100"][..],
+            1,
+            "no bot named \"nobody\"",
+        ),
+        (&["anchor", "gone", "100"], 1, "bot \"gone\" is revoked"),
+        (&["anchor", "ref", "abc"], 2, "from -5000 to 5000"),
+        (&["anchor", "ref", "nan"], 2, "from -5000 to 5000"),
+        (&["anchor", "ref", "inf"], 2, "from -5000 to 5000"),
+        (&["anchor", "ref", "6000"], 2, "from -5000 to 5000"),
+        (&["anchor", "ref"], 2, "RATING"),
+        (&["unanchor", "gone"], 1, "bot \"gone\" is no anchor"),
+        (&["unanchor", "nobody"], 1, "no bot named \"nobody\""),
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(
+        listed("ref").ends_with("\tanchor -1200.5"),
+        "nothing changed"
+    );
+    assert!(!listed("gone").contains("anchor"), "{}", listed("gone"));
+    let out = run(&["unanchor", "ref"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!listed("ref").contains("anchor"), "{}", listed("ref"));
+    // A typo in --db: an error, no new database.
+    let missing = dir.path("typo.sqlite");
+    let out = arbiter()
+        .args([
+            "arena",
+            "bot",
+            "anchor",
+            "ref",
+            "1500",
+            "--db",
+            &s(&missing),
+        ])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no arena database"));
+    assert!(!missing.exists());
+    // A house bot's anchor= is read before the server starts.
+    let pools = dir.path("pools.json");
+    std::fs::write(&pools, POOLS).unwrap();
+    let out = arbiter()
+        .current_dir(&dir.0)
+        .args(["arena", "run", "--listen", "127.0.0.1:0", "--db", &s(&db)])
+        .args(["--pools", &s(&pools)])
+        .args(house("ref", &engine(), "anchor=1e9"))
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("anchor=1e9") && err.contains("from -5000 to 5000"),
+        "{err}"
+    );
+    assert!(
+        !listed("ref").contains("anchor"),
+        "a refused start sets no anchor"
+    );
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -596,7 +717,7 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
             assert!(t0.elapsed() < Duration::from_secs(60), "{shown}");
             std::thread::sleep(Duration::from_millis(200));
         };
-        let again = arbiter_arena::ratings::rate_logs(&logs);
+        let again = arbiter_arena::ratings::rate_logs(&logs, &Default::default());
         assert!(again.len() >= 3, "{pool}: {again:?}");
         for r in &again {
             let shown = row(&shown, &r.name);
@@ -619,6 +740,118 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
     assert!(body.contains("\"plies\""), "{body}");
     for page in ["/arena", "/arena/bot?name=ref-2", "/replay", "/live"] {
         assert_eq!(request(&arena.addr, page, &[]).0, 200, "{page}");
+    }
+}
+
+/// A house bot with `anchor=1500` and another bot: the ladder holds the
+/// anchor at exactly 1500 and places the other by its score around it;
+/// the export rated with the same anchors gives the ladder's numbers; an
+/// anchor set while the server runs applies without a new game.
+#[test]
+fn an_anchored_house_bot_holds_its_rating_and_places_the_other() {
+    let dir = Scratch::new("arena", "anchored");
+    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(
+        &pools,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"}]"#,
+    )
+    .unwrap();
+    add_bot(&db, "fixed");
+    add_bot(&db, "other");
+    let mut args = house("fixed", &engine(), "option.Level=1 anchor=1500").to_vec();
+    args.extend(house("other", &engine(), "option.Level=3"));
+    args.extend(["--max-games".into(), "6".into()]);
+    let arena = start(&dir, &db, &pools, &args);
+    wait_for(&arena.addr, Duration::from_secs(180), |p| {
+        finished(p) == 6 && p[0]["playing"] == 0
+    });
+    // The ladder once it counts every game.
+    let t0 = Instant::now();
+    let shown = loop {
+        let shown = ladder(&arena.addr, "bohn");
+        let counted: u64 = shown
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_u64().unwrap_or(0))
+            .sum();
+        if counted == 12 {
+            break shown;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "{shown}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let fixed = row(&shown, "fixed");
+    assert_eq!(fixed["rating"].as_f64(), Some(1500.0), "{shown}");
+    assert_eq!(fixed["anchor"], true, "{shown}");
+    assert_eq!(fixed["interval"].as_f64(), Some(0.0), "{shown}");
+    assert_eq!(fixed["provisional"], false, "{shown}");
+    let other = row(&shown, "other");
+    assert_eq!(other["anchor"], false, "{shown}");
+    // Two bots: the other's rating is the anchor's plus elo(s), s its score
+    // with the virtual draw — nowhere near an average of 0.
+    let n = |k: &str| other[k].as_f64().unwrap();
+    let score = (n("wins") + n("draws") / 2.0 + 0.5) / (n("games") + 1.0);
+    let want = 1500.0 + 400.0 * (score / (1.0 - score)).log10();
+    assert!((n("rating") - want).abs() < 1e-6, "{want}: {shown}");
+    assert!(n("rating") > 800.0, "{shown}");
+    assert!(
+        other["interval"].as_f64().is_some_and(|m| m > 0.0),
+        "{shown}"
+    );
+    // The bot page says so too, and `bot list`.
+    let page = get_json(&arena.addr, "/api/arena/bot?name=fixed");
+    assert_eq!(page["pools"][0]["ladder"]["anchor"], true, "{page}");
+    let list = arbiter()
+        .args(["arena", "bot", "list", "--db", &s(&db)])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let list = String::from_utf8(list.stdout).unwrap();
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("fixed\t") && l.ends_with("\tanchor 1500")),
+        "{list}"
+    );
+    // The export, rated with the database's anchors, is the ladder.
+    let json = dir.path("bohn.jsonl");
+    export(&db, "bohn", &json, None);
+    let logs = arbiter_core::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap())
+        .unwrap();
+    let anchors =
+        arbiter_arena::anchors::all(&arbiter_arena::db::open_existing(&db).unwrap()).unwrap();
+    assert_eq!(anchors.get("fixed"), Some(&1500.0));
+    let again = arbiter_arena::ratings::rate_logs(&logs, &anchors);
+    assert_eq!(again.len(), 2);
+    for r in &again {
+        let shown = row(&shown, &r.name);
+        assert!(
+            (shown["rating"].as_f64().unwrap() - r.rating).abs() < 1e-6,
+            "{shown} vs {r:?}"
+        );
+        assert_eq!(shown["anchor"], r.anchor);
+    }
+    // An anchor set while the server runs (no game since): both are held.
+    arbiter()
+        .args(["arena", "bot", "anchor", "other", "1000", "--db", &s(&db)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    let t0 = Instant::now();
+    loop {
+        let shown = ladder(&arena.addr, "bohn");
+        let other = row(&shown, "other");
+        if other["anchor"] == true {
+            assert_eq!(other["rating"].as_f64(), Some(1000.0), "{shown}");
+            assert_eq!(
+                row(&shown, "fixed")["rating"].as_f64(),
+                Some(1500.0),
+                "{shown}"
+            );
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "{shown}");
+        std::thread::sleep(Duration::from_millis(200));
     }
 }
 

@@ -26,6 +26,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_versions",
         include_str!("migrations/0002_versions.sql"),
     ),
+    ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
 ];
 
 /// How long a statement waits for another connection's write to end.

@@ -1,5 +1,6 @@
 //! House bots: engines the arena runs itself as local processes (`arena run
-//! --house "name=… cmd=… [slots=N] …"`), as CGOS runs anchor players. Each
+//! --house "name=… cmd=… [slots=N] [anchor=R] …"`), as CGOS runs anchor
+//! players (`anchor=R` makes it one: [`crate::anchors`]). Each
 //! is a registered bot (`arena bot add`) like any other; it reaches the
 //! arena through the same seam as remote bots ([`crate::lobby`]):
 //! it arrives with its slots, and each game gets a session of it (a process
@@ -22,24 +23,34 @@ pub struct HouseBot {
     pub spec: EngineSpec,
     /// Games it plays at once (each its own process).
     pub slots: usize,
+    /// `anchor=R`: its rating is held at R (the server writes it to the
+    /// anchors table at start).
+    pub anchor: Option<f64>,
 }
 
 /// The most slots a house bot may have.
 pub const MAX_SLOTS: usize = 64;
 
 /// Parses one `--house` value: engine settings as `--engine` takes them
-/// (`name=` is the bot's name and required), and `slots=N` (default 1).
+/// (`name=` is the bot's name and required), `slots=N` (default 1) and
+/// `anchor=R` (none by default). The arena's own keys are taken out before
+/// the engine settings' parser sees the rest.
 pub fn parse(text: &str) -> Result<HouseBot, String> {
     let mut slots = 1;
+    let mut anchor = None;
     let mut tokens = Vec::new();
     for t in text.split_whitespace() {
-        match t.strip_prefix("slots=") {
-            Some(n) => {
-                slots = arbiter_core::values::count_in(n, 1, MAX_SLOTS as u64)
-                    .map_err(|e| format!("--house {text:?}: slots={n}: {e}"))?
-                    as usize;
-            }
-            None => tokens.push(t.to_owned()),
+        if let Some(n) = t.strip_prefix("slots=") {
+            slots = arbiter_core::values::count_in(n, 1, MAX_SLOTS as u64)
+                .map_err(|e| format!("--house {text:?}: slots={n}: {e}"))?
+                as usize;
+        } else if let Some(r) = t.strip_prefix("anchor=") {
+            anchor = Some(
+                crate::anchors::parse_rating(r)
+                    .map_err(|e| format!("--house {text:?}: anchor={r}: {e}"))?,
+            );
+        } else {
+            tokens.push(t.to_owned());
         }
     }
     if !tokens.iter().any(|t| t.starts_with("name=")) {
@@ -56,7 +67,11 @@ pub fn parse(text: &str) -> Result<HouseBot, String> {
     )
     .map_err(|e| format!("--house {text:?}: {e}"))?;
     crate::bots::check_name(&spec.name).map_err(|e| format!("--house {text:?}: {e}"))?;
-    Ok(HouseBot { spec, slots })
+    Ok(HouseBot {
+        spec,
+        slots,
+        anchor,
+    })
 }
 
 /// The house bots and their idle processes.
@@ -217,6 +232,7 @@ mod tests {
         let b = parse("name=ref3 cmd=engine option.Level=3 slots=4").unwrap();
         assert_eq!((b.spec.name.as_str(), b.slots), ("ref3", 4));
         assert_eq!(b.spec.options, [("Level".to_owned(), "3".to_owned())]);
+        assert_eq!(b.anchor, None);
         assert!(parse("cmd=engine").unwrap_err().contains("name="));
         assert!(parse("name=x cmd=engine slots=0")
             .unwrap_err()
@@ -224,5 +240,23 @@ mod tests {
         assert!(parse("name=a/b cmd=engine")
             .unwrap_err()
             .contains("bot name"));
+    }
+
+    #[test]
+    fn a_house_bot_may_be_an_anchor() {
+        let b = parse("name=ref3 cmd=engine anchor=1500 option.Level=3").unwrap();
+        assert_eq!((b.anchor, b.slots), (Some(1500.0), 1));
+        assert_eq!(b.spec.options, [("Level".to_owned(), "3".to_owned())]);
+        assert_eq!(
+            parse("name=r cmd=e anchor=-250.5").unwrap().anchor,
+            Some(-250.5)
+        );
+        for bad in ["abc", "nan", "9000", ""] {
+            let e = parse(&format!("name=r cmd=e anchor={bad}")).unwrap_err();
+            assert!(
+                e.contains(&format!("anchor={bad}:")) && e.contains("-5000"),
+                "{e}"
+            );
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! - [`admission`]: whether a bot's version passed the checks before play.
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
+//! - [`anchors`]: bots whose rating is held at a value in every pool.
 //! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
 //! - [`backoff`]: the pause of a bot that keeps crashing (pure).
@@ -22,6 +23,7 @@
 //! - [`web`]: the pages and JSON.
 
 pub mod admission;
+pub mod anchors;
 pub mod backoff;
 pub mod bots;
 pub mod db;

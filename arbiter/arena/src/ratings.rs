@@ -1,16 +1,21 @@
 //! A pool's ratings: the maximum-likelihood Elo fit of [`arbiter_core::stats::rating`]
 //! (the tournament report's, with its virtual draw per pairing and 95%
-//! intervals) over every finished game of the pool, anchored at a field
-//! average of 0. A bot is **provisional** until it has
-//! [`PROVISIONAL_GAMES`] games. The same function rates the database's
-//! games and an exported log's, so the two can be compared.
+//! intervals) over every finished game of the pool. Without anchors the
+//! field average is 0; with [`crate::anchors`] among the pool's bots their
+//! ratings are held and the others fitted around them
+//! ([`fit_anchored`]: a part of the field that never met an anchor keeps
+//! its own average 0). A bot is **provisional** until it has
+//! [`PROVISIONAL_GAMES`] games (an anchor never is). The same function rates the database's
+//! games and an exported log's, so the two can be compared (given the same
+//! anchors).
 
 use std::collections::BTreeMap;
 
 use mancala_rules::{GameResult, Side};
 use serde::Serialize;
 
-use arbiter_core::stats::rating::{fit, Results};
+use crate::anchors::Anchors;
+use arbiter_core::stats::rating::{fit_anchored, Results};
 
 /// Games a bot plays before its rating stops being provisional.
 pub const PROVISIONAL_GAMES: u32 = 20;
@@ -19,11 +24,15 @@ pub const PROVISIONAL_GAMES: u32 = 20;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rated {
     pub name: String,
-    /// Elo, field average 0.
+    /// Elo: an anchor's value, else fitted around the pool's anchors (field
+    /// average 0 without them).
     pub rating: f64,
     /// Half the 95% interval; `None` when unknown (a bot that has met no
-    /// one, or a field in parts that never met).
+    /// one, or a field in parts that never met, or a part without an
+    /// anchor); 0 for an anchor.
     pub interval: Option<f64>,
+    /// Whether the rating is held at the bot's anchor.
+    pub anchor: bool,
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -41,8 +50,10 @@ pub struct Game<'a> {
     pub result: GameResult,
 }
 
-/// Rates the bots of `games` (best first; ties by name).
-pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>) -> Vec<Rated> {
+/// Rates the bots of `games` (best first; ties by name), those in
+/// `anchors` held at their values (an anchor without a game here is not
+/// listed).
+pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>, anchors: &Anchors) -> Vec<Rated> {
     let mut index: BTreeMap<&str, usize> = BTreeMap::new();
     let games: Vec<Game<'a>> = games.into_iter().collect();
     for g in &games {
@@ -69,7 +80,11 @@ pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>) -> Vec<Rated> {
             }] += 1;
         }
     }
-    let ratings = fit(&results);
+    let held: Vec<(usize, f64)> = anchors
+        .iter()
+        .filter_map(|(name, &r)| Some((*index.get(name.as_str())?, r)))
+        .collect();
+    let ratings = fit_anchored(&results, &held);
     let mut out: Vec<Rated> = index
         .iter()
         .map(|(name, &i)| {
@@ -80,6 +95,7 @@ pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>) -> Vec<Rated> {
                 name: (*name).to_owned(),
                 rating: ratings.elo[i],
                 interval: margin.is_finite().then_some(margin),
+                anchor: ratings.anchored[i],
                 games,
                 wins,
                 draws,
@@ -89,7 +105,8 @@ pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>) -> Vec<Rated> {
                 } else {
                     (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games)
                 },
-                provisional: games < PROVISIONAL_GAMES,
+                // why never for an anchor: its rating is given, not measured.
+                provisional: games < PROVISIONAL_GAMES && !ratings.anchored[i],
             }
         })
         .collect();
@@ -103,25 +120,32 @@ pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>) -> Vec<Rated> {
 
 /// Rates stored games (`(id, south, north, PGN result)`); games whose
 /// result is not a PGN result token are left out.
-pub fn rate_scored(games: &[crate::store::Scored]) -> Vec<Rated> {
-    rate(games.iter().filter_map(|(_, south, north, result)| {
-        Some(Game {
-            south,
-            north,
-            result: GameResult::from_pgn(result)?,
-        })
-    }))
+pub fn rate_scored(games: &[crate::store::Scored], anchors: &Anchors) -> Vec<Rated> {
+    rate(
+        games.iter().filter_map(|(_, south, north, result)| {
+            Some(Game {
+                south,
+                north,
+                result: GameResult::from_pgn(result)?,
+            })
+        }),
+        anchors,
+    )
 }
 
-/// Rates the games of a log (an export).
-pub fn rate_logs(logs: &[arbiter_core::records::log::GameLog]) -> Vec<Rated> {
-    rate(logs.iter().filter_map(|l| {
-        Some(Game {
-            south: &l.south,
-            north: &l.north,
-            result: l.result?,
-        })
-    }))
+/// Rates the games of a log (an export) with the given anchors (those of
+/// [`crate::anchors::for_players`] give the ladder's numbers).
+pub fn rate_logs(logs: &[arbiter_core::records::log::GameLog], anchors: &Anchors) -> Vec<Rated> {
+    rate(
+        logs.iter().filter_map(|l| {
+            Some(Game {
+                south: &l.south,
+                north: &l.north,
+                result: l.result?,
+            })
+        }),
+        anchors,
+    )
 }
 
 #[cfg(test)]
@@ -147,7 +171,7 @@ mod tests {
             g("b", "c", Draw),
             g("c", "b", SouthWins),
         ];
-        let rated = rate(games.iter().cloned());
+        let rated = rate(games.iter().cloned(), &Anchors::new());
         assert_eq!(rated[0].name, "a");
         assert_eq!((rated[0].wins, rated[0].draws, rated[0].losses), (3, 1, 0));
         assert!((rated[0].score - 0.875).abs() < 1e-12);
@@ -160,7 +184,7 @@ mod tests {
         r.add(c, a, 0);
         r.add(b, c, 1);
         r.add(c, b, 2);
-        let f = fit(&r);
+        let f = arbiter_core::stats::rating::fit(&r);
         let by_name: BTreeMap<_, _> = rated.iter().map(|x| (x.name.as_str(), x)).collect();
         for (name, i) in [("a", a), ("b", b), ("c", c)] {
             assert!((by_name[name].rating - f.elo[i]).abs() < 1e-9);
@@ -168,7 +192,41 @@ mod tests {
         }
         let sum: f64 = rated.iter().map(|x| x.rating).sum();
         assert!(sum.abs() < 1e-6);
-        assert!(rated.iter().all(|x| x.provisional));
+        assert!(rated.iter().all(|x| x.provisional && !x.anchor));
+    }
+
+    #[test]
+    fn an_anchor_is_held_and_the_others_placed_around_it() {
+        use GameResult::*;
+        // b scores 3 of 4 against a (held at 1500): with the virtual draw
+        // s = 3.5/5, b = 1500 + 400·log10(0.7/0.3).
+        let games = [
+            g("a", "b", NorthWins),
+            g("b", "a", SouthWins),
+            g("a", "b", SouthWins),
+            g("b", "a", SouthWins),
+        ];
+        let anchors: Anchors = [("a".to_owned(), 1500.0), ("absent".to_owned(), 0.0)].into();
+        let rated = rate(games.iter().cloned(), &anchors);
+        assert_eq!(
+            rated.len(),
+            2,
+            "an anchor without a game here is not listed"
+        );
+        let (b, a) = (&rated[0], &rated[1]);
+        assert_eq!(
+            (a.name.as_str(), a.rating, a.interval, a.anchor),
+            ("a", 1500.0, Some(0.0), true)
+        );
+        assert_eq!((b.name.as_str(), b.anchor), ("b", false));
+        assert!(!a.provisional && b.provisional);
+        let want = 1500.0 + 400.0 * (0.7f64 / 0.3).log10();
+        assert!((b.rating - want).abs() < 1e-6, "{b:?}");
+        assert!(b.interval.is_some_and(|m| m > 0.0), "{b:?}");
+        // Without the anchor: the average is 0 and the gap the same.
+        let free = rate(games.iter().cloned(), &Anchors::new());
+        assert!((free[0].rating + free[1].rating).abs() < 1e-9);
+        assert!(((free[0].rating - free[1].rating) - (b.rating - a.rating)).abs() < 1e-6);
     }
 
     #[test]
@@ -183,7 +241,7 @@ mod tests {
             games.push(g("a", "b", result));
         }
         games.push(g("a", "c", GameResult::Draw));
-        let rated = rate(games);
+        let rated = rate(games, &Anchors::new());
         let by_name: BTreeMap<_, _> = rated.iter().map(|x| (x.name.as_str(), x)).collect();
         assert!(!by_name["a"].provisional && by_name["a"].games == PROVISIONAL_GAMES + 1);
         assert!(!by_name["b"].provisional);

@@ -19,6 +19,7 @@ use rusqlite::Connection;
 use tokio::sync::{mpsc, Notify};
 use tracing::Instrument;
 
+use crate::anchors::Anchors;
 use crate::backoff::{Backoff, Policy};
 use crate::db::{self, DbError};
 use crate::lobby::{LobbyEvent, Seats};
@@ -82,8 +83,10 @@ struct State {
     stale: BTreeSet<String>,
     /// Pool to look at first next time (so no pool takes every free slot).
     first_pool: usize,
-    /// When the ratings were last recomputed.
+    /// When the ratings were last recomputed (or the anchors last read).
     rated_at: Option<Instant>,
+    /// The anchors the ratings were last computed with.
+    anchors: Option<Anchors>,
     started: u64,
     /// The server is stopping (a drain): no new game.
     stopping: bool,
@@ -745,19 +748,33 @@ impl Arena {
 
     /// Recomputes the ratings of the pools with new games (`all`: every
     /// pool), at most once per `rating_interval`; each bot whose game count
-    /// changed gets a rating history entry.
+    /// changed gets a rating history entry. When the anchors changed (the
+    /// admin command, another process) every pool is recomputed.
     fn refresh_ratings(&self, all: bool) {
-        let pools: Vec<String> = {
-            let mut s = lock(&self.state);
-            let now = Instant::now();
-            let due = s
-                .rated_at
-                .is_none_or(|at| now.duration_since(at) >= self.config.rating_interval);
-            if !all && (!due || s.stale.is_empty()) {
+        let due = lock(&self.state)
+            .rated_at
+            .is_none_or(|at| at.elapsed() >= self.config.rating_interval);
+        if !all && !due {
+            return;
+        }
+        let anchors = match crate::anchors::for_players(&lock(&self.reader)) {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::error!("ratings: cannot read the anchors: {e}");
                 return;
             }
-            s.rated_at = Some(now);
-            if all {
+        };
+        let pools: Vec<String> = {
+            let mut s = lock(&self.state);
+            // why rated_at even when nothing is recomputed: the anchors are
+            // read at most once per interval too.
+            s.rated_at = Some(Instant::now());
+            let changed = s.anchors.as_ref() != Some(&anchors);
+            if !all && !changed && s.stale.is_empty() {
+                return;
+            }
+            s.anchors = Some(anchors.clone());
+            if all || changed {
                 s.stale.clear();
                 self.config.pools.iter().map(|p| p.name.clone()).collect()
             } else {
@@ -765,15 +782,15 @@ impl Arena {
             }
         };
         for pool in pools {
-            if let Err(e) = self.rate_pool(&pool) {
+            if let Err(e) = self.rate_pool(&pool, &anchors) {
                 tracing::error!("ratings of {pool}: {e}");
             }
         }
     }
 
-    fn rate_pool(&self, pool: &str) -> Result<(), DbError> {
+    fn rate_pool(&self, pool: &str, anchors: &Anchors) -> Result<(), DbError> {
         let games = store::scored(&lock(&self.reader), pool)?;
-        let rated = rate_scored(&games);
+        let rated = rate_scored(&games, anchors);
         let last = games.last().map_or(0, |g| g.0);
         {
             let w = lock(&self.writer);

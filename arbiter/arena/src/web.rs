@@ -168,10 +168,13 @@ pub struct LadderRow {
     pub version: Option<String>,
     pub version_n: u32,
     pub player: String,
-    /// Elo (field average 0); `null` before the bot's first game.
+    /// Elo (an anchor's value, else fitted around the anchors; field
+    /// average 0 without them); `null` before the bot's first game.
     pub rating: Option<f64>,
-    /// Half the 95% interval; `null` when unknown.
+    /// Half the 95% interval; `null` when unknown, 0 for an anchor.
     pub interval: Option<f64>,
+    /// The bot is an anchor: its rating is held at its value.
+    pub anchor: bool,
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -258,6 +261,8 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
             .any(|(player, p)| bot_of(player) == bot && Arena::plays_in(p, pool))
     };
     let paused = |player: &str| arena.paused_for(player).map(|d| d.as_secs() + 1);
+    // why read here too: a bot without a game has no ladder line saying it.
+    let anchors = crate::anchors::for_players(&arena.reader()).unwrap_or_default();
     let mut rows: Vec<LadderRow> = rated
         .iter()
         .filter(|r| is_newest(&r.name))
@@ -269,6 +274,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
             version_n: split(&r.name).1,
             rating: Some(r.rating),
             interval: r.interval,
+            anchor: r.anchor,
             games: r.games,
             wins: r.wins,
             draws: r.draws,
@@ -289,6 +295,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
                 player: player.clone(),
                 rating: None,
                 interval: None,
+                anchor: anchors.contains_key(player),
                 games: 0,
                 wins: 0,
                 draws: 0,

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::cli::CliError;
 use arbiter_arena::remote::{RemoteBots, RemoteSettings};
 use arbiter_arena::seats::BothSeats;
-use arbiter_arena::{bots, db, house, pools, server, store};
+use arbiter_arena::{anchors, bots, db, house, pools, server, store};
 
 #[derive(Args)]
 pub struct ArenaArgs {
@@ -24,7 +24,7 @@ pub enum ArenaCommand {
     /// Run the arena: pair the connected bots in every pool, play, record,
     /// rate, and serve the pages (prints the address to open).
     Run(Box<RunArgs>),
-    /// Add, revoke or list bots.
+    /// Add, revoke, list or anchor bots.
     Bot {
         #[command(subcommand)]
         command: BotCommand,
@@ -65,7 +65,9 @@ pub struct RunArgs {
     pub kgp_listen: Option<std::net::SocketAddr>,
     /// A bot the arena runs itself as a local process, in one argument:
     /// `--house "name=ref3 cmd=engine option.Level=3 slots=2"` (the name a
-    /// bot added with `arena bot add`). Repeat per bot. Its games' limits
+    /// bot added with `arena bot add`); `anchor=R` holds its rating at R
+    /// (written to the database as `arena bot anchor` does, so it stays
+    /// after the server stops). Repeat per bot. Its games' limits
     /// are the pool's: tc=, st=, depth=, nodes=, timemargin=, ponder are
     /// refused here, and so are remote=, lag=, proto= (a local process).
     #[arg(long, value_name = "SETTINGS")]
@@ -140,11 +142,33 @@ pub enum BotCommand {
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
     },
-    /// List the bots (name, added, revoked).
+    /// List the bots (name, added, revoked, anchor).
     List {
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
     },
+    /// Make a bot an anchor: its rating is held at RATING in every pool it
+    /// plays in, everyone else's fitted around it (a bot without a game
+    /// yet is held once it plays). Setting it again replaces the value.
+    Anchor {
+        name: String,
+        /// Elo, from -5000 to 5000.
+        #[arg(allow_negative_numbers = true, value_parser = rating_arg)]
+        rating: f64,
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+    /// Remove a bot's anchor: its rating is fitted like anyone's again.
+    Unanchor {
+        name: String,
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+}
+
+/// An anchor's rating (arbiter_arena::anchors).
+fn rating_arg(text: &str) -> Result<f64, String> {
+    anchors::parse_rating(text)
 }
 
 /// `on` or `off`.
@@ -202,12 +226,30 @@ fn bot(command: BotCommand) -> Result<(), CliError> {
         }
         BotCommand::List { db } => {
             let conn = db::open_existing(&db)?;
+            let anchored = anchors::all(&conn)?;
             for b in bots::list(&conn)? {
-                match b.revoked {
-                    Some(when) => println!("{}\tadded {}\trevoked {when}", b.name, b.created),
-                    None => println!("{}\tadded {}", b.name, b.created),
+                let mut line = format!("{}\tadded {}", b.name, b.created);
+                if let Some(when) = b.revoked {
+                    line.push_str(&format!("\trevoked {when}"));
                 }
+                if let Some(r) = anchored.get(&b.name) {
+                    line.push_str(&format!("\tanchor {r}"));
+                }
+                println!("{line}");
             }
+        }
+        BotCommand::Anchor { name, rating, db } => {
+            let conn = db::open_existing(&db)?;
+            anchors::set(&conn, &name, rating)?;
+            println!(
+                "arbiter: bot {name} is an anchor: its rating is held at {rating} \
+                 (a running arena applies it at its next recomputation)"
+            );
+        }
+        BotCommand::Unanchor { name, db } => {
+            let conn = db::open_existing(&db)?;
+            anchors::clear(&conn, &name)?;
+            println!("arbiter: bot {name} is no anchor now: its rating is fitted");
         }
     }
     Ok(())
@@ -246,6 +288,13 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
                     name = b.spec.name,
                     db = args.db.display()
                 )));
+            }
+        }
+        // why after every check: a refused start changes no anchor.
+        for b in &house_bots {
+            if let Some(rating) = b.anchor {
+                anchors::set(&conn, &b.spec.name, rating)?;
+                tracing::info!("house bot {} is an anchor at {rating}", b.spec.name);
             }
         }
     }

@@ -13,20 +13,23 @@ function chart(history) {
   const xs = history.map((p) => p.games);
   const lo = history.map((p) => p.rating - (p.interval ?? 0));
   const hi = history.map((p) => p.rating + (p.interval ?? 0));
+  // why 0 only near the data: it is the field average of a pool without
+  // anchors; around an anchor at 1500 it would squash the line to the top.
+  const zero = Math.min(...lo) < 400 && Math.max(...hi) > -400 ? [0] : [];
   // The rating axis on round numbers: a step of 1, 2, 2.5 or 5 × 10^k.
   const ticks = 4;
-  const raw = Math.max(50, Math.max(0, ...hi) - Math.min(0, ...lo)) / ticks;
+  const raw = Math.max(50, Math.max(...zero, ...hi) - Math.min(...zero, ...lo)) / ticks;
   const unit = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * unit).find((s) => s >= raw);
-  const y0 = Math.floor(Math.min(0, ...lo) / step) * step;
-  const y1 = Math.max(y0 + step * ticks, Math.ceil(Math.max(0, ...hi) / step) * step);
+  const y0 = Math.floor(Math.min(...zero, ...lo) / step) * step;
+  const y1 = Math.max(y0 + step * ticks, Math.ceil(Math.max(...zero, ...hi) / step) * step);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
   const X = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
   const Y = (y) => T + ((y1 - y) / (y1 - y0)) * (H - T - B);
   const band = history.map((p, i) => `${X(p.games)},${Y(hi[i])}`)
     .concat(history.slice().reverse().map((p, i) => `${X(p.games)},${Y(lo[history.length - 1 - i])}`));
   box.append(svg("polygon", { class: "band", points: band.join(" ") }));
-  box.append(svg("line", { class: "zero", x1: L, x2: W - R, y1: Y(0), y2: Y(0) }));
+  if (zero.length) box.append(svg("line", { class: "zero", x1: L, x2: W - R, y1: Y(0), y2: Y(0) }));
   box.append(svg("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
   box.append(svg("line", { class: "axis", x1: L, x2: W - R, y1: H - B, y2: H - B }));
   box.append(svg("polyline", { class: "line", points: history.map((p) => `${X(p.games)},${Y(p.rating)}`).join(" ") }));
@@ -53,9 +56,10 @@ function chart(history) {
 
 function poolSection(p) {
   const l = p.ladder;
+  const rating = l && l.anchor ? `${fmt(l.rating)} (anchor: held at this value)` : l && `${fmt(l.rating)} ± ${fmt(l.interval)}`;
   const head = l && l.rating !== null
-    ? `rank ${p.rank}: ${fmt(l.rating)} ± ${fmt(l.interval)} after ${l.games} games (${l.wins}–${l.draws}–${l.losses}, ${(100 * l.score).toFixed(1)}%)${l.provisional ? ", provisional" : ""}`
-    : "no game yet";
+    ? `rank ${p.rank}: ${rating} after ${l.games} games (${l.wins}–${l.draws}–${l.losses}, ${(100 * l.score).toFixed(1)}%)${l.provisional ? ", provisional" : ""}`
+    : l && l.anchor ? "no game yet (an anchor: its rating is held once it plays)" : "no game yet";
   const versus = el("table", { class: "grid", "data-versus": p.pool },
     el("thead", {}, el("tr", {}, el("th", { class: "name" }, "Opponent"), el("th", {}, "Games"),
       el("th", {}, "W–D–L"), el("th", {}, "Score"))),

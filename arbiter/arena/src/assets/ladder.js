@@ -29,6 +29,7 @@ function drawLadder(rows) {
     if (rated) rank += 1;
     const name = el("td", { class: "name" },
       el("a", { href: `/arena/bot?name=${encodeURIComponent(r.name)}`, "data-bot": r.name }, r.name));
+    if (r.anchor) name.append(" ", el("span", { class: "anchor", "data-anchor": "", title: "anchor: its rating is held at this value, the others are fitted around it" }, "anchor"));
     if (r.provisional && rated) name.append(" ", el("span", { class: "prov", title: "provisional: few games yet" }, "prov."));
     if (r.paused_secs) name.append(" ", el("span", { class: "paused", title: "paused after repeated crashes" }, `paused ${r.paused_secs}s`));
     const now = r.connected ? el("span", { class: "on", title: "connected" }, "●") : el("span", { class: "off", title: "not connected" }, "○");
@@ -36,7 +37,7 @@ function drawLadder(rows) {
       el("td", {}, rated ? String(rank) : ""),
       name,
       el("td", { "data-rating": "" }, fmt(r.rating)),
-      el("td", { "data-interval": "" }, fmt(r.interval)),
+      el("td", { "data-interval": "" }, r.anchor && rated ? el("span", { class: "fixed", title: "an anchor's rating is given, not measured" }, "fixed") : fmt(r.interval)),
       el("td", { "data-games": "" }, String(r.games)),
       el("td", { class: "wide", "data-wdl": "" }, `${r.wins}–${r.draws}–${r.losses}`),
       el("td", { "data-score": "" }, r.games ? `${(100 * r.score).toFixed(1)}%` : "–"),
