@@ -1330,7 +1330,17 @@ fn games_in_progress_are_shown_the_spectator_delay_behind_and_whole_once_finishe
     )
     .unwrap();
     let tokens = [add_bot(&db, "slow-1"), add_bot(&db, "slow-2")];
-    let extra = ["--spectator-delay", "4", "--max-games", "1"].map(String::from);
+    // why no admission: the slow bots are scripted for their one game, and
+    // count its plies.
+    let extra = [
+        "--spectator-delay",
+        "4",
+        "--max-games",
+        "1",
+        "--admission",
+        "off",
+    ]
+    .map(String::from);
     let arena = start(&dir, &db, &pools, &extra);
 
     // A page's socket, open before the game starts: every `ply` it is sent

@@ -292,11 +292,14 @@ impl Sim<'_> {
         let n = self.games.len();
         if n.is_multiple_of(self.every) {
             let names = &self.field.names;
-            let ladder = rate(self.games.iter().map(|&(s, t, result)| Game {
-                south: &names[s],
-                north: &names[t],
-                result,
-            }));
+            let ladder = rate(
+                self.games.iter().map(|&(s, t, result)| Game {
+                    south: &names[s],
+                    north: &names[t],
+                    result,
+                }),
+                &Default::default(),
+            );
             self.last = misorder(self.field, &ladder);
             if self.last.0 > 0 {
                 self.last_wrong = Some(n);
@@ -584,6 +587,7 @@ fn big_ladder(n: usize, rng: &mut SmallRng) -> (Vec<String>, Vec<Rated>) {
                 losses: games - games / 2,
                 score: 0.5,
                 provisional: games < 20,
+                anchor: false,
             }
         })
         .collect();

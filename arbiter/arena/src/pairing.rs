@@ -765,6 +765,7 @@ mod tests {
             losses: 10,
             score: 0.5,
             provisional: false,
+            anchor: false,
         };
         let e = Estimate::from_ladder(&[rated]);
         assert_eq!(e["a"], est(42.0, 98.0, 30));
