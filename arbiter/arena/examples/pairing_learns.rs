@@ -54,16 +54,24 @@ const POINTS: [usize; 6] = [125, 250, 500, 1000, 2000, 4000];
 enum Strategy {
     /// No estimates: the rule before the ladder was consulted.
     Plain,
-    /// The ladder's estimates, the repeat rule kept: what the server does.
+    /// The ladder's estimates, the repeat rule kept, among the free bots
+    /// only (the server before pairing rule 3).
     Informed,
+    /// [`Strategy::Informed`] minding the connected bots that are busy
+    /// (pairing rule 3): what the server does.
+    Minding,
     /// The ladder's estimates, a repeat slack of 1 (not adopted: measured
     /// for the decision).
     Loose,
 }
 
-const STRATEGIES: [(Strategy, &str); 3] = [
+const STRATEGIES: [(Strategy, &str); 4] = [
     (Strategy::Plain, "plain (before)"),
-    (Strategy::Informed, "informed (the server's now)"),
+    (Strategy::Informed, "informed, free bots only"),
+    (
+        Strategy::Minding,
+        "informed, minding busy bots (the server's now)",
+    ),
     (Strategy::Loose, "informed, repeat slack 1 (not adopted)"),
 ];
 
@@ -274,9 +282,14 @@ impl Sim<'_> {
         let none = BTreeMap::new();
         let known = match self.strategy {
             Strategy::Plain => &none,
-            Strategy::Informed | Strategy::Loose => &self.known,
+            Strategy::Informed | Strategy::Minding | Strategy::Loose => &self.known,
         };
-        self.pairing.next_informed(free, known, usize::MAX)
+        let connected: std::collections::BTreeSet<String> = if self.strategy == Strategy::Minding {
+            self.field.names.iter().cloned().collect()
+        } else {
+            Default::default()
+        };
+        self.pairing.next_among(free, known, &connected, usize::MAX)
     }
 
     /// Plays `s` to its end: records the result, refits every `every`
@@ -605,6 +618,8 @@ fn timing() {
     for _ in 0..40 {
         pairing.next_informed(&mut all(1), &Estimate::from_ladder(&ladder), usize::MAX);
     }
+    // The server's way: every bot connected (pairing rule 3).
+    let connected: std::collections::BTreeSet<String> = names.iter().cloned().collect();
     let report = |what: &str, times: &[Duration], games: usize| {
         let n = times.len().max(1) as u32;
         let total: Duration = times.iter().sum();
@@ -625,7 +640,7 @@ fn timing() {
         let mut p = pairing.clone();
         let t = Instant::now();
         let known = Estimate::from_ladder(&ladder);
-        let got = p.next_informed(&mut all(1), &known, usize::MAX);
+        let got = p.next_among(&mut all(1), &known, &connected, usize::MAX);
         times.push(t.elapsed());
         started = got.len();
     }
@@ -643,6 +658,10 @@ fn timing() {
     let mut times = Vec::new();
     let mut games = 0;
     for _ in 0..5000 {
+        if playing.is_empty() {
+            println!("(no game left in progress: the pairing waited for ever)");
+            break;
+        }
         let s = playing.swap_remove(rng.random_range(0..playing.len()));
         for b in [&s.south, &s.north] {
             *busy.get_mut(b).expect("busy") -= 1;
@@ -654,7 +673,7 @@ fn timing() {
             .collect();
         let t = Instant::now();
         let known = Estimate::from_ladder(&ladder);
-        let got = p.next_informed(&mut free, &known, usize::MAX);
+        let got = p.next_among(&mut free, &known, &connected, usize::MAX);
         times.push(t.elapsed());
         games += got.len();
         for s in got {

@@ -490,6 +490,18 @@ impl Arena {
                     .map(|(b, n)| (b.clone(), *n))
                     .collect();
                 let before = here.clone();
+                // Who plays here now, free or in a game (not paused, not
+                // revoked): pairing rule 3 waits for the busy ones.
+                let connected: BTreeSet<String> = s
+                    .present
+                    .iter()
+                    .filter(|(player, p)| {
+                        Arena::plays_in(p, pool)
+                            && active.contains(crate::versions::bot_of(player))
+                            && s.backoff.may_play(player, now)
+                    })
+                    .map(|(player, _)| player.clone())
+                    .collect();
                 let room = self
                     .config
                     .max_games
@@ -499,9 +511,10 @@ impl Arena {
                 };
                 let mut got = first_pairs_of_new_versions(pairing, &before, &mut here, room);
                 let known = Estimate::from_ladder(&self.ladder(&pool.name));
-                got.extend(pairing.next_informed(
+                got.extend(pairing.next_among(
                     &mut here,
                     &known,
+                    &connected,
                     room.saturating_sub(got.len()),
                 ));
                 for (bot, n) in &before {

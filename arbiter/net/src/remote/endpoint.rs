@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, RawQuery, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
@@ -26,7 +26,8 @@ use crate::remote::conn::{Admission, ConnState};
 use crate::remote::frames::{configure, send_close, umi_close};
 use crate::remote::kgp::KgpEndpoint;
 use crate::remote::limits::Limits;
-use crate::remote::registry::{Connection, Pipe, Refused, Registry};
+use crate::remote::refusal::refusal;
+use crate::remote::registry::{Connection, Pipe, Registry};
 use crate::remote::socket::{self, UmiSocket};
 
 /// What the endpoint's handlers share.
@@ -71,25 +72,6 @@ enum Auth {
     Header(String, Admission),
     /// To be read from its first frame.
     FirstFrame,
-}
-
-/// The answer to a refused upgrade: 401 for a token that proves nobody,
-/// 429 with `Retry-After` (whole seconds) when trying again later helps
-/// (an address locked out by its failed token checks, a remote id at its
-/// connection limit), 403 otherwise; the body says why (also for `/kgp`).
-pub(crate) fn refusal(why: &Refused) -> Response {
-    let status = match why {
-        Refused::UnknownToken => StatusCode::UNAUTHORIZED,
-        Refused::TooManyFailures { .. } | Refused::AtLimit { .. } => StatusCode::TOO_MANY_REQUESTS,
-        Refused::NotHere { .. } => StatusCode::FORBIDDEN,
-    };
-    let mut response = (status, why.to_string()).into_response();
-    if let Some(secs) = why.retry_secs() {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-    }
-    response
 }
 
 /// The client's address, which its failed logins are counted by. why a

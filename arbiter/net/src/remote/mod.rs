@@ -11,6 +11,8 @@
 //! - [`link`]: one connection as a session's transport (grace, replay).
 //! - [`lag`]: lag compensation (a per-game quota, lichess-style).
 //! - [`tokens`]: the tokens, compared in constant time.
+//! - [`refusal`]: the HTTP answer (401, 403, 429 with `Retry-After`) to a
+//!   refused upgrade, on `/umi` and `/kgp`.
 //! - [`logins`]: failed token checks by client address (a guesser is
 //!   refused, `429` with `Retry-After`).
 //! - [`bridge`]: `arbiter connect`, a local engine relayed to an arbiter.
@@ -28,6 +30,7 @@ pub mod kgp;
 pub mod limits;
 pub mod link;
 pub mod logins;
+pub mod refusal;
 pub mod registry;
 pub mod socket;
 pub mod tokens;

@@ -165,7 +165,7 @@ async fn upgrade(
     // checks is told so in HTTP, with when to try again, as on `/umi`.
     if let Err(why) = ep.registry.may_try(peer.ip()) {
         tracing::info!(%peer, "kgp: refused an upgrade: {why}");
-        return crate::remote::endpoint::refusal(&why);
+        return crate::remote::refusal::refusal(&why);
     }
     crate::remote::frames::configure(ws, &ep.limits)
         .on_upgrade(move |socket| conn::serve_on(conn::Ws(socket), peer, ep))
