@@ -140,21 +140,40 @@ fn start_on(dir: &Scratch, listen: &str, db: &Path, pools: &Path, extra: &[Strin
     }
 }
 
+/// A scratch directory for test `test` with its database's path and a
+/// pools file holding `pools`.
+fn arena_dir(test: &str, pools: &str) -> (Scratch, std::path::PathBuf, std::path::PathBuf) {
+    let dir = Scratch::new("arena", test);
+    let (db, file) = (dir.path("arena.sqlite"), dir.path("pools.json"));
+    std::fs::write(&file, pools).unwrap();
+    (dir, db, file)
+}
+
+/// Waits (at most `limit`) until `done` holds for the JSON at `path`.
+fn wait_for_json(
+    addr: &str,
+    path: &str,
+    limit: Duration,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let t0 = Instant::now();
+    loop {
+        let json = get_json(addr, path);
+        if done(&json) {
+            return json;
+        }
+        assert!(t0.elapsed() < limit, "gave up waiting: {json}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 /// Waits (at most `limit`) until `done` holds for the pools' JSON.
 fn wait_for(
     addr: &str,
     limit: Duration,
     done: impl Fn(&serde_json::Value) -> bool,
 ) -> serde_json::Value {
-    let t0 = Instant::now();
-    loop {
-        let pools = get_json(addr, "/api/arena/pools");
-        if done(&pools) {
-            return pools;
-        }
-        assert!(t0.elapsed() < limit, "gave up waiting: {pools}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_for_json(addr, "/api/arena/pools", limit, done)
 }
 
 fn finished(pools: &serde_json::Value) -> u64 {
@@ -177,9 +196,7 @@ fn house(name: &str, cmd: &str, rest: &str) -> [String; 2] {
 
 #[test]
 fn a_second_server_on_one_database_refuses() {
-    let dir = Scratch::new("arena", "lock");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(&pools, POOLS).unwrap();
+    let (dir, db, pools) = arena_dir("lock", POOLS);
     let first = start(&dir, &db, &pools, &[]);
     let out = arbiter()
         .current_dir(&dir.0)
@@ -211,9 +228,7 @@ fn a_second_server_on_one_database_refuses() {
 
 #[test]
 fn an_unknown_bot_or_pool_in_the_games_list_is_a_404_naming_it() {
-    let dir = Scratch::new("arena", "unknown");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(&pools, POOLS).unwrap();
+    let (dir, db, pools) = arena_dir("unknown", POOLS);
     add_bot(&db, "alpha");
     let arena = start(&dir, &db, &pools, &[]);
     for (path, named) in [
@@ -452,9 +467,7 @@ fn export(db: &Path, pool: &str, json: &Path, pgn: Option<&Path>) {
 
 #[test]
 fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
-    let dir = Scratch::new("arena", "connected");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(&pools, POOLS).unwrap();
+    let (dir, db, pools) = arena_dir("connected", POOLS);
     let mut tokens = std::collections::BTreeMap::new();
     for name in ["ref-1", "ref-2", "ref-3", "crashy", "cheat", "gone"] {
         tokens.insert(name, add_bot(&db, name));
@@ -749,13 +762,10 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
 /// anchor set while the server runs applies without a new game.
 #[test]
 fn an_anchored_house_bot_holds_its_rating_and_places_the_other() {
-    let dir = Scratch::new("arena", "anchored");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
+    let (dir, db, pools) = arena_dir(
+        "anchored",
         r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"}]"#,
-    )
-    .unwrap();
+    );
     add_bot(&db, "fixed");
     add_bot(&db, "other");
     let mut args = house("fixed", &engine(), "option.Level=1 anchor=1500").to_vec();
@@ -857,14 +867,11 @@ fn an_anchored_house_bot_holds_its_rating_and_places_the_other() {
 
 #[test]
 fn a_bot_that_drops_mid_game_and_returns_within_the_grace_keeps_its_game() {
-    let dir = Scratch::new("arena", "grace");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
-        // why the start position: the scripted bot's moves are for it.
+    // why the start position: the scripted bot's moves are for it.
+    let (dir, db, pools) = arena_dir(
+        "grace",
         r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
-    )
-    .unwrap();
+    );
     let token = add_bot(&db, "dropper");
     add_bot(&db, "ref-1");
     // why a long grace: the bot is back in 300 ms; the rest is a loaded machine.
@@ -949,14 +956,11 @@ fn kgp_addresses(arena: &mut Running) -> (String, String) {
 #[test]
 fn kgp_bots_with_arena_tokens_play_rated_games_in_a_kalah_pool() {
     use common::kgp::{bot, Style, Transport};
-    let dir = Scratch::new("arena", "kgp");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
+    let (dir, db, pools) = arena_dir(
+        "kgp",
         r#"[{"name": "kalah-fast", "game": "kalah", "each": "st=0.1 timemargin=300"},
             {"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
-    )
-    .unwrap();
+    );
     let tcp_token = add_bot(&db, "kgp-tcp");
     let ws_token = add_bot(&db, "kgp-ws");
     add_bot(&db, "ref");
@@ -1021,26 +1025,15 @@ fn wait_for_bot(
     limit: Duration,
     done: impl Fn(&serde_json::Value) -> bool,
 ) -> serde_json::Value {
-    let t0 = Instant::now();
-    loop {
-        let bot = get_json(addr, &format!("/api/arena/bot?name={name}"));
-        if done(&bot) {
-            return bot;
-        }
-        assert!(t0.elapsed() < limit, "gave up waiting: {bot}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_for_json(addr, &format!("/api/arena/bot?name={name}"), limit, done)
 }
 
 #[test]
 fn a_new_bot_is_checked_before_it_plays_and_one_that_fails_never_plays() {
-    let dir = Scratch::new("arena", "admission");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
+    let (dir, db, pools) = arena_dir(
+        "admission",
         r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
-    )
-    .unwrap();
+    );
     let good = add_bot(&db, "good");
     let bad = add_bot(&db, "bad");
     add_bot(&db, "ref");
@@ -1101,13 +1094,10 @@ fn a_new_bot_is_checked_before_it_plays_and_one_that_fails_never_plays() {
 
 #[test]
 fn a_new_id_name_is_a_new_version_that_first_meets_its_predecessor() {
-    let dir = Scratch::new("arena", "versions");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
+    let (dir, db, pools) = arena_dir(
+        "versions",
         r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
-    )
-    .unwrap();
+    );
     let token = add_bot(&db, "vb");
     add_bot(&db, "ref");
     let args = house("ref", &engine(), "option.Level=1").to_vec();
@@ -1189,9 +1179,7 @@ fn stderr_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
 
 #[test]
 fn a_bot_over_its_limit_and_a_token_guesser_are_told_when_to_retry() {
-    let dir = Scratch::new("arena", "retry");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(&pools, POOLS).unwrap();
+    let (dir, db, pools) = arena_dir("retry", POOLS);
     let alpha = add_bot(&db, "alpha");
     let beta = add_bot(&db, "beta");
     // why no house bot and two bots never both connected: no game starts.
@@ -1321,14 +1309,11 @@ async fn slow_bot(url: String, token: String, think: Duration, played: Arc<Atomi
 #[test]
 fn games_in_progress_are_shown_the_spectator_delay_behind_and_whole_once_finished() {
     const DELAY: u64 = 4;
-    let dir = Scratch::new("arena", "delay");
-    let (db, pools) = (dir.path("arena.sqlite"), dir.path("pools.json"));
-    std::fs::write(
-        &pools,
-        // why the start position: the slow bots' moves are for it.
+    // why the start position: the slow bots' moves are for it.
+    let (dir, db, pools) = arena_dir(
+        "delay",
         r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
-    )
-    .unwrap();
+    );
     let tokens = [add_bot(&db, "slow-1"), add_bot(&db, "slow-2")];
     // why no admission: the slow bots are scripted for their one game, and
     // count its plies.

@@ -106,6 +106,10 @@ def assert_ladder_shown(browser, ladder):
         assert abs(float(shown["score"].removesuffix("%")) - 100 * r["score"]) <= 0.05, (shown, r)
         assert shown["now"] == ("●" if r["connected"] else "○") and r["connected"], (shown, r)
         assert shown["last-seen"] == r["last_seen"] and r["last_seen"], (shown, r)
+        # The line's version: its engine's id name (every bot here names one).
+        version = row.find_element(By.CSS_SELECTOR, "[data-version]")
+        assert r["version"] and version.text == r["version"], (version.text, r)
+        assert version.get_attribute("data-version") == str(r["version_n"]), r
 
 
 def shown_row(row):

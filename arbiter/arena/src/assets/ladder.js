@@ -29,6 +29,8 @@ function drawLadder(rows) {
     if (rated) rank += 1;
     const name = el("td", { class: "name" },
       el("a", { href: `/arena/bot?name=${encodeURIComponent(r.name)}`, "data-bot": r.name }, r.name));
+    // The version this line is (its engine's id name), when the bot has named one.
+    if (r.version) name.append(" ", el("span", { class: "version", "data-version": r.version_n, title: `version ${r.version_n} of ${r.name}` }, r.version));
     if (r.anchor) name.append(" ", el("span", { class: "anchor", "data-anchor": "", title: "anchor: its rating is held at this value, the others are fitted around it" }, "anchor"));
     if (r.provisional && rated) name.append(" ", el("span", { class: "prov", title: "provisional: few games yet" }, "prov."));
     if (r.paused_secs) name.append(" ", el("span", { class: "paused", title: "paused after repeated crashes" }, `paused ${r.paused_secs}s`));
