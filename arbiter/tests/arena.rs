@@ -681,6 +681,63 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
         row(&ladder(&arena.addr, "bosh"), "cheat")["paused_secs"].is_null(),
         "a lost game is no strike"
     );
+    // The bots' pages count those losses by kind, each as a fault of the
+    // bot's own, and give each opponent's score and LOS.
+    for (bot, pool, kind) in [
+        ("cheat", "bosh", "illegal_move"),
+        ("crashy", "bohn", "disconnect"),
+    ] {
+        let page = get_json(&arena.addr, &format!("/api/arena/bot?name={bot}"));
+        let here = page["pools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["pool"] == pool)
+            .unwrap_or_else(|| panic!("{bot} in {pool}: {page}"));
+        let lost = bot_games(&arena.addr, bot).len() as u64;
+        assert_eq!(
+            here["losses_by_kind"],
+            serde_json::json!([{"kind": kind, "fault": true, "losses": lost}]),
+            "{bot}: {page}"
+        );
+        let versus = here["versus"].as_array().unwrap();
+        assert!(!versus.is_empty(), "{page}");
+        for v in versus {
+            assert_eq!(v["losses"], v["games"], "{bot}: {v}");
+            assert_eq!(v["score"], 0.0, "{bot}: {v}");
+            // Only losses: the LOS is Φ(−√L), below 16% from one game on.
+            let los = v["los"].as_f64().expect("a LOS after decisive games");
+            assert!(los < 0.16, "{bot}: {v}");
+        }
+        assert!(
+            page["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|g| g["south_version"] == 1 && g["north_version"] == 1),
+            "{page}"
+        );
+    }
+    // Their opponents won those games: no loss by their fault there.
+    let ref2 = get_json(&arena.addr, "/api/arena/bot?name=ref-2");
+    for p in ref2["pools"].as_array().unwrap() {
+        let vs_cheat = p["versus"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["opponent"] == "cheat");
+        if let Some(v) = vs_cheat {
+            assert!(v["los"].as_f64() > Some(0.84), "{v}");
+        }
+        assert!(
+            p["losses_by_kind"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|k| k["fault"] == false),
+            "{ref2}"
+        );
+    }
 
     // Each pool's export verifies, and rating it again gives the ladder's
     // numbers (once the ladder counts every finished game).

@@ -2,10 +2,13 @@
 arena run` with a house bot and a bot connected over `/umi` through
 `arbiter connect`; each pool's ladder shows both with the numbers the JSON
 gives (rating, interval, games, W–D–L, score, connected, last seen), and a
-bot's page draws its rating chart and results by opponent.
+bot's page draws its admission, its rating chart and results by opponent.
+A bot with two versions, the second a broken build, has a page with its
+versions, its results by opponent with their LOS and its losses by kind,
+as its JSON gives them.
 
 With ARENA_SHOTS=DIR set, the pages are also saved at 1280×800 and 390×844
-(docs/img/arena-*.png are made so)."""
+(a phone's screen, emulated; docs/img/arena-*.png are made so)."""
 
 import json
 import os
@@ -20,7 +23,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARBITER, BIN, WAIT, arbiter, stop
+from conftest import ARBITER, BIN, TESTBOT, WAIT, arbiter, stop
 
 GAMES = 12
 POOLS = [
@@ -86,10 +89,12 @@ def shots(driver, name):
     if not out:
         return
     for width, height in ((1280, 800), (390, 844)):
-        driver.set_window_size(width, height)
+        # why emulated: headless Chromium keeps a window at least 500 px wide.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
         time.sleep(0.3)  # the layout follows the width
         driver.save_screenshot(str(Path(out) / f"arena-{name}-{width}.png"))
-    driver.set_window_size(1200, 800)
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def assert_ladder_shown(browser, ladder):
@@ -138,6 +143,144 @@ def test_the_ladder_shows_every_bot_as_the_json_gives_it(arena, browser):
     games = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
     bot = get_json(f"{arena}/api/arena/bot?name=remote-3")
     assert len(games) == len(bot["games"]) > 0, (len(games), bot)
+    # It passed the conformance checks before it played.
+    assert bot["admission"]["passed"] is True, bot["admission"]
+    admission = browser.find_element(By.CSS_SELECTOR, "[data-admission]")
+    assert admission.get_attribute("data-admission") == "passed", admission.text
+    assert "passed" in admission.text, admission.text
+
+
+# The second arena's games: enough for version 1 to play before version 2
+# connects, and for version 2 to play after.
+VGAMES = 16
+
+
+def bot_json(url, name):
+    return get_json(f"{url}/api/arena/bot?name={name}")
+
+
+def caught_up(url, name):
+    """Whether bot `name`'s versions count each of its finished games (the
+    ratings follow the games a moment later): a game between two of its
+    versions counts for both."""
+    b = bot_json(url, name)
+    sides = sum((g["south"] == name) + (g["north"] == name) for g in b["games"])
+    return sum(v["games"] for v in b["versions"]) == sides
+
+
+@pytest.fixture
+def versioned_arena(tmp_path):
+    """An arena run with `--admission off` that has played VGAMES games and is
+    idle: remote-3's version 1 (the reference engine) played house-1, then
+    its version 2 (testbot --mode illegal: a broken build) lost each of its
+    games by an illegal move. Its URL."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps(POOLS))
+    arbiter("arena", "bot", "add", "house-1", "--db", str(db))
+    token = arbiter("arena", "bot", "add", "remote-3", "--db", str(db)).splitlines()[-1]
+    engine = str(BIN / "engine")
+    server = subprocess.Popen(
+        [str(ARBITER), "arena", "run", "--listen", "127.0.0.1:0", "--db", str(db),
+         "--pools", str(pools), "--max-games", str(VGAMES), "--admission", "off",
+         "--house", f"name=house-1 cmd={engine} option.Level=1 slots=2"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    bridges = []
+    try:
+        url = re.search(r"(http://\S+?)/arena", server.stdout.readline()).group(1)
+        host = url.removeprefix("http://")
+
+        def connect(*engine_args):
+            bridges.append(subprocess.Popen(
+                [str(ARBITER), "connect", f"ws://{host}/umi", "--token", token, "--slots", "2",
+                 "--stderr-dir", str(tmp_path / "logs"), "--engine", *engine_args],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        deadline = time.monotonic() + 120  # a hang guard only
+        connect(f"cmd={engine}", "option.Level=3")
+        while len(bot_json(url, "remote-3")["games"]) < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        connect(f"cmd={TESTBOT}", "arg=--mode", "arg=illegal")
+        while True:
+            pools_now = get_json(f"{url}/api/arena/pools")
+            versions = bot_json(url, "remote-3")["versions"]
+            if (sum(p["finished"] for p in pools_now) == VGAMES
+                    and all(p["playing"] == 0 for p in pools_now)
+                    and caught_up(url, "remote-3") and caught_up(url, "house-1")):
+                break
+            assert time.monotonic() < deadline, (pools_now, versions)
+            time.sleep(0.2)
+        names = [v["id_name"] for v in versions]
+        assert len(names) == 2 and names[0].startswith("Mancala Reference Engine"), versions
+        assert names[1] == "testbot-illegal", versions
+        assert versions[1]["games"] > 0, f"version 2 played no game of {VGAMES}: {versions}"
+        yield url
+    finally:
+        for b in bridges:
+            b.send_signal(signal.SIGTERM)
+            b.wait(timeout=WAIT)
+        stop(server)
+
+
+def test_a_bots_page_shows_its_versions_results_with_los_and_losses_by_kind(versioned_arena, browser):
+    url = versioned_arena
+    bot = bot_json(url, "remote-3")
+    browser.get(f"{url}/arena/bot?name=remote-3")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+
+    # The versions, newest first, with their id names and games.
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-versions] tbody tr")
+    assert [r.get_attribute("data-version") for r in rows] == ["2", "1"], [r.text for r in rows]
+    for row, v in zip(rows, reversed(bot["versions"])):
+        assert row.find_element(By.CSS_SELECTOR, "[data-id-name]").text == v["id_name"], (row.text, v)
+        assert row.find_element(By.CSS_SELECTOR, "[data-games]").text == str(v["games"]), (row.text, v)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-admission]").get_attribute("data-admission") == "unchecked"
+
+    # Each pool's results by opponent: W–D–L, score and LOS as the JSON's.
+    los_shown = 0
+    for p in bot["pools"]:
+        table = browser.find_element(By.CSS_SELECTOR, f'[data-versus="{p["pool"]}"]')
+        shown = table.find_elements(By.CSS_SELECTOR, "tbody tr[data-opponent]")
+        assert [r.get_attribute("data-opponent") for r in shown] == [v["opponent"] for v in p["versus"]], p
+        for row, v in zip(shown, p["versus"]):
+            assert row.find_element(By.CSS_SELECTOR, "[data-wdl]").text == f'{v["wins"]}–{v["draws"]}–{v["losses"]}'
+            assert row.find_element(By.CSS_SELECTOR, "[data-score]").text == f'{100 * v["score"]:.1f}%', (row.text, v)
+            los = row.find_element(By.CSS_SELECTOR, "[data-los]")
+            if v["los"] is None:
+                assert los.get_attribute("data-los") == "" and los.text == "–", (row.text, v)
+            else:
+                los_shown += 1
+                assert abs(float(los.get_attribute("data-los")) - v["los"]) < 1e-4, (row.text, v)
+                assert los.text == f'{100 * v["los"]:.1f}%', (row.text, v)
+    assert los_shown > 0, bot["pools"]
+
+    # Its losses by kind: version 2 lost each of its games by an illegal move.
+    v2_games = sum((g["south"] == "remote-3" and g["south_version"] == 2)
+                   or (g["north"] == "remote-3" and g["north_version"] == 2) for g in bot["games"])
+    illegal = 0
+    for p in bot["pools"]:
+        table = browser.find_element(By.CSS_SELECTOR, f'[data-losses="{p["pool"]}"]')
+        shown = {r.get_attribute("data-loss-kind"): r for r in table.find_elements(By.CSS_SELECTOR, "tr[data-loss-kind]")}
+        assert list(shown) == [k["kind"] for k in p["losses_by_kind"]], p
+        for k in p["losses_by_kind"]:
+            row = shown[k["kind"]]
+            assert row.find_element(By.CSS_SELECTOR, "[data-losses]").text == str(k["losses"]), (row.text, k)
+            assert ("fault" in row.text) == k["fault"], (row.text, k)
+            if k["kind"] == "illegal_move":
+                assert k["fault"] and "illegal move" in row.text, (row.text, k)
+                illegal += k["losses"]
+    assert illegal == v2_games > 0, (illegal, v2_games)
+
+    # Each game names the version that played it and links to its replay.
+    for g in bot["games"]:
+        row = browser.find_element(By.CSS_SELECTOR, f'[data-game="{g["id"]}"]')
+        link = row.find_element(By.CSS_SELECTOR, "[data-replay]")
+        assert link.get_attribute("href").endswith(f'/replay?log={g["log"]}&game={g["index"]}'), link.get_attribute("href")
+        # A game between its two versions is shown for the newer.
+        mine = max(g[f"{side}_version"] for side in ("south", "north") if g[side] == "remote-3")
+        shown = row.find_element(By.CSS_SELECTOR, "[data-game-version]")
+        assert shown.get_attribute("data-game-version") == str(mine), (row.text, g)
     shots(browser, "bot")
 
 

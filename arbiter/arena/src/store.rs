@@ -142,6 +142,40 @@ pub fn scored(conn: &Connection, pool: &str) -> Result<Vec<Scored>, DbError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// One kind of loss of a bot in a pool: the games it lost that ended so.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LossKind {
+    /// The termination's kind ([`arbiter_core::records::log::Termination::kind`]):
+    /// `rules` (lost on the board), `time_forfeit`, `illegal_move`,
+    /// `crash`, `disconnect`, `unresponsive`, an adjudication…
+    pub kind: String,
+    /// Lost by a fault of its own (it is the game's offender): a forfeit.
+    pub fault: bool,
+    pub losses: u32,
+}
+
+/// The finished games of `pool` that bot `bot` (any of its versions) lost,
+/// counted by how they ended: its faults first, then the most frequent.
+/// A game between two of its versions counts once (one side lost).
+pub fn losses_by_kind(conn: &Connection, pool: &str, bot: &str) -> Result<Vec<LossKind>, DbError> {
+    // why the PGN results: `1-0` is South's win, `0-1` North's; a side
+    // loses when the other side wins.
+    let mut stmt = conn.prepare(
+        "SELECT coalesce(termination, 'unknown'), coalesce(offender = ?2, 0), count(*) \
+         FROM games WHERE pool = ?1 AND state = 'finished' \
+         AND ((south = ?2 AND result = '0-1') OR (north = ?2 AND result = '1-0')) \
+         GROUP BY 1, 2 ORDER BY 2 DESC, 3 DESC, 1",
+    )?;
+    let rows = stmt.query_map(params![pool, bot], |r| {
+        Ok(LossKind {
+            kind: r.get(0)?,
+            fault: r.get::<_, i64>(1)? == 1,
+            losses: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// The records (JSON lines) of `pool`'s finished games, oldest first.
 pub fn records(conn: &Connection, pool: &str) -> Result<Vec<String>, DbError> {
     let mut stmt = conn
@@ -287,6 +321,70 @@ pub(crate) mod tests {
         assert!(finish(&mut conn, cut, &log("b", "a")).is_err());
         assert_eq!(scored(&conn, "p").unwrap().len(), 1);
         assert_eq!(legs(&conn, "p").unwrap().len(), 2);
+    }
+
+    /// A finished game of `south` against `north` with `result`, ended by `termination`.
+    fn play(
+        conn: &mut Connection,
+        (south, north): (&str, &str),
+        result: mancala_rules::GameResult,
+        termination: arbiter_core::records::log::Termination,
+    ) {
+        let id = begin(conn, &new(south, north, 0, 1)).unwrap();
+        let mut game = log(south, north);
+        game.result = Some(result);
+        game.termination = termination;
+        finish(conn, id, &game).unwrap();
+    }
+
+    #[test]
+    fn a_bots_losses_are_counted_by_how_they_ended() {
+        use arbiter_core::records::log::Termination;
+        use mancala_rules::{EndReason, GameResult::*, Side};
+        let dir = arbiter_core::testing::test_dir("arena-store-losses");
+        let mut conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        let rules = || Termination::rules(EndReason::NoSeedsToMove);
+        let illegal = |side| Termination::IllegalMove {
+            side,
+            mv: "9".into(),
+            detail: "no such pit".into(),
+        };
+        let time = |side| Termination::TimeForfeit {
+            side,
+            detail: "2 s over".into(),
+        };
+        // a (versions 1 and 2) loses: on the board as South and as North,
+        // twice by an illegal move, once on time; it wins one on b's time.
+        play(&mut conn, ("a", "b"), NorthWins, rules());
+        play(&mut conn, ("b", "a/2"), SouthWins, rules());
+        play(&mut conn, ("a/2", "b"), NorthWins, illegal(Side::South));
+        play(&mut conn, ("b", "a"), SouthWins, illegal(Side::North));
+        play(&mut conn, ("a", "b"), NorthWins, time(Side::South));
+        play(&mut conn, ("a", "b"), SouthWins, time(Side::North));
+        // Neither a draw nor a win is a loss; a game between its versions
+        // is one loss, the losing side's.
+        play(&mut conn, ("a", "b"), Draw, rules());
+        play(&mut conn, ("a", "a/2"), SouthWins, illegal(Side::North));
+        let kind = |kind: &str, fault, losses| LossKind {
+            kind: kind.into(),
+            fault,
+            losses,
+        };
+        assert_eq!(
+            losses_by_kind(&conn, "p", "a").unwrap(),
+            [
+                kind("illegal_move", true, 3),
+                kind("time_forfeit", true, 1),
+                kind("rules", false, 2),
+            ]
+        );
+        // b lost one on its time, and its wins are no losses.
+        assert_eq!(
+            losses_by_kind(&conn, "p", "b").unwrap(),
+            [kind("time_forfeit", true, 1)]
+        );
+        assert_eq!(losses_by_kind(&conn, "q", "a").unwrap(), []);
+        assert_eq!(losses_by_kind(&conn, "p", "c").unwrap(), []);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! `/replay?log=<pool index>&game=<n>`), and the JSON under `/api/arena/`
 //! (docs/arena.md). Everything here only reads.
 
+mod bot;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -103,7 +105,7 @@ pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
         )
         .route("/api/arena/pools", get(pools))
         .route("/api/arena/ladder", get(ladder))
-        .route("/api/arena/bot", get(bot))
+        .route("/api/arena/bot", get(bot::bot))
         .route("/api/arena/games", get(games))
         .route("/api/arena/playing", get(playing))
         // why here: the replay page reads "logs"; the arena's are its pools.
@@ -331,8 +333,12 @@ struct GameRow {
     /// `/replay?log=<log>&game=<index>` replays it.
     log: usize,
     index: usize,
+    /// The bots, and which of their versions played (1, 2, …: the bot's
+    /// page names them).
     south: String,
     north: String,
+    south_version: u32,
+    north_version: u32,
     result: String,
     termination: String,
     ended: Option<String>,
@@ -359,7 +365,7 @@ fn game_rows(
         // The index of a game among its pool's finished games is its replay number.
         let mut stmt = r
             .prepare(
-                "SELECT id, south, north, result, termination, ended, \
+                "SELECT id, south, north, result, termination, ended, south_version, north_version, \
                  (SELECT count(*) FROM games h WHERE h.pool = g.pool AND h.state = 'finished' AND h.id < g.id) \
                  FROM games g WHERE pool = ?1 AND state = 'finished' \
                  AND (?2 IS NULL OR south = ?2 OR north = ?2) ORDER BY id DESC LIMIT ?3",
@@ -378,7 +384,9 @@ fn game_rows(
                         .unwrap_or_else(|| "*".into()),
                     termination: row.get::<_, Option<String>>(4)?.unwrap_or_default(),
                     ended: row.get(5)?,
-                    index: row.get::<_, i64>(6)? as usize,
+                    south_version: row.get(6)?,
+                    north_version: row.get(7)?,
+                    index: row.get::<_, i64>(8)? as usize,
                 })
             })
             .map_err(internal)?;
@@ -413,78 +421,6 @@ async fn playing(State(arena): State<Arc<Arena>>) -> Json<Vec<crate::server::Pla
     Json(arena.playing())
 }
 
-#[derive(Deserialize)]
-struct BotQuery {
-    name: String,
-}
-
-/// One opponent's results.
-#[derive(Serialize, Default)]
-struct Versus {
-    opponent: String,
-    games: u32,
-    wins: u32,
-    draws: u32,
-    losses: u32,
-}
-
-/// One point of the rating chart.
-#[derive(Serialize)]
-struct HistoryPoint {
-    games: u32,
-    rating: f64,
-    interval: Option<f64>,
-    at: String,
-}
-
-/// A bot in one pool.
-#[derive(Serialize)]
-struct BotPool {
-    pool: String,
-    game: String,
-    rank: Option<usize>,
-    ladder: Option<LadderRow>,
-    versus: Vec<Versus>,
-    history: Vec<HistoryPoint>,
-}
-
-/// One version of a bot, on its page.
-#[derive(Serialize)]
-struct VersionLine {
-    n: u32,
-    /// The engine's `id name` (`null`: games before versions were kept).
-    id_name: Option<String>,
-    first_seen: String,
-    /// Its finished games, in all pools.
-    games: u32,
-    /// Its rating in the pool where it played most (`pool`), `null` before
-    /// its first game.
-    rating: Option<f64>,
-    pool: Option<String>,
-    #[serde(skip)]
-    pool_games: u32,
-    connected: bool,
-    /// Its admission checks (`null`: not checked: a house bot, games
-    /// before admission, or `--admission off`).
-    admission: Option<crate::admission::Admission>,
-}
-
-/// A bot's page.
-#[derive(Serialize)]
-struct BotPage {
-    name: String,
-    connected: bool,
-    slots: usize,
-    revoked: bool,
-    paused_secs: Option<u64>,
-    /// Its newest version's admission (as in `versions`).
-    admission: Option<crate::admission::Admission>,
-    /// Its versions, oldest first.
-    versions: Vec<VersionLine>,
-    pools: Vec<BotPool>,
-    games: Vec<GameRow>,
-}
-
 /// The account of bot `name` (revoked or not), or 404 naming it.
 fn known_bot(arena: &Arena, name: &str) -> Result<crate::bots::Bot, ApiError> {
     let known = {
@@ -495,141 +431,6 @@ fn known_bot(arena: &Arena, name: &str) -> Result<crate::bots::Bot, ApiError> {
         .into_iter()
         .find(|b| b.name == name)
         .ok_or_else(|| (StatusCode::NOT_FOUND, format!("no bot named {name:?}")))
-}
-
-fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
-    use crate::versions::bot_of;
-    let account = known_bot(arena, name)?;
-    let present: BTreeMap<String, crate::server::Presence> = arena
-        .present()
-        .into_iter()
-        .filter(|(player, _)| bot_of(player) == name)
-        .collect();
-    let mut versions: Vec<VersionLine> = {
-        let r = arena.reader();
-        let mut lines = Vec::new();
-        for v in crate::versions::list(&r, name).map_err(internal)? {
-            let admission = crate::admission::status(&r, name, v.n).map_err(internal)?;
-            lines.push((v, admission));
-        }
-        lines
-    }
-    .into_iter()
-    .map(|(v, admission)| VersionLine {
-        admission,
-        connected: present.contains_key(&crate::versions::player(name, v.n)),
-        n: v.n,
-        id_name: v.id_name,
-        first_seen: v.first_seen,
-        games: 0,
-        rating: None,
-        pool: None,
-        pool_games: 0,
-    })
-    .collect();
-    let mut pools = Vec::new();
-    for (i, pool) in arena.config.pools.iter().enumerate() {
-        let rows = ladder_rows(arena, i);
-        let rank = rows
-            .iter()
-            .position(|r| r.name == name && r.rating.is_some());
-        let ladder = rows.into_iter().find(|r| r.name == name);
-        // The chart is the newest version's (the ladder's line).
-        let newest_player = ladder.as_ref().map_or(name, |l| l.player.as_str());
-        let scored = store::scored(&arena.reader(), &pool.name).map_err(internal)?;
-        let rated = arena.ladder(&pool.name);
-        for v in &mut versions {
-            let player = crate::versions::player(name, v.n);
-            if let Some(r) = rated.iter().find(|r| r.name == player) {
-                v.games += r.games;
-                // why the pool with most games: one number per version;
-                // each pool's own is on the pool's ladder line.
-                if v.rating.is_none() || v.pool_games < r.games {
-                    v.rating = Some(r.rating);
-                    v.pool = Some(pool.name.clone());
-                    v.pool_games = r.games;
-                }
-            }
-        }
-        let mut versus: BTreeMap<String, Versus> = BTreeMap::new();
-        for (_, south, north, result) in &scored {
-            let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
-                continue;
-            };
-            let (side, opponent) = if bot_of(south) == name {
-                (mancala_rules::Side::South, north)
-            } else if bot_of(north) == name {
-                (mancala_rules::Side::North, south)
-            } else {
-                continue;
-            };
-            let v = versus.entry(opponent.clone()).or_insert_with(|| Versus {
-                opponent: opponent.clone(),
-                ..Versus::default()
-            });
-            v.games += 1;
-            match result.half_points(side) {
-                2 => v.wins += 1,
-                1 => v.draws += 1,
-                _ => v.losses += 1,
-            }
-        }
-        let history = {
-            let r = arena.reader();
-            let mut stmt = r
-                .prepare(
-                    "SELECT games, rating, margin, at FROM rating_history \
-                     WHERE pool = ?1 AND bot = ?2 ORDER BY id",
-                )
-                .map_err(internal)?;
-            let rows = stmt
-                .query_map(rusqlite::params![pool.name, newest_player], |row| {
-                    Ok(HistoryPoint {
-                        games: row.get(0)?,
-                        rating: row.get(1)?,
-                        interval: row.get(2)?,
-                        at: row.get(3)?,
-                    })
-                })
-                .map_err(internal)?;
-            rows.collect::<Result<Vec<_>, _>>().map_err(internal)?
-        };
-        if ladder.is_some() || !history.is_empty() {
-            pools.push(BotPool {
-                pool: pool.name.clone(),
-                game: pool.game.to_string(),
-                rank: rank.map(|r| r + 1),
-                ladder,
-                versus: versus.into_values().collect(),
-                history,
-            });
-        }
-    }
-    let paused = present
-        .keys()
-        .filter_map(|player| arena.paused_for(player))
-        .max()
-        .or_else(|| arena.paused_for(name));
-    Ok(BotPage {
-        name: name.to_owned(),
-        admission: versions.last().and_then(|v| v.admission.clone()),
-        connected: !present.is_empty(),
-        slots: present.values().map(|p| p.slots).sum(),
-        revoked: account.revoked.is_some(),
-        paused_secs: paused.map(|d| d.as_secs() + 1),
-        versions,
-        pools,
-        games: game_rows(arena, None, Some(name))?,
-    })
-}
-
-/// `GET /api/arena/bot?name=NAME`: its pools (ladder line, results by
-/// opponent, rating history) and its newest games.
-async fn bot(
-    State(arena): State<Arc<Arena>>,
-    Query(q): Query<BotQuery>,
-) -> Result<Json<BotPage>, ApiError> {
-    read(arena, move |arena| bot_page(arena, &q.name).map(Json)).await
 }
 
 /// A pool as a log of the replay page.

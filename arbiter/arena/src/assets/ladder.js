@@ -2,7 +2,7 @@
 // latest games (each replayable). Reads /api/arena/*; redraws every 5 s.
 
 import { $, el, fetchJson, params, showError } from "/assets/dom.js";
-import { fmt, replayLink } from "/assets/arena-common.js";
+import { ending, fmt, replayLink } from "/assets/arena-common.js";
 
 let pools = [];
 let current = params.get("pool");
@@ -57,7 +57,7 @@ function drawGames(games) {
     el("td", { class: "name" }, g.south),
     el("td", { class: "name" }, g.north),
     el("td", {}, g.result),
-    el("td", { class: "name wide" }, g.termination),
+    el("td", { class: "name wide" }, ending(g.termination)),
   )));
 }
 
