@@ -356,15 +356,23 @@ fn game_rows(
         if pool.is_some_and(|want| want != p.name) {
             continue;
         }
-        // The index of a game among its pool's finished games is its replay number.
-        let mut stmt = r
-            .prepare(
-                "SELECT id, south, north, result, termination, ended, \
-                 (SELECT count(*) FROM games h WHERE h.pool = g.pool AND h.state = 'finished' AND h.id < g.id) \
-                 FROM games g WHERE pool = ?1 AND state = 'finished' \
-                 AND (?2 IS NULL OR south = ?2 OR north = ?2) ORDER BY id DESC LIMIT ?3",
-            )
-            .map_err(internal)?;
+        // The index of a game among its pool's finished games is its replay
+        // number. why a bot's games as two halves: each half walks its own
+        // index (by south, by north) from the newest game down.
+        let of = if bot.is_some() {
+            "SELECT * FROM (SELECT * FROM games WHERE south = ?2 AND pool = ?1 \
+               AND state = 'finished' ORDER BY id DESC LIMIT ?3) \
+             UNION SELECT * FROM (SELECT * FROM games WHERE north = ?2 AND pool = ?1 \
+               AND state = 'finished' ORDER BY id DESC LIMIT ?3)"
+        } else {
+            "SELECT * FROM games WHERE pool = ?1 AND state = 'finished' AND ?2 IS NULL"
+        };
+        let sql = format!(
+            "SELECT id, south, north, result, termination, ended, {} FROM ({of}) g \
+             ORDER BY id DESC LIMIT ?3",
+            store::replay_index_sql("g.id")
+        );
+        let mut stmt = r.prepare(&sql).map_err(internal)?;
         let rows = stmt
             .query_map(rusqlite::params![p.name, bot, GAMES_LISTED as i64], |row| {
                 Ok(GameRow {
@@ -536,7 +544,7 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
         let ladder = rows.into_iter().find(|r| r.name == name);
         // The chart is the newest version's (the ladder's line).
         let newest_player = ladder.as_ref().map_or(name, |l| l.player.as_str());
-        let scored = store::scored(&arena.reader(), &pool.name).map_err(internal)?;
+        let results = store::results_of(&arena.reader(), &pool.name, name).map_err(internal)?;
         let rated = arena.ladder(&pool.name);
         for v in &mut versions {
             let player = crate::versions::player(name, v.n);
@@ -552,7 +560,7 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
             }
         }
         let mut versus: BTreeMap<String, Versus> = BTreeMap::new();
-        for (_, south, north, result) in &scored {
+        for (south, north, result, n) in &results {
             let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
                 continue;
             };
@@ -567,11 +575,11 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
                 opponent: opponent.clone(),
                 ..Versus::default()
             });
-            v.games += 1;
+            v.games += n;
             match result.half_points(side) {
-                2 => v.wins += 1,
-                1 => v.draws += 1,
-                _ => v.losses += 1,
+                2 => v.wins += n,
+                1 => v.draws += n,
+                _ => v.losses += n,
             }
         }
         let history = {
