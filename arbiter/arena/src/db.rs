@@ -27,6 +27,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0002_versions.sql"),
     ),
     ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
+    ("0004_scale", include_str!("migrations/0004_scale.sql")),
 ];
 
 /// How long a statement waits for another connection's write to end.

@@ -7,7 +7,8 @@
 //! its own average 0). A bot is **provisional** until it has
 //! [`PROVISIONAL_GAMES`] games (an anchor never is). The same function rates the database's
 //! games and an exported log's, so the two can be compared (given the same
-//! anchors).
+//! anchors). The server keeps a [`Tally`] of each pool, added to as games
+//! finish, so a refit does not read the pool's games again.
 
 use std::collections::BTreeMap;
 
@@ -50,72 +51,128 @@ pub struct Game<'a> {
     pub result: GameResult,
 }
 
+/// A pool's results as the fit takes them: each player's wins, draws and
+/// losses, and each pair's games and points. The server adds each game as
+/// it finishes, so a refit reads no game again: a tally's size is the
+/// players' and their pairs', not the games'. The fit is of these sums
+/// only, so the order the games were added in changes nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Each player's `[wins, draws, losses]`.
+    players: BTreeMap<String, [u32; 3]>,
+    /// Each pair that met, `(a, b)` with `a < b`: its games and `a`'s half points.
+    pairs: BTreeMap<(String, String), (u32, u32)>,
+    games: u64,
+}
+
+impl Tally {
+    /// Adds one game. Both players are listed from then on, even by a game
+    /// of a player against itself (which counts nowhere else).
+    pub fn add(&mut self, game: &Game<'_>) {
+        for name in [game.south, game.north] {
+            if !self.players.contains_key(name) {
+                self.players.insert(name.to_owned(), [0; 3]);
+            }
+        }
+        if game.south == game.north {
+            return;
+        }
+        let hp = game.result.half_points(Side::South);
+        for (name, half) in [(game.south, hp), (game.north, 2 - hp)] {
+            if let Some(wdl) = self.players.get_mut(name) {
+                wdl[match half {
+                    2 => 0,
+                    1 => 1,
+                    _ => 2,
+                }] += 1;
+            }
+        }
+        let (a, b, hp_a) = if game.south < game.north {
+            (game.south, game.north, hp)
+        } else {
+            (game.north, game.south, 2 - hp)
+        };
+        let key = (a.to_owned(), b.to_owned());
+        let pair = self.pairs.entry(key).or_default();
+        pair.0 += 1;
+        pair.1 += hp_a;
+        self.games += 1;
+    }
+
+    /// The games added between two players (not those of a player against itself).
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Rates the players (best first; ties by name), those in `anchors`
+    /// held at their values (an anchor without a game here is not listed).
+    pub fn rate(&self, anchors: &Anchors) -> Vec<Rated> {
+        // why by name: the players' order must not depend on the games'
+        // order, so a tally kept game by game and one of an export agree.
+        let index: BTreeMap<&str, usize> = self
+            .players
+            .keys()
+            .enumerate()
+            .map(|(i, name)| (name.as_str(), i))
+            .collect();
+        let mut results = Results::new(index.len());
+        for ((a, b), &(games, hp)) in &self.pairs {
+            let (i, j) = (index[a.as_str()], index[b.as_str()]);
+            results.games[i][j] += games;
+            results.games[j][i] += games;
+            results.half_points[i][j] += hp;
+            results.half_points[j][i] += 2 * games - hp;
+        }
+        let held: Vec<(usize, f64)> = anchors
+            .iter()
+            .filter_map(|(name, &r)| Some((*index.get(name.as_str())?, r)))
+            .collect();
+        let ratings = fit_anchored(&results, &held);
+        let mut out: Vec<Rated> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, (name, wdl))| {
+                let [wins, draws, losses] = *wdl;
+                let games = wins + draws + losses;
+                let margin = ratings.margin(i);
+                Rated {
+                    name: name.clone(),
+                    rating: ratings.elo[i],
+                    interval: margin.is_finite().then_some(margin),
+                    anchor: ratings.anchored[i],
+                    games,
+                    wins,
+                    draws,
+                    losses,
+                    score: if games == 0 {
+                        0.0
+                    } else {
+                        (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games)
+                    },
+                    // why never for an anchor: its rating is given, not measured.
+                    provisional: games < PROVISIONAL_GAMES && !ratings.anchored[i],
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.rating
+                .total_cmp(&a.rating)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        out
+    }
+}
+
 /// Rates the bots of `games` (best first; ties by name), those in
 /// `anchors` held at their values (an anchor without a game here is not
 /// listed).
 pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>, anchors: &Anchors) -> Vec<Rated> {
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    let games: Vec<Game<'a>> = games.into_iter().collect();
-    for g in &games {
-        for name in [g.south, g.north] {
-            let next = index.len();
-            index.entry(name).or_insert(next);
-        }
+    let mut tally = Tally::default();
+    for g in games {
+        tally.add(&g);
     }
-    let n = index.len();
-    let mut results = Results::new(n);
-    let mut wdl = vec![[0u32; 3]; n];
-    for g in &games {
-        let (s, t) = (index[g.south], index[g.north]);
-        if s == t {
-            continue;
-        }
-        let hp = g.result.half_points(Side::South);
-        results.add(s, t, hp);
-        for (i, half) in [(s, hp), (t, 2 - hp)] {
-            wdl[i][match half {
-                2 => 0,
-                1 => 1,
-                _ => 2,
-            }] += 1;
-        }
-    }
-    let held: Vec<(usize, f64)> = anchors
-        .iter()
-        .filter_map(|(name, &r)| Some((*index.get(name.as_str())?, r)))
-        .collect();
-    let ratings = fit_anchored(&results, &held);
-    let mut out: Vec<Rated> = index
-        .iter()
-        .map(|(name, &i)| {
-            let [wins, draws, losses] = wdl[i];
-            let games = wins + draws + losses;
-            let margin = ratings.margin(i);
-            Rated {
-                name: (*name).to_owned(),
-                rating: ratings.elo[i],
-                interval: margin.is_finite().then_some(margin),
-                anchor: ratings.anchored[i],
-                games,
-                wins,
-                draws,
-                losses,
-                score: if games == 0 {
-                    0.0
-                } else {
-                    (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games)
-                },
-                // why never for an anchor: its rating is given, not measured.
-                provisional: games < PROVISIONAL_GAMES && !ratings.anchored[i],
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.rating
-            .total_cmp(&a.rating)
-            .then_with(|| a.name.cmp(&b.name))
-    });
-    out
+    tally.rate(anchors)
 }
 
 /// Rates stored games (`(id, south, north, PGN result)`); games whose
@@ -227,6 +284,41 @@ mod tests {
         let free = rate(games.iter().cloned(), &Anchors::new());
         assert!((free[0].rating + free[1].rating).abs() < 1e-9);
         assert!(((free[0].rating - free[1].rating) - (b.rating - a.rating)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_tally_kept_game_by_game_rates_as_all_the_games_at_once() {
+        use GameResult::*;
+        let games = [
+            g("b", "a", SouthWins),
+            g("a", "b", Draw),
+            g("c", "a", NorthWins),
+            g("a", "c", NorthWins),
+            g("c", "b", SouthWins),
+            g("b", "c", Draw),
+            g("d", "d", SouthWins),
+        ];
+        let anchors: Anchors = [("c".to_owned(), 200.0)].into();
+        let mut kept = Tally::default();
+        let mut reversed = Tally::default();
+        for (i, game) in games.iter().enumerate() {
+            kept.add(game);
+            // A refit between games changes nothing of the tally.
+            assert_eq!(
+                kept.rate(&anchors),
+                rate(games[..=i].iter().cloned(), &anchors)
+            );
+        }
+        for game in games.iter().rev() {
+            reversed.add(game);
+        }
+        assert_eq!(kept, reversed, "the order of the games does not matter");
+        assert_eq!(kept.games(), 6, "a game against oneself counts nowhere");
+        let rated = kept.rate(&anchors);
+        let d = rated.iter().find(|r| r.name == "d").expect("listed");
+        assert_eq!((d.games, d.interval), (0, None));
+        let a = rated.iter().find(|r| r.name == "a").expect("listed");
+        assert_eq!((a.wins, a.draws, a.losses), (1, 1, 2));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::db::{self, DbError};
 use crate::lobby::{LobbyEvent, Seats};
 use crate::pairing::{Estimate, Pairing, Start};
 use crate::pools::Pool;
-use crate::ratings::{rate_scored, Rated};
+use crate::ratings::{Game, Rated, Tally};
 use crate::store::{self, NewGame};
 use arbiter_board::live::LiveHub;
 use arbiter_core::engine::session::{Fault, Session};
@@ -85,6 +85,8 @@ struct State {
     first_pool: usize,
     /// When the ratings were last recomputed (or the anchors last read).
     rated_at: Option<Instant>,
+    /// How long the last recomputation took.
+    rated_in: Duration,
     /// The anchors the ratings were last computed with.
     anchors: Option<Anchors>,
     started: u64,
@@ -93,6 +95,20 @@ struct State {
     /// The latest clocks of each game in progress (for the drain's deadline).
     clocks: BTreeMap<i64, arbiter_core::shutdown::InProgress>,
 }
+
+/// A pool's results, kept between refits so that a refit reads no game.
+struct PoolTally {
+    tally: Tally,
+    /// The newest finished game in the tally.
+    last: i64,
+    /// Each player's games at its newest rating history entry (read once).
+    history: Option<BTreeMap<String, i64>>,
+}
+
+/// A refit waits at least this many times its own last duration after it,
+/// so that however large the pool grows, its ratings take at most about
+/// a tenth of one core (the fit's time grows with the players and their pairs).
+const REFIT_SPACING: u32 = 10;
 
 /// The arena, shared by its tasks and the pages.
 pub struct Arena {
@@ -104,6 +120,8 @@ pub struct Arena {
     reader: Mutex<Connection>,
     state: Mutex<State>,
     ladders: Mutex<BTreeMap<String, Vec<Rated>>>,
+    /// Each pool's results so far, added to as games finish.
+    tallies: Mutex<BTreeMap<String, PoolTally>>,
     seats: Arc<dyn Seats>,
     wake: Notify,
     pub live: LiveHub,
@@ -214,7 +232,17 @@ impl Arena {
             backoff: Backoff::new(config.backoff),
             ..State::default()
         };
+        let mut tallies = BTreeMap::new();
         for pool in &config.pools {
+            let (tally, last) = store::tally(&writer, &pool.name)?;
+            tallies.insert(
+                pool.name.clone(),
+                PoolTally {
+                    tally,
+                    last,
+                    history: None,
+                },
+            );
             let legs = store::legs(&writer, &pool.name)?;
             let pairing = Pairing::restore(
                 legs.iter()
@@ -231,6 +259,7 @@ impl Arena {
             reader: Mutex::new(reader),
             state: Mutex::new(state),
             ladders: Mutex::new(BTreeMap::new()),
+            tallies: Mutex::new(tallies),
             seats,
             wake: Notify::new(),
             live,
@@ -623,8 +652,9 @@ impl Arena {
                 store::finish(&mut w, id, &log)
             }
         };
-        if let Err(e) = &recorded {
-            tracing::warn!("game {id} not recorded: {e}");
+        match (&recorded, played.result) {
+            (Err(e), _) => tracing::warn!("game {id} not recorded: {e}"),
+            (Ok(()), result) => self.tally(&pool.name, id, &names, result),
         }
         // The game is in the database before the sessions go back (an
         // offender's shutdown grace would widen the window a kill loses it in).
@@ -741,12 +771,29 @@ impl Arena {
         (played, vec![(Side::South, south), (Side::North, north)])
     }
 
+    /// Adds a game just recorded to its pool's tally, as [`store::tally`]
+    /// reads it from the database.
+    fn tally(&self, pool: &str, id: i64, names: &[String; 2], result: GameResult) {
+        // why through split: the tally's keys are those the database's
+        // bot and version columns give back.
+        let key = |p: &str| {
+            let (bot, n) = crate::versions::split(p);
+            crate::versions::player(bot, n)
+        };
+        let (south, north) = (key(&names[0]), key(&names[1]));
+        if let Some(t) = lock(&self.tallies).get_mut(pool) {
+            t.tally.add(&Game {
+                south: &south,
+                north: &north,
+                result,
+            });
+            t.last = t.last.max(id);
+        }
+    }
+
     fn publish_finished(&self, pool_index: usize, id: i64, log: &GameLog) {
-        let index: Result<i64, _> = lock(&self.reader).query_row(
-            "SELECT count(*) FROM games WHERE pool = ?1 AND state = 'finished' AND id < ?2",
-            rusqlite::params![self.config.pools[pool_index].name, id],
-            |r| r.get(0),
-        );
+        let pool = &self.config.pools[pool_index].name;
+        let index = store::replay_index(&lock(&self.reader), pool, id);
         let Ok(index) = index else { return };
         self.live
             .publish(arbiter_board::live::LiveMsg::GameFinished(
@@ -764,9 +811,11 @@ impl Arena {
     /// changed gets a rating history entry. When the anchors changed (the
     /// admin command, another process) every pool is recomputed.
     fn refresh_ratings(&self, all: bool) {
-        let due = lock(&self.state)
-            .rated_at
-            .is_none_or(|at| at.elapsed() >= self.config.rating_interval);
+        let due = {
+            let s = lock(&self.state);
+            let interval = self.config.rating_interval.max(s.rated_in * REFIT_SPACING);
+            s.rated_at.is_none_or(|at| at.elapsed() >= interval)
+        };
         if !all && !due {
             return;
         }
@@ -794,31 +843,41 @@ impl Arena {
                 std::mem::take(&mut s.stale).into_iter().collect()
             }
         };
+        let started = Instant::now();
         for pool in pools {
             if let Err(e) = self.rate_pool(&pool, &anchors) {
                 tracing::error!("ratings of {pool}: {e}");
             }
         }
+        lock(&self.state).rated_in = started.elapsed();
     }
 
     fn rate_pool(&self, pool: &str, anchors: &Anchors) -> Result<(), DbError> {
-        let games = store::scored(&lock(&self.reader), pool)?;
-        let rated = rate_scored(&games, anchors);
-        let last = games.last().map_or(0, |g| g.0);
-        {
-            let w = lock(&self.writer);
-            let mut known: BTreeMap<String, i64> = BTreeMap::new();
-            {
-                let mut stmt = w.prepare(
+        let started = Instant::now();
+        // why a copy: the fit takes a while, and finishing games add to the tally.
+        let Some((tally, last, known)) = lock(&self.tallies)
+            .get_mut(pool)
+            .map(|t| (t.tally.clone(), t.last, t.history.take()))
+        else {
+            return Ok(());
+        };
+        let rated = tally.rate(anchors);
+        let fitted = started.elapsed();
+        let mut known = match known {
+            Some(known) => known,
+            None => {
+                let r = lock(&self.reader);
+                let mut stmt = r.prepare(
                     "SELECT bot, max(games) FROM rating_history WHERE pool = ?1 GROUP BY bot",
                 )?;
                 let rows = stmt.query_map([pool], |r| Ok((r.get(0)?, r.get(1)?)))?;
-                for row in rows {
-                    let (bot, n) = row?;
-                    known.insert(bot, n);
-                }
+                rows.collect::<Result<BTreeMap<String, i64>, _>>()?
             }
+        };
+        let written = {
+            let w = lock(&self.writer);
             let tx = w.unchecked_transaction()?;
+            let mut written = Vec::new();
             for r in &rated {
                 if known.get(&r.name).copied() != Some(i64::from(r.games)) {
                     tx.execute(
@@ -826,11 +885,24 @@ impl Arena {
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
                         rusqlite::params![pool, r.name, last, r.games, r.rating, r.interval],
                     )?;
+                    written.push((r.name.clone(), i64::from(r.games)));
                 }
             }
             tx.commit()?;
+            written
+        };
+        known.extend(written);
+        if let Some(t) = lock(&self.tallies).get_mut(pool) {
+            t.history = Some(known);
         }
         lock(&self.ladders).insert(pool.to_owned(), rated);
+        tracing::debug!(
+            pool,
+            games = tally.games(),
+            "ratings refit in {:.1} ms (the fit {:.1} ms)",
+            started.elapsed().as_secs_f64() * 1000.0,
+            fitted.as_secs_f64() * 1000.0
+        );
         Ok(())
     }
 }

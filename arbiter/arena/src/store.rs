@@ -13,7 +13,9 @@ use std::path::Path;
 use rusqlite::{params, Connection};
 
 use crate::db::DbError;
+use crate::ratings::{Game, Tally};
 use arbiter_core::records::log::GameLog;
+use mancala_rules::GameResult;
 
 /// A game about to start.
 #[derive(Clone, Debug)]
@@ -88,9 +90,11 @@ pub fn abort(conn: &Connection, id: i64) -> Result<(), DbError> {
 /// Marks every game still `playing` as aborted (at start: those games were
 /// in progress when the last server died); returns how many.
 pub fn abort_unfinished(conn: &Connection) -> Result<usize, DbError> {
+    // why by pool: `state` alone has no index; the pools with games playing
+    // are in `pool_counts`, and (pool, state) is the games' index.
     Ok(conn.execute(
         "UPDATE games SET state = 'aborted', ended = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
-         WHERE state = 'playing'",
+         WHERE pool IN (SELECT pool FROM pool_counts WHERE playing > 0) AND state = 'playing'",
         [],
     )?)
 }
@@ -104,11 +108,12 @@ fn player_at(r: &rusqlite::Row<'_>, bot: usize, version: usize) -> rusqlite::Res
 }
 
 /// The legs recorded in `pool`, finished or aborted: `(south, north, pair,
-/// leg)`, the sides as players' keys.
+/// leg)`, the sides as players' keys, in no particular order (a pairing's
+/// restore does not depend on it; sorting a term's million legs took seconds).
 pub fn legs(conn: &Connection, pool: &str) -> Result<Vec<(String, String, u64, u8)>, DbError> {
     let mut stmt = conn.prepare(
         "SELECT south, south_version, north, north_version, pair, leg FROM games \
-         WHERE pool = ?1 ORDER BY id",
+         WHERE pool = ?1",
     )?;
     let rows = stmt.query_map(params![pool], |r| {
         Ok((
@@ -176,6 +181,82 @@ pub fn losses_by_kind(conn: &Connection, pool: &str, bot: &str) -> Result<Vec<Lo
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The tally of `pool`'s finished games ([`scored`], read one at a time),
+/// and the id of the newest of them (0 if none).
+pub fn tally(conn: &Connection, pool: &str) -> Result<(Tally, i64), DbError> {
+    let mut stmt = conn.prepare(
+        "SELECT id, south, south_version, north, north_version, result FROM games \
+         WHERE pool = ?1 AND state = 'finished' AND result IS NOT NULL",
+    )?;
+    let mut rows = stmt.query(params![pool])?;
+    let (mut tally, mut last) = (Tally::default(), 0);
+    while let Some(r) = rows.next()? {
+        let Some(result) = GameResult::from_pgn(&r.get::<_, String>(5)?) else {
+            continue;
+        };
+        let (south, north) = (player_at(r, 1, 2)?, player_at(r, 3, 4)?);
+        tally.add(&Game {
+            south: &south,
+            north: &north,
+            result,
+        });
+        last = last.max(r.get(0)?);
+    }
+    Ok((tally, last))
+}
+
+/// The results of bot `bot`'s finished games in `pool`, each kind once:
+/// `(south, north, PGN result, games)`, the sides as players' keys (one of
+/// them a version of `bot`).
+pub fn results_of(
+    conn: &Connection,
+    pool: &str,
+    bot: &str,
+) -> Result<Vec<(String, String, String, u32)>, DbError> {
+    // why two halves: each finds the bot's games through its own index
+    // (by south, by north) instead of reading the pool's.
+    let mut stmt = conn.prepare(
+        "SELECT south, south_version, north, north_version, result, count(*) FROM ( \
+           SELECT id, south, south_version, north, north_version, result FROM games \
+           WHERE south = ?2 AND pool = ?1 AND state = 'finished' AND result IS NOT NULL \
+           UNION \
+           SELECT id, south, south_version, north, north_version, result FROM games \
+           WHERE north = ?2 AND pool = ?1 AND state = 'finished' AND result IS NOT NULL) \
+         GROUP BY south, south_version, north, north_version, result",
+    )?;
+    let rows = stmt.query_map(params![pool, bot], |r| {
+        Ok((
+            player_at(r, 0, 1)?,
+            player_at(r, 2, 3)?,
+            r.get(4)?,
+            r.get(5)?,
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The replay number of finished game `id` in `pool` (SQL, `?1` the pool):
+/// the finished games before it, counted from whichever end of the pool is
+/// nearer (the count of the pool is `pool_counts`'), so the newest games'
+/// and the oldest games' numbers take no count of the whole pool.
+pub fn replay_index_sql(id: &str) -> String {
+    let finished = "SELECT 1 FROM games h WHERE h.pool = ?1 AND h.state = 'finished'";
+    format!(
+        "(CASE WHEN {id} - coalesce((SELECT min(id) FROM games h WHERE h.pool = ?1 AND h.state = 'finished'), 0) \
+              < coalesce((SELECT max(id) FROM games h WHERE h.pool = ?1 AND h.state = 'finished'), 0) - {id} \
+         THEN (SELECT count(*) FROM ({finished} AND h.id < {id})) \
+         ELSE coalesce((SELECT finished FROM pool_counts WHERE pool = ?1), 0) \
+              - (SELECT count(*) FROM ({finished} AND h.id >= {id})) END)"
+    )
+}
+
+/// The replay number of finished game `id` of `pool` (its index among
+/// the pool's finished games, from 0).
+pub fn replay_index(conn: &Connection, pool: &str, id: i64) -> Result<u64, DbError> {
+    let sql = format!("SELECT {}", replay_index_sql("?2"));
+    Ok(conn.query_row(&sql, params![pool, id], |r| r.get::<_, i64>(0))? as u64)
+}
+
 /// The records (JSON lines) of `pool`'s finished games, oldest first.
 pub fn records(conn: &Connection, pool: &str) -> Result<Vec<String>, DbError> {
     let mut stmt = conn
@@ -186,34 +267,42 @@ pub fn records(conn: &Connection, pool: &str) -> Result<Vec<String>, DbError> {
 
 /// The record of the `index`-th finished game of `pool` (from 0).
 pub fn record_at(conn: &Connection, pool: &str, index: usize) -> Result<Option<String>, DbError> {
+    // why from the nearer end: an OFFSET steps over every game before it,
+    // and the games looked at most are the newest. One statement, so the
+    // count and the step agree.
     let mut stmt = conn.prepare(
-        "SELECT record FROM games WHERE pool = ?1 AND state = 'finished' \
-         ORDER BY id LIMIT 1 OFFSET ?2",
+        "WITH n AS (SELECT coalesce((SELECT finished FROM pool_counts WHERE pool = ?1), 0) AS f) \
+         SELECT record FROM (SELECT record FROM games WHERE pool = ?1 AND state = 'finished' \
+             AND ?2 < (SELECT f FROM n) / 2 ORDER BY id LIMIT 1 OFFSET ?2) \
+         UNION ALL \
+         SELECT record FROM (SELECT record FROM games WHERE pool = ?1 AND state = 'finished' \
+             AND ?2 >= (SELECT f FROM n) / 2 AND ?2 < (SELECT f FROM n) \
+             ORDER BY id DESC LIMIT 1 OFFSET max((SELECT f FROM n) - 1 - ?2, 0))",
     )?;
     let mut rows = stmt.query_map(params![pool, index as i64], |r| r.get(0))?;
     Ok(rows.next().transpose()?)
 }
 
-/// Counts of `pool`'s games by state: `(finished, playing, aborted)`.
+/// Counts of `pool`'s games by state: `(finished, playing, aborted)` (kept
+/// by the database's triggers as the games are written).
 pub fn counts(conn: &Connection, pool: &str) -> Result<(u64, u64, u64), DbError> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE state = 'finished'), \
-                count(*) FILTER (WHERE state = 'playing'), \
-                count(*) FILTER (WHERE state = 'aborted') FROM games WHERE pool = ?1",
-        params![pool],
-        |r| {
-            Ok((
-                r.get::<_, i64>(0)? as u64,
-                r.get::<_, i64>(1)? as u64,
-                r.get::<_, i64>(2)? as u64,
-            ))
-        },
-    )?)
+    let mut stmt =
+        conn.prepare("SELECT finished, playing, aborted FROM pool_counts WHERE pool = ?1")?;
+    let mut rows = stmt.query_map(params![pool], |r| {
+        Ok((
+            r.get::<_, i64>(0)? as u64,
+            r.get::<_, i64>(1)? as u64,
+            r.get::<_, i64>(2)? as u64,
+        ))
+    })?;
+    Ok(rows.next().transpose()?.unwrap_or((0, 0, 0)))
 }
 
 /// The pools that have games in the database.
 pub fn pools_with_games(conn: &Connection) -> Result<Vec<String>, DbError> {
-    let mut stmt = conn.prepare("SELECT DISTINCT pool FROM games ORDER BY pool")?;
+    let mut stmt = conn.prepare(
+        "SELECT pool FROM pool_counts WHERE finished + playing + aborted > 0 ORDER BY pool",
+    )?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
@@ -385,6 +474,75 @@ pub(crate) mod tests {
         );
         assert_eq!(losses_by_kind(&conn, "q", "a").unwrap(), []);
         assert_eq!(losses_by_kind(&conn, "p", "c").unwrap(), []);
+    }
+
+    #[test]
+    fn replay_numbers_counts_and_results_agree_with_the_whole_pool() {
+        let dir = arbiter_core::testing::test_dir("arena-store-numbers");
+        let mut conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        // Games that finish out of their order, one aborted, one still
+        // playing, and another pool's between them.
+        let names = ["a", "b/2", "c", "b"];
+        let mut ids = Vec::new();
+        for i in 0..9u64 {
+            let (s, n) = (names[i as usize % 4], names[(i as usize + 1) % 4]);
+            let mut game = new(s, n, i, 1);
+            if i == 4 {
+                game.pool = "q";
+            }
+            ids.push(begin(&conn, &game).unwrap());
+        }
+        for &i in &[7, 0, 3, 1, 4, 8, 6] {
+            let (s, n) = (names[i % 4], names[(i + 1) % 4]);
+            let mut game = log(s, n);
+            game.result = Some(if i % 3 == 0 {
+                GameResult::SouthWins
+            } else {
+                GameResult::Draw
+            });
+            finish(&mut conn, ids[i], &game).unwrap();
+        }
+        abort(&conn, ids[2]).unwrap();
+        assert_eq!(counts(&conn, "p").unwrap(), (6, 1, 1));
+        assert_eq!(counts(&conn, "q").unwrap(), (1, 0, 0));
+        assert_eq!(counts(&conn, "none").unwrap(), (0, 0, 0));
+        assert_eq!(pools_with_games(&conn).unwrap(), ["p", "q"]);
+        // The replay number of each finished game is its place by id, and
+        // its record is found by that number from either end.
+        let finished: Vec<i64> = scored(&conn, "p").unwrap().iter().map(|g| g.0).collect();
+        let all = records(&conn, "p").unwrap();
+        for (k, &id) in finished.iter().enumerate() {
+            assert_eq!(replay_index(&conn, "p", id).unwrap(), k as u64, "game {id}");
+            assert_eq!(record_at(&conn, "p", k).unwrap().as_ref(), Some(&all[k]));
+        }
+        assert_eq!(record_at(&conn, "p", finished.len()).unwrap(), None);
+        // A tally read from the database is the tally of the scored games.
+        let (tally, last) = tally(&conn, "p").unwrap();
+        let games = scored(&conn, "p").unwrap();
+        let mut want = Tally::default();
+        for (_, s, n, r) in &games {
+            want.add(&Game {
+                south: s,
+                north: n,
+                result: GameResult::from_pgn(r).unwrap(),
+            });
+        }
+        assert_eq!((tally, last), (want, *finished.last().unwrap()));
+        // A bot's results by kind are its scored games, counted.
+        let mut counted: std::collections::BTreeMap<(String, String, String), u32> =
+            Default::default();
+        for (_, s, n, r) in games {
+            if crate::versions::bot_of(&s) == "b" || crate::versions::bot_of(&n) == "b" {
+                *counted.entry((s, n, r)).or_default() += 1;
+            }
+        }
+        let by_kind: std::collections::BTreeMap<_, _> = results_of(&conn, "p", "b")
+            .unwrap()
+            .into_iter()
+            .map(|(s, n, r, k)| ((s, n, r), k))
+            .collect();
+        assert_eq!(by_kind, counted);
+        assert!(by_kind.keys().any(|(s, _, _)| s == "b/2"), "{by_kind:?}");
     }
 
     #[test]

@@ -362,15 +362,24 @@ fn game_rows(
         if pool.is_some_and(|want| want != p.name) {
             continue;
         }
-        // The index of a game among its pool's finished games is its replay number.
-        let mut stmt = r
-            .prepare(
-                "SELECT id, south, north, result, termination, ended, south_version, north_version, \
-                 (SELECT count(*) FROM games h WHERE h.pool = g.pool AND h.state = 'finished' AND h.id < g.id) \
-                 FROM games g WHERE pool = ?1 AND state = 'finished' \
-                 AND (?2 IS NULL OR south = ?2 OR north = ?2) ORDER BY id DESC LIMIT ?3",
-            )
-            .map_err(internal)?;
+        // The index of a game among its pool's finished games is its replay
+        // number. why a bot's games as two halves: each half walks its own
+        // index (by south, by north) from the newest game down.
+        let of = if bot.is_some() {
+            "SELECT * FROM (SELECT * FROM games WHERE south = ?2 AND pool = ?1 \
+               AND state = 'finished' ORDER BY id DESC LIMIT ?3) \
+             UNION SELECT * FROM (SELECT * FROM games WHERE north = ?2 AND pool = ?1 \
+               AND state = 'finished' ORDER BY id DESC LIMIT ?3)"
+        } else {
+            "SELECT * FROM games WHERE pool = ?1 AND state = 'finished' AND ?2 IS NULL"
+        };
+        let sql = format!(
+            "SELECT id, south, north, result, termination, ended, south_version, north_version, {} \
+             FROM ({of}) g \
+             ORDER BY id DESC LIMIT ?3",
+            store::replay_index_sql("g.id")
+        );
+        let mut stmt = r.prepare(&sql).map_err(internal)?;
         let rows = stmt
             .query_map(rusqlite::params![p.name, bot, GAMES_LISTED as i64], |row| {
                 Ok(GameRow {

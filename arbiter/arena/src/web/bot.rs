@@ -37,13 +37,14 @@ pub(super) struct Versus {
     los: Option<f64>,
 }
 
-/// The bot's results by opponent from a pool's scored games, by the
-/// opponent's key. A game between two of its versions counts once, for the
+/// The bot's results by opponent from its games' results in a pool
+/// ([`store::results_of`]: south, north, result, how many such games), by
+/// the opponent's key. A game between two of its versions counts once, for the
 /// newer version against the older (a new build measured against the old).
-fn versus(name: &str, scored: &[store::Scored]) -> Vec<Versus> {
+fn versus(name: &str, results: &[(String, String, String, u32)]) -> Vec<Versus> {
     use mancala_rules::Side;
     let mut by_opponent: BTreeMap<&str, Wdl> = BTreeMap::new();
-    for (_, south, north, result) in scored {
+    for (south, north, result, games) in results {
         let Some(result) = mancala_rules::GameResult::from_pgn(result) else {
             continue;
         };
@@ -53,10 +54,10 @@ fn versus(name: &str, scored: &[store::Scored]) -> Vec<Versus> {
             (false, true) => (Side::North, south),
             (false, false) => continue,
         };
-        by_opponent
-            .entry(opponent)
-            .or_default()
-            .add_result(result, side);
+        let wdl = by_opponent.entry(opponent).or_default();
+        for _ in 0..*games {
+            wdl.add_result(result, side);
+        }
     }
     by_opponent
         .into_iter()
@@ -208,7 +209,9 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
         let (scored, losses_by_kind) = {
             let r = arena.reader();
             (
-                store::scored(&r, &pool.name).map_err(internal)?,
+                // why grouped in SQL: a bot page of a pool of a million
+                // games reads only the bot's, through its indexes.
+                store::results_of(&r, &pool.name, name).map_err(internal)?,
                 store::losses_by_kind(&r, &pool.name, name).map_err(internal)?,
             )
         };
@@ -276,8 +279,8 @@ pub(super) async fn bot(
 mod tests {
     use super::*;
 
-    fn game(south: &str, north: &str, result: &str) -> store::Scored {
-        (0, south.into(), north.into(), result.into())
+    fn game(south: &str, north: &str, result: &str) -> (String, String, String, u32) {
+        (south.into(), north.into(), result.into(), 1)
     }
 
     fn close(a: f64, b: f64) -> bool {
