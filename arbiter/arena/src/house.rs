@@ -102,9 +102,12 @@ impl House {
         }
     }
 
-    /// Whether `name` is one of the house bots.
-    pub fn has(&self, name: &str) -> bool {
-        self.bots.contains_key(name)
+    /// Whether `player` (a bot, or a version of one: `ref5/2`) is one of
+    /// the house bots'.
+    pub fn has(&self, player: &str) -> bool {
+        // why by bot: a house bot whose account had another engine before
+        // plays as a later version, and its games must still be seated here.
+        self.bots.contains_key(crate::versions::bot_of(player))
     }
 
     /// The house bots' names.
@@ -226,6 +229,21 @@ crate::lobby::seats_by_async_methods!(House);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_version_of_a_house_bot_is_the_houses() {
+        let dir = arbiter_core::testing::test_dir("arena-house-has");
+        let db = dir.join("a.sqlite");
+        crate::db::open(&db).unwrap();
+        let house = House::new(
+            vec![parse("name=ref3 cmd=engine").unwrap()],
+            TokenCheck::open(&db).unwrap(),
+            Duration::from_secs(1),
+            None,
+        );
+        assert!(house.has("ref3") && house.has("ref3/2"));
+        assert!(!house.has("ref") && !house.has("ref3x/2") && !house.has("other"));
+    }
 
     #[test]
     fn a_house_bot_needs_a_name_and_takes_slots() {

@@ -60,8 +60,9 @@ pub struct Game<'a> {
 pub struct Tally {
     /// Each player's `[wins, draws, losses]`.
     players: BTreeMap<String, [u32; 3]>,
-    /// Each pair that met, `(a, b)` with `a < b`: its games and `a`'s half points.
-    pairs: BTreeMap<(String, String), (u32, u32)>,
+    /// Each pair that met, `a` then `b` with `a < b`: its games and `a`'s
+    /// half points. (why two levels: a game is added without a new key.)
+    pairs: BTreeMap<String, BTreeMap<String, (u32, u32)>>,
     games: u64,
 }
 
@@ -92,10 +93,18 @@ impl Tally {
         } else {
             (game.north, game.south, 2 - hp)
         };
-        let key = (a.to_owned(), b.to_owned());
-        let pair = self.pairs.entry(key).or_default();
-        pair.0 += 1;
-        pair.1 += hp_a;
+        if !self.pairs.contains_key(a) {
+            self.pairs.insert(a.to_owned(), BTreeMap::new());
+        }
+        if let Some(row) = self.pairs.get_mut(a) {
+            if !row.contains_key(b) {
+                row.insert(b.to_owned(), (0, 0));
+            }
+            if let Some(pair) = row.get_mut(b) {
+                pair.0 += 1;
+                pair.1 += hp_a;
+            }
+        }
         self.games += 1;
     }
 
@@ -116,7 +125,11 @@ impl Tally {
             .map(|(i, name)| (name.as_str(), i))
             .collect();
         let mut results = Results::new(index.len());
-        for ((a, b), &(games, hp)) in &self.pairs {
+        for ((a, b), &(games, hp)) in self
+            .pairs
+            .iter()
+            .flat_map(|(a, row)| row.iter().map(move |(b, pair)| ((a, b), pair)))
+        {
             let (i, j) = (index[a.as_str()], index[b.as_str()]);
             results.games[i][j] += games;
             results.games[j][i] += games;
