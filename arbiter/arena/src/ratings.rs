@@ -188,9 +188,11 @@ pub fn rate<'a>(games: impl IntoIterator<Item = Game<'a>>, anchors: &Anchors) ->
     tally.rate(anchors)
 }
 
-/// Rates stored games (`(id, south, north, PGN result)`); games whose
+/// Rates stored games (`(id, south, north, PGN result)`, as
+/// `store::scored` reads them: why not by its name, the store builds on
+/// this module's tally, and modules do not import each other in a circle); games whose
 /// result is not a PGN result token are left out.
-pub fn rate_scored(games: &[crate::store::Scored], anchors: &Anchors) -> Vec<Rated> {
+pub fn rate_scored(games: &[(i64, String, String, String)], anchors: &Anchors) -> Vec<Rated> {
     rate(
         games.iter().filter_map(|(_, south, north, result)| {
             Some(Game {

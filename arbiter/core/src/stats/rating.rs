@@ -439,21 +439,7 @@ mod tests {
         // A–B 3/4 for A, B–C 2.5/4 for B, A–C 2/2 for A.
         // At the maximum, each engine's expected points equal its points
         // (with the virtual draws): Σ_j n_ij·p_ij = W_i.
-        let mut r = Results::new(3);
-        for (a, b, hp) in [
-            (0, 1, 2),
-            (0, 1, 2),
-            (0, 1, 1),
-            (0, 1, 1),
-            (1, 2, 2),
-            (1, 2, 1),
-            (1, 2, 0),
-            (1, 2, 2),
-            (0, 2, 2),
-            (0, 2, 2),
-        ] {
-            r.add(a, b, hp);
-        }
+        let r = three();
         let fit = fit(&r);
         assert!(close(fit.elo.iter().sum::<f64>(), 0.0, 1e-9));
         for i in 0..3 {
