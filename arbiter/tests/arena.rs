@@ -1481,3 +1481,322 @@ fn games_in_progress_are_shown_the_spectator_delay_behind_and_whole_once_finishe
         serde_json::json!([])
     );
 }
+
+/// `arena event add …` with `args`: the exit code, stdout and stderr.
+fn event_add(db: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = arbiter()
+        .args(["arena", "event", "add", "--db", &s(db)])
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Schedules an event; its id, from the last line.
+fn schedule_event(db: &Path, pool: &str, format: &str, rounds: u32) -> i64 {
+    let rounds = rounds.to_string();
+    let (code, out, err) = event_add(
+        db,
+        &[
+            "--pool", pool, "--format", format, "--rounds", &rounds, "--at", "now",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    out.lines()
+        .last()
+        .unwrap()
+        .parse()
+        .expect("the id alone on the last line")
+}
+
+/// `arena export --event ID` to `json`; then `arbiter merge --json` of it.
+fn export_event(db: &Path, id: i64, json: &Path) -> serde_json::Value {
+    arbiter()
+        .args([
+            "arena",
+            "export",
+            "--db",
+            &s(db),
+            "--event",
+            &id.to_string(),
+        ])
+        .args(["--jsonout", &s(json)])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success();
+    arbiter()
+        .args(["verify", &s(json)])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .success();
+    let merged = arbiter()
+        .args(["merge", "--json", &s(json)])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    serde_json::from_slice(&merged.stdout).unwrap()
+}
+
+/// The slots of an exported event's games, in file order.
+fn slots_of(json: &Path) -> Vec<usize> {
+    let logs =
+        arbiter_core::records::jsonl::parse_games(&std::fs::read_to_string(json).unwrap()).unwrap();
+    logs.iter()
+        .map(|g| {
+            arbiter_core::event::schedule::SlotKey::of(g)
+                .expect("a slot")
+                .index
+        })
+        .collect()
+}
+
+#[test]
+fn a_round_robin_event_plays_among_the_connected_bots_and_resumes_after_kill_9() {
+    let (dir, db, pools) = arena_dir(
+        "event-rr",
+        // why depth=2: games long enough that the kill below lands mid-event.
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=2", "openings": "suite"}]"#,
+    );
+    let mut args = Vec::new();
+    for (name, level) in [("ev-a", 1), ("ev-b", 2), ("ev-c", 3), ("ev-d", 4)] {
+        add_bot(&db, name);
+        args.extend(house(name, &engine(), &format!("option.Level={level}")));
+    }
+    let mut arena = start(&dir, &db, &pools, &args);
+    // Four bots, three rounds: 6 pairs × 2 colours × 3 = 36 games.
+    let id = schedule_event(&db, "bohn", "roundrobin", 3);
+    let path = format!("/api/arena/event?id={id}");
+    let early = wait_for_json(&arena.addr, &path, Duration::from_secs(120), |e| {
+        e["state"] == "playing" && e["games"].as_array().unwrap().len() >= 3
+    });
+    let players: Vec<&str> = early["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let mut sorted = players.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["ev-a", "ev-b", "ev-c", "ev-d"], "{early}");
+    let listed = get_json(&arena.addr, "/api/arena/events");
+    assert_eq!(listed[0]["id"], id, "{listed}");
+    assert_eq!(listed[0]["format"], "round-robin", "{listed}");
+    // kill -9 mid-event, and a new server on the same database.
+    arena.child.kill().unwrap();
+    arena.child.wait().unwrap();
+    let list = arbiter()
+        .args(["arena", "event", "list", "--db", &s(&db)])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let list = String::from_utf8(list.stdout).unwrap();
+    assert!(
+        list.contains("\tplaying\t4 bots"),
+        "killed mid-event: {list}"
+    );
+    let arena = start(&dir, &db, &pools, &args);
+    let done = wait_for_json(&arena.addr, &path, Duration::from_secs(300), |e| {
+        e["state"] == "finished"
+    });
+    let games = done["games"].as_array().unwrap();
+    assert_eq!(games.len(), 36, "{done}");
+    // Every slot of the schedule exactly once, whatever the kill cut off.
+    let json = dir.path("event.jsonl");
+    let merged = export_event(&db, id, &json);
+    let mut slots = slots_of(&json);
+    slots.sort();
+    assert_eq!(slots, (0..36).collect::<Vec<_>>());
+    // The standings are `arbiter merge --json`'s of the export.
+    assert_eq!(done["standings"], merged, "{done}");
+    assert_eq!(merged["games"], 36);
+    // Each pair met three times in each colour.
+    let mut met = std::collections::BTreeMap::new();
+    for g in games {
+        *met.entry((g["south"].to_string(), g["north"].to_string()))
+            .or_insert(0) += 1;
+    }
+    assert_eq!(met.len(), 12, "{met:?}");
+    assert!(met.values().all(|&n| n == 3), "{met:?}");
+    // Its games are the pool's, rated, and marked with the event.
+    let listed = get_json(&arena.addr, "/api/arena/games?pool=bohn");
+    let marked = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["event"] == id)
+        .count();
+    assert!(marked >= 30, "{listed}");
+    let t0 = Instant::now();
+    loop {
+        let rated: u64 = ladder(&arena.addr, "bohn")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_u64().unwrap_or(0))
+            .sum();
+        if rated >= 2 * 36 {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "rated {rated}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // The event's page and the list page answer.
+    for page in [format!("/arena/event?id={id}"), "/arena/events".to_owned()] {
+        let (status, body) = request(&arena.addr, &page, &[]);
+        assert_eq!(status, 200, "{page}");
+        assert!(body.contains("arena-event"), "{page}: {body}");
+    }
+    let (status, body) = request(&arena.addr, "/api/arena/event?id=x", &[]);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("whole number"), "{body}");
+    let (status, body) = request(&arena.addr, "/api/arena/event?id=999", &[]);
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("no event 999"), "{body}");
+}
+
+#[test]
+fn a_swiss_event_is_paired_round_by_round_and_bad_events_are_refused() {
+    let (dir, db, pools) = arena_dir(
+        "event-swiss",
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"},
+            {"name": "lone", "game": "bosh", "each": "depth=1", "openings": "suite"}]"#,
+    );
+    // Refused before anything is stored: a time past, a format or a round
+    // count an event cannot have (usage errors, exit 2), a missing database (1).
+    add_bot(&db, "sw-a");
+    for (args, code, says) in [
+        (vec!["--at", "2020-01-01T00:00:00Z"], Some(2), "in the past"),
+        (vec!["--at", "tomorrow"], Some(2), "not an RFC 3339 time"),
+        (vec!["--format", "knockout"], Some(2), "round robin"),
+        (vec!["--rounds", "0"], Some(2), "rounds"),
+    ] {
+        let mut all = vec![
+            "--pool", "bohn", "--format", "swiss", "--rounds", "2", "--at", "now",
+        ];
+        for pair in args.chunks(2) {
+            let k = all.iter().position(|a| *a == pair[0]).unwrap();
+            all[k + 1] = pair[1];
+        }
+        let (got, out, err) = event_add(&db, &all);
+        assert_eq!(got, code, "{all:?}: {out}{err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+    let (got, _, err) = event_add(
+        &dir.path("typo.sqlite"),
+        &[
+            "--pool", "bohn", "--format", "swiss", "--rounds", "2", "--at", "now",
+        ],
+    );
+    assert_eq!(got, Some(1), "{err}");
+    assert!(err.contains("no arena database"), "{err}");
+    let list = arbiter()
+        .args(["arena", "event", "list", "--db", &s(&db)])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(list.stdout.is_empty(), "nothing stored: {list:?}");
+
+    // Four bots in a Swiss of five rounds asked: three are played (every
+    // pair met), each round paired after the one before, no pair twice.
+    let mut args = Vec::new();
+    for (name, level) in [("sw-a", 1), ("sw-b", 2), ("sw-c", 3), ("sw-d", 4)] {
+        if name != "sw-a" {
+            add_bot(&db, name);
+        }
+        args.extend(house(name, &engine(), &format!("option.Level={level}")));
+    }
+    let arena = start(&dir, &db, &pools, &args);
+    let swiss = schedule_event(&db, "bohn", "swiss", 5);
+    // An event in a pool of no server, one in a pool where the bots are at
+    // another event: both cancelled, saying why.
+    let nowhere = schedule_event(&db, "nowhere", "roundrobin", 1);
+    let path = format!("/api/arena/event?id={swiss}");
+    let done = wait_for_json(&arena.addr, &path, Duration::from_secs(300), |e| {
+        e["state"] == "finished"
+    });
+    assert_eq!(done["played_rounds"], 3, "{done}");
+    assert!(
+        done["note"].as_str().unwrap().contains("at most 3"),
+        "{done}"
+    );
+    let games = done["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3 * 2 * 2, "{done}");
+    let mut pairs = std::collections::BTreeMap::new();
+    for g in games {
+        let round: usize = g["round"]
+            .as_str()
+            .unwrap()
+            .split('.')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut pair = [g["south"].as_str().unwrap(), g["north"].as_str().unwrap()];
+        pair.sort();
+        pairs
+            .entry(pair)
+            .or_insert_with(std::collections::BTreeSet::new)
+            .insert(round);
+    }
+    assert_eq!(pairs.len(), 6, "every pair met once: {pairs:?}");
+    assert!(pairs.values().all(|r| r.len() == 1), "{pairs:?}");
+    let json = dir.path("swiss.jsonl");
+    assert_eq!(done["standings"], export_event(&db, swiss, &json), "{done}");
+    let cancelled = get_json(&arena.addr, &format!("/api/arena/event?id={nowhere}"));
+    assert_eq!(cancelled["state"], "cancelled", "{cancelled}");
+    assert!(
+        cancelled["note"]
+            .as_str()
+            .unwrap()
+            .contains("no pool named \"nowhere\""),
+        "{cancelled}"
+    );
+    // An event with one bot: revoked bots are not seated, so with three of
+    // the four revoked, pool `lone` has one.
+    for name in ["sw-b", "sw-c", "sw-d"] {
+        arbiter()
+            .args(["arena", "bot", "revoke", name, "--db", &s(&db)])
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .success();
+    }
+    let lone = schedule_event(&db, "lone", "roundrobin", 1);
+    let one = wait_for_json(
+        &arena.addr,
+        &format!("/api/arena/event?id={lone}"),
+        Duration::from_secs(60),
+        |e| e["state"] != "scheduled",
+    );
+    assert_eq!(one["state"], "cancelled", "{one}");
+    assert!(
+        one["note"]
+            .as_str()
+            .unwrap()
+            .contains("1 bot(s) connected to pool lone"),
+        "{one}"
+    );
+    let list = arbiter()
+        .args(["arena", "event", "list", "--db", &s(&db)])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let list = String::from_utf8(list.stdout).unwrap();
+    assert_eq!(list.lines().count(), 3, "{list}");
+    assert!(
+        list.lines().any(
+            |l| l.starts_with(&format!("{swiss}\tbohn\tswiss\t5 round(s)"))
+                && l.contains("\tfinished\t")
+        ),
+        "{list}"
+    );
+}

@@ -28,6 +28,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ),
     ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
     ("0004_scale", include_str!("migrations/0004_scale.sql")),
+    ("0005_events", include_str!("migrations/0005_events.sql")),
 ];
 
 /// How long a statement waits for another connection's write to end.

@@ -5,6 +5,7 @@
 //! - [`admission`]: whether a bot's version passed the checks before play.
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
+//! - [`events`]: scheduled events (a round robin or Swiss at a set time).
 //! - [`anchors`]: bots whose rating is held at a value in every pool.
 //! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
@@ -27,6 +28,7 @@ pub mod anchors;
 pub mod backoff;
 pub mod bots;
 pub mod db;
+pub mod events;
 pub mod house;
 pub mod lobby;
 pub mod pairing;

@@ -22,6 +22,8 @@ use tracing::Instrument;
 use crate::anchors::Anchors;
 use crate::backoff::{Backoff, Policy};
 use crate::db::{self, DbError};
+use crate::events::plan::{Open, Plan};
+use crate::events::{self, Event, EventState};
 use crate::lobby::{LobbyEvent, Seats};
 use crate::pairing::{Estimate, Pairing, Start};
 use crate::pools::Pool;
@@ -94,7 +96,22 @@ struct State {
     stopping: bool,
     /// The latest clocks of each game in progress (for the drain's deadline).
     clocks: BTreeMap<i64, arbiter_core::shutdown::InProgress>,
+    /// The events being played, by id.
+    events: BTreeMap<i64, Plan>,
+    /// Since when each absent player of an event has been away.
+    absent: BTreeMap<String, Instant>,
 }
+
+/// An event's game: its event and its slot's job.
+#[derive(Clone, Debug)]
+struct EventGame {
+    event: i64,
+    job: Job,
+}
+
+/// How long an event waits for a player that is not connected before its
+/// games are played without it (each lost at the start: a forfeit).
+const EVENT_ABSENCE_GRACE: Duration = Duration::from_secs(30);
 
 /// A pool's results, kept between refits so that a refit reads no game.
 struct PoolTally {
@@ -199,6 +216,20 @@ fn first_pairs_of_new_versions(
     out
 }
 
+/// The plan of a playing `event` from its finished games in the database.
+fn plan_of(conn: &Connection, pools: &[Pool], event: &Event) -> Result<Plan, String> {
+    let index = pools
+        .iter()
+        .position(|p| p.name == event.pool)
+        .ok_or_else(|| format!("no pool named {:?} on this server", event.pool))?;
+    let finished = events::records(conn, event.id)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|line| arbiter_core::records::jsonl::parse_line(line).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Plan::new(event, index, &pools[index], &finished)
+}
+
 /// What the pages say while the server drains.
 pub const STOPPING: &str = "server stopping: no new game; the games in progress finish";
 
@@ -250,6 +281,15 @@ impl Arena {
             );
             state.pairing.insert(pool.name.clone(), pairing);
             state.stale.insert(pool.name.clone());
+        }
+        for event in events::in_state(&writer, EventState::Playing)? {
+            match plan_of(&writer, &config.pools, &event) {
+                Ok(plan) => {
+                    tracing::info!(event = event.id, "event resumes");
+                    state.events.insert(event.id, plan);
+                }
+                Err(e) => tracing::error!(event = event.id, "event cannot resume: {e}"),
+            }
         }
         let live = LiveHub::with_delay(config.spectator_delay);
         let arena = Arc::new(Arena {
@@ -478,24 +518,41 @@ impl Arena {
         })
     }
 
-    /// Starts what the pairing of each pool gives for the free slots now.
+    /// Starts what the events and the pairing of each pool give for the
+    /// free slots now.
     fn schedule(self: &Arc<Self>) {
         if self.is_stopping() {
             return;
         }
         let active = self.active_bots();
+        let due =
+            events::in_state(&lock(&self.reader), EventState::Scheduled).unwrap_or_else(|e| {
+                tracing::error!("cannot read the events: {e}");
+                Vec::new()
+            });
         let now = Instant::now();
-        let mut starts: Vec<(usize, Start, i64)> = Vec::new();
+        let mut starts: Vec<(usize, Start, i64, Option<EventGame>)> = Vec::new();
         {
             let mut guard = lock(&self.state);
             // why: borrow the state's fields apart, not through the guard.
             let s = &mut *guard;
+            for event in due {
+                self.start_event(s, event, &active);
+            }
+            self.event_games(s, &active, now, &mut starts);
+            // why: an event's players play its games, not the pool's, until it ends.
+            let in_events: BTreeSet<String> = s
+                .events
+                .values()
+                .flat_map(|p| p.players.iter().cloned())
+                .collect();
             let mut free: BTreeMap<String, usize> = s
                 .present
                 .iter()
                 .filter(|(player, _)| {
                     active.contains(crate::versions::bot_of(player))
                         && s.backoff.may_play(player, now)
+                        && !in_events.contains(*player)
                 })
                 .map(|(bot, p)| {
                     let busy = s.busy.get(bot).copied().unwrap_or(0);
@@ -520,7 +577,7 @@ impl Arena {
                     .collect();
                 let before = here.clone();
                 // Who plays here now, free or in a game (not paused, not
-                // revoked): pairing rule 3 waits for the busy ones.
+                // revoked, not at an event): pairing rule 3 waits for the busy ones.
                 let connected: BTreeSet<String> = s
                     .present
                     .iter()
@@ -528,13 +585,11 @@ impl Arena {
                         Arena::plays_in(p, pool)
                             && active.contains(crate::versions::bot_of(player))
                             && s.backoff.may_play(player, now)
+                            && !in_events.contains(*player)
                     })
                     .map(|(player, _)| player.clone())
                     .collect();
-                let room = self
-                    .config
-                    .max_games
-                    .map_or(usize::MAX, |max| max.saturating_sub(s.started) as usize);
+                let room = self.room(s);
                 let Some(pairing) = s.pairing.get_mut(&pool.name) else {
                     continue;
                 };
@@ -553,44 +608,13 @@ impl Arena {
                     }
                 }
                 for start in got {
-                    let id = {
-                        let w = lock(&self.writer);
-                        store::begin(
-                            &w,
-                            &NewGame {
-                                pool: &pool.name,
-                                south: &start.south,
-                                north: &start.north,
-                                pair: start.pair,
-                                leg: start.leg,
-                            },
-                        )
-                    };
-                    match id {
-                        Ok(id) => {
-                            s.started += 1;
-                            for bot in [&start.south, &start.north] {
-                                *s.busy.entry(bot.clone()).or_default() += 1;
-                            }
-                            s.clocks
-                                .insert(id, arbiter_core::shutdown::InProgress::now([None, None]));
-                            s.playing.insert(
-                                id,
-                                Playing {
-                                    id,
-                                    pool: pool.name.clone(),
-                                    south: start.south.clone(),
-                                    north: start.north.clone(),
-                                },
-                            );
-                            starts.push((i, start, id));
-                        }
-                        Err(e) => tracing::error!("cannot record a new game: {e}"),
+                    if let Some(id) = self.begin(s, i, &start, None) {
+                        starts.push((i, start, id, None));
                     }
                 }
             }
         }
-        for (pool, start, id) in starts {
+        for (pool, start, id, event) in starts {
             let arena = Arc::clone(self);
             // why a span: every log event of the game says which game it is.
             let span = tracing::error_span!(
@@ -599,17 +623,264 @@ impl Arena {
                 pool = %self.config.pools[pool].name,
                 south = %start.south,
                 north = %start.north,
+                event = event.as_ref().map(|e| e.event),
             );
-            tokio::spawn(async move { arena.play(pool, start, id).await }.instrument(span));
+            tokio::spawn(async move { arena.play(pool, start, id, event).await }.instrument(span));
+        }
+    }
+
+    /// Games the server may still start (`--max-games`).
+    fn room(&self, s: &State) -> usize {
+        self.config
+            .max_games
+            .map_or(usize::MAX, |max| max.saturating_sub(s.started) as usize)
+    }
+
+    /// Records a game as started in pool `pool` and counts it in progress;
+    /// its id, or `None` when the database refused it.
+    fn begin(
+        &self,
+        s: &mut State,
+        pool: usize,
+        start: &Start,
+        event: Option<&EventGame>,
+    ) -> Option<i64> {
+        let name = &self.config.pools[pool].name;
+        let id = store::begin(
+            &lock(&self.writer),
+            &NewGame {
+                pool: name,
+                south: &start.south,
+                north: &start.north,
+                pair: start.pair,
+                leg: start.leg,
+                event: event.map(|e| (e.event, e.job.index)),
+            },
+        );
+        match id {
+            Ok(id) => {
+                s.started += 1;
+                for bot in [&start.south, &start.north] {
+                    *s.busy.entry(bot.clone()).or_default() += 1;
+                }
+                s.clocks
+                    .insert(id, arbiter_core::shutdown::InProgress::now([None, None]));
+                s.playing.insert(
+                    id,
+                    Playing {
+                        id,
+                        pool: name.clone(),
+                        south: start.south.clone(),
+                        north: start.north.clone(),
+                    },
+                );
+                Some(id)
+            }
+            Err(e) => {
+                tracing::error!("cannot record a new game: {e}");
+                None
+            }
+        }
+    }
+
+    /// Starts a due event with the players connected to its pool now (not
+    /// at another event), seeded by their rating; cancels it, saying why,
+    /// when it cannot be played.
+    fn start_event(&self, s: &mut State, event: Event, active: &BTreeSet<String>) {
+        let id = event.id;
+        let Some(pool) = self.config.pools.iter().find(|p| p.name == event.pool) else {
+            let names: Vec<&str> = self.config.pools.iter().map(|p| p.name.as_str()).collect();
+            let why = format!(
+                "no pool named {:?} on this server (its pools: {})",
+                event.pool,
+                names.join(", ")
+            );
+            return self.cancel_event(id, &why);
+        };
+        let in_events: BTreeSet<&String> =
+            s.events.values().flat_map(|p| p.players.iter()).collect();
+        let mut players: Vec<String> = s
+            .present
+            .iter()
+            .filter(|(player, p)| {
+                Arena::plays_in(p, pool)
+                    && active.contains(crate::versions::bot_of(player))
+                    && !in_events.contains(player)
+            })
+            .map(|(player, _)| player.clone())
+            .collect();
+        if players.len() < 2 {
+            let why = format!(
+                "{} bot(s) connected to pool {} at the start ({}); an event needs two",
+                players.len(),
+                pool.name,
+                if players.is_empty() {
+                    "none".to_owned()
+                } else {
+                    players.join(", ")
+                }
+            );
+            return self.cancel_event(id, &why);
+        }
+        // Seeds: the rated by rating, best first, then the others by name.
+        let ladder = self.ladder(&pool.name);
+        let rating = |p: &String| {
+            ladder
+                .iter()
+                .find(|r| &r.name == p)
+                .map_or(f64::NEG_INFINITY, |r| r.rating)
+        };
+        players.sort_by(|a, b| rating(b).total_cmp(&rating(a)).then(a.cmp(b)));
+        let (rounds, note) =
+            crate::events::plan::rounds_for(event.format, event.rounds, players.len());
+        let started = events::start(&lock(&self.writer), id, &players, rounds, note.as_deref());
+        let plan = started.map_err(|e| e.to_string()).and_then(|()| {
+            let event = Event {
+                players: players.clone(),
+                played_rounds: Some(rounds),
+                state: EventState::Playing,
+                ..event
+            };
+            plan_of(&lock(&self.reader), &self.config.pools, &event)
+        });
+        match plan {
+            Ok(plan) => {
+                tracing::info!(event = id, pool = %pool.name, players = %players.join(", "), "event starts");
+                s.events.insert(id, plan);
+            }
+            Err(e) => tracing::error!(event = id, "event cannot start: {e}"),
+        }
+    }
+
+    fn cancel_event(&self, id: i64, why: &str) {
+        tracing::warn!(event = id, "event cancelled: {why}");
+        if let Err(e) = events::cancel(&lock(&self.writer), id, why) {
+            tracing::error!(event = id, "cannot cancel the event: {e}");
+        }
+    }
+
+    /// Starts the events' games whose players are free (in each event's
+    /// schedule order), and those of a player away longer than
+    /// [`EVENT_ABSENCE_GRACE`] (it loses them at the start); ends the
+    /// events whose games are all played.
+    fn event_games(
+        &self,
+        s: &mut State,
+        active: &BTreeSet<String>,
+        now: Instant,
+        starts: &mut Vec<(usize, Start, i64, Option<EventGame>)>,
+    ) {
+        let players: BTreeSet<String> = s
+            .events
+            .values()
+            .flat_map(|p| p.players.iter().cloned())
+            .collect();
+        s.absent.retain(|p, _| players.contains(p));
+        for p in &players {
+            if s.present.contains_key(p) && active.contains(crate::versions::bot_of(p)) {
+                s.absent.remove(p);
+            } else {
+                s.absent.entry(p.clone()).or_insert(now);
+            }
+        }
+        // why no pause here: an event's game is played when its turn comes;
+        // a bot that keeps crashing loses it.
+        let mut free: BTreeMap<String, usize> = players
+            .iter()
+            .filter_map(|p| {
+                let slots = s.present.get(p)?.slots;
+                Some((
+                    p.clone(),
+                    slots.saturating_sub(s.busy.get(p).copied().unwrap_or(0)),
+                ))
+            })
+            .collect();
+        let forfeits = |p: &String, absent: &BTreeMap<String, Instant>| {
+            absent
+                .get(p)
+                .is_some_and(|since| now.duration_since(*since) >= EVENT_ABSENCE_GRACE)
+        };
+        let ids: Vec<i64> = s.events.keys().copied().collect();
+        for id in ids {
+            let open = match s.events.get(&id).map(Plan::open) {
+                Some(Ok(open)) => open,
+                Some(Err(e)) => {
+                    tracing::error!(event = id, "event stalled: {e}");
+                    continue;
+                }
+                None => continue,
+            };
+            match open {
+                Open::Over(note) => {
+                    if s.events.get(&id).is_some_and(Plan::is_playing) {
+                        continue;
+                    }
+                    s.events.remove(&id);
+                    tracing::info!(event = id, "event finished");
+                    if let Err(e) = events::finish(&lock(&self.writer), id, note.as_deref()) {
+                        tracing::error!(event = id, "cannot mark the event finished: {e}");
+                    }
+                }
+                Open::Jobs(jobs) => {
+                    for j in jobs {
+                        if self.room(s) == 0 {
+                            return;
+                        }
+                        let Some(plan) = s.events.get(&id) else { break };
+                        let (south, north) = (
+                            plan.players[j.job.south].clone(),
+                            plan.players[j.job.north].clone(),
+                        );
+                        let ready = |p: &String| {
+                            free.get(p).is_some_and(|&n| n > 0) || forfeits(p, &s.absent)
+                        };
+                        if !(ready(&south) && ready(&north)) {
+                            continue;
+                        }
+                        for p in [&south, &north] {
+                            if let Some(n) = free.get_mut(p) {
+                                *n = n.saturating_sub(1);
+                            }
+                        }
+                        let pool = plan.pool;
+                        let start = Start {
+                            south,
+                            north,
+                            pair: j.job.pair as u64,
+                            leg: j.leg,
+                        };
+                        let game = EventGame {
+                            event: id,
+                            job: j.job,
+                        };
+                        if let Some(game_id) = self.begin(s, pool, &start, Some(&game)) {
+                            if let Some(plan) = s.events.get_mut(&id) {
+                                plan.started(game.job.index);
+                            }
+                            starts.push((pool, start, game_id, Some(game)));
+                        }
+                    }
+                }
+            }
         }
     }
 
     /// Plays one game and records it.
-    async fn play(self: Arc<Self>, pool_index: usize, start: Start, id: i64) {
+    async fn play(
+        self: Arc<Self>,
+        pool_index: usize,
+        start: Start,
+        id: i64,
+        event: Option<EventGame>,
+    ) {
         let pool = &self.config.pools[pool_index];
+        let start_position = match &event {
+            Some(e) => e.job.start_position.clone(),
+            None => pool.opening(start.pair as usize),
+        };
         let plan = GamePlan {
             game: pool.game,
-            start_position: pool.opening(start.pair as usize),
+            start_position,
             tc: [pool.tc; 2],
             max_plies: self.config.max_plies,
             adjudication: arbiter_core::play::adjudicate::Rules::default(),
@@ -617,7 +888,7 @@ impl Arena {
         };
         let names = [start.south.clone(), start.north.clone()];
         let (played, sessions) = self.play_seated(pool, &plan, &names, id).await;
-        let log = GameLog {
+        let mut log = GameLog {
             event: format!("mancala arena {}", pool.name),
             site: "arena".to_owned(),
             date: arbiter_core::records::output::pgn_date(),
@@ -634,6 +905,15 @@ impl Arena {
             partie: None,
             tags: BTreeMap::new(),
         };
+        if let Some(e) = &event {
+            // The event's name, the slot's round and its tags: the export of
+            // an event is a tournament's log, `arbiter merge` reads it so.
+            if let Some(plan) = lock(&self.state).events.get(&e.event) {
+                log.event = plan.name.clone();
+                log.round = e.job.round.clone();
+                plan.tag(&mut log, &e.job);
+            }
+        }
         // why: a game cut off by our own stop (its engines killed, or the
         // server stopping at once) is never a result: aborted, counted nowhere.
         let cut_off = arbiter_core::shutdown::stopping_now()
@@ -670,6 +950,11 @@ impl Arena {
         let mut s = lock(&self.state);
         s.playing.remove(&id);
         s.clocks.remove(&id);
+        if let Some(e) = &event {
+            if let Some(plan) = s.events.get_mut(&e.event) {
+                plan.ended(e.job.index, recorded.is_ok().then_some(&log));
+            }
+        }
         for (side, bot) in Side::BOTH.into_iter().zip(&names) {
             if let Some(n) = s.busy.get_mut(bot) {
                 *n = n.saturating_sub(1);

@@ -26,6 +26,8 @@ pub struct NewGame<'a> {
     pub north: &'a str,
     pub pair: u64,
     pub leg: u8,
+    /// The event and the slot of its schedule, for an event's game.
+    pub event: Option<(i64, usize)>,
 }
 
 /// Records a game as started; returns its id.
@@ -34,8 +36,9 @@ pub fn begin(conn: &Connection, game: &NewGame<'_>) -> Result<i64, DbError> {
     let (north, north_version) = crate::versions::split(game.north);
     conn.execute(
         "INSERT INTO games (pool, south, north, pair, leg, opening, state, started, \
-         south_version, north_version) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?4, 'playing', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?6, ?7)",
+         south_version, north_version, event, slot) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?4, 'playing', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?6, ?7, \
+         ?8, ?9)",
         params![
             game.pool,
             south,
@@ -43,7 +46,9 @@ pub fn begin(conn: &Connection, game: &NewGame<'_>) -> Result<i64, DbError> {
             game.pair as i64,
             game.leg,
             south_version,
-            north_version
+            north_version,
+            game.event.map(|(e, _)| e),
+            game.event.map(|(_, slot)| slot as i64)
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -107,13 +112,15 @@ fn player_at(r: &rusqlite::Row<'_>, bot: usize, version: usize) -> rusqlite::Res
     ))
 }
 
-/// The legs recorded in `pool`, finished or aborted: `(south, north, pair,
-/// leg)`, the sides as players' keys, in no particular order (a pairing's
-/// restore does not depend on it; sorting a term's million legs took seconds).
+/// The legs the pool's pairing recorded in `pool`, finished or aborted:
+/// `(south, north, pair, leg)`, the sides as players' keys, in no
+/// particular order (a pairing's restore does not depend on it; sorting a
+/// term's million legs took seconds). Events' games are not the pairing's:
+/// their pairs are numbered by their schedules.
 pub fn legs(conn: &Connection, pool: &str) -> Result<Vec<(String, String, u64, u8)>, DbError> {
     let mut stmt = conn.prepare(
         "SELECT south, south_version, north, north_version, pair, leg FROM games \
-         WHERE pool = ?1",
+         WHERE pool = ?1 AND event IS NULL",
     )?;
     let rows = stmt.query_map(params![pool], |r| {
         Ok((
@@ -320,8 +327,19 @@ pub fn export(
     if records.is_empty() && !pools_with_games(conn)?.iter().any(|p| p == pool) {
         return Err(DbError(format!("no games in a pool named {pool:?}")));
     }
+    write_records(&records, &format!("pool {pool}"), jsonout, pgnout)?;
+    Ok(records.len())
+}
+
+/// Writes `records` (of `what`, for messages) as [`export`] does.
+pub fn write_records(
+    records: &[String],
+    what: &str,
+    jsonout: &Path,
+    pgnout: Option<&Path>,
+) -> Result<(), DbError> {
     let mut text = String::new();
-    for r in &records {
+    for r in records {
         text.push_str(r);
         text.push('\n');
     }
@@ -332,12 +350,12 @@ pub fn export(
             .enumerate()
             .map(|(i, r)| {
                 arbiter_core::records::jsonl::parse_line(r)
-                    .map_err(|e| DbError(format!("stored game #{} of {pool}: {e}", i + 1)))
+                    .map_err(|e| DbError(format!("stored game #{} of {what}: {e}", i + 1)))
             })
             .collect::<Result<Vec<GameLog>, _>>()?;
         write_atomically(pgn, &arbiter_core::records::pgn::write_games(&logs))?;
     }
-    Ok(records.len())
+    Ok(())
 }
 
 fn write_atomically(path: &Path, text: &str) -> Result<(), DbError> {
@@ -370,6 +388,7 @@ pub(crate) mod tests {
             north,
             pair,
             leg,
+            event: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! (docs/arena.md). Everything here only reads.
 
 mod bot;
+mod events;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,6 +26,8 @@ use arbiter_core::records::jsonl;
 const PAGE_HTML: &str = include_str!("assets/page.html");
 const LADDER_MAIN: &str = include_str!("assets/ladder.html");
 const BOT_MAIN: &str = include_str!("assets/bot.html");
+const EVENTS_MAIN: &str = include_str!("assets/events.html");
+const EVENT_MAIN: &str = include_str!("assets/event.html");
 
 /// The arena's scripts and style, served from the board's asset table
 /// (`/assets/<name>`, beside the board's `dom.js` they build on).
@@ -32,6 +35,8 @@ const ASSETS: &[Asset] = &[
     ("arena-ladder.js", JS, include_str!("assets/ladder.js")),
     ("arena-bot.js", JS, include_str!("assets/bot.js")),
     ("arena-common.js", JS, include_str!("assets/common.js")),
+    ("arena-events.js", JS, include_str!("assets/events.js")),
+    ("arena-event.js", JS, include_str!("assets/event.js")),
     ("arena.css", CSS, include_str!("assets/arena.css")),
 ];
 
@@ -40,21 +45,24 @@ const GAMES_LISTED: usize = 200;
 
 type ApiError = (StatusCode, String);
 
+/// The navigation's tab a page is under.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Ladder,
+    Events,
+    None,
+}
+
 /// A page: the shell (head, header, navigation) around its `<main>`.
-fn page(title: &str, page: &str, ladder_active: bool, main: &str, script: &str) -> String {
+fn page(title: &str, page: &str, tab: Tab, main: &str, script: &str) -> String {
     // why a comment line first: each fragment says what it is.
     let main = main.split_once('\n').map_or(main, |(_, rest)| rest);
+    let active = |t: Tab| if tab == t { " class=\"active\"" } else { "" };
     PAGE_HTML
         .replace("{{title}}", title)
         .replace("{{page}}", page)
-        .replace(
-            "{{ladder-active}}",
-            if ladder_active {
-                " class=\"active\""
-            } else {
-                ""
-            },
-        )
+        .replace("{{ladder-active}}", active(Tab::Ladder))
+        .replace("{{events-active}}", active(Tab::Events))
         .replace("{{script}}", script)
         .replace("{{main}}", main)
 }
@@ -63,13 +71,31 @@ static LADDER_HTML: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     page(
         "ladder",
         "arena-ladder",
-        true,
+        Tab::Ladder,
         LADDER_MAIN,
         "arena-ladder.js",
     )
 });
 static BOT_HTML: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| page("bot", "arena-bot", false, BOT_MAIN, "arena-bot.js"));
+    std::sync::LazyLock::new(|| page("bot", "arena-bot", Tab::None, BOT_MAIN, "arena-bot.js"));
+static EVENTS_HTML: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    page(
+        "events",
+        "arena-events",
+        Tab::Events,
+        EVENTS_MAIN,
+        "arena-events.js",
+    )
+});
+static EVENT_HTML: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    page(
+        "event",
+        "arena-event",
+        Tab::Events,
+        EVENT_MAIN,
+        "arena-event.js",
+    )
+});
 
 fn internal(e: impl std::fmt::Display) -> ApiError {
     (StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
@@ -103,7 +129,17 @@ pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
             "/arena/bot",
             get(|| async { respond("text/html; charset=utf-8", BOT_HTML.as_str()) }),
         )
+        .route(
+            "/arena/events",
+            get(|| async { respond("text/html; charset=utf-8", EVENTS_HTML.as_str()) }),
+        )
+        .route(
+            "/arena/event",
+            get(|| async { respond("text/html; charset=utf-8", EVENT_HTML.as_str()) }),
+        )
         .route("/api/arena/pools", get(pools))
+        .route("/api/arena/events", get(events::list))
+        .route("/api/arena/event", get(events::one))
         .route("/api/arena/ladder", get(ladder))
         .route("/api/arena/bot", get(bot::bot))
         .route("/api/arena/games", get(games))
@@ -342,6 +378,8 @@ struct GameRow {
     result: String,
     termination: String,
     ended: Option<String>,
+    /// The event it was played in (`/api/arena/event?id=`), if any.
+    event: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -374,7 +412,8 @@ fn game_rows(
             "SELECT * FROM games WHERE pool = ?1 AND state = 'finished' AND ?2 IS NULL"
         };
         let sql = format!(
-            "SELECT id, south, north, result, termination, ended, south_version, north_version, {} \
+            "SELECT id, south, north, result, termination, ended, south_version, north_version, {}, \
+             event \
              FROM ({of}) g \
              ORDER BY id DESC LIMIT ?3",
             store::replay_index_sql("g.id")
@@ -396,6 +435,7 @@ fn game_rows(
                     south_version: row.get(6)?,
                     north_version: row.get(7)?,
                     index: row.get::<_, i64>(8)? as usize,
+                    event: row.get(9)?,
                 })
             })
             .map_err(internal)?;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::cli::CliError;
 use arbiter_arena::remote::{RemoteBots, RemoteSettings};
 use arbiter_arena::seats::BothSeats;
-use arbiter_arena::{anchors, bots, db, house, pools, server, store};
+use arbiter_arena::{anchors, bots, db, events, house, pools, server, store};
 
 #[derive(Args)]
 pub struct ArenaArgs {
@@ -29,20 +29,67 @@ pub enum ArenaCommand {
         #[command(subcommand)]
         command: BotCommand,
     },
-    /// Write a pool's finished games as JSON lines (and PGN), as
-    /// `arbiter verify` and `arbiter merge` read them.
+    /// Schedule or list events: a round robin or Swiss among the bots
+    /// connected to a pool at a set time.
+    Event {
+        #[command(subcommand)]
+        command: EventCommand,
+    },
+    /// Write a pool's (or an event's) finished games as JSON lines (and
+    /// PGN), as `arbiter verify` and `arbiter merge` read them.
+    #[command(group = clap::ArgGroup::new("games").required(true).args(["pool", "event"]))]
     Export {
         /// The arena's database.
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
         /// The pool's name.
         #[arg(long, value_name = "NAME")]
-        pool: String,
+        pool: Option<String>,
+        /// An event's id (`arena event list`): its games only.
+        #[arg(long, value_name = "ID")]
+        event: Option<i64>,
         #[arg(long, value_name = "FILE")]
         jsonout: PathBuf,
         #[arg(long, value_name = "FILE")]
         pgnout: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+pub enum EventCommand {
+    /// Schedule an event; prints its id alone on the last line. At --at the
+    /// running arena takes the bots connected to the pool and plays the
+    /// event's games among them, rated in the pool as usual.
+    Add {
+        /// The arena's database.
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+        /// The pool (of the server's --pools) whose bots play.
+        #[arg(long, value_name = "NAME")]
+        pool: String,
+        /// roundrobin (every pair meets, both colours, each round) or swiss.
+        #[arg(long, value_name = "roundrobin|swiss", value_parser = event_format)]
+        format: arbiter_arena::events::EventFormat,
+        /// Rounds: of a round robin, each pair's colour-swapped game pairs;
+        /// of a Swiss, its rounds (at most those of a round robin of the
+        /// field that shows up).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        rounds: u32,
+        /// When it starts: an RFC 3339 time to come (2026-12-04T18:00:00Z,
+        /// 2026-12-04T19:00:00+01:00) or `now`.
+        #[arg(long, value_name = "TIME")]
+        at: String,
+    },
+    /// List the events, newest first: id, pool, format, rounds, start,
+    /// state, and why one was cancelled.
+    List {
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
+}
+
+fn event_format(text: &str) -> Result<arbiter_arena::events::EventFormat, String> {
+    text.parse()
 }
 
 /// `arbiter arena run`.
@@ -193,21 +240,98 @@ pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
     match args.command {
         ArenaCommand::Run(args) => run(*args).await.map(|()| 0),
         ArenaCommand::Bot { command } => bot(command).map(|()| 0),
+        ArenaCommand::Event { command } => event(command).map(|()| 0),
         ArenaCommand::Export {
             db,
             pool,
+            event,
             jsonout,
             pgnout,
         } => {
             let conn = db::open_existing(&db)?;
-            let n = store::export(&conn, &pool, &jsonout, pgnout.as_deref())?;
+            let (n, what) = match (event, pool) {
+                (Some(id), _) => {
+                    let Some(e) = events::get(&conn, id)? else {
+                        return Err(CliError::Failed(format!(
+                            "no event {id} in {} (`arbiter arena event list --db {}` lists them)",
+                            db.display(),
+                            db.display()
+                        )));
+                    };
+                    let records = events::records(&conn, id)?;
+                    let what = format!("event {id} ({} of pool {})", e.format, e.pool);
+                    store::write_records(&records, &what, &jsonout, pgnout.as_deref())?;
+                    (records.len(), what)
+                }
+                (None, Some(pool)) => (
+                    store::export(&conn, &pool, &jsonout, pgnout.as_deref())?,
+                    format!("pool {pool}"),
+                ),
+                (None, None) => {
+                    return Err(CliError::Usage("give --pool NAME or --event ID".into()))
+                }
+            };
             println!(
-                "arbiter: {n} game(s) of pool {pool} written to {}",
+                "arbiter: {n} game(s) of {what} written to {}",
                 jsonout.display()
             );
             Ok(0)
         }
     }
+}
+
+fn event(command: EventCommand) -> Result<(), CliError> {
+    match command {
+        EventCommand::Add {
+            db,
+            pool,
+            format,
+            rounds,
+            at,
+        } => {
+            let at = events::parse_at_now(&at).map_err(CliError::Usage)?;
+            let conn = db::open_existing(&db)?;
+            let id = events::add(
+                &conn,
+                &events::NewEvent {
+                    pool: pool.clone(),
+                    format,
+                    rounds,
+                    at: at.clone(),
+                },
+            )?;
+            let known = store::pools_with_games(&conn)?;
+            if !known.is_empty() && !known.contains(&pool) {
+                eprintln!(
+                    "arbiter: warning: pool {pool} has no game in this database yet (pools with \
+                     games: {}); the server cancels the event if it serves no such pool",
+                    known.join(", ")
+                );
+            }
+            println!(
+                "arbiter: event {id} scheduled: a {format} of {rounds} round(s) in pool {pool} \
+                 at {at}, among the bots connected then"
+            );
+            println!("{id}");
+        }
+        EventCommand::List { db } => {
+            let conn = db::open_existing(&db)?;
+            for e in events::list(&conn)? {
+                let mut line = format!(
+                    "{}\t{}\t{}\t{} round(s)\t{}\t{}",
+                    e.id, e.pool, e.format, e.rounds, e.at, e.state
+                );
+                if !e.players.is_empty() {
+                    line.push_str(&format!("\t{} bots", e.players.len()));
+                }
+                if let Some(note) = &e.note {
+                    line.push_str(&format!("\t{note}"));
+                }
+                println!("{line}");
+            }
+        }
+    }
+    Ok(())
 }
 
 fn bot(command: BotCommand) -> Result<(), CliError> {

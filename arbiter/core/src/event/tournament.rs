@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::event::formats::{Pairer, Played, Table};
+use crate::event::formats::{Pairer, Played, Stage, Table};
 use crate::event::schedule::{EventSpec, Schedule, SlotKey, StageLayout};
 use crate::play::matches::log_of;
 use crate::play::observe::EventObserver;
@@ -119,6 +119,109 @@ impl Results {
             );
         }
     }
+
+    /// Whether slot `index` has a finished game.
+    pub fn has(&self, index: usize) -> bool {
+        self.0.contains_key(&index)
+    }
+
+    /// The first of `jobs` (stage `k`'s) whose finished game sits other
+    /// engines than the pairing puts there: the log is another event's.
+    fn foreign(&self, k: usize, jobs: &[Job], names: &[String]) -> Result<(), TournamentError> {
+        for j in jobs {
+            if let Some(&(seats, _)) = self.0.get(&j.index) {
+                if seats != (j.south, j.north) {
+                    let name = |i: usize| names.get(i).map_or("?", String::as_str);
+                    return Err(TournamentError::Foreign(format!(
+                        "the results log's game in slot {} is {} v {}, but the pairing of round \
+                         {} puts {} v {} there; the log is not of this event (another engine \
+                         order or results?); give the same arguments as the run that wrote it",
+                        j.index,
+                        name(seats.0),
+                        name(seats.1),
+                        k + 1,
+                        name(j.south),
+                        name(j.north)
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stage `stage`'s results from its `jobs`' finished games, or the
+    /// first job without one.
+    fn played(&self, stage: Stage, jobs: &[Job], width: usize) -> Result<Played, usize> {
+        let mut points = vec![(0, 0); stage.pairings.len()];
+        for j in jobs {
+            let Some(&(_, south)) = self.0.get(&j.index) else {
+                return Err(j.index);
+            };
+            let i = j.pair % width.max(1);
+            if j.south == stage.pairings[i].0 {
+                points[i].0 += south;
+                points[i].1 += 2 - south;
+            } else {
+                points[i].0 += 2 - south;
+                points[i].1 += south;
+            }
+        }
+        Ok(Played { stage, points })
+    }
+}
+
+/// Where a staged event stands after its finished games ([`walk_stages`]).
+#[derive(Clone, Debug)]
+pub enum StageWalk {
+    /// Stage `stage` (from 0) is paired: its `jobs`, some of them (those
+    /// without a finished game) still to play; `history` is the stages before.
+    At {
+        stage: usize,
+        jobs: Vec<Job>,
+        history: Vec<Played>,
+    },
+    /// The format pairs no further stage: the event is over.
+    Over { history: Vec<Played> },
+}
+
+/// Replays a Swiss's or knockout's pairing over its finished games: the
+/// stages they complete, and the stage being played (the same pairing the
+/// tournament's own loop, [`play_stages`], makes). For a server that plays
+/// an event's games as its players are free (the arena's events).
+pub fn walk_stages(
+    pairer: &Pairer,
+    layout: &StageLayout,
+    results: &Results,
+    names: &[String],
+) -> Result<StageWalk, TournamentError> {
+    let mut history: Vec<Played> = Vec::new();
+    while let Some(stage) = pairer.next(&history) {
+        let k = history.len();
+        let jobs = stage_jobs(layout, k, &stage)?;
+        results.foreign(k, &jobs, names)?;
+        match results.played(stage, &jobs, layout.width) {
+            Ok(played) => history.push(played),
+            Err(_) => {
+                return Ok(StageWalk::At {
+                    stage: k,
+                    jobs,
+                    history,
+                })
+            }
+        }
+    }
+    Ok(StageWalk::Over { history })
+}
+
+/// Stage `k`'s jobs with `stage`'s pairings.
+fn stage_jobs(layout: &StageLayout, k: usize, stage: &Stage) -> Result<Vec<Job>, TournamentError> {
+    layout.jobs(k, &stage.pairings).ok_or_else(|| {
+        TournamentError::Misfit(format!(
+            "stage {} of {} does not fit the schedule",
+            k + 1,
+            layout.stages
+        ))
+    })
 }
 
 /// The event as decided before the first game.
@@ -150,30 +253,8 @@ pub async fn play_stages(
     playing.table = pairer.table(names, &history);
     while let Some(stage) = pairer.next(&history) {
         let k = history.len();
-        let jobs = layout.jobs(k, &stage.pairings).ok_or_else(|| {
-            TournamentError::Misfit(format!(
-                "stage {} of {} does not fit the schedule",
-                k + 1,
-                layout.stages
-            ))
-        })?;
-        for j in &jobs {
-            if let Some(&(seats, _)) = results.0.get(&j.index) {
-                if seats != (j.south, j.north) {
-                    return Err(TournamentError::Foreign(format!(
-                        "the results log's game in slot {} is {} v {}, but the pairing of round \
-                         {} puts {} v {} there; the log is not of this event (another engine \
-                         order or results?); give the same arguments as the run that wrote it",
-                        j.index,
-                        names[seats.0],
-                        names[seats.1],
-                        k + 1,
-                        names[j.south],
-                        names[j.north]
-                    )));
-                }
-            }
-        }
+        let jobs = stage_jobs(layout, k, &stage)?;
+        results.foreign(k, &jobs, names)?;
         let missing: Vec<Job> = jobs
             .iter()
             .filter(|j| !results.0.contains_key(&j.index))
@@ -196,26 +277,14 @@ pub async fn play_stages(
             playing.say.stopped(&line);
             break;
         }
-        let mut points = vec![(0, 0); stage.pairings.len()];
-        for j in &jobs {
-            let Some(&(_, south)) = results.0.get(&j.index) else {
-                return Err(TournamentError::Unfinished(format!(
-                    "round {}: the game in slot {} did not finish (no result); the next round \
-                     cannot be paired without it: run again with --resume to play it",
-                    k + 1,
-                    j.index
-                )));
-            };
-            let i = j.pair % layout.width.max(1);
-            if j.south == stage.pairings[i].0 {
-                points[i].0 += south;
-                points[i].1 += 2 - south;
-            } else {
-                points[i].0 += 2 - south;
-                points[i].1 += south;
-            }
-        }
-        history.push(Played { stage, points });
+        let played = results.played(stage, &jobs, layout.width).map_err(|slot| {
+            TournamentError::Unfinished(format!(
+                "round {}: the game in slot {slot} did not finish (no result); the next round \
+                 cannot be paired without it: run again with --resume to play it",
+                k + 1
+            ))
+        })?;
+        history.push(played);
         playing.table = pairer.table(names, &history);
         playing.publish();
         playing.say.line(&format!(

@@ -1,0 +1,393 @@
+//! Scheduled events (`arena event add`, docs/arena.md "Events"): a round
+//! robin or Swiss among the players connected to a pool at a set time. The
+//! rows in the database ([`add`], [`list`], [`start`], [`finish`], …); the
+//! event's games are played by the server ([`crate::server`]) as
+//! [`plan::Plan`] gives them — the tournament's own schedule and pairing
+//! ([`arbiter_core::event`]) — and their standings are `arbiter merge`'s of
+//! the event's records ([`standings`]).
+
+pub mod plan;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::db::DbError;
+use arbiter_core::event::schedule::Format;
+
+/// The formats an arena event may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventFormat {
+    RoundRobin,
+    Swiss,
+}
+
+impl EventFormat {
+    /// The tournament's format.
+    pub fn format(self) -> Format {
+        match self {
+            EventFormat::RoundRobin => Format::RoundRobin,
+            EventFormat::Swiss => Format::Swiss,
+        }
+    }
+}
+
+impl FromStr for EventFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EventFormat, String> {
+        match s.parse::<Format>() {
+            Ok(Format::RoundRobin) => Ok(EventFormat::RoundRobin),
+            Ok(Format::Swiss) => Ok(EventFormat::Swiss),
+            Ok(other) => Err(format!(
+                "{other}: an arena event is a round robin (roundrobin) or a Swiss (swiss)"
+            )),
+            Err(_) => Err(format!(
+                "unknown format {s:?}: an arena event is a round robin (roundrobin) or a Swiss \
+                 (swiss)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for EventFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.format().fmt(f)
+    }
+}
+
+/// Where an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventState {
+    /// Waiting for its time.
+    Scheduled,
+    /// Its players are fixed; its games are being played.
+    Playing,
+    /// Every game played.
+    Finished,
+    /// It could not be played (fewer than two players, no such pool); the
+    /// note says why.
+    Cancelled,
+}
+
+impl EventState {
+    fn of(text: &str) -> EventState {
+        match text {
+            "playing" => EventState::Playing,
+            "finished" => EventState::Finished,
+            "cancelled" => EventState::Cancelled,
+            _ => EventState::Scheduled,
+        }
+    }
+
+    /// As stored (and in the JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventState::Scheduled => "scheduled",
+            EventState::Playing => "playing",
+            EventState::Finished => "finished",
+            EventState::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for EventState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An event as stored.
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub id: i64,
+    pub pool: String,
+    pub format: EventFormat,
+    /// As asked.
+    pub rounds: u32,
+    /// The rounds it plays (fewer than asked for a Swiss of a small field),
+    /// once started.
+    pub played_rounds: Option<u32>,
+    /// When it starts (RFC 3339, UTC).
+    pub at: String,
+    pub created: String,
+    pub state: EventState,
+    /// Its players in seat order, once started.
+    pub players: Vec<String>,
+    pub started: Option<String>,
+    pub ended: Option<String>,
+    /// Why it was cancelled, or what changed from what was asked.
+    pub note: Option<String>,
+}
+
+/// A new event.
+#[derive(Clone, Debug)]
+pub struct NewEvent {
+    pub pool: String,
+    pub format: EventFormat,
+    pub rounds: u32,
+    /// RFC 3339 in UTC ([`parse_at`]).
+    pub at: String,
+}
+
+/// `--at`: `now`, or an RFC 3339 time not in the past; as RFC 3339 in UTC
+/// to the second (the form stored and compared as text).
+pub fn parse_at(text: &str, now: time::OffsetDateTime) -> Result<String, String> {
+    use time::format_description::well_known::Rfc3339;
+    let at = if text == "now" {
+        now
+    } else {
+        let at = time::OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
+            format!(
+                "--at {text:?}: not an RFC 3339 time ({e}); give e.g. 2026-12-04T18:00:00Z, \
+                 2026-12-04T19:00:00+01:00 or now"
+            )
+        })?;
+        // why a second's slack: `--at` copied from `date` a moment ago.
+        if at < now - time::Duration::seconds(1) {
+            return Err(format!(
+                "--at {text}: that is in the past (it is {} now); give a time to come, or now",
+                stamp(now)
+            ));
+        }
+        at
+    };
+    Ok(stamp(at))
+}
+
+/// [`parse_at`] against the clock.
+pub fn parse_at_now(text: &str) -> Result<String, String> {
+    parse_at(text, time::OffsetDateTime::now_utc())
+}
+
+/// A time as stored: RFC 3339 in UTC, to the second.
+fn stamp(t: time::OffsetDateTime) -> String {
+    let t = t.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
+/// Adds an event; returns its id.
+pub fn add(conn: &Connection, event: &NewEvent) -> Result<i64, DbError> {
+    conn.execute(
+        "INSERT INTO events (pool, format, rounds, at, created, state) \
+         VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'scheduled')",
+        params![event.pool, event.format.to_string(), event.rounds, event.at],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+const COLUMNS: &str = "id, pool, format, rounds, played_rounds, at, created, state, players, \
+                       started, ended, note";
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Event> {
+    let format: String = r.get(2)?;
+    let players: Option<String> = r.get(8)?;
+    Ok(Event {
+        id: r.get(0)?,
+        pool: r.get(1)?,
+        // why a default: the table's CHECK allows only these two.
+        format: format.parse().unwrap_or(EventFormat::RoundRobin),
+        rounds: r.get(3)?,
+        played_rounds: r.get(4)?,
+        at: r.get(5)?,
+        created: r.get(6)?,
+        state: EventState::of(&r.get::<_, String>(7)?),
+        players: players
+            .and_then(|p| serde_json::from_str(&p).ok())
+            .unwrap_or_default(),
+        started: r.get(9)?,
+        ended: r.get(10)?,
+        note: r.get(11)?,
+    })
+}
+
+/// Every event, newest first.
+pub fn list(conn: &Connection) -> Result<Vec<Event>, DbError> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM events ORDER BY id DESC"))?;
+    let rows = stmt.query_map([], row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Event `id`, if there is one.
+pub fn get(conn: &Connection, id: i64) -> Result<Option<Event>, DbError> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM events WHERE id = ?1"))?;
+    Ok(stmt.query_row([id], row).optional()?)
+}
+
+/// The events in `state`, oldest first; for `Scheduled`, only those due now.
+pub fn in_state(conn: &Connection, state: EventState) -> Result<Vec<Event>, DbError> {
+    let due = match state {
+        EventState::Scheduled => "AND at <= strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+        _ => "",
+    };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM events WHERE state = ?1 {due} ORDER BY at, id"
+    ))?;
+    let rows = stmt.query_map([state.as_str()], row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Starts a scheduled event with `players` (in seat order) and the rounds
+/// it plays; `note` says what changed from what was asked.
+pub fn start(
+    conn: &Connection,
+    id: i64,
+    players: &[String],
+    rounds: u32,
+    note: Option<&str>,
+) -> Result<(), DbError> {
+    let players = serde_json::to_string(players).map_err(|e| DbError(e.to_string()))?;
+    let n = conn.execute(
+        "UPDATE events SET state = 'playing', players = ?2, played_rounds = ?3, note = ?4, \
+         started = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1 AND state = 'scheduled'",
+        params![id, players, rounds, note],
+    )?;
+    if n != 1 {
+        return Err(DbError(format!("event {id} is not waiting to start")));
+    }
+    Ok(())
+}
+
+/// Cancels a scheduled event, saying why.
+pub fn cancel(conn: &Connection, id: i64, why: &str) -> Result<(), DbError> {
+    conn.execute(
+        "UPDATE events SET state = 'cancelled', note = ?2, \
+         ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1 AND state = 'scheduled'",
+        params![id, why],
+    )?;
+    Ok(())
+}
+
+/// Marks a playing event finished (`note`: how, when it ended early).
+pub fn finish(conn: &Connection, id: i64, note: Option<&str>) -> Result<(), DbError> {
+    conn.execute(
+        "UPDATE events SET state = 'finished', note = coalesce(?2, note), \
+         ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1 AND state = 'playing'",
+        params![id, note],
+    )?;
+    Ok(())
+}
+
+/// The records (JSON lines) of event `id`'s finished games, oldest first.
+pub fn records(conn: &Connection, id: i64) -> Result<Vec<String>, DbError> {
+    let mut stmt = conn
+        .prepare("SELECT record FROM games WHERE event = ?1 AND state = 'finished' ORDER BY id")?;
+    let rows = stmt.query_map([id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Event `id`'s standings: the object `arbiter merge --json` prints for an
+/// export of its games (the same code: the merge of the records).
+pub fn standings(records: &[String]) -> Result<arbiter_core::stats::json::Report, DbError> {
+    let mut merger = arbiter_core::event::merge::Merger::default();
+    let path = std::path::Path::new("arena");
+    for (index, line) in records.iter().enumerate() {
+        let game = arbiter_core::records::jsonl::parse_line(line)
+            .map_err(|e| DbError(format!("stored game #{}: {e}", index + 1)))?;
+        merger.add(
+            arbiter_core::event::place::Origin { file: 0, index },
+            path,
+            game,
+        );
+    }
+    let merged = merger.finish().map_err(|e| DbError(e.to_string()))?;
+    Ok(merged.report())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> time::OffsetDateTime {
+        time::OffsetDateTime::parse(
+            "2026-12-04T18:00:00Z",
+            &time::format_description::well_known::Rfc3339,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn at_is_now_or_a_time_to_come_in_utc() {
+        assert_eq!(parse_at("now", now()).unwrap(), "2026-12-04T18:00:00Z");
+        assert_eq!(
+            parse_at("2026-12-04T20:30:00+01:00", now()).unwrap(),
+            "2026-12-04T19:30:00Z"
+        );
+        assert_eq!(
+            parse_at("2027-01-01T00:00:00.75Z", now()).unwrap(),
+            "2027-01-01T00:00:00Z"
+        );
+        let past = parse_at("2026-12-04T17:00:00Z", now()).unwrap_err();
+        assert!(
+            past.contains("in the past") && past.contains("2026-12-04T18:00:00Z"),
+            "{past}"
+        );
+        for bad in ["tomorrow", "2026-12-04 18:00", "2026-12-04", ""] {
+            let e = parse_at(bad, now()).unwrap_err();
+            assert!(e.contains("not an RFC 3339 time"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn only_round_robin_and_swiss_are_events() {
+        assert_eq!("roundrobin".parse(), Ok(EventFormat::RoundRobin));
+        assert_eq!("round-robin".parse(), Ok(EventFormat::RoundRobin));
+        assert_eq!("swiss".parse(), Ok(EventFormat::Swiss));
+        assert!("knockout"
+            .parse::<EventFormat>()
+            .unwrap_err()
+            .contains("round robin"));
+        assert!("league"
+            .parse::<EventFormat>()
+            .unwrap_err()
+            .contains("unknown format"));
+        assert_eq!(EventFormat::RoundRobin.to_string(), "round-robin");
+    }
+
+    #[test]
+    fn an_event_is_added_started_and_finished_or_cancelled() {
+        let dir = arbiter_core::testing::test_dir("arena-events");
+        let conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        let new = |pool: &str| NewEvent {
+            pool: pool.into(),
+            format: EventFormat::Swiss,
+            rounds: 3,
+            at: "2000-01-01T00:00:00Z".into(),
+        };
+        let a = add(&conn, &new("bohn")).unwrap();
+        let b = add(&conn, &new("kalah")).unwrap();
+        let due = in_state(&conn, EventState::Scheduled).unwrap();
+        assert_eq!(due.iter().map(|e| e.id).collect::<Vec<_>>(), [a, b]);
+        start(&conn, a, &["x".into(), "y/2".into()], 1, Some("one round")).unwrap();
+        assert!(start(&conn, a, &[], 1, None).is_err());
+        cancel(&conn, b, "one bot").unwrap();
+        let e = get(&conn, a).unwrap().unwrap();
+        assert_eq!(e.state, EventState::Playing);
+        assert_eq!(e.players, ["x", "y/2"]);
+        assert_eq!((e.rounds, e.played_rounds), (3, Some(1)));
+        finish(&conn, a, None).unwrap();
+        let e = get(&conn, a).unwrap().unwrap();
+        assert_eq!(e.state, EventState::Finished);
+        assert_eq!(e.note.as_deref(), Some("one round"));
+        assert!(e.ended.is_some());
+        let c = get(&conn, b).unwrap().unwrap();
+        assert_eq!(
+            (c.state, c.note.as_deref()),
+            (EventState::Cancelled, Some("one bot"))
+        );
+        assert!(get(&conn, 99).unwrap().is_none());
+        assert_eq!(list(&conn).unwrap().len(), 2);
+    }
+}
