@@ -113,6 +113,11 @@ struct EventGame {
 /// games are played without it (each lost at the start: a forfeit).
 const EVENT_ABSENCE_GRACE: Duration = Duration::from_secs(30);
 
+/// How long a server that has just started waits before it starts an event
+/// that is due: the bots that were connected before a restart need a
+/// moment to connect again, and an event takes those connected when it starts.
+pub const EVENT_GATHER: Duration = Duration::from_secs(10);
+
 /// A pool's results, kept between refits so that a refit reads no game.
 struct PoolTally {
     tally: Tally,
@@ -142,6 +147,8 @@ pub struct Arena {
     seats: Arc<dyn Seats>,
     wake: Notify,
     pub live: LiveHub,
+    /// When the server opened (events wait [`EVENT_GATHER`] after it).
+    opened: Instant,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -303,6 +310,7 @@ impl Arena {
             seats,
             wake: Notify::new(),
             live,
+            opened: Instant::now(),
         });
         arena.live.publish(arbiter_board::live::LiveMsg::Event(
             arbiter_board::live::hub::EventMeta {
@@ -525,11 +533,14 @@ impl Arena {
             return;
         }
         let active = self.active_bots();
-        let due =
+        let due = if self.opened.elapsed() < EVENT_GATHER {
+            Vec::new()
+        } else {
             events::in_state(&lock(&self.reader), EventState::Scheduled).unwrap_or_else(|e| {
                 tracing::error!("cannot read the events: {e}");
                 Vec::new()
-            });
+            })
+        };
         let now = Instant::now();
         let mut starts: Vec<(usize, Start, i64, Option<EventGame>)> = Vec::new();
         {
