@@ -1561,23 +1561,27 @@ fn slots_of(json: &Path) -> Vec<usize> {
 }
 
 #[test]
-fn a_round_robin_event_plays_among_the_connected_bots_and_resumes_after_kill_9() {
+fn a_round_robin_event_plays_among_the_connected_bots_and_resumes_after_stops() {
     let (dir, db, pools) = arena_dir(
         "event-rr",
-        // why depth=2: games long enough that the kill below lands mid-event.
-        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=2", "openings": "suite"}]"#,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "st=1", "openings": "suite"}]"#,
     );
     let mut args = Vec::new();
-    for (name, level) in [("ev-a", 1), ("ev-b", 2), ("ev-c", 3), ("ev-d", 4)] {
+    // why slow random movers: games of a second or so, so that both stops
+    // below land mid-event however fast the machine.
+    for (seed, name) in ["ev-a", "ev-b", "ev-c", "ev-d"].into_iter().enumerate() {
         add_bot(&db, name);
-        args.extend(house(name, &engine(), &format!("option.Level={level}")));
+        let slow = format!("arg=--mode arg=slow arg=--delay-ms arg=15 arg=--seed arg={seed}");
+        args.extend(house(name, &testbot(), &slow));
     }
+    args.extend(["--drain".into(), "60".into()]);
     let mut arena = start(&dir, &db, &pools, &args);
     // Four bots, three rounds: 6 pairs × 2 colours × 3 = 36 games.
     let id = schedule_event(&db, "bohn", "roundrobin", 3);
     let path = format!("/api/arena/event?id={id}");
+    let finished_games = |e: &serde_json::Value| e["games"].as_array().unwrap().len();
     let early = wait_for_json(&arena.addr, &path, Duration::from_secs(120), |e| {
-        e["state"] == "playing" && e["games"].as_array().unwrap().len() >= 3
+        e["state"] == "playing" && finished_games(e) >= 3
     });
     let players: Vec<&str> = early["players"]
         .as_array()
@@ -1591,19 +1595,59 @@ fn a_round_robin_event_plays_among_the_connected_bots_and_resumes_after_kill_9()
     let listed = get_json(&arena.addr, "/api/arena/events");
     assert_eq!(listed[0]["id"], id, "{listed}");
     assert_eq!(listed[0]["format"], "round-robin", "{listed}");
+    let event_list = || {
+        let out = arbiter()
+            .args(["arena", "event", "list", "--db", &s(&db)])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let aborted = || {
+        let conn = arbiter_arena::db::open_existing(&db).unwrap();
+        conn.query_row(
+            "SELECT count(*) FROM games WHERE event = ?1 AND state = 'aborted'",
+            [id],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap()
+    };
     // kill -9 mid-event, and a new server on the same database.
     arena.child.kill().unwrap();
     arena.child.wait().unwrap();
-    let list = arbiter()
-        .args(["arena", "event", "list", "--db", &s(&db)])
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
-    let list = String::from_utf8(list.stdout).unwrap();
+    let list = event_list();
     assert!(
         list.contains("\tplaying\t4 bots"),
         "killed mid-event: {list}"
     );
+    let mut arena = start(&dir, &db, &pools, &args);
+    // why after the start: a new server marks the killed games aborted.
+    let after_kill = aborted();
+    // A graceful stop mid-event: the games in progress finish (none
+    // aborted), the event stays playing, and a third server finishes it.
+    let before = finished_games(&get_json(&arena.addr, &path));
+    wait_for_json(&arena.addr, &path, Duration::from_secs(120), |e| {
+        finished_games(e) >= before + 3
+    });
+    unsafe { libc::kill(arena.child.id() as i32, libc::SIGTERM) };
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(status) = arena.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(90),
+            "the drain did not end"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(status.code(), Some(0), "a drained stop exits 0");
+    let list = event_list();
+    assert!(
+        list.contains("\tplaying\t4 bots"),
+        "stopped mid-event: {list}"
+    );
+    assert_eq!(aborted(), after_kill, "the drain finished its games");
     let arena = start(&dir, &db, &pools, &args);
     let done = wait_for_json(&arena.addr, &path, Duration::from_secs(300), |e| {
         e["state"] == "finished"
