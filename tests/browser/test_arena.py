@@ -5,7 +5,10 @@ gives (rating, interval, games, W–D–L, score, connected, last seen), and a
 bot's page draws its admission, its rating chart and results by opponent.
 A bot with two versions, the second a broken build, has a page with its
 versions, its results by opponent with their LOS and its losses by kind,
-as its JSON gives them.
+as its JSON gives them. A scheduled round robin among three house bots
+is listed on the events page and has a page with its standings and games
+as its JSON gives them; an event for a pool the server does not serve is
+shown cancelled, with the reason.
 
 With ARENA_SHOTS=DIR set, the pages are also saved at 1280×800 and 390×844
 (a phone's screen, emulated; docs/img/arena-*.png are made so)."""
@@ -23,7 +26,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARBITER, BIN, TESTBOT, WAIT, arbiter, stop
+from conftest import ARBITER, BIN, TESTBOT, WAIT, arbiter, start_with_address, stop
 
 GAMES = 12
 POOLS = [
@@ -84,16 +87,17 @@ def wait_for(driver, condition):
                          ignored_exceptions=(Exception,)).until(condition)
 
 
-def shots(driver, name):
+def shots(driver, name, suffixes=("1280", "390")):
+    """Saves the page as arena-{name}-{suffix}.png at 1280×800 and 390×844."""
     out = os.environ.get("ARENA_SHOTS")
     if not out:
         return
-    for width, height in ((1280, 800), (390, 844)):
+    for (width, height), suffix in zip(((1280, 800), (390, 844)), suffixes):
         # why emulated: headless Chromium keeps a window at least 500 px wide.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
         time.sleep(0.3)  # the layout follows the width
-        driver.save_screenshot(str(Path(out) / f"arena-{name}-{width}.png"))
+        driver.save_screenshot(str(Path(out) / f"arena-{name}-{suffix}.png"))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -302,3 +306,166 @@ def test_an_unknown_bot_or_pool_is_said_in_the_error_line(arena, browser):
     browser.get(f"{arena}/arena")
     wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
     assert browser.find_element(By.CSS_SELECTOR, "[data-error]").get_attribute("hidden") is not None
+
+
+EVENT_POOLS = [{"name": "bohn", "game": "bohnenspiel", "each": "st=0.02", "openings": "suite"}]
+# Three house bots of different strength: a round robin of one round is
+# 3 pairs × 2 colours = 6 games.
+EVENT_BOTS = {"ev-a": 1, "ev-b": 3, "ev-c": 6}
+
+
+def schedule(db, pool):
+    """`arena event add … --at now` of a one-round round robin: its id."""
+    out = arbiter("arena", "event", "add", "--db", str(db), "--pool", pool,
+                  "--format", "roundrobin", "--rounds", "1", "--at", "now")
+    return int(out.splitlines()[-1])
+
+
+@pytest.fixture
+def event_arena(tmp_path):
+    """An arena of three house bots that has played a round robin of one
+    round (event `played`) and cancelled one for a pool it does not serve
+    (event `cancelled`): (its URL, played, cancelled). The bots go on
+    playing the pool's games after the event."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps(EVENT_POOLS))
+    engine = str(BIN / "engine")
+    house = []
+    for name, level in EVENT_BOTS.items():
+        arbiter("arena", "bot", "add", name, "--db", str(db))
+        house += ["--house", f"name={name} cmd={engine} option.Level={level}"]
+    server, url = start_with_address(
+        [ARBITER, "arena", "run", "--listen", "127.0.0.1:0", "--db", db, "--pools", pools, *house],
+        pattern=r"(http://\S+?)/arena")
+    try:
+        # The server takes an event due 10 s after it starts (EVENT_GATHER),
+        # among the bots connected then: all three are, by then.
+        played = schedule(db, "bohn")
+        cancelled = schedule(db, "nowhere")
+        deadline = time.monotonic() + 120  # a hang guard only
+        while True:
+            done = get_json(f"{url}/api/arena/event?id={played}")
+            other = get_json(f"{url}/api/arena/event?id={cancelled}")
+            if done["state"] == "finished" and other["state"] != "scheduled":
+                break
+            assert done["state"] in ("scheduled", "playing"), done
+            assert time.monotonic() < deadline, (done, other)
+            time.sleep(0.2)
+        assert sorted(done["players"]) == sorted(EVENT_BOTS), done
+        assert len(done["games"]) == 6 and done["standings"]["games"] == 6, done
+        yield url, played, cancelled
+    finally:
+        stop(server)
+
+
+def cells_by_heading(table, row):
+    """A table row's cells' text by their column's heading (as a person
+    reads the row: the text under each heading)."""
+    headings = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+    return dict(zip(headings, [td.text for td in row.find_elements(By.TAG_NAME, "td")]))
+
+
+def assert_fits_a_phone(driver):
+    """At a phone's 390×844 (emulated) neither the page nor any of its
+    tables scrolls sideways: every column left shown is on the screen."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        wide = wait_for(driver, lambda d: d.execute_script(
+            "return innerWidth === 390 && [document.documentElement, ...document.querySelectorAll('.scroll')]"
+            ".map((e) => [e.id || e.firstElementChild?.id || e.tagName, e.scrollWidth, e.clientWidth])"))
+        assert all(scroll <= client for _, scroll, client in wide), wide
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_arena, browser):
+    url, played, cancelled = event_arena
+    events = get_json(f"{url}/api/arena/events")
+    assert [e["id"] for e in events] == [cancelled, played], events
+    browser.get(f"{url}/arena/events")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    table = browser.find_element(By.CSS_SELECTOR, "[data-events]")
+    rows = table.find_elements(By.CSS_SELECTOR, "tbody tr[data-event]")
+    # Newest first, each row as its line of the JSON.
+    assert [r.get_attribute("data-event") for r in rows] == [str(e["id"]) for e in events]
+    for row, e in zip(rows, events):
+        assert row.get_attribute("data-state") == e["state"], (row.text, e)
+        shown = cells_by_heading(table, row)
+        assert shown["Event"] == f'#{e["id"]}', (shown, e)
+        assert shown["Pool"] == e["pool"] and shown["Format"] == e["format"] == "round-robin", (shown, e)
+        assert shown["State"] == e["state"], (shown, e)
+        assert shown["Games"] == str(e["games"]), (shown, e)
+        assert row.find_element(By.CSS_SELECTOR, "[data-games]").text == str(e["games"]), (row.text, e)
+    assert events[1]["state"] == "finished" and events[1]["games"] == 6, events
+    assert events[0]["state"] == "cancelled" and events[0]["games"] == 0, events
+    assert_fits_a_phone(browser)
+    shots(browser, "events", ("wide", "phone"))
+
+    # The played event's page, reached from its row.
+    browser.find_element(By.CSS_SELECTOR, f'tr[data-event="{played}"] a').click()
+    wait_for(browser, lambda d: d.current_url == f"{url}/arena/event?id={played}")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    e = get_json(f"{url}/api/arena/event?id={played}")
+    meta = browser.find_element(By.CSS_SELECTOR, "#meta")
+    assert meta.get_attribute("data-state") == "finished", meta.text
+    assert "finished" in meta.text and "6 games finished" in meta.text, meta.text
+    assert not browser.find_element(By.CSS_SELECTOR, "#note").is_displayed()
+    players = browser.find_element(By.CSS_SELECTOR, "#players")
+    assert [a.text for a in players.find_elements(By.TAG_NAME, "a")] == e["players"], players.text
+
+    # The standings: the JSON's rows in its order, with its numbers.
+    standings = e["standings"]["standings"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-standings] tbody tr[data-row]")
+    assert [r.get_attribute("data-row") for r in rows] == [s["name"] for s in standings], [r.text for r in rows]
+    for row, s in zip(rows, standings):
+        cell = lambda name: row.find_element(By.CSS_SELECTOR, f"[data-{name}]").text  # noqa: E731
+        assert row.find_element(By.TAG_NAME, "td").text == str(s["rank"]), (row.text, s)
+        assert cell("games") == str(s["games"]) and s["games"] == 4, (row.text, s)
+        assert abs(float(cell("points")) - s["points"]) <= 0.05, (row.text, s)
+        assert cell("wdl") == f'{s["wins"]}–{s["draws"]}–{s["losses"]}', (row.text, s)
+        # why: the page rounds half up (JS toFixed) where Python's format
+        # rounds to even; compare to a tenth of a percent.
+        assert percent_shown(cell("score"), s["score"]), (row.text, s)
+
+    # Every game, newest first, with a link to its replay.
+    table = browser.find_element(By.CSS_SELECTOR, "table[data-games]")
+    rows = table.find_elements(By.CSS_SELECTOR, "tbody tr[data-game]")
+    assert [r.get_attribute("data-game") for r in rows] == [str(g["id"]) for g in reversed(e["games"])]
+    for row, g in zip(rows, reversed(e["games"])):
+        shown = cells_by_heading(table, row)
+        assert (shown["Round"], shown["South"], shown["North"], shown["Result"]) == (
+            g["round"], g["south"], g["north"], g["result"]), (shown, g)
+        link = row.find_element(By.CSS_SELECTOR, "a[data-replay]")
+        assert link.text == f'#{g["id"]}', (link.text, g)
+        assert link.get_attribute("href") == f'{url}/replay?log={g["log"]}&game={g["index"]}', link.get_attribute("href")
+    assert_fits_a_phone(browser)
+    shots(browser, "event", ("wide", "phone"))
+
+    # Following a replay link opens that game in the replay page.
+    g = e["games"][0]
+    browser.find_element(By.CSS_SELECTOR, f'tr[data-game="{g["id"]}"] a[data-replay]').click()
+    wait_for(browser, lambda d: d.current_url == f'{url}/replay?log={g["log"]}&game={g["index"]}')
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    text = lambda css: browser.find_element(By.CSS_SELECTOR, css).text  # noqa: E731
+    wait_for(browser, lambda d: text("[data-seat=south]") == f'south: {g["south"]}'
+             and text("[data-seat=north]") == f'north: {g["north"]}')
+    current = browser.find_element(By.CSS_SELECTOR, "#games tr.current")
+    assert current.get_attribute("data-game-index") == str(g["index"]), current.text
+    assert re.fullmatch(r"0/[1-9]\d*", text("[data-ply]")), text("[data-ply]")
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-error]").is_displayed(), text("[data-error]")
+
+    # The cancelled event's page: its state and why.
+    c = get_json(f"{url}/api/arena/event?id={cancelled}")
+    assert c["state"] == "cancelled" and 'no pool named "nowhere"' in c["note"], c
+    browser.get(f"{url}/arena/event?id={cancelled}")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    meta = browser.find_element(By.CSS_SELECTOR, "#meta")
+    assert meta.get_attribute("data-state") == "cancelled" and "cancelled" in meta.text, meta.text
+    note = browser.find_element(By.CSS_SELECTOR, "#note")
+    assert note.is_displayed() and note.text == c["note"], note.text
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-standings] tr[data-row], [data-games] tr[data-game]")
+    for table in ("[data-standings]", "table[data-games]"):
+        empty = browser.find_element(By.CSS_SELECTOR, f"{table} tbody")
+        assert empty.text == "None: the event was cancelled.", (table, empty.text)

@@ -23,10 +23,12 @@ function drawHead(e) {
   if (e.ended) parts.push(`ended ${when(e.ended)}`);
   parts.push(`${e.games.length} games finished` + (e.playing.length ? `, ${e.playing.length} in progress` : ""));
   const meta = $("#meta");
-  meta.textContent = parts.join(" · ");
+  // why spans: a narrow screen breaks the line between the parts, not in a time.
+  meta.replaceChildren(...parts.flatMap((p, i) => [...(i ? [" · "] : []), el("span", { class: "part" }, p)]));
   meta.dataset.state = e.state;
   const note = $("#note");
   note.hidden = !e.note;
+  note.dataset.state = e.state;
   note.textContent = e.note ?? "";
   const players = $("#players");
   if (e.players.length) {
@@ -38,7 +40,13 @@ function drawHead(e) {
   }
 }
 
-function drawStandings(s) {
+// What an empty table says, by the event's state.
+const none = (state) => ({
+  scheduled: "Not started yet.",
+  cancelled: "None: the event was cancelled.",
+}[state] ?? "No game finished yet.");
+
+function drawStandings(s, state) {
   const body = $("#standings tbody");
   body.replaceChildren(...s.standings.map((r) => el("tr", { "data-row": r.name },
     el("td", {}, String(r.rank)),
@@ -49,7 +57,7 @@ function drawStandings(s) {
     el("td", { "data-score": "" }, r.score === null ? "–" : `${(100 * r.score).toFixed(1)}%`),
     el("td", { class: "wide" }, fmt(r.sonneborn_berger, 2)),
   )));
-  if (!s.standings.length) body.append(el("tr", {}, el("td", { colspan: "7", class: "name" }, "No game finished yet.")));
+  if (!s.standings.length) body.append(el("tr", {}, el("td", { colspan: "7", class: "name" }, none(state))));
 }
 
 function drawGames(e) {
@@ -63,6 +71,7 @@ function drawGames(e) {
     el("td", {}, g.result),
     el("td", { class: "name wide" }, ending(g.termination)),
   )));
+  if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "name" }, none(e.state))));
 }
 
 let timer = null;
@@ -75,7 +84,7 @@ async function refresh() {
   const e = await fetchJson(`/api/arena/event?id=${encodeURIComponent(id)}`);
   if (!e) return;
   drawHead(e);
-  drawStandings(e.standings);
+  drawStandings(e.standings, e.state);
   drawGames(e);
   document.body.dataset.ready = "true";
   showError(null);

@@ -10,10 +10,10 @@ function draw(events) {
     el("td", {}, el("a", { href: `/arena/event?id=${e.id}` }, `#${e.id}`)),
     el("td", { class: "name" }, e.pool),
     el("td", { class: "name" }, e.format),
-    el("td", {}, String(e.played_rounds ?? e.rounds)),
+    el("td", { class: "wide" }, String(e.played_rounds ?? e.rounds)),
     el("td", { class: "name wide" }, when(e.at)),
     el("td", { class: "name", title: e.note ?? "" }, e.state),
-    el("td", {}, e.players.length ? String(e.players.length) : "–"),
+    el("td", { class: "wide" }, e.players.length ? String(e.players.length) : "–"),
     el("td", { "data-games": "" }, String(e.games)),
   )));
   if (!events.length) {
