@@ -87,17 +87,17 @@ def wait_for(driver, condition):
                          ignored_exceptions=(Exception,)).until(condition)
 
 
-def shots(driver, name, suffixes=("1280", "390")):
-    """Saves the page as arena-{name}-{suffix}.png at 1280×800 and 390×844."""
+def shots(driver, name):
+    """Saves the page as arena-{name}-{width}.png at 1280×800 and 390×844."""
     out = os.environ.get("ARENA_SHOTS")
     if not out:
         return
-    for (width, height), suffix in zip(((1280, 800), (390, 844)), suffixes):
+    for width, height in ((1280, 800), (390, 844)):
         # why emulated: headless Chromium keeps a window at least 500 px wide.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
         time.sleep(0.3)  # the layout follows the width
-        driver.save_screenshot(str(Path(out) / f"arena-{name}-{suffix}.png"))
+        driver.save_screenshot(str(Path(out) / f"arena-{name}-{width}.png"))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -401,7 +401,7 @@ def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_aren
     assert events[1]["state"] == "finished" and events[1]["games"] == 6, events
     assert events[0]["state"] == "cancelled" and events[0]["games"] == 0, events
     assert_fits_a_phone(browser)
-    shots(browser, "events", ("wide", "phone"))
+    shots(browser, "events")
 
     # The played event's page, reached from its row.
     browser.find_element(By.CSS_SELECTOR, f'tr[data-event="{played}"] a').click()
@@ -441,7 +441,7 @@ def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_aren
         assert link.text == f'#{g["id"]}', (link.text, g)
         assert link.get_attribute("href") == f'{url}/replay?log={g["log"]}&game={g["index"]}', link.get_attribute("href")
     assert_fits_a_phone(browser)
-    shots(browser, "event", ("wide", "phone"))
+    shots(browser, "event")
 
     # Following a replay link opens that game in the replay page.
     g = e["games"][0]
