@@ -74,7 +74,11 @@ fn the_remote_limits_are_the_ones_protocol_spec_16_6_lists() {
     documents(
         section,
         "line rate",
-        &[l.lines_per_second.to_string(), l.line_burst.to_string()],
+        &[
+            l.lines_per_second.to_string(),
+            l.line_burst.to_string(),
+            format!("allows {} lines more", l.answer_credit),
+        ],
     );
     documents(
         section,

@@ -226,6 +226,39 @@ fn runner_tc(
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fast_bot_sending_only_what_it_is_asked_is_no_flood() {
+    // A line rate far below a fast game's over loopback (each answer sent at
+    // once): the lines each command asks for keep the connection open. A
+    // flood of lines nobody asked for is closed (the test above).
+    let limits = Limits {
+        lines_per_second: 10,
+        line_burst: 10,
+        ..Limits::default()
+    };
+    let (registry, url) = endpoint(limits).await;
+    tokio::spawn(scripted_bot(url.clone(), TOKEN_A, Script::default()));
+    let runner = runner(
+        registry.clone(),
+        "alice",
+        Duration::from_secs(5),
+        Duration::from_secs(10),
+    );
+    let games = play_all(&runner, vec![job(), job(), job()]).await;
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        assert!(
+            matches!(
+                g.played.termination,
+                Termination::Rules { .. } | Termination::Adjudication { .. }
+            ),
+            "{:?}",
+            g.played.termination
+        );
+        assert!(g.played.moves.len() >= 20, "{:?}", g.played.moves.len());
+    }
+}
+
 /// Plays `jobs` (within two minutes); the results in the order they ended.
 async fn play_all(runner: &Runner, jobs: Vec<Job>) -> Vec<Finished> {
     let mut done = Vec::new();

@@ -83,6 +83,12 @@ impl Bucket {
         }
     }
 
+    /// Adds `n` lines to the bucket (at most to its burst): the answers a
+    /// line just sent to the bot asks for.
+    pub(crate) fn credit(&mut self, n: u32) {
+        self.level = (self.level + f64::from(n)).min(self.burst);
+    }
+
     pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
@@ -94,5 +100,24 @@ impl Bucket {
         } else {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bucket;
+
+    #[test]
+    fn a_credit_refills_the_bucket_up_to_its_burst_only() {
+        // why a rate of 1 a second: the test's own time adds next to nothing.
+        let mut b = Bucket::new(1, 3);
+        assert!((0..3).all(|_| b.take()));
+        assert!(!b.take(), "empty");
+        b.credit(2);
+        assert!(b.take() && b.take());
+        assert!(!b.take(), "two lines credited, two taken");
+        b.credit(100);
+        assert!((0..3).all(|_| b.take()));
+        assert!(!b.take(), "a credit never goes over the burst");
     }
 }

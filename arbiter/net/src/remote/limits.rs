@@ -15,6 +15,9 @@ pub struct Limits {
     /// Lines a second a bot may send on average, and in one burst.
     pub lines_per_second: u32,
     pub line_burst: u32,
+    /// Lines a bot may send besides for each line the arbiter sends it
+    /// (up to the burst): its answers.
+    pub answer_credit: u32,
     /// Lines received and not yet read by a game; more is a flood.
     pub inbound_queue: usize,
     pub ping_interval: Duration,
@@ -33,6 +36,11 @@ impl Default for Limits {
             // a thousand a second is an engine printing every node.
             lines_per_second: 1000,
             line_burst: 2000,
+            // why: a fast engine answers each `position`/`go` and `isready` at
+            // once (`info`, `bestmove`, `readyok`); over loopback a game then
+            // goes at thousands of plies a second, each answered lines
+            // the bot was asked for, never a flood.
+            answer_credit: 8,
             inbound_queue: 4096,
             ping_interval: Duration::from_secs(1),
             pong_timeout: Duration::from_secs(15),

@@ -169,6 +169,9 @@ impl UmiSocket {
     /// the round trip; a ping sent once the read began would be answered
     /// after it.
     pub async fn send(&mut self, lines: &[&str]) -> Result<(), String> {
+        let asked = u32::try_from(lines.len()).unwrap_or(u32::MAX);
+        self.bucket
+            .credit(asked.saturating_mul(self.limits.answer_credit));
         if Instant::now() >= self.next_ping {
             // why: a pong that came while nobody read is still unread;
             // without it the pong timeout would be judged wrong.

@@ -414,7 +414,10 @@ impl Relay<'_> {
 
     async fn apply<W: Wire>(&mut self, out: Out, w: &mut W) -> Result<(), String> {
         match out {
-            Out::Kgp(c) => send(w, &c, self.ep).await,
+            Out::Kgp(c) => {
+                self.bucket.credit(self.ep.limits.answer_credit);
+                send(w, &c, self.ep).await
+            }
             Out::Umi(line) => match self.inbound.try_send(Inbound::Line(line)) {
                 Ok(()) => Ok(()),
                 Err(mpsc::error::TrySendError::Full(_)) => Err(format!(
