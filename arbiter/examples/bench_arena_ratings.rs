@@ -62,6 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 north: &names[b],
                 pair: g as u64 / 2,
                 leg: 1 + (g % 2) as u8,
+                event: None,
             },
         )?;
         let log = GameLog {

@@ -429,11 +429,13 @@ def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_aren
         # rounds to even; compare to a tenth of a percent.
         assert percent_shown(cell("score"), s["score"]), (row.text, s)
 
-    # Every game, newest first, with a link to its replay.
+    # Every game, newest first (as the JSON lists them), with a link to its replay.
     table = browser.find_element(By.CSS_SELECTOR, "table[data-games]")
     rows = table.find_elements(By.CSS_SELECTOR, "tbody tr[data-game]")
-    assert [r.get_attribute("data-game") for r in rows] == [str(g["id"]) for g in reversed(e["games"])]
-    for row, g in zip(rows, reversed(e["games"])):
+    assert e["finished"] == len(e["games"]) == 6, e
+    assert [int(g["id"]) for g in e["games"]] == sorted((g["id"] for g in e["games"]), reverse=True), e
+    assert [r.get_attribute("data-game") for r in rows] == [str(g["id"]) for g in e["games"]]
+    for row, g in zip(rows, e["games"]):
         shown = cells_by_heading(table, row)
         assert (shown["Round"], shown["South"], shown["North"], shown["Result"]) == (
             g["round"], g["south"], g["north"], g["result"]), (shown, g)

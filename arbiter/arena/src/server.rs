@@ -149,6 +149,8 @@ pub struct Arena {
     pub live: LiveHub,
     /// When the server opened (events wait [`EVENT_GATHER`] after it).
     opened: Instant,
+    /// The events' standings, kept up for the pages.
+    pub standings: events::Standings,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -311,6 +313,7 @@ impl Arena {
             wake: Notify::new(),
             live,
             opened: Instant::now(),
+            standings: events::Standings::default(),
         });
         arena.live.publish(arbiter_board::live::LiveMsg::Event(
             arbiter_board::live::hub::EventMeta {

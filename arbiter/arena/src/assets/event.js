@@ -21,7 +21,7 @@ function drawHead(e) {
   const parts = [`${rounds} round${rounds === 1 ? "" : "s"}`, `starts ${when(e.at)}`, e.state];
   if (e.started) parts.push(`started ${when(e.started)}`);
   if (e.ended) parts.push(`ended ${when(e.ended)}`);
-  parts.push(`${e.games.length} games finished` + (e.playing.length ? `, ${e.playing.length} in progress` : ""));
+  parts.push(`${e.finished} games finished` + (e.playing.length ? `, ${e.playing.length} in progress` : ""));
   const meta = $("#meta");
   // why spans: a narrow screen breaks the line between the parts, not in a time.
   meta.replaceChildren(...parts.flatMap((p, i) => [...(i ? [" · "] : []), el("span", { class: "part" }, p)]));
@@ -62,7 +62,7 @@ function drawStandings(s, state) {
 
 function drawGames(e) {
   const body = $("#games tbody");
-  const rows = e.games.slice().reverse();
+  const rows = e.games; // newest first, as the JSON lists them
   body.replaceChildren(...rows.map((g) => el("tr", { "data-game": String(g.id) },
     el("td", {}, replayLink(g)),
     el("td", {}, g.round),

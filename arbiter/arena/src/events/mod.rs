@@ -288,6 +288,94 @@ pub fn records(conn: &Connection, id: i64) -> Result<Vec<String>, DbError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Each event's standings for the pages ([`Standings::of`]): its games are
+/// merged as they finish (a watching merger: a game costs microseconds),
+/// and the report — whose rating fit of 200 players takes 0.4 s — is
+/// worked out again only when games came in and at most once per ten times
+/// its own cost, so that a page polled by many during an event of 40,000
+/// games costs a bounded share of a core (BENCHMARKS.md, "An arena event at
+/// a term's scale"). An event that is over is always answered exactly.
+#[derive(Default)]
+pub struct Standings(std::sync::Mutex<std::collections::BTreeMap<i64, Kept>>);
+
+/// One event's merge so far, and its last report.
+struct Kept {
+    merger: arbiter_core::event::merge::Merger,
+    /// The newest game merged, and how many.
+    last: i64,
+    added: usize,
+    /// The report, the games merged when it was made, when, and its cost.
+    report: Option<(arbiter_core::stats::json::Report, usize)>,
+    at: std::time::Instant,
+    took: std::time::Duration,
+}
+
+/// The least time between two reports of an event while games come in.
+const REPORT_SPACING: std::time::Duration = std::time::Duration::from_millis(500);
+
+impl Standings {
+    /// Event `id`'s standings, as [`standings`] gives them for the games
+    /// merged when they were last worked out (`over`: the event has ended,
+    /// so every game is counted).
+    pub fn of(
+        &self,
+        conn: &Connection,
+        id: i64,
+        over: bool,
+    ) -> Result<arbiter_core::stats::json::Report, DbError> {
+        let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = all.entry(id).or_insert_with(|| Kept {
+            merger: arbiter_core::event::merge::Merger::watching(),
+            last: 0,
+            added: 0,
+            report: None,
+            at: std::time::Instant::now(),
+            took: std::time::Duration::ZERO,
+        });
+        let mut stmt = conn.prepare(
+            "SELECT id, record FROM games WHERE event = ?1 AND state = 'finished' AND id > ?2 \
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![id, kept.last], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (game, line) = row?;
+            let log = arbiter_core::records::jsonl::parse_line(&line)
+                .map_err(|e| DbError(format!("stored game {game}: {e}")))?;
+            let origin = arbiter_core::event::place::Origin {
+                file: 0,
+                index: kept.added,
+            };
+            kept.merger.add(origin, std::path::Path::new("arena"), log);
+            kept.last = game;
+            kept.added += 1;
+        }
+        let stale = match &kept.report {
+            None => true,
+            Some((_, merged)) => {
+                *merged != kept.added
+                    && (over || kept.at.elapsed() >= REPORT_SPACING.max(kept.took * 10))
+            }
+        };
+        if stale {
+            let t0 = std::time::Instant::now();
+            let report = match kept.merger.look() {
+                Some(Ok(look)) => look.report(),
+                Some(Err(e)) => return Err(DbError(e.to_string())),
+                None => return Err(DbError("internal: a merger that does not watch".into())),
+            };
+            kept.report = Some((report, kept.added));
+            kept.at = std::time::Instant::now();
+            kept.took = t0.elapsed();
+        }
+        match &kept.report {
+            Some((report, _)) => Ok(report.clone()),
+            None => Err(DbError("internal: no report made".into())),
+        }
+    }
+}
+
 /// Event `id`'s standings: the object `arbiter merge --json` prints for an
 /// export of its games (the same code: the merge of the records).
 pub fn standings(records: &[String]) -> Result<arbiter_core::stats::json::Report, DbError> {
@@ -338,6 +426,78 @@ mod tests {
             let e = parse_at(bad, now()).unwrap_err();
             assert!(e.contains("not an RFC 3339 time"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn the_standings_kept_up_are_the_merge_of_the_event_s_games() {
+        let dir = arbiter_core::testing::test_dir("arena-events-standings");
+        let mut conn = crate::db::open(&dir.join("a.sqlite")).unwrap();
+        let id = add(
+            &conn,
+            &NewEvent {
+                pool: "bohn".into(),
+                format: EventFormat::RoundRobin,
+                rounds: 1,
+                at: "2000-01-01T00:00:00Z".into(),
+            },
+        )
+        .unwrap();
+        let event = Event {
+            players: vec!["a".into(), "b".into(), "c".into()],
+            played_rounds: Some(1),
+            state: EventState::Playing,
+            ..get(&conn, id).unwrap().unwrap()
+        };
+        let pool = crate::pools::parse(
+            r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+            std::path::Path::new("."),
+        )
+        .unwrap()
+        .remove(0);
+        let plan = plan::Plan::new(&event, 0, &pool, &[]).unwrap();
+        let plan::Open::Jobs(jobs) = plan.open().unwrap() else {
+            panic!("games to play")
+        };
+        let kept = Standings::default();
+        let mut records = Vec::new();
+        for (k, j) in jobs.iter().enumerate() {
+            let (south, north) = (&event.players[j.job.south], &event.players[j.job.north]);
+            let game = crate::store::begin(
+                &conn,
+                &crate::store::NewGame {
+                    pool: "bohn",
+                    south,
+                    north,
+                    pair: j.job.pair as u64,
+                    leg: j.leg,
+                    event: Some((id, j.job.index)),
+                },
+            )
+            .unwrap();
+            let mut log = crate::store::tests::log(south, north);
+            log.result = Some(if k % 2 == 0 {
+                mancala_rules::GameResult::SouthWins
+            } else {
+                mancala_rules::GameResult::Draw
+            });
+            plan.tag(&mut log, &j.job);
+            crate::store::finish(&mut conn, game, &log).unwrap();
+            records.push(arbiter_core::records::jsonl::to_line(&log));
+            // The first look, and any once the event is over, is exact.
+            let first = k == 0;
+            if first || k + 1 == jobs.len() {
+                let shown = kept.of(&conn, id, !first).unwrap();
+                assert_eq!(
+                    shown,
+                    standings(&records).unwrap(),
+                    "after {} game(s)",
+                    k + 1
+                );
+            }
+        }
+        assert_eq!(records, super::records(&conn, id).unwrap());
+        let json = serde_json::to_value(kept.of(&conn, id, true).unwrap()).unwrap();
+        assert_eq!(json["games"], 6, "{json}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::{internal, read, ApiError};
-use crate::events::{self, Event};
+use crate::events::{self, Event, EventState};
 use crate::server::Arena;
 use crate::store;
 
@@ -75,7 +75,9 @@ struct EventGame {
 pub(super) struct Whole {
     #[serde(flatten)]
     event: Event,
-    /// Its finished games, in the order they ended.
+    /// Its finished games.
+    finished: u64,
+    /// The newest of them (at most 200), newest first.
     games: Vec<EventGame>,
     /// Its games in progress (ids, as in `/api/arena/playing`).
     playing: Vec<i64>,
@@ -103,25 +105,27 @@ pub(super) async fn one(
         let sql = format!(
             // why ?1 the pool: the replay number's SQL reads it so.
             "SELECT id, slot, record, result, termination, ended, {} FROM games g \
-             WHERE event = ?2 AND state = 'finished' ORDER BY id",
+             WHERE event = ?2 AND state = 'finished' ORDER BY id DESC LIMIT ?3",
             store::replay_index_sql("g.id")
         );
         let mut stmt = r.prepare(&sql).map_err(internal)?;
         let rows = stmt
-            .query_map(rusqlite::params![event.pool, id], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, Option<i64>>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, Option<String>>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, Option<String>>(5)?,
-                    row.get::<_, i64>(6)?,
-                ))
-            })
+            .query_map(
+                rusqlite::params![event.pool, id, super::GAMES_LISTED as i64],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, Option<i64>>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, Option<String>>(3)?,
+                        row.get::<_, Option<String>>(4)?,
+                        row.get::<_, Option<String>>(5)?,
+                        row.get::<_, i64>(6)?,
+                    ))
+                },
+            )
             .map_err(internal)?;
         let mut games = Vec::new();
-        let mut records = Vec::new();
         for row in rows {
             let (game, slot, record, result, termination, ended, index) = row.map_err(internal)?;
             let parsed = arbiter_core::records::jsonl::parse_line(&record)
@@ -139,13 +143,21 @@ pub(super) async fn one(
                 termination: termination.unwrap_or_default(),
                 ended,
             });
-            records.push(record);
         }
-        let standings = events::standings(&records).map_err(internal)?;
+        let finished = r
+            .query_row(
+                "SELECT count(*) FROM games WHERE event = ?1 AND state = 'finished'",
+                [id],
+                |row| row.get::<_, i64>(0),
+            )
+            .map_err(internal)? as u64;
+        let over = matches!(event.state, EventState::Finished | EventState::Cancelled);
+        let standings = arena.standings.of(&r, id, over).map_err(internal)?;
         let standings = serde_json::to_value(&standings).map_err(internal)?;
         let playing = in_progress(&r, id).map_err(internal)?;
         Ok(Json(Whole {
             event,
+            finished,
             games,
             playing,
             standings,
