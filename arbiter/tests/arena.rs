@@ -1796,6 +1796,57 @@ fn a_swiss_event_is_paired_round_by_round_and_bad_events_are_refused() {
     assert!(pairs.values().all(|r| r.len() == 1), "{pairs:?}");
     let json = dir.path("swiss.jsonl");
     assert_eq!(done["standings"], export_event(&db, swiss, &json), "{done}");
+    // The organiser cancels an event that is playing: no game of it starts
+    // after, those in progress finish, and what it played stays a
+    // tournament's log (every game tagged, even one ended after the cancel).
+    let long = schedule_event(&db, "bohn", "roundrobin", 200);
+    let long_path = format!("/api/arena/event?id={long}");
+    wait_for_json(&arena.addr, &long_path, Duration::from_secs(120), |e| {
+        e["state"] == "playing" && e["finished"].as_u64().unwrap() >= 2
+    });
+    let cancel = |id: i64| {
+        arbiter()
+            .args(["arena", "event", "cancel", &id.to_string(), "--db", &s(&db)])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap()
+    };
+    let out = cancel(long);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("(playing) cancelled"),
+        "{out:?}"
+    );
+    // why the waits: the server sees the cancel within a second, and a
+    // game of depth=1 started just before ends within the next.
+    std::thread::sleep(Duration::from_secs(3));
+    let stopped = wait_for_json(&arena.addr, &long_path, Duration::from_secs(60), |e| {
+        e["playing"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(stopped["state"], "cancelled", "{stopped}");
+    assert_eq!(stopped["note"], "cancelled by the organiser", "{stopped}");
+    let played = stopped["finished"].as_u64().unwrap();
+    assert!(played < 2 * 6 * 200, "{stopped}");
+    std::thread::sleep(Duration::from_secs(3));
+    let later = get_json(&arena.addr, &long_path);
+    assert_eq!(
+        later["finished"].as_u64().unwrap(),
+        played,
+        "no game after: {later}"
+    );
+    let json = dir.path("cancelled.jsonl");
+    assert_eq!(
+        later["standings"],
+        export_event(&db, long, &json),
+        "{later}"
+    );
+    let again = cancel(long);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("cancelled already"),
+        "{again:?}"
+    );
+
     let cancelled = get_json(&arena.addr, &format!("/api/arena/event?id={nowhere}"));
     assert_eq!(cancelled["state"], "cancelled", "{cancelled}");
     assert!(
@@ -1835,7 +1886,7 @@ fn a_swiss_event_is_paired_round_by_round_and_bad_events_are_refused() {
         .output()
         .unwrap();
     let list = String::from_utf8(list.stdout).unwrap();
-    assert_eq!(list.lines().count(), 3, "{list}");
+    assert_eq!(list.lines().count(), 4, "{list}");
     assert!(
         list.lines().any(
             |l| l.starts_with(&format!("{swiss}\tbohn\tswiss\t5 round(s)"))

@@ -102,11 +102,14 @@ struct State {
     absent: BTreeMap<String, Instant>,
 }
 
-/// An event's game: its event and its slot's job.
+/// An event's game: its event, its slot's job, and what its log is tagged
+/// with (the event's name, its schedule).
 #[derive(Clone, Debug)]
 struct EventGame {
     event: i64,
     job: Job,
+    name: String,
+    schedule: Arc<arbiter_core::event::schedule::Schedule>,
 }
 
 /// How long an event waits for a player that is not connected before its
@@ -544,12 +547,30 @@ impl Arena {
                 Vec::new()
             })
         };
+        // Events cancelled by the organiser (`arena event cancel`) while playing.
+        let playing: Option<BTreeSet<i64>> =
+            match events::in_state(&lock(&self.reader), EventState::Playing) {
+                Ok(all) => Some(all.into_iter().map(|e| e.id).collect()),
+                Err(e) => {
+                    tracing::error!("cannot read the events: {e}");
+                    None
+                }
+            };
         let now = Instant::now();
         let mut starts: Vec<(usize, Start, i64, Option<EventGame>)> = Vec::new();
         {
             let mut guard = lock(&self.state);
             // why: borrow the state's fields apart, not through the guard.
             let s = &mut *guard;
+            if let Some(playing) = playing {
+                s.events.retain(|id, _| {
+                    let on = playing.contains(id);
+                    if !on {
+                        tracing::info!(event = id, "event cancelled: no more of its games");
+                    }
+                    on
+                });
+            }
             for event in due {
                 self.start_event(s, event, &active);
             }
@@ -866,6 +887,8 @@ impl Arena {
                         let game = EventGame {
                             event: id,
                             job: j.job,
+                            name: plan.name.clone(),
+                            schedule: Arc::clone(&plan.schedule),
                         };
                         if let Some(game_id) = self.begin(s, pool, &start, Some(&game)) {
                             if let Some(plan) = s.events.get_mut(&id) {
@@ -922,11 +945,9 @@ impl Arena {
         if let Some(e) = &event {
             // The event's name, the slot's round and its tags: the export of
             // an event is a tournament's log, `arbiter merge` reads it so.
-            if let Some(plan) = lock(&self.state).events.get(&e.event) {
-                log.event = plan.name.clone();
-                log.round = e.job.round.clone();
-                plan.tag(&mut log, &e.job);
-            }
+            log.event = e.name.clone();
+            log.round = e.job.round.clone();
+            e.schedule.tag(&mut log, &e.job);
         }
         // why: a game cut off by our own stop (its engines killed, or the
         // server stopping at once) is never a result: aborted, counted nowhere.

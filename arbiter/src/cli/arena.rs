@@ -86,6 +86,15 @@ pub enum EventCommand {
         #[arg(long, value_name = "FILE")]
         db: PathBuf,
     },
+    /// Cancel a scheduled or playing event: a running arena starts none of
+    /// its games from the next second on (those in progress finish); its
+    /// finished games stay, rated.
+    Cancel {
+        /// The event's id (`arena event list`).
+        id: i64,
+        #[arg(long, value_name = "FILE")]
+        db: PathBuf,
+    },
 }
 
 fn event_format(text: &str) -> Result<arbiter_arena::events::EventFormat, String> {
@@ -313,6 +322,11 @@ fn event(command: EventCommand) -> Result<(), CliError> {
                  at {at}, among the bots connected then"
             );
             println!("{id}");
+        }
+        EventCommand::Cancel { id, db } => {
+            let conn = db::open_existing(&db)?;
+            let was = events::withdraw(&conn, id)?;
+            println!("arbiter: event {id} ({was}) cancelled");
         }
         EventCommand::List { db } => {
             let conn = db::open_existing(&db)?;

@@ -90,11 +90,17 @@ function drawAdmission(b) {
     el("p", { class: "detail", "data-admission-detail": "" }, a.detail));
 }
 
+// A check's name, breakable after its colon (`positions:` `bohnenspiel`):
+// why: on a phone the versions table's narrow admission column would
+// otherwise be pushed off the screen by one long word.
+const breakable = (check) => check.split(":").flatMap((part, i) => (i ? [":", el("wbr"), part] : [part]));
+
 function admissionCell(a) {
   if (!a) return el("span", { class: "off", title: "not checked" }, "–");
   return a.passed
     ? el("span", { class: "pass", title: `passed at ${when(a.at)}` }, "passed")
-    : el("span", { class: "fail", title: a.detail }, `failed: ${a.failed.join(", ")}`);
+    : el("span", { class: "fail", title: a.detail }, "failed: ",
+      ...a.failed.flatMap((c, i) => [i ? ", " : "", ...breakable(c)]));
 }
 
 function drawVersions(versions) {

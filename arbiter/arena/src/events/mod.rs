@@ -270,6 +270,27 @@ pub fn cancel(conn: &Connection, id: i64, why: &str) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Cancels a scheduled or playing event by the organiser's command (`arena
+/// event cancel`): its finished games stay (rated, marked with it), its
+/// games in progress finish, no other starts. Returns the state it had.
+pub fn withdraw(conn: &Connection, id: i64) -> Result<EventState, DbError> {
+    let Some(event) = get(conn, id)? else {
+        return Err(DbError(format!("no event {id}")));
+    };
+    if !matches!(event.state, EventState::Scheduled | EventState::Playing) {
+        return Err(DbError(format!(
+            "event {id} is {} already: only a scheduled or playing event can be cancelled",
+            event.state
+        )));
+    }
+    conn.execute(
+        "UPDATE events SET state = 'cancelled', note = 'cancelled by the organiser', \
+         ended = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1 AND state = ?2",
+        params![id, event.state.as_str()],
+    )?;
+    Ok(event.state)
+}
+
 /// Marks a playing event finished (`note`: how, when it ended early).
 pub fn finish(conn: &Connection, id: i64, note: Option<&str>) -> Result<(), DbError> {
     conn.execute(
@@ -547,7 +568,23 @@ mod tests {
             (c.state, c.note.as_deref()),
             (EventState::Cancelled, Some("one bot"))
         );
+        // The organiser withdraws one playing and one scheduled; not twice.
+        let d = add(&conn, &new("bohn")).unwrap();
+        start(&conn, d, &["x".into(), "y".into()], 1, None).unwrap();
+        assert_eq!(withdraw(&conn, d).unwrap(), EventState::Playing);
+        let e = add(&conn, &new("bohn")).unwrap();
+        assert_eq!(withdraw(&conn, e).unwrap(), EventState::Scheduled);
+        let again = withdraw(&conn, d).unwrap_err().0;
+        assert!(again.contains("cancelled already"), "{again}");
+        assert!(withdraw(&conn, a)
+            .unwrap_err()
+            .0
+            .contains("finished already"));
+        assert!(withdraw(&conn, 99).unwrap_err().0.contains("no event 99"));
+        let d = get(&conn, d).unwrap().unwrap();
+        assert_eq!(d.note.as_deref(), Some("cancelled by the organiser"));
+        assert_eq!(d.players, ["x", "y"], "its players stay");
         assert!(get(&conn, 99).unwrap().is_none());
-        assert_eq!(list(&conn).unwrap().len(), 2);
+        assert_eq!(list(&conn).unwrap().len(), 4);
     }
 }

@@ -47,7 +47,9 @@ pub struct Plan {
     pub players: Vec<String>,
     /// The logs' event name.
     pub name: String,
-    schedule: Schedule,
+    /// Shared with the event's games in progress, which tag their logs with
+    /// it when they end (the plan may be gone by then: a cancelled event).
+    pub schedule: std::sync::Arc<Schedule>,
     pairer: Option<Pairer>,
     results: Results,
     playing: BTreeSet<usize>,
@@ -94,7 +96,7 @@ impl Plan {
             tiebreak_pairs: 0,
         };
         let pairer = Pairer::of(&spec)?;
-        let schedule = Schedule::build(&spec);
+        let schedule = std::sync::Arc::new(Schedule::build(&spec));
         let mut results = Results::new();
         for g in finished {
             results.add(g);
