@@ -8,7 +8,9 @@ versions, its results by opponent with their LOS and its losses by kind,
 as its JSON gives them. A scheduled round robin among three house bots
 is listed on the events page and has a page with its standings and games
 as its JSON gives them; an event for a pool the server does not serve is
-shown cancelled, with the reason.
+shown cancelled, with the reason. A bot that failed admission has a page
+with the failed checks and the reason as its JSON gives them, and no game;
+a house bot's says it is not checked.
 
 With ARENA_SHOTS=DIR set, the pages are also saved at 1280×800 and 390×844
 (a phone's screen, emulated; docs/img/arena-*.png are made so)."""
@@ -294,6 +296,100 @@ def test_a_bots_page_shows_its_versions_results_with_los_and_losses_by_kind(vers
         shown = row.find_element(By.CSS_SELECTOR, "[data-game-version]")
         assert shown.get_attribute("data-game-version") == str(mine), (row.text, g)
     shots(browser, "bot")
+
+
+ADMISSION_POOLS = [{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]
+
+
+@pytest.fixture
+def failed_arena(tmp_path):
+    """An arena run (admission on, the default) with the house bot house-1
+    and the remote bot broken-7 (testbot --mode illegal, through `arbiter
+    connect`), once broken-7's admission has failed: its URL. Failed, it is
+    refused for --admission-retry seconds (600 here: not checked again
+    during the test)."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps(ADMISSION_POOLS))
+    arbiter("arena", "bot", "add", "house-1", "--db", str(db))
+    token = arbiter("arena", "bot", "add", "broken-7", "--db", str(db)).splitlines()[-1]
+    server, url = start_with_address(
+        [ARBITER, "arena", "run", "--listen", "127.0.0.1:0", "--db", db, "--pools", pools,
+         "--admission-retry", "600", "--house", f"name=house-1 cmd={BIN / 'engine'} option.Level=1"],
+        pattern=r"(http://\S+?)/arena")
+    bridge = None
+    try:
+        host = url.removeprefix("http://")
+        bridge = subprocess.Popen(
+            [str(ARBITER), "connect", f"ws://{host}/umi", "--token", token,
+             "--stderr-dir", str(tmp_path / "logs"),
+             "--engine", f"cmd={TESTBOT}", "arg=--mode", "arg=illegal"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60  # a hang guard only
+        while bot_json(url, "broken-7")["admission"] is None:
+            assert time.monotonic() < deadline, bot_json(url, "broken-7")
+            time.sleep(0.1)
+        yield url
+    finally:
+        if bridge is not None:
+            bridge.send_signal(signal.SIGTERM)
+            bridge.wait(timeout=WAIT)
+        stop(server)
+
+
+def test_a_bot_that_failed_admission_shows_why_on_its_page(failed_arena, browser):
+    url = failed_arena
+    bot = bot_json(url, "broken-7")
+    admission = bot["admission"]
+    # Its answers were illegal moves: the positions check failed, and it
+    # never played.
+    assert admission["passed"] is False and admission["failed"] == ["positions:bohnenspiel"], admission
+    assert "illegal move" in admission["detail"] and admission["at"], admission
+    assert bot["games"] == [], bot
+    browser.get(f"{url}/arena/bot?name=broken-7")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+
+    # The failed checks, in the JSON's order, and why, as the JSON says it.
+    box = browser.find_element(By.CSS_SELECTOR, "[data-admission]")
+    assert box.get_attribute("data-admission") == "failed", box.text
+    checks = box.find_elements(By.CSS_SELECTOR, "[data-failed-check]")
+    assert [c.get_attribute("data-failed-check") for c in checks] == admission["failed"], box.text
+    assert [c.text for c in checks] == admission["failed"], box.text
+    assert "failed" in box.text and "not paired" in box.text, box.text
+    detail = box.find_element(By.CSS_SELECTOR, "[data-admission-detail]")
+    assert detail.is_displayed() and detail.text == admission["detail"].strip(), (detail.text, admission)
+    # Its version's row (the newest, first) says so too.
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-versions] tbody tr")
+    assert [r.get_attribute("data-version") for r in rows] == [str(v["n"]) for v in reversed(bot["versions"])]
+    assert rows and bot["versions"][-1]["admission"] == admission, bot["versions"]
+    cell = rows[0].find_element(By.CSS_SELECTOR, "[data-version-admission]")
+    assert cell.text == f'failed: {", ".join(admission["failed"])}', cell.text
+
+    # No game listed.
+    assert not browser.find_elements(By.CSS_SELECTOR, "#games tbody tr"), browser.find_element(By.ID, "games").text
+    assert browser.find_element(By.ID, "games-meta").text == "No finished game yet."
+
+    # On a phone the reason is all on the screen: wrapped, not cut off.
+    assert_fits_a_phone(browser)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        box = wait_for(browser, lambda d: d.execute_script(
+            "const e = document.querySelector('[data-admission-detail]'), r = e.getBoundingClientRect();"
+            "return innerWidth === 390 && [r.left, r.right, e.scrollWidth, e.clientWidth]"))
+        left, right, scroll, client = box
+        assert 0 <= left and right <= 390 and scroll <= client, box
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    shots(browser, "bot-failed")
+
+    # A house bot is never checked.
+    assert bot_json(url, "house-1")["admission"] is None
+    browser.get(f"{url}/arena/bot?name=house-1")
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    box = browser.find_element(By.CSS_SELECTOR, "[data-admission]")
+    assert box.get_attribute("data-admission") == "unchecked", box.text
+    assert "Not checked" in box.text and "house bot" in box.text, box.text
 
 
 def test_an_unknown_bot_or_pool_is_said_in_the_error_line(arena, browser):
