@@ -322,8 +322,9 @@ pub struct Standings(std::sync::Mutex<std::collections::BTreeMap<i64, Kept>>);
 /// One event's merge so far, and its last report.
 struct Kept {
     merger: arbiter_core::event::merge::Merger,
-    /// The newest game merged, and how many.
-    last: i64,
+    /// The games merged. why ids, not the newest id: games end in any
+    /// order, so one with a lower id may finish after a higher one.
+    merged: std::collections::BTreeSet<i64>,
     added: usize,
     /// The report, the games merged when it was made, when, and its cost.
     report: Option<(arbiter_core::stats::json::Report, usize)>,
@@ -347,21 +348,23 @@ impl Standings {
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let kept = all.entry(id).or_insert_with(|| Kept {
             merger: arbiter_core::event::merge::Merger::watching(),
-            last: 0,
+            merged: std::collections::BTreeSet::new(),
             added: 0,
             report: None,
             at: std::time::Instant::now(),
             took: std::time::Duration::ZERO,
         });
-        let mut stmt = conn.prepare(
-            "SELECT id, record FROM games WHERE event = ?1 AND state = 'finished' AND id > ?2 \
-             ORDER BY id",
-        )?;
-        let rows = stmt.query_map(params![id, kept.last], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-        })?;
-        for row in rows {
-            let (game, line) = row?;
+        let mut ids = conn
+            .prepare("SELECT id FROM games WHERE event = ?1 AND state = 'finished' ORDER BY id")?;
+        let new: Vec<i64> = ids
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?
+            .into_iter()
+            .filter(|g| !kept.merged.contains(g))
+            .collect();
+        let mut record = conn.prepare("SELECT record FROM games WHERE id = ?1")?;
+        for game in new {
+            let line: String = record.query_row([game], |r| r.get(0))?;
             let log = arbiter_core::records::jsonl::parse_line(&line)
                 .map_err(|e| DbError(format!("stored game {game}: {e}")))?;
             let origin = arbiter_core::event::place::Origin {
@@ -369,7 +372,7 @@ impl Standings {
                 index: kept.added,
             };
             kept.merger.add(origin, std::path::Path::new("arena"), log);
-            kept.last = game;
+            kept.merged.insert(game);
             kept.added += 1;
         }
         let stale = match &kept.report {
@@ -481,20 +484,29 @@ mod tests {
         };
         let kept = Standings::default();
         let mut records = Vec::new();
-        for (k, j) in jobs.iter().enumerate() {
+        let mut ids = Vec::new();
+        for j in &jobs {
             let (south, north) = (&event.players[j.job.south], &event.players[j.job.north]);
-            let game = crate::store::begin(
-                &conn,
-                &crate::store::NewGame {
-                    pool: "bohn",
-                    south,
-                    north,
-                    pair: j.job.pair as u64,
-                    leg: j.leg,
-                    event: Some((id, j.job.index)),
-                },
-            )
-            .unwrap();
+            ids.push(
+                crate::store::begin(
+                    &conn,
+                    &crate::store::NewGame {
+                        pool: "bohn",
+                        south,
+                        north,
+                        pair: j.job.pair as u64,
+                        leg: j.leg,
+                        event: Some((id, j.job.index)),
+                    },
+                )
+                .unwrap(),
+            );
+        }
+        // The games end newest first: each one's id is lower than those
+        // already counted.
+        for (k, j) in jobs.iter().enumerate().rev() {
+            let (south, north) = (&event.players[j.job.south], &event.players[j.job.north]);
+            let game = ids[k];
             let mut log = crate::store::tests::log(south, north);
             log.result = Some(if k % 2 == 0 {
                 mancala_rules::GameResult::SouthWins
@@ -505,17 +517,14 @@ mod tests {
             crate::store::finish(&mut conn, game, &log).unwrap();
             records.push(arbiter_core::records::jsonl::to_line(&log));
             // The first look, and any once the event is over, is exact.
-            let first = k == 0;
-            if first || k + 1 == jobs.len() {
+            let first = k + 1 == jobs.len();
+            if first || k == 0 {
                 let shown = kept.of(&conn, id, !first).unwrap();
-                assert_eq!(
-                    shown,
-                    standings(&records).unwrap(),
-                    "after {} game(s)",
-                    k + 1
-                );
+                let want = standings(&records).unwrap();
+                assert_eq!(shown, want, "after {} game(s)", records.len());
             }
         }
+        records.reverse();
         assert_eq!(records, super::records(&conn, id).unwrap());
         let json = serde_json::to_value(kept.of(&conn, id, true).unwrap()).unwrap();
         assert_eq!(json["games"], 6, "{json}");
