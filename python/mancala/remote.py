@@ -8,7 +8,11 @@ one engine instance: every connection gets a fresh engine loop (fresh
 options, no game), as a fresh process would. When a connection ends the
 kit reconnects by itself (at once after a connection that was served,
 with backoff from 0.5 s doubling to 30 s after failures); a token
-the arbiter refuses raises :class:`PermissionError`.
+the arbiter refuses raises :class:`PermissionError`. A refusal that says
+when to come back (``429 Too Many Requests`` with ``Retry-After``: the
+bot's connections are at their limit, or its address failed too many
+token checks) is obeyed: the kit says so on stderr and waits that long
+(at most 10 minutes) instead of its backoff.
 
 A ``wss://`` URL is TLS (the arbiter's ``--tls-cert``): its certificate is
 checked against the system's roots (Python's default context), or against
@@ -25,6 +29,7 @@ stays the same thread-based code as on stdin/stdout.
 from __future__ import annotations
 
 import ssl
+import sys
 import time
 from typing import Callable, Optional
 
@@ -33,6 +38,22 @@ BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
 #: The pause after a connection that was served, before the next one.
 RECONNECT_PAUSE_S = 0.1
+#: The longest ``Retry-After`` obeyed.
+MAX_RETRY_AFTER_S = 600.0
+
+
+def _retry_after(response) -> Optional[float]:
+    """The seconds a refusal's ``Retry-After`` header asks for (the arbiter
+    sends whole seconds), at most :data:`MAX_RETRY_AFTER_S`; ``None``
+    without a usable one."""
+    value = response.headers.get("Retry-After")
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    if seconds != seconds or seconds < 0:  # NaN or negative
+        return None
+    return min(seconds, MAX_RETRY_AFTER_S)
 
 
 class _FrameInput:
@@ -106,6 +127,7 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
     made = 0
     while connections is None or made < connections:
         served = False
+        told = None
         try:
             with connect(
                 url,
@@ -121,6 +143,12 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
         except InvalidStatus as e:
             if e.response.status_code == 401:
                 raise PermissionError(f"{url}: the arbiter refused the token") from e
+            if e.response.status_code == 429:
+                told = _retry_after(e.response)
+                if told is not None:
+                    why = (e.response.body or b"").decode("utf-8", "replace").strip()
+                    print(f"mancala: {url}: refused for now ({why or 'too many requests'}); "
+                          f"trying again in {told:g} s", file=sys.stderr, flush=True)
         except ssl.SSLCertVerificationError as e:
             raise ConnectionError(
                 f"{url}: the arbiter's certificate is not trusted ({e.verify_message}); "
@@ -148,6 +176,9 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
             # waits for the next one: come back at once.
             backoff = BACKOFF_S
             time.sleep(RECONNECT_PAUSE_S)
+        elif told is not None:
+            # The arbiter said when: then, not sooner (nor later).
+            time.sleep(told)
         else:
             time.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF_S)

@@ -213,3 +213,54 @@ def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
         assert theirs and all(any("lag_ms" in m for m in g["moves"]) for g in theirs), name
     verify = run([arbiter_bin, "verify", log])
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_a_refusal_with_retry_after_is_obeyed_not_hammered(monkeypatch):
+    """The arbiter's 429 says when to come back (`Retry-After`): the kit
+    waits that long, not its own backoff; a 429 without the header gets
+    the backoff; a refused token ends it. A scripted HTTP server on the
+    loopback plays the arbiter; the sleeps are recorded, not slept."""
+    import threading
+
+    import mancala.remote as remote
+
+    answers = [
+        b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 48\r\n\r\n"
+        b"py already has 1 connection(s), its limit; wait",
+        b"HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 86400\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n",
+    ]
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(TIMEOUT)
+    port = server.getsockname()[1]
+
+    def arbiter():
+        for answer in answers:
+            conn, _ = server.accept()
+            with conn:
+                conn.settimeout(TIMEOUT)
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    request += chunk
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=arbiter, daemon=True)
+    thread.start()
+    slept = []
+    monkeypatch.setattr(remote.time, "sleep", slept.append)
+    try:
+        remote.serve(lambda i, o: None, f"ws://127.0.0.1:{port}/umi", TOKEN, connections=1)
+    except PermissionError as e:
+        assert "refused the token" in str(e)
+    else:
+        raise AssertionError("the 401 did not end it")
+    finally:
+        thread.join(TIMEOUT)
+        server.close()
+    assert slept == [7.0, remote.BACKOFF_S, remote.MAX_RETRY_AFTER_S], slept
