@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ARBITER, BIN, WAIT, Page, arbiter, chromium, self_signed, start_with_address, stop
+from conftest import ARBITER, BIN, TESTBOT, WAIT, Page, arbiter, chromium, self_signed, start_with_address, stop
 
 
 @pytest.fixture(scope="module")
@@ -82,14 +82,18 @@ def test_the_replay_page_loads_its_log_over_tls(tls_server, tls_browser):
 
 
 def test_a_live_event_over_tls_moves_its_boards(cert, tls_browser, tmp_path):
-    engine = str(BIN / "engine")
-    args = [ARBITER, "tournament", "--concurrency", "1", "--rounds", "1",
+    # why testbots that answer after 100 ms, not the reference engine: its
+    # searches may end at their depth in 20 ms a move, and then the whole
+    # event (2 games) could be over before a loaded machine's Chromium had
+    # opened the page, leaving no board to move. These take 2 s a game at
+    # least; the test stops the event once it has seen a board move.
+    args = [ARBITER, "tournament", "--concurrency", "1", "--rounds", "2",
             "--jsonout", tmp_path / "results.jsonl", "--stderr-dir", tmp_path / "stderr",
             "--live", "127.0.0.1:0", "--tls-cert", cert[0], "--tls-key", cert[1],
-            "--each", "st=0.1", "timemargin=500"]
-    # Levels that search until the move time is up (see test_live.py).
-    for level in (17, 18):
-        args += ["--engine", f"cmd={engine}", f"name=level-{level}", f"option.Level={level}"]
+            "--each", "tc=60+1"]
+    for name in ("slow-1", "slow-2"):
+        args += ["--engine", f"cmd={TESTBOT}", f"name={name}",
+                 "arg=--mode", "arg=slow", "arg=--delay-ms", "arg=100"]
     proc, url = start_with_address(args, r"live page at (https://\S+)")
     try:
         page = Page(tls_browser, url)
