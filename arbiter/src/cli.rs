@@ -255,6 +255,18 @@ pub struct RunArgs {
         help_heading = "Live page"
     )]
     pub live_allow_host: Vec<String>,
+    /// Show the games in progress this many plies behind on the live page
+    /// and in its JSON, without the engines' searches; finished games
+    /// whole (0: as they are played). So that no one reads a game in
+    /// progress from the page while it is played (docs/live.md).
+    #[arg(
+        long,
+        value_name = "PLIES",
+        default_value_t = 0,
+        requires = "live",
+        help_heading = "Live page"
+    )]
+    pub spectator_delay: u32,
     /// At the first SIGTERM/SIGINT/SIGHUP of a --live event: the most
     /// seconds the games in progress may go on (no new game starts), then
     /// the games left are aborted (never a result) and the arbiter exits 0;
@@ -888,6 +900,7 @@ pub async fn start_live(
     let live = arbiter_board::start_live(
         addr,
         &run.live_allow_host,
+        run.spectator_delay,
         run.jsonout.clone(),
         run.live_limits.limits(),
         run.tls.load()?,

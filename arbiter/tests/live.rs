@@ -350,6 +350,7 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
     let mut live = arbiter_board::start_live(
         "127.0.0.1:0".parse().expect("addr"),
         &[],
+        0,
         None,
         arbiter_net::front::Limits::default(),
         None,
@@ -471,6 +472,93 @@ fn a_search_in_progress_is_sent_before_its_move() {
     drop(ws);
     let (code, stderr) = event.finish();
     assert_eq!(code, 0, "{stderr}");
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn spectator_delay_shows_games_behind_without_searches_and_whole_once_over() {
+    const DELAY: u64 = 4;
+    let s = common::Scratch::new("live", "delay");
+    let reference = |name: &str| {
+        vec![
+            "--engine".to_owned(),
+            format!("cmd={}", common::engine()),
+            format!("name={name}"),
+            "option.Level=5".into(),
+        ]
+    };
+    let mut cmd = Command::new(ARBITER);
+    // why the reference engine at Level 5: it sends `info` lines while it
+    // searches, which the page must not show (the test above sees them
+    // without the delay).
+    cmd.current_dir(&s.0)
+        .args(["match", "--game", "bohnenspiel", "--games", "2"])
+        .args(reference("A"))
+        .args(reference("B"))
+        .args(["--each", "st=0.05", "--stderr-dir", "stderr"])
+        .args(["--live", "127.0.0.1:0", "--live-linger", "60"])
+        .args(["--spectator-delay", &DELAY.to_string()]);
+    let mut event = Event::start(&mut cmd);
+    let stream = TcpStream::connect(&event.addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("timeout");
+    let (mut ws, _) = tungstenite::client(format!("ws://{}/ws/live", event.addr), stream)
+        .expect("the live socket opens");
+    let mut next = || loop {
+        match ws.read().expect("a message (the event is still running)") {
+            tungstenite::Message::Text(t) => {
+                return serde_json::from_str::<serde_json::Value>(&t).expect("JSON")
+            }
+            _ => continue,
+        }
+    };
+    let first = next();
+    assert_eq!(first["type"], "snapshot", "{first}");
+    assert_eq!(first["delay_plies"], DELAY, "{first}");
+    // Each game's plies as the page was sent them, until both are over.
+    // (a game already under way when the page opened: from its snapshot)
+    let mut shown: std::collections::BTreeMap<u64, u64> = Default::default();
+    for game in first["playing"].as_array().expect("playing") {
+        assert!(game.get("thinking").is_none(), "{game}");
+        let id = game["start"]["id"].as_u64().expect("an id");
+        shown.insert(id, game["last"]["ply"].as_u64().unwrap_or(0));
+    }
+    let mut finished = 0;
+    while finished < 2 {
+        let m = next();
+        match m["type"].as_str() {
+            Some("thinking") => panic!("a search shown: {m}"),
+            Some("ply") => {
+                let id = m["id"].as_u64().expect("an id");
+                let last = shown.entry(id).or_insert(0);
+                assert_eq!(m["ply"], *last + 1, "plies shown in order: {m}");
+                assert_eq!(m["engine"]["pv"], serde_json::json!([]), "{m}");
+                *last += 1;
+            }
+            Some("game_finished") => {
+                let id = m["id"].as_u64().expect("an id");
+                let plies = m["summary"]["plies"].as_u64().expect("plies");
+                let seen = shown.get(&id).copied().unwrap_or(0);
+                // The page never got nearer than DELAY plies to the end.
+                assert!(seen + DELAY <= plies, "{seen} of {plies} plies shown: {m}");
+                assert!(plies > DELAY && seen > 0, "{seen} of {plies}: {m}");
+                finished += 1;
+            }
+            _ => {}
+        }
+    }
+    // Over (the page lingers): the JSON shows both games whole.
+    event.until("arbiter: the live page stays at");
+    let snap = get_json(&event.addr, "/api/live/snapshot");
+    assert_eq!(snap["delay_plies"], DELAY, "{snap}");
+    assert_eq!(snap["finished_count"], 2, "{snap}");
+    assert_eq!(snap["playing"], serde_json::json!([]), "{snap}");
+    for game in snap["finished"].as_array().expect("finished") {
+        let id = game["id"].as_u64().expect("an id");
+        assert!(shown[&id] + DELAY <= game["summary"]["plies"].as_u64().expect("plies"));
+    }
+    drop(event);
     s.assert_no_leftovers();
 }
 

@@ -187,17 +187,19 @@ pub fn live_state(hub: live::LiveHub, results_log: Option<std::path::PathBuf>) -
 const LIVE_SEND_BUFFER: usize = 32 * 1024;
 
 /// Binds `addr` and serves the live page in its own task, reachable by its
-/// address and `extra_hosts`; the finished games link into `results_log`
-/// (`--jsonout`), under `limits`, over `tls` if given. A bind error comes back at once (before
-/// any game).
+/// address and `extra_hosts`, showing games in progress `delay` plies
+/// behind ([`live::LiveHub::with_delay`]); the finished games link into
+/// `results_log` (`--jsonout`), under `limits`, over `tls` if given. A bind
+/// error comes back at once (before any game).
 pub async fn start_live(
     addr: std::net::SocketAddr,
     extra_hosts: &[String],
+    delay: u32,
     results_log: Option<std::path::PathBuf>,
     limits: arbiter_net::front::Limits,
     tls: Option<arbiter_net::front::tls::Tls>,
 ) -> std::io::Result<live::feed::LiveEvent> {
-    let hub = live::LiveHub::new();
+    let hub = live::LiveHub::with_delay(delay);
     let state = live_state(hub.clone(), results_log.clone());
     let server = arbiter_net::front::server::Server::bind_tls(addr, extra_hosts, tls, |allowed| {
         live_router(state, allowed)
