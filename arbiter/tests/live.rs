@@ -419,39 +419,63 @@ async fn a_page_that_falls_behind_skips_ahead_to_a_snapshot_and_sees_the_end() {
         .expect("flush returns once the page has it all");
 }
 
+/// The reference engine at Level 5 (it reports its searches) as `name`.
+fn reference(name: &str) -> Vec<String> {
+    vec![
+        "--engine".to_owned(),
+        format!("cmd={}", common::engine()),
+        format!("name={name}"),
+        "option.Level=5".into(),
+    ]
+}
+
+/// `arbiter match` of `games` Bohnenspiel games between the reference
+/// engine (A) and `second` under `st=0.05`, with `--live` on a free port
+/// and `extra` arguments.
+fn live_match(dir: &Path, games: u32, second: Vec<String>, extra: &[&str]) -> Command {
+    let mut cmd = Command::new(ARBITER);
+    let games = games.to_string();
+    cmd.current_dir(dir)
+        .args(["match", "--game", "bohnenspiel", "--games", &games])
+        .args(reference("A"))
+        .args(second)
+        .args(["--each", "st=0.05", "--stderr-dir", "stderr"])
+        .args(["--live", "127.0.0.1:0"])
+        .args(extra);
+    cmd
+}
+
+/// The live page's WebSocket (a read timeout as a hang guard).
+fn live_socket(addr: &str) -> tungstenite::WebSocket<TcpStream> {
+    let stream = TcpStream::connect(addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("timeout");
+    let (ws, _) =
+        tungstenite::client(format!("ws://{addr}/ws/live"), stream).expect("the live socket opens");
+    ws
+}
+
+/// The socket's next JSON message (the event is still running).
+fn next_message(ws: &mut tungstenite::WebSocket<TcpStream>) -> serde_json::Value {
+    loop {
+        match ws.read().expect("a message (the event is still running)") {
+            tungstenite::Message::Text(t) => return serde_json::from_str(&t).expect("JSON"),
+            _ => continue,
+        }
+    }
+}
+
 #[test]
 fn a_search_in_progress_is_sent_before_its_move() {
     let s = common::Scratch::new("live", "thinking");
-    let reference = |name: &str| {
-        vec![
-            "--engine".to_owned(),
-            format!("cmd={}", common::engine()),
-            format!("name={name}"),
-            "option.Level=5".into(),
-        ]
-    };
-    let mut cmd = Command::new(ARBITER);
-    cmd.current_dir(&s.0)
-        .args(["match", "--game", "bohnenspiel", "--games", "4"])
-        .args(reference("A"))
-        .args(reference("B"))
-        .args(["--each", "st=0.05", "--stderr-dir", "stderr"])
-        .args(["--live", "127.0.0.1:0"]);
-    let event = Event::start(&mut cmd);
-    let stream = TcpStream::connect(&event.addr).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("timeout");
-    let (mut ws, _) = tungstenite::client(format!("ws://{}/ws/live", event.addr), stream)
-        .expect("the live socket opens");
-    let mut next = || loop {
-        match ws.read().expect("a message (the event is still running)") {
-            tungstenite::Message::Text(t) => {
-                return serde_json::from_str::<serde_json::Value>(&t).expect("JSON")
-            }
-            _ => continue,
-        }
-    };
+    // (B, a testbot answering after 50 ms, makes the games last seconds:
+    // two reference engines at Level 5 could finish them all before the
+    // page's socket opened, on a loaded machine.)
+    let slow = bot("B", &["--mode", "slow", "--delay-ms", "50"]);
+    let event = Event::start(&mut live_match(&s.0, 2, slow, &[]));
+    let mut ws = live_socket(&event.addr);
+    let mut next = || next_message(&mut ws);
     let thinking = loop {
         let m = next();
         if m["type"] == "thinking" {
@@ -479,40 +503,17 @@ fn a_search_in_progress_is_sent_before_its_move() {
 fn spectator_delay_shows_games_behind_without_searches_and_whole_once_over() {
     const DELAY: u64 = 4;
     let s = common::Scratch::new("live", "delay");
-    let reference = |name: &str| {
-        vec![
-            "--engine".to_owned(),
-            format!("cmd={}", common::engine()),
-            format!("name={name}"),
-            "option.Level=5".into(),
-        ]
-    };
-    let mut cmd = Command::new(ARBITER);
-    // why the reference engine at Level 5: it sends `info` lines while it
-    // searches, which the page must not show (the test above sees them
-    // without the delay).
-    cmd.current_dir(&s.0)
-        .args(["match", "--game", "bohnenspiel", "--games", "2"])
-        .args(reference("A"))
-        .args(reference("B"))
-        .args(["--each", "st=0.05", "--stderr-dir", "stderr"])
-        .args(["--live", "127.0.0.1:0", "--live-linger", "60"])
-        .args(["--spectator-delay", &DELAY.to_string()]);
-    let mut event = Event::start(&mut cmd);
-    let stream = TcpStream::connect(&event.addr).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .expect("timeout");
-    let (mut ws, _) = tungstenite::client(format!("ws://{}/ws/live", event.addr), stream)
-        .expect("the live socket opens");
-    let mut next = || loop {
-        match ws.read().expect("a message (the event is still running)") {
-            tungstenite::Message::Text(t) => {
-                return serde_json::from_str::<serde_json::Value>(&t).expect("JSON")
-            }
-            _ => continue,
-        }
-    };
+    // why the reference engine: it sends `info` lines while it searches,
+    // which the page must not show (the test above sees them without the
+    // delay); why a testbot answering after 50 ms against it: the
+    // reference engine at Level 5 moves in a few ms, so that the event
+    // could be over before the page's socket opened.
+    let delay = DELAY.to_string();
+    let extra = ["--live-linger", "60", "--spectator-delay", &delay];
+    let slow = bot("B", &["--mode", "slow", "--delay-ms", "50"]);
+    let mut event = Event::start(&mut live_match(&s.0, 2, slow, &extra));
+    let mut ws = live_socket(&event.addr);
+    let mut next = || next_message(&mut ws);
     let first = next();
     assert_eq!(first["type"], "snapshot", "{first}");
     assert_eq!(first["delay_plies"], DELAY, "{first}");
@@ -524,7 +525,7 @@ fn spectator_delay_shows_games_behind_without_searches_and_whole_once_over() {
         let id = game["start"]["id"].as_u64().expect("an id");
         shown.insert(id, game["last"]["ply"].as_u64().unwrap_or(0));
     }
-    let mut finished = 0;
+    let mut finished = first["finished_count"].as_u64().expect("finished_count");
     while finished < 2 {
         let m = next();
         match m["type"].as_str() {
