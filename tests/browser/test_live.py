@@ -11,14 +11,18 @@ from selenium.webdriver.common.by import By
 
 from conftest import BIN, Page, start_live, stop
 
-# Levels that search until the move time is up (lower ones stop at their
-# depth limit at once, and the whole event is over in a second).
+# High levels, which search longest (lower ones stop at their depth limit
+# at once, and the whole event is over in a second). Even these often stop
+# at depth 9 in about 20 ms a move: one round robin of them took 5.8 s on
+# an idle machine, little for a loaded one to start Chromium and look at
+# the page; so three rounds (36 games), and the page stays after the end.
 LEVELS = (17, 18, 19, 20)
 
 
 def live_tournament(tmp_path, *extra):
     engine = str(BIN / "engine")
-    args = [str(BIN / "arbiter"), "tournament", "--concurrency", "2",
+    args = [str(BIN / "arbiter"), "tournament", "--concurrency", "2", "--rounds", "3",
+            "--live-linger", "120",
             "--jsonout", str(tmp_path / "results.jsonl"), "--stderr-dir", str(tmp_path / "stderr"),
             "--live", "127.0.0.1:0", "--each", "st=0.1", "timemargin=500", *extra]
     for level in LEVELS:
