@@ -13,7 +13,8 @@
 #   bench/arena_idle.sh [BOTS] [SECONDS] [DELAY_MS]   # defaults: 12 bots, 180 s, 40 ms
 #
 # Environment: BIN (default target/release), OUT (default
-# target/bench-arena-idle), MIXED (1: one bot in three has 2 slots), PORT.
+# target/bench-arena-idle), MIXED (1: one bot in three has 2 slots), PORT,
+# WAIT (seconds: the server's --pairing-wait).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +44,7 @@ done
 most=$((slots_total / 2))
 
 "$arbiter" arena run --db "$db" --listen "127.0.0.1:$port" --pools "$out/pools.json" \
-  "${house[@]}" > "$out/server.out" 2> "$out/server.err" &
+  "${house[@]}" ${WAIT:+--pairing-wait "$WAIT"} > "$out/server.out" 2> "$out/server.err" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 pools() { curl -s "http://127.0.0.1:$port/api/arena/pools"; }

@@ -46,7 +46,9 @@
 //!    waits for that one to come free instead. Without this, in an arena
 //!    whose slots are all busy the two bots of each game that ends are the
 //!    only free ones and meet again and again (the bench measured 8 of 66
-//!    pairings met in 4000 games).
+//!    pairings met in 4000 games). The server may bound the wait
+//!    (`--pairing-wait`): [`Pairing::next_among_with`] lifts the rule for
+//!    the bots it names as having waited too long.
 //!
 //! A bot plays as many games at once as it has free slots (two bots with
 //! three slots each play three games at once). Pair `k` of a pool starts
@@ -250,6 +252,21 @@ impl Pairing {
         connected: &BTreeSet<String>,
         most: usize,
     ) -> Vec<Start> {
+        self.next_among_with(free, estimates, connected, &BTreeSet::new(), most)
+    }
+
+    /// [`Pairing::next_among`], with rule 3 lifted for the `impatient`
+    /// bots (those that have waited for a busy opponent longer than the
+    /// server's `--pairing-wait`): they may meet any free bot the repeat
+    /// rule over the free bots allows, and so may a free bot meet them.
+    pub fn next_among_with(
+        &mut self,
+        free: &mut BTreeMap<String, usize>,
+        estimates: &BTreeMap<String, Estimate>,
+        connected: &BTreeSet<String>,
+        impatient: &BTreeSet<String>,
+        most: usize,
+    ) -> Vec<Start> {
         // Bots that wait for a busy opponent this time.
         let mut waiting: BTreeSet<String> = BTreeSet::new();
         // Each free bot's most pairs with a free one (rule 3), computed once
@@ -318,7 +335,11 @@ impl Pairing {
             // learn nothing of the others.
             for x in &ready {
                 if !bounds.contains_key(*x) {
-                    let b = self.connected_bound(x, connected);
+                    let b = if impatient.contains(*x) {
+                        u64::MAX
+                    } else {
+                        self.connected_bound(x, connected)
+                    };
                     bounds.insert((*x).clone(), b);
                 }
             }
@@ -470,6 +491,49 @@ mod tests {
             }
         }
         met.len()
+    }
+
+    #[test]
+    fn an_impatient_bot_meets_a_free_one_rule_3_would_make_it_wait_for() {
+        // a and b have met twice; c and d, busy, never: under rule 3 a and
+        // b, the only free bots, wait for them.
+        let connected: BTreeSet<String> = ["a", "b", "c", "d"].map(String::from).into();
+        let known = BTreeMap::new();
+        let mut p = Pairing::new();
+        for _ in 0..2 {
+            p.next_among(
+                &mut free(&[("a", 1), ("b", 1)]),
+                &known,
+                &BTreeSet::new(),
+                1,
+            );
+            p.owed.clear(); // (each pair's return game played)
+        }
+        assert_eq!(p.met("a", "b"), 2);
+        let none = BTreeSet::new();
+        let got = p.next_among_with(
+            &mut free(&[("a", 1), ("b", 1)]),
+            &known,
+            &connected,
+            &none,
+            9,
+        );
+        assert!(got.is_empty(), "rule 3 waits: {got:?}");
+        // One of them has waited too long: still not, the other waits on.
+        let a: BTreeSet<String> = ["a".to_owned()].into();
+        let got = p.next_among_with(&mut free(&[("a", 1), ("b", 1)]), &known, &connected, &a, 9);
+        assert!(got.is_empty(), "b is not impatient: {got:?}");
+        // Both: they meet again rather than stand idle.
+        let both: BTreeSet<String> = ["a", "b"].map(String::from).into();
+        let got = p.next_among_with(
+            &mut free(&[("a", 1), ("b", 1)]),
+            &known,
+            &connected,
+            &both,
+            9,
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(p.met("a", "b"), 3);
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub struct Config {
     /// Plies behind which the live views show games in progress
     /// (`--spectator-delay`; [`LiveHub::with_delay`]).
     pub spectator_delay: u32,
+    /// The longest a free bot waits for a busy opponent it has met less
+    /// (pairing rule 3; `--pairing-wait`): after it, rule 3 is lifted for
+    /// it. `None`: as long as that opponent's game lasts.
+    pub pairing_wait: Option<Duration>,
 }
 
 /// A connected player (a version of a bot, [`crate::versions`]).
@@ -100,6 +104,8 @@ struct State {
     events: BTreeMap<i64, Plan>,
     /// Since when each absent player of an event has been away.
     absent: BTreeMap<String, Instant>,
+    /// Since when each player has had a free slot (`--pairing-wait`).
+    free_since: BTreeMap<String, Instant>,
 }
 
 /// An event's game: its event, its slot's job, and what its log is tagged
@@ -595,6 +601,20 @@ impl Arena {
                 })
                 .filter(|(_, n)| *n > 0)
                 .collect();
+            // Who has waited longer than --pairing-wait with a free slot.
+            s.free_since.retain(|player, _| free.contains_key(player));
+            for player in free.keys() {
+                s.free_since.entry(player.clone()).or_insert(now);
+            }
+            let impatient: BTreeSet<String> = match self.config.pairing_wait {
+                Some(wait) => s
+                    .free_since
+                    .iter()
+                    .filter(|(_, since)| now.duration_since(**since) >= wait)
+                    .map(|(player, _)| player.clone())
+                    .collect(),
+                None => BTreeSet::new(),
+            };
             let n = self.config.pools.len();
             let first = s.first_pool % n.max(1);
             s.first_pool = s.first_pool.wrapping_add(1);
@@ -630,10 +650,11 @@ impl Arena {
                 };
                 let mut got = first_pairs_of_new_versions(pairing, &before, &mut here, room);
                 let known = Estimate::from_ladder(&self.ladder(&pool.name));
-                got.extend(pairing.next_among(
+                got.extend(pairing.next_among_with(
                     &mut here,
                     &known,
                     &connected,
+                    &impatient,
                     room.saturating_sub(got.len()),
                 ));
                 for (bot, n) in &before {

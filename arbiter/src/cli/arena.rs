@@ -174,6 +174,12 @@ pub struct RunArgs {
     /// while it plays; a finished game is shown whole. 0: as played.
     #[arg(long, value_name = "PLIES", default_value_t = 0)]
     pub spectator_delay: u32,
+    /// The longest a bot with a free slot waits for a busy opponent it has
+    /// met less (pairing rule 3) before it may meet a free bot again, so
+    /// that slots do not stand idle; for pools that want their slots full
+    /// more than an even spread. Default: as long as that game lasts.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds_arg)]
+    pub pairing_wait: Option<f64>,
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
     /// are aborted), and exits 0; a second signal stops at once. Default:
@@ -463,6 +469,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         rating_interval: Duration::from_millis(500),
         max_games: args.max_games.map(|n| n as u64),
         spectator_delay: args.spectator_delay,
+        pairing_wait: args.pairing_wait.map(Duration::from_secs_f64),
     };
     // The lobby: the house bots arrive at once, the remote bots as they
     // connect (the sender stays open for the server's life).
