@@ -601,18 +601,20 @@ impl Arena {
                 })
                 .filter(|(_, n)| *n > 0)
                 .collect();
-            // Who has waited longer than --pairing-wait with a free slot.
-            s.free_since.retain(|player, _| free.contains_key(player));
-            for player in free.keys() {
-                s.free_since.entry(player.clone()).or_insert(now);
-            }
+            // Who has waited longer than --pairing-wait with a free slot
+            // (kept only with the flag: without it no one is impatient).
             let impatient: BTreeSet<String> = match self.config.pairing_wait {
-                Some(wait) => s
-                    .free_since
-                    .iter()
-                    .filter(|(_, since)| now.duration_since(**since) >= wait)
-                    .map(|(player, _)| player.clone())
-                    .collect(),
+                Some(wait) => {
+                    s.free_since.retain(|player, _| free.contains_key(player));
+                    for player in free.keys() {
+                        s.free_since.entry(player.clone()).or_insert(now);
+                    }
+                    s.free_since
+                        .iter()
+                        .filter(|(_, since)| now.duration_since(**since) >= wait)
+                        .map(|(player, _)| player.clone())
+                        .collect()
+                }
                 None => BTreeSet::new(),
             };
             let n = self.config.pools.len();
