@@ -244,6 +244,11 @@ async fn run_slot(
                     // (`server stopping`, a revoked token, a bad query): at
                     // once again would be closed again.
                     Some((said, None)) => {
+                        // why reset after a long connection: the backoff is
+                        // for closes in a row, not for one a day ago.
+                        if lasted >= config.max_backoff {
+                            backoff = config.backoff;
+                        }
                         let pause = backoff;
                         backoff = (backoff * 2).min(config.max_backoff);
                         tracing::warn!(
