@@ -1895,3 +1895,210 @@ fn a_swiss_event_is_paired_round_by_round_and_bad_events_are_refused() {
         "{list}"
     );
 }
+
+/// `arbiter connect` at the default log level (whatever the test's own
+/// `RUST_LOG`), its stderr read line by line.
+fn bridge_said(
+    dir: &Scratch,
+    url: &str,
+    token: &str,
+    slots: u32,
+    engine: &[&str],
+) -> (Bridge, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(&dir.0)
+        .env_remove("RUST_LOG")
+        .args(["connect", url, "--token", token, "--slots"])
+        .arg(slots.to_string())
+        .arg("--engine")
+        .args(engine)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter connect starts");
+    let lines = stderr_lines(&mut child);
+    (Bridge(child), lines)
+}
+
+/// The first line from `lines` that holds `wanted`, within `limit`.
+fn line_with(lines: &std::sync::mpsc::Receiver<String>, wanted: &str, limit: Duration) -> String {
+    let t0 = Instant::now();
+    loop {
+        let left = limit.saturating_sub(t0.elapsed());
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(wanted) => return line,
+            Ok(_) => {}
+            Err(e) => panic!("no line with {wanted:?} within {limit:?}: {e}"),
+        }
+    }
+}
+
+fn starts_in(state: &Path) -> u64 {
+    std::fs::read_to_string(state)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn another_engine_back_within_the_grace_is_its_own_version_not_the_old_game() {
+    // why the start position: the scripted bot's moves are for it.
+    let (dir, db, pools) = arena_dir(
+        "takeover",
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "start"}]"#,
+    );
+    let token = add_bot(&db, "alpha");
+    add_bot(&db, "ref-1");
+    let mut args = house("ref-1", &engine(), "option.Level=1 slots=2").to_vec();
+    // why no admission: the scripted bot's moves are for its games; why a
+    // long grace: the new engine must come within it on a loaded machine.
+    args.extend(["--remote-grace", "20", "--admission", "off"].map(String::from));
+    let arena = start(&dir, &db, &pools, &args);
+    let url = format!("ws://{}/umi", arena.addr);
+
+    // Version 1 (`id name scripted`) drops at its third `go`, for good.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(common::scripted_bot(
+        url.clone(),
+        &token,
+        Script {
+            drop_at_go: Some(3),
+            back_after: None,
+        },
+    ));
+    // At once, within the grace, another engine under the same token: two
+    // slots of one `arbiter connect`, `id name testbot-instant`.
+    let testbot_cmd = format!("cmd={}", testbot());
+    let _new = Bridge::start(
+        &dir,
+        &url,
+        &token,
+        2,
+        &[&testbot_cmd, "arg=--mode", "arg=instant"],
+    );
+    let page = wait_for_bot(&arena.addr, "alpha", Duration::from_secs(180), |b| {
+        let games = b["games"].as_array().unwrap();
+        games
+            .iter()
+            .filter(|g| g["south_version"] == 2 || g["north_version"] == 2)
+            .count()
+            >= 4
+            && games.iter().any(|g| g["termination"] == "disconnect")
+    });
+    let games = page["games"].as_array().unwrap();
+    let of_version = |g: &serde_json::Value, n: u64| {
+        (g["south"] == "alpha" && g["south_version"] == n)
+            || (g["north"] == "alpha" && g["north_version"] == n)
+    };
+    // Version 1 played one game: the one it dropped, lost by disconnect
+    // when its grace ran out (the new engine did not finish it for it).
+    let v1: Vec<_> = games.iter().filter(|g| of_version(g, 1)).collect();
+    assert_eq!(v1.len(), 1, "{page}");
+    assert_eq!(v1[0]["termination"], "disconnect", "{page}");
+    let lost = if v1[0]["south"] == "alpha" {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    assert_eq!(v1[0]["result"], lost, "{page}");
+    // The new process played as version 2 only, never against itself or
+    // against version 1.
+    for g in games {
+        assert!(g["south"] != g["north"], "a bot against itself: {g}");
+    }
+    let versions = page["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2, "{page}");
+    assert_eq!(versions[0]["id_name"], "scripted", "{page}");
+    assert_eq!(versions[1]["id_name"], "testbot-instant", "{page}");
+    // Connected: version 2 (its two slots), not version 1 (no process left).
+    assert_eq!(versions[0]["connected"], false, "{page}");
+    assert_eq!(versions[1]["connected"], true, "{page}");
+    assert_eq!(page["connected"], true, "{page}");
+    assert_eq!(page["slots"], 2, "{page}");
+
+    // The records name the version that played each game.
+    let json = dir.path("bohn.jsonl");
+    export(&db, "bohn", &json, None);
+    let logs = arbiter_core::records::jsonl::parse_games(&std::fs::read_to_string(&json).unwrap())
+        .unwrap();
+    let players: Vec<[&str; 2]> = logs
+        .iter()
+        .map(|l| [l.south.as_str(), l.north.as_str()])
+        .collect();
+    assert_eq!(
+        players.iter().filter(|p| p.contains(&"alpha")).count(),
+        1,
+        "{players:?}"
+    );
+    assert!(
+        !players
+            .iter()
+            .any(|p| p.contains(&"alpha") && p.contains(&"alpha/2")),
+        "{players:?}"
+    );
+}
+
+#[test]
+fn a_refused_admission_is_said_and_waited_out_with_one_engine_per_try() {
+    let (dir, db, pools) = arena_dir(
+        "admission-said",
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    );
+    let bad = add_bot(&db, "bad");
+    let idle = add_bot(&db, "idle");
+    let mut arena = start(
+        &dir,
+        &db,
+        &pools,
+        &["--admission-retry".into(), "10".into()],
+    );
+    let url = format!("ws://{}/umi", arena.addr);
+    // An engine that fails admission (illegal moves), counting its starts.
+    let state = dir.path("starts");
+    let testbot_cmd = format!("cmd={}", testbot());
+    let state_arg = format!("arg={}", s(&state));
+    let (_bad, said) = bridge_said(
+        &dir,
+        &url,
+        &bad,
+        1,
+        &[
+            &testbot_cmd,
+            "arg=--mode",
+            "arg=illegal",
+            "arg=--max-starts",
+            "arg=1000000",
+            "arg=--state",
+            &state_arg,
+        ],
+    );
+    // The reason, at the default log level, and when it tries again.
+    let line = line_with(&said, "admission failed", Duration::from_secs(120));
+    assert!(line.contains("FAIL positions:bohnenspiel"), "{line}");
+    assert!(line.contains("retrying in 10 s"), "{line}");
+    assert_eq!(starts_in(&state), 1, "{line}");
+    // It waits the server's 10 s with no engine started meanwhile (before,
+    // it reconnected every 100 ms, a fresh engine each time).
+    std::thread::sleep(Duration::from_secs(7));
+    assert_eq!(starts_in(&state), 1);
+    // Then it tries again, with one engine per try.
+    let again = line_with(&said, "admission failed", Duration::from_secs(60));
+    assert!(again.contains("retrying in"), "{again}");
+    let starts = starts_in(&state);
+    assert!(
+        (2..=3).contains(&starts),
+        "{starts} engines for two or three tries"
+    );
+
+    // `server stopping` is said where the bot's author looks.
+    let engine_cmd = format!("cmd={}", engine());
+    let (_idle, idle_said) = bridge_said(&dir, &url, &idle, 1, &[&engine_cmd]);
+    wait_for_bot(&arena.addr, "idle", Duration::from_secs(120), |b| {
+        b["connected"] == true
+    });
+    // SAFETY: a plain signal to our own child.
+    unsafe { libc::kill(arena.child.id() as i32, libc::SIGTERM) };
+    let stopping = line_with(&idle_said, "server stopping", Duration::from_secs(60));
+    assert!(stopping.contains("WARN"), "{stopping}");
+    let _ = arena.child.wait();
+}

@@ -1,9 +1,10 @@
 //! Remote engines on real loopback sockets: the `/umi` endpoint's refusals
 //! and drops, games with scripted bots (disconnect grace, no-shows, lag
-//! through a delaying relay), and tournaments through `arbiter connect`
-//! whose standings equal the all-local ones, also after `kill -9` and
-//! `--resume`.
+//! through a delaying relay; a link that resumes only its own engine),
+//! and tournaments through `arbiter connect` whose standings equal the
+//! all-local ones, also after `kill -9` and `--resume`.
 
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -1239,4 +1240,112 @@ fn serve_offers_a_remote_engine_and_plays_it_through_the_bridge() {
     assert_eq!(last["status"], outcome.result.as_pgn(), "{last}");
     assert!(moves.len() >= 2, "both sides moved: {moves:?}");
     let _ = page.close(None);
+}
+
+/// A bot over `url` whose engine says `id name {name}`: answers `umi` and
+/// `isready` (or, with `drop_at_isready`, drops its connection at the first
+/// `isready`), counting the `umi`s it is sent, until its connection ends.
+async fn named_bot(url: String, name: &'static str, drop_at_isready: bool, umis: Arc<AtomicUsize>) {
+    let mut ws = connect(&url, Some(TOKEN_A)).await.expect("connects");
+    while let Some(Ok(frame)) = ws.next().await {
+        let Message::Text(line) = frame else { continue };
+        let replies: Vec<String> = match line.as_str() {
+            "umi" => {
+                umis.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                vec![
+                    format!("id name {name}"),
+                    "games bohnenspiel".into(),
+                    "umiok".into(),
+                ]
+            }
+            "isready" if drop_at_isready => return,
+            "isready" => vec!["readyok".into()],
+            _ => vec![],
+        };
+        for r in replies {
+            if ws.send(Message::text(r)).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_resumes_only_its_own_engine_and_hands_another_over_handshaken() {
+    use arbiter_core::engine::session::Session;
+    use arbiter_net::remote::link::{LinkSettings, OtherEngine, RemoteLink};
+    use tokio::time::Instant;
+    // why two connections: the other engine's and the comeback at once.
+    let mut tokens = Tokens::default();
+    tokens.insert("alice", TOKEN_A);
+    let registry = Registry::new(tokens, |_| 2);
+    let addr = arbiter_net::remote::listen(
+        "127.0.0.1:0".parse().unwrap(),
+        registry.clone(),
+        Limits::default(),
+        None,
+    )
+    .await
+    .expect("listens");
+    let url = format!("ws://{addr}/umi");
+    let count = || Arc::new(AtomicUsize::new(0));
+    let (a_umis, b_umis, back_umis) = (count(), count(), count());
+    let first = tokio::spawn(named_bot(url.clone(), "Alpha 1", true, a_umis.clone()));
+    // A hang guard only: a loaded machine may take long to connect.
+    let far = || Instant::now() + Duration::from_secs(60);
+    let conn = registry
+        .take("alice", far())
+        .await
+        .expect("alice connected");
+    let (handed, mut others) = tokio::sync::mpsc::unbounded_channel();
+    let other: OtherEngine = Arc::new(move |link| {
+        let _ = handed.send(link);
+    });
+    let settings = LinkSettings {
+        // why long: the other engine and the comeback must come within it.
+        grace: Duration::from_secs(60),
+        write_timeout: Duration::from_secs(10),
+        lag: Default::default(),
+        tc: Default::default(),
+    };
+    let mut link =
+        RemoteLink::new(conn, registry.clone(), "alice", settings).same_engine_only(other);
+    link.send_lines(&["umi"]).await.expect("sent");
+    while link.read_line_until(far()).await.expect("the handshake") != "umiok" {}
+    // It drops at `isready`; another engine of the same token connects.
+    link.send_lines(&["isready"]).await.expect("sent");
+    first.await.expect("the first bot ends");
+    let second = tokio::spawn(named_bot(url.clone(), "Alpha 2", false, b_umis.clone()));
+    let reading = tokio::spawn(async move {
+        let line = link.read_line_until(far()).await;
+        (link, line)
+    });
+    // The other engine does not resume the game: it is handed over...
+    let other_link = tokio::time::timeout(Duration::from_secs(60), others.recv())
+        .await
+        .expect("handed over in time")
+        .expect("a link");
+    assert!(
+        !reading.is_finished(),
+        "the game's link waits on for its own engine"
+    );
+    // ...and a session starts on it without a second `umi`.
+    let session = Session::start_remote(other_link, Duration::from_secs(30), None)
+        .await
+        .expect("a session on the other engine");
+    assert_eq!(session.id_name.as_deref(), Some("Alpha 2"));
+    assert_eq!(b_umis.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // The same engine comes back: the game's link resumes on it (the
+    // replay's `isready` answered).
+    let back = tokio::spawn(named_bot(url.clone(), "Alpha 1", false, back_umis.clone()));
+    let (link, line) = tokio::time::timeout(Duration::from_secs(60), reading)
+        .await
+        .expect("resumed in time")
+        .expect("the reader");
+    assert_eq!(line.expect("a line after the comeback"), "readyok");
+    assert_eq!(back_umis.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(link.is_open());
+    drop((link, session));
+    let _ = tokio::time::timeout(Duration::from_secs(10), second).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), back).await;
 }

@@ -54,12 +54,30 @@ pub trait Seats: Send + Sync {
     /// Gives `bot`'s session back after a game; `fit`: it did nothing
     /// wrong in it and may play on, else it is closed.
     fn release<'a>(&'a self, bot: &'a str, session: Session, fit: bool) -> SeatFuture<'a, ()>;
+
+    /// Whether `bot` (a player's key) has a live instance now. why apart
+    /// from the slots: a game holds its slot while its connection is away
+    /// (it may come back within the grace), and a slot is not a process.
+    fn is_live(&self, _bot: &str) -> bool {
+        true
+    }
 }
 
 /// Implements [`Seats`] for a type by its two async methods
-/// `seat_now(bot, game, options)` and `release_now(bot, session, fit)`.
+/// `seat_now(bot, game, options)` and `release_now(bot, session, fit)`,
+/// and, when named, its method `live(bot) -> bool` as [`Seats::is_live`].
 macro_rules! seats_by_async_methods {
     ($t:ty) => {
+        $crate::lobby::seats_by_async_methods!($t, {});
+    };
+    ($t:ty, $live:ident) => {
+        $crate::lobby::seats_by_async_methods!($t, {
+            fn is_live(&self, bot: &str) -> bool {
+                self.$live(bot)
+            }
+        });
+    };
+    ($t:ty, { $($extra:item)* }) => {
         impl $crate::lobby::Seats for $t {
             fn seat<'a>(
                 &'a self,
@@ -84,6 +102,8 @@ macro_rules! seats_by_async_methods {
             ) -> $crate::lobby::SeatFuture<'a, ()> {
                 Box::pin(self.release_now(bot, session, fit))
             }
+
+            $($extra)*
         }
     };
 }

@@ -30,8 +30,8 @@ use crate::pools::Pool;
 use arbiter_core::engine::session::{Fault, Session};
 use arbiter_core::play::lag::LagPolicy;
 use arbiter_net::remote::conn::ConnState;
-use arbiter_net::remote::link::{LinkSettings, RemoteLink};
-use arbiter_net::remote::registry::{Gate, Registry};
+use arbiter_net::remote::link::{LinkSettings, OtherEngine, RemoteLink};
+use arbiter_net::remote::registry::{Connection, Gate, Registry};
 
 /// How remote bots are served.
 #[derive(Clone, Copy, Debug)]
@@ -218,11 +218,22 @@ impl RemoteBots {
     /// connection (and may be waiting for it to come back).
     fn awaits_reconnect(&self, bot: &str) -> bool {
         lock(&self.away).iter().any(|(player, all)| {
-            crate::versions::bot_of(player) == bot && all.iter().any(|a| !a.state.is_open())
+            crate::versions::bot_of(player) == bot && all.iter().any(|a| !a.state.is_live())
         })
     }
 
-    /// Takes a fresh connection of `bot`, handshakes it and announces it.
+    /// Whether `player` (a version of a bot) has a live connection: an
+    /// idle one open, or one in a game open (or back within its grace).
+    fn live_now(&self, player: &str) -> bool {
+        let idle = lock(&self.idle)
+            .get(player)
+            .is_some_and(|all| all.iter().any(|i| i.state.is_open()));
+        idle || lock(&self.away)
+            .get(player)
+            .is_some_and(|all| all.iter().any(|a| a.state.is_live()))
+    }
+
+    /// Takes a fresh connection of `bot` and welcomes it.
     async fn arrive(self: Arc<Self>, bot: String) {
         if self.awaits_reconnect(&bot) {
             // why: the game's link takes it within the grace if it is the
@@ -232,16 +243,49 @@ impl RemoteBots {
         let Some(conn) = self.registry.take(&bot, tokio::time::Instant::now()).await else {
             return; // a game's link took it
         };
+        let link = self.link_for(&bot, conn);
+        self.welcome(bot, link).await;
+    }
+
+    /// A fresh connection of `bot` as a session's link. why the same
+    /// engine only: a version is the process that plays; a connection of
+    /// another `id name` that comes within a game's grace is no comeback
+    /// of that game's engine, and is welcomed as a fresh one instead.
+    fn link_for(self: &Arc<Self>, bot: &str, conn: Connection) -> RemoteLink {
+        let bots = Arc::downgrade(self);
+        let owner = bot.to_owned();
+        let other: OtherEngine = Arc::new(move |link| {
+            if let Some(bots) = bots.upgrade() {
+                tokio::spawn(bots.welcome(owner.clone(), link));
+            }
+        });
+        RemoteLink::new(
+            conn,
+            Arc::clone(&self.registry),
+            bot.to_owned(),
+            LinkSettings {
+                grace: self.settings.grace,
+                write_timeout: self.settings.write_timeout,
+                lag: LagPolicy::Quota,
+                tc: self.pools[0].tc,
+            },
+        )
+        .same_engine_only(other)
+    }
+
+    /// Handshakes a fresh connection of `bot`, checks its version if it is
+    /// new and announces it.
+    async fn welcome(self: Arc<Self>, bot: String, mut link: RemoteLink) {
         if let Some(why) = self.stopping() {
-            conn.state.close(&why);
+            link.close(&why);
             return; // dropping it closes the socket
         }
-        let pools = match named_pools(conn.query.as_deref(), &self.pools) {
+        let pools = match named_pools(link.query(), &self.pools) {
             Ok(p) => p,
             Err(why) => {
                 tracing::warn!(%bot, "refused a connection: {why}");
-                conn.state.close(&why);
-                return; // dropping it closes the socket
+                link.close(&why);
+                return;
             }
         };
         // why this time control: the link's lag quota is sized by it; a
@@ -251,18 +295,8 @@ impl RemoteBots {
             .iter()
             .find(|p| pools.as_ref().is_none_or(|n| n.contains(&p.name)))
             .map_or_else(|| self.pools[0].tc, |p| p.tc);
-        let state = Arc::clone(&conn.state);
-        let link = RemoteLink::new(
-            conn,
-            Arc::clone(&self.registry),
-            bot.clone(),
-            LinkSettings {
-                grace: self.settings.grace,
-                write_timeout: self.settings.write_timeout,
-                lag: LagPolicy::Quota,
-                tc,
-            },
-        );
+        link.set_time_control(tc);
+        let state = link.state();
         let mut session = match Session::start_remote(link, self.settings.handshake, None).await {
             Ok(s) => s,
             Err(fault) => {
@@ -472,7 +506,12 @@ impl RemoteBots {
     }
 
     async fn release_now(&self, bot: &str, mut session: Session, fit: bool) {
-        let away = self.back(bot, &session);
+        // why the latest: a connection back within the grace stands for
+        // the one the game was seated on.
+        let away = self.back(bot, &session).map(|a| Away {
+            state: a.state.latest(),
+            ..a
+        });
         if let (Some(why), Some(a)) = (self.stopping(), away.as_ref()) {
             a.state.close(&why);
         }
@@ -497,7 +536,7 @@ impl RemoteBots {
     }
 }
 
-crate::lobby::seats_by_async_methods!(RemoteBots);
+crate::lobby::seats_by_async_methods!(RemoteBots, live_now);
 
 #[cfg(test)]
 mod tests {

@@ -40,6 +40,10 @@ impl BothSeats {
     async fn release_now(&self, bot: &str, session: Session, fit: bool) {
         self.side(bot).release(bot, session, fit).await
     }
+
+    fn live_now(&self, bot: &str) -> bool {
+        self.side(bot).is_live(bot)
+    }
 }
 
-crate::lobby::seats_by_async_methods!(BothSeats);
+crate::lobby::seats_by_async_methods!(BothSeats, live_now);

@@ -367,6 +367,15 @@ impl Arena {
         lock(&self.state).present.clone()
     }
 
+    /// Who is connected now with a live instance: [`Arena::present`]
+    /// without the players whose only slots are games waiting for a
+    /// dropped connection to come back (what the bot page shows).
+    pub fn live(&self) -> BTreeMap<String, Presence> {
+        let mut present = self.present();
+        present.retain(|player, _| self.seats.is_live(player));
+        present
+    }
+
     /// The games in progress.
     pub fn playing(&self) -> Vec<Playing> {
         lock(&self.state).playing.values().cloned().collect()

@@ -159,7 +159,7 @@ fn history(arena: &Arena, pool: &str, player: &str) -> Result<Vec<HistoryPoint>,
 fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
     let account = known_bot(arena, name)?;
     let present: BTreeMap<String, crate::server::Presence> = arena
-        .present()
+        .live()
         .into_iter()
         .filter(|(player, _)| bot_of(player) == name)
         .collect();

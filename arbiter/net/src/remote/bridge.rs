@@ -11,6 +11,15 @@
 //! tried again after the arbiter's `Retry-After`; a token the arbiter does
 //! not know (401) stops the bridge.
 //!
+//! The engine is started when the arbiter's first line comes (its `umi`),
+//! not when the connection opens: a connection the arbiter closes at once
+//! (`server stopping`) starts none. A close whose reason says `retry in N
+//! s` (the arena's failed admission) is waited out before the next
+//! connection, so a refused bot runs one engine per try, not one per
+//! reconnect. Every reason the arbiter gives for a close (other than the
+//! plain `closed by the arbiter` of a restart) is printed at the default
+//! log level, with when the bridge tries again.
+//!
 //! The author's `option.X` settings ([`Options`]) are the one thing the
 //! bridge adds to the arbiter's lines: sent after the arbiter's own
 //! `setoption` lines, so that the author's value of an option wins.
@@ -26,6 +35,7 @@ use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::Connector;
 
+use crate::remote::socket::CLOSED_BY_ARBITER;
 use arbiter_core::engine::process::{EngineProcess, LaunchSpec, ReadError};
 
 /// What the bridge needs.
@@ -84,8 +94,8 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
 
 /// How one connection went.
 enum Outcome {
-    /// It was served, for this long; the reason it ended.
-    Served(Duration, String),
+    /// It was served, for this long; how it ended.
+    Served(Duration, Ended),
     /// It could not be made (the arbiter is not up, the network).
     Failed(String),
     /// The arbiter said to try again later (HTTP 429): why, and after how
@@ -114,6 +124,56 @@ fn said(response: &tokio_tungstenite::tungstenite::http::Response<Option<Vec<u8>
     } else {
         line
     }
+}
+
+/// How a served connection ended.
+struct Ended {
+    why: String,
+    /// The reason in the arbiter's close frame, when it closed the
+    /// connection with one other than the plain [`CLOSED_BY_ARBITER`].
+    said: Option<String>,
+}
+
+impl Ended {
+    fn by_us(why: impl Into<String>) -> Ended {
+        Ended {
+            why: why.into(),
+            said: None,
+        }
+    }
+
+    /// The arbiter closed the connection, with `reason` (maybe empty);
+    /// `told`: the text of the arbiter's last `info string` to the engine.
+    fn by_arbiter(reason: &str, told: Option<&str>) -> Ended {
+        let reason = reason.trim();
+        if reason.is_empty() || reason == CLOSED_BY_ARBITER {
+            return Ended::by_us("closed by the arbiter");
+        }
+        // why: a close frame's reason is clipped to 100 characters; the
+        // arena says the whole of it in an `info string` just before.
+        let head = reason.split("…; retry in ").next().unwrap_or(reason);
+        let reason = told
+            .filter(|full| full.len() > reason.len() && full.starts_with(head))
+            .unwrap_or(reason);
+        Ended {
+            why: format!("closed by the arbiter: {reason}"),
+            said: Some(reason.to_owned()),
+        }
+    }
+}
+
+/// The wait a close reason asks for: its last `retry in N s` (or `try
+/// again in N s`), capped at [`MAX_RETRY_AFTER`]; `None` when it names none.
+pub fn retry_in(reason: &str) -> Option<Duration> {
+    ["retry in ", "try again in "].iter().find_map(|key| {
+        let (_, rest) = reason.rsplit_once(key)?;
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || !rest[digits..].starts_with(" s") {
+            return None;
+        }
+        let secs: u64 = rest[..digits].parse().ok()?;
+        Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER))
+    })
 }
 
 /// A `Retry-After` in seconds (RFC 9110 also allows a date, which the
@@ -161,13 +221,56 @@ async fn run_slot(
     let mut made = 0;
     loop {
         let pause = match connect_once(config, &launch).await? {
-            Outcome::Served(lasted, why) => {
+            Outcome::Served(lasted, ended) => {
                 made += 1;
-                tracing::info!(slot = slot + 1, "connection ended after {lasted:?}: {why}");
-                // why at once: the arbiter closes a connection to replace
-                // the engine (`restart=on`, a fault) and waits for the next.
-                backoff = config.backoff;
-                RECONNECT_PAUSE
+                match ended.said.as_deref().map(|said| (said, retry_in(said))) {
+                    // why the arbiter's time: it said when a try can succeed
+                    // (a failed admission is refused until then); sooner, the
+                    // bridge would only start engines to be refused.
+                    Some((said, Some(after))) => {
+                        let pause = after.max(config.backoff);
+                        // why cut: the bridge's own words say when.
+                        let said = said
+                            .rsplit_once("; retry in ")
+                            .map_or(said, |(reason, _)| reason);
+                        tracing::warn!(
+                            slot = slot + 1,
+                            "the arbiter closed the connection: {said}; retrying in {} s",
+                            pause.as_secs_f64().ceil()
+                        );
+                        pause
+                    }
+                    // why backoff: a reason is the arbiter's, not a restart
+                    // (`server stopping`, a revoked token, a bad query): at
+                    // once again would be closed again.
+                    Some((said, None)) => {
+                        // why reset after a long connection: the backoff is
+                        // for closes in a row, not for one a day ago.
+                        if lasted >= config.max_backoff {
+                            backoff = config.backoff;
+                        }
+                        let pause = backoff;
+                        backoff = (backoff * 2).min(config.max_backoff);
+                        tracing::warn!(
+                            slot = slot + 1,
+                            "the arbiter closed the connection: {said}; retrying in {} s",
+                            pause.as_secs_f64()
+                        );
+                        pause
+                    }
+                    None => {
+                        tracing::info!(
+                            slot = slot + 1,
+                            "connection ended after {lasted:?}: {}",
+                            ended.why
+                        );
+                        // why at once: the arbiter closes a connection to
+                        // replace the engine (`restart=on`, a fault) and
+                        // waits for the next.
+                        backoff = config.backoff;
+                        RECONNECT_PAUSE
+                    }
+                }
             }
             Outcome::Failed(why) => {
                 tracing::warn!(slot = slot + 1, "cannot connect to {}: {why}", config.url);
@@ -236,6 +339,15 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
         Err(e) => return tls_fault(&config.url, e).map(Outcome::Failed),
     };
     let started = Instant::now();
+    // why not at once: a connection closed before its first line (the
+    // arbiter stopping, a bad query) needs no engine.
+    let first = match first_line(&mut ws).await {
+        Ok(line) => line,
+        Err(ended) => {
+            let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+            return Ok(Outcome::Served(started.elapsed(), ended));
+        }
+    };
     let mut engine = match EngineProcess::spawn(launch) {
         Ok(engine) => engine,
         Err(e) => {
@@ -244,10 +356,30 @@ async fn connect_once(config: &BridgeConfig, launch: &LaunchSpec) -> Result<Outc
         }
     };
     let mut options = Options::new(&config.options);
-    let why = relay(&mut ws, &mut engine, &mut options).await;
+    let ended = relay(&mut ws, &mut engine, &mut options, first).await;
     engine.shutdown(Duration::from_millis(500)).await;
     let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
-    Ok(Outcome::Served(started.elapsed(), why))
+    Ok(Outcome::Served(started.elapsed(), ended))
+}
+
+/// The arbiter's first line on a fresh connection, or how the connection
+/// ended before one came.
+async fn first_line(ws: &mut Socket) -> Result<String, Ended> {
+    loop {
+        match ws.next().await {
+            None => return Err(Ended::by_us("the arbiter closed the connection")),
+            Some(Err(e)) => return Err(Ended::by_us(format!("connection error: {e}"))),
+            Some(Ok(Message::Text(line))) => return Ok(line.as_str().to_owned()),
+            Some(Ok(Message::Close(frame))) => {
+                return Err(Ended::by_arbiter(
+                    frame.as_ref().map_or("", |f| f.reason.as_str()),
+                    None,
+                ))
+            }
+            // Pings are answered by tungstenite; nothing else is sent.
+            Some(Ok(_)) => {}
+        }
+    }
 }
 
 /// A connection error as a reason to retry, or, when TLS cannot work as
@@ -357,30 +489,40 @@ impl<'a> Options<'a> {
     }
 }
 
-async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Options<'_>) -> String {
+/// Relays lines both ways, `first` (the arbiter's first line) first,
+/// until either side ends.
+async fn relay(
+    ws: &mut Socket,
+    engine: &mut EngineProcess,
+    options: &mut Options<'_>,
+    first: String,
+) -> Ended {
     // why a far deadline: the engine speaks when it wants; the arbiter
     // keeps the clocks.
     let far = || Instant::now() + Duration::from_secs(24 * 3600);
+    if let Err(why) = to_engine(engine, options, &first).await {
+        return Ended::by_us(why);
+    }
+    // The arbiter's last `info string` (see `Ended::by_arbiter`).
+    let mut told: Option<String> = None;
     loop {
         tokio::select! {
             frame = ws.next() => match frame {
-                None => return "the arbiter closed the connection".into(),
-                Some(Err(e)) => return format!("connection error: {e}"),
+                None => return Ended::by_us("the arbiter closed the connection"),
+                Some(Err(e)) => return Ended::by_us(format!("connection error: {e}")),
                 Some(Ok(Message::Text(line))) => {
-                    for own in options.before_arbiter(line.as_str()) {
-                        if let Err(e) = engine.send(&own).await {
-                            return format!("the engine did not take a line: {e}");
-                        }
+                    if let Some(text) = line.as_str().strip_prefix("info string ") {
+                        told = Some(text.to_owned());
                     }
-                    if let Err(e) = engine.send(line.as_str()).await {
-                        return format!("the engine did not take a line: {e}");
+                    if let Err(why) = to_engine(engine, options, line.as_str()).await {
+                        return Ended::by_us(why);
                     }
                 }
                 Some(Ok(Message::Close(frame))) => {
-                    return match frame {
-                        Some(f) if !f.reason.is_empty() => format!("closed by the arbiter: {}", f.reason),
-                        _ => "closed by the arbiter".into(),
-                    }
+                    return Ended::by_arbiter(
+                        frame.as_ref().map_or("", |f| f.reason.as_str()),
+                        told.as_deref(),
+                    );
                 }
                 // Pings are answered by tungstenite; nothing else is sent.
                 Some(Ok(_)) => {}
@@ -389,7 +531,7 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Option
                 Ok(line) => {
                     options.from_engine(&line);
                     if let Err(e) = ws.send(Message::Text(line.into())).await {
-                        return format!("connection error: {e}");
+                        return Ended::by_us(format!("connection error: {e}"));
                     }
                 }
                 Err(ReadError::Timeout) => {}
@@ -397,19 +539,38 @@ async fn relay(ws: &mut Socket, engine: &mut EngineProcess, options: &mut Option
                 // whose unreadable line it dropped (spec section 9).
                 Err(ReadError::LineTooLong { .. } | ReadError::InvalidUtf8 { .. }) => {}
                 Err(ReadError::Eof | ReadError::Io(_)) => {
-                    return match engine.wait_exit_until(Instant::now() + Duration::from_millis(500)).await {
+                    return Ended::by_us(match engine.wait_exit_until(Instant::now() + Duration::from_millis(500)).await {
                         Some(exit) => format!("the engine ended ({exit})"),
                         None => "the engine closed its output".into(),
-                    }
+                    })
                 }
             },
         }
     }
 }
 
+/// The arbiter's `line` to the engine, after the author's options due
+/// before it.
+async fn to_engine(
+    engine: &mut EngineProcess,
+    options: &mut Options<'_>,
+    line: &str,
+) -> Result<(), String> {
+    for own in options.before_arbiter(line) {
+        engine
+            .send(&own)
+            .await
+            .map_err(|e| format!("the engine did not take a line: {e}"))?;
+    }
+    engine
+        .send(line)
+        .await
+        .map_err(|e| format!("the engine did not take a line: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{retry_after, HeaderValue, Options, MAX_RETRY_AFTER};
+    use super::{retry_after, retry_in, HeaderValue, Options, MAX_RETRY_AFTER};
     use std::time::Duration;
 
     #[test]
@@ -421,6 +582,24 @@ mod tests {
         assert_eq!(read("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(read("-1"), None);
         assert_eq!(retry_after(None), None);
+    }
+
+    #[test]
+    fn a_close_reason_says_how_long_to_wait() {
+        let secs = |n| Some(Duration::from_secs(n));
+        assert_eq!(
+            retry_in("admission failed: FAIL isready: no readyok in 5 s; retry in 10 s"),
+            secs(10)
+        );
+        assert_eq!(
+            retry_in("alice already has 2 connection(s), its limit; try again in 5 s"),
+            secs(5)
+        );
+        assert_eq!(retry_in("retry in 99999 s"), Some(MAX_RETRY_AFTER));
+        assert_eq!(retry_in("server stopping"), None);
+        assert_eq!(retry_in("retry in soon"), None);
+        assert_eq!(retry_in("retry in 10 seconds or so"), secs(10));
+        assert_eq!(retry_in("retry in 10"), None);
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct ConnState {
     /// frame or KGP's `goodbye` sent), and who waits for that.
     finished: AtomicBool,
     finish: tokio::sync::Notify,
+    /// The connection that took this one's place in its game after it
+    /// dropped (the engine back within the grace), if any.
+    successor: Mutex<Option<Arc<ConnState>>>,
 }
 
 impl ConnState {
@@ -56,6 +59,33 @@ impl ConnState {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
+    }
+
+    /// Notes that `next` took this (dropped) connection's place in its game.
+    pub fn succeeded_by(&self, next: &Arc<ConnState>) {
+        *self.successor.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::clone(next));
+    }
+
+    /// The connection that stands for this one now: its newest successor,
+    /// or itself.
+    pub fn latest(self: &Arc<Self>) -> Arc<ConnState> {
+        let mut now = Arc::clone(self);
+        loop {
+            let next = now
+                .successor
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            match next {
+                Some(next) => now = next,
+                None => return now,
+            }
+        }
+    }
+
+    /// Whether this connection, or the one that took its place, is open.
+    pub fn is_live(self: &Arc<Self>) -> bool {
+        self.latest().is_open()
     }
 
     /// Says the connection's task is done with the socket.

@@ -52,15 +52,38 @@ pub(crate) fn umi_close(reason: &str) -> Message {
 /// A close frame with `code` and `reason`, clipped to fit (also KGP's over a
 /// WebSocket, [`crate::remote::kgp::conn`]).
 pub(crate) fn close_frame(code: u16, reason: &str) -> Message {
-    // why clipped: a close frame's reason is at most 123 bytes.
-    let mut text: String = reason.chars().take(100).collect();
-    while text.len() > 120 {
-        text.pop();
-    }
     Message::Close(Some(CloseFrame {
         code,
-        reason: text.into(),
+        reason: clipped(reason).into(),
     }))
+}
+
+/// A close reason clipped to fit a close frame (at most 123 bytes): its
+/// first 100 characters, but a clipped reason that ends `; retry in N s`
+/// keeps that end (protocol-spec 16.2: the client waits N seconds).
+pub(crate) fn clipped(reason: &str) -> String {
+    const MOST: usize = 100;
+    let fit = |text: &str, chars: usize| {
+        let mut text: String = text.chars().take(chars).collect();
+        while text.len() > 120 {
+            text.pop();
+        }
+        text
+    };
+    if reason.chars().count() <= MOST && reason.len() <= 120 {
+        return reason.to_owned();
+    }
+    match reason.rsplit_once("; retry in ") {
+        Some((head, secs)) if secs.len() < 24 => {
+            let tail = format!("…; retry in {secs}");
+            let text = fit(head, MOST - tail.chars().count());
+            if text.len() + tail.len() <= 120 {
+                return text + &tail;
+            }
+            fit(reason, MOST)
+        }
+        _ => fit(reason, MOST),
+    }
 }
 
 /// A token bucket: `rate` lines a second, bursts of `burst` (also the KGP

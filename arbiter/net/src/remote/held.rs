@@ -47,6 +47,11 @@ impl From<Pipe> for Held {
 }
 
 impl Held {
+    /// A connection already let go (what is left where one was moved out).
+    pub fn gone() -> Held {
+        Held(Io::Gone)
+    }
+
     /// The socket, claimed from its keeper if not yet; `None` once ended.
     async fn socket(&mut self) -> Option<&mut UmiSocket> {
         if let Io::Unclaimed(_) = self.0 {

@@ -9,7 +9,14 @@
 //! of a search in progress — while the engine's clock keeps running (the
 //! search's time is measured from the first `go`). Not back in time, the
 //! link reports end of output and the session's verdict is `disconnect`.
+//!
+//! A link may be told to resume its game only on the same engine
+//! ([`RemoteLink::same_engine_only`], the arena's: a version is the
+//! process that plays): a connection whose handshake names another `id
+//! name` does not take the game over. It is handed, with its answer to
+//! `umi`, to whoever serves fresh connections, and the link waits on.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -49,11 +56,17 @@ struct Replay {
     unanswered_isready: u32,
 }
 
+/// Takes a connection that came back as another engine (see
+/// [`RemoteLink::same_engine_only`]).
+pub type OtherEngine = Arc<dyn Fn(RemoteLink) + Send + Sync>;
+
 pub struct RemoteLink {
     /// The connection's number (the traffic log's pid).
     id: u32,
     /// The remote id its token proved.
     remote: String,
+    /// Its upgrade request's query (the arena's `pools=`).
+    query: Option<String>,
     state: Arc<ConnState>,
     held: Held,
     registry: Arc<Registry>,
@@ -66,6 +79,19 @@ pub struct RemoteLink {
     replay: Replay,
     /// Set once the link gave up on the engine (its last connection's end).
     ended: Option<String>,
+    /// The engine's `id name`, as its first handshake said (`None`: none
+    /// yet, or it sent none).
+    id_name: Option<String>,
+    /// Its first `umiok` has come (what follows is no longer the handshake).
+    handshaken: bool,
+    /// The answer to a `umi` already sent on this connection (by a game's
+    /// link that found it another engine's), for the session's own `umi`.
+    answered: Option<Vec<String>>,
+    /// Lines received before and served ahead of the connection's own.
+    pending: VecDeque<String>,
+    /// Where a connection that comes back as another engine goes (`None`:
+    /// any connection of the remote id resumes the game).
+    other_engine: Option<OtherEngine>,
 }
 
 impl RemoteLink {
@@ -78,6 +104,7 @@ impl RemoteLink {
         RemoteLink {
             id: conn.id,
             remote: conn.remote,
+            query: conn.query,
             state: conn.state,
             held: Held::from(conn.pipe),
             registry,
@@ -88,11 +115,41 @@ impl RemoteLink {
             last_line_at: std::time::Instant::now(),
             replay: Replay::default(),
             ended: None,
+            id_name: None,
+            handshaken: false,
+            answered: None,
+            pending: VecDeque::new(),
+            other_engine: None,
         }
+    }
+
+    /// Resumes a game after a drop only on a connection whose engine says
+    /// the same `id name` as this one did; another engine's connection is
+    /// given to `other` (with its answer to `umi`, served to the session
+    /// that starts on it) and the link waits on for its own.
+    pub fn same_engine_only(mut self, other: OtherEngine) -> RemoteLink {
+        self.other_engine = Some(other);
+        self
     }
 
     pub fn id(&self) -> u32 {
         self.id
+    }
+
+    /// The connection's shared state (the one open now).
+    pub fn state(&self) -> Arc<ConnState> {
+        Arc::clone(&self.state)
+    }
+
+    /// The query of the connection's upgrade request.
+    pub fn query(&self) -> Option<&str> {
+        self.query.as_deref()
+    }
+
+    /// Sizes the lag quota by `tc` (before the first game).
+    pub fn set_time_control(&mut self, tc: TimeControl) {
+        self.settings.tc = tc;
+        self.lag = LagTracker::new(self.settings.lag, &tc);
     }
 
     pub fn set_traffic_log(&mut self, log: Option<Arc<dyn TrafficLog>>) {
@@ -191,6 +248,16 @@ impl RemoteLink {
         if self.ended.is_some() {
             return Err(WriteError::Closed);
         }
+        if let Some(answer) = self.answered.take() {
+            if lines == ["umi"] {
+                // why not sent again: the engine answered the `umi` a game's
+                // link sent it; a second one is no fresh instance's first line.
+                self.note("umi already answered on this connection");
+                self.log_line(TrafficKind::ToEngine, "umi");
+                self.pending.extend(answer);
+                return Ok(());
+            }
+        }
         let waited_from = std::time::Instant::now();
         let mut reconnected = false;
         if !self.state.is_open() {
@@ -228,6 +295,9 @@ impl RemoteLink {
 
     pub async fn read_line_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
         loop {
+            if let Some(line) = self.pending.pop_front() {
+                return self.received(Inbound::Line(line));
+            }
             if self.ended.is_some() {
                 return Err(ReadError::Eof);
             }
@@ -251,6 +321,13 @@ impl RemoteLink {
     fn received(&mut self, item: Inbound) -> Result<String, ReadError> {
         match item {
             Inbound::Line(line) => {
+                if !self.handshaken {
+                    match umi::Message::parse(&line) {
+                        Ok(umi::Message::IdName(n)) => self.id_name = Some(n.as_str().to_owned()),
+                        Ok(umi::Message::UmiOk) => self.handshaken = true,
+                        _ => {}
+                    }
+                }
                 match line.split_whitespace().next() {
                     Some("bestmove") => self.replay.search.clear(),
                     Some("readyok") => {
@@ -277,6 +354,9 @@ impl RemoteLink {
     /// reads as nothing yet: whether it comes back is decided by the next
     /// write or read, within the grace.
     pub async fn read_line_if_ready(&mut self) -> Result<Option<String>, ReadError> {
+        if let Some(line) = self.pending.pop_front() {
+            return self.received(Inbound::Line(line)).map(Some);
+        }
         if self.ended.is_some() {
             return Err(ReadError::Eof);
         }
@@ -317,40 +397,100 @@ impl RemoteLink {
             until.saturating_duration_since(Instant::now())
         ));
         let waited_from = Instant::now();
-        let Some(conn) = self.registry.take(&self.remote, until).await else {
-            let why = if cut_short {
-                format!(
-                    "{reason}; {} ran out {:.1?} into the grace of {:?}, before it was back",
-                    self.what_ran_out(),
-                    waited_from.elapsed(),
-                    self.settings.grace
-                )
-            } else {
-                format!(
-                    "{reason}; not back within the grace of {:?}",
-                    self.settings.grace
-                )
-            };
-            self.note(&why);
-            self.ended = Some(why);
-            return false;
-        };
-        self.id = conn.id;
-        self.state = conn.state;
-        // why the old one closed now: it ended; its socket is let go.
-        self.held = Held::from(conn.pipe);
-        self.note(&format!("reconnected as connection {}", self.id));
-        match self
-            .replay_onto(until.max(Instant::now() + self.settings.grace))
-            .await
-        {
-            Ok(()) => true,
-            Err(why) => {
-                let why = format!("{reason}; the replay after reconnecting failed: {why}");
+        loop {
+            let Some(conn) = self.registry.take(&self.remote, until).await else {
+                let why = if cut_short {
+                    format!(
+                        "{reason}; {} ran out {:.1?} into the grace of {:?}, before it was back",
+                        self.what_ran_out(),
+                        waited_from.elapsed(),
+                        self.settings.grace
+                    )
+                } else {
+                    format!(
+                        "{reason}; not back within the grace of {:?}",
+                        self.settings.grace
+                    )
+                };
                 self.note(&why);
-                self.state.close(&why);
                 self.ended = Some(why);
-                false
+                return false;
+            };
+            let mut fresh = RemoteLink::new(
+                conn,
+                Arc::clone(&self.registry),
+                self.name.clone(),
+                self.settings,
+            );
+            fresh.traffic = self.traffic.clone();
+            fresh.other_engine = self.other_engine.clone();
+            self.note(&format!("connection {} arrived", fresh.id));
+            let deadline = until.max(Instant::now() + self.settings.grace);
+            let answer = match fresh.answer_umi(deadline).await {
+                Ok(answer) => answer,
+                Err(why) => {
+                    let why = format!("{reason}; the replay after reconnecting failed: {why}");
+                    self.note(&why);
+                    fresh.state.close(&why);
+                    self.ended = Some(why);
+                    return false;
+                }
+            };
+            if let Some(other) = self.other_engine.clone() {
+                if fresh.id_name != self.id_name {
+                    self.note(&format!(
+                        "connection {} is another engine (id name {}, not {}): it does not \
+                         resume this game, which waits on for its own",
+                        fresh.id,
+                        shown(fresh.id_name.as_deref()),
+                        shown(self.id_name.as_deref()),
+                    ));
+                    // why as fresh: whoever takes it starts a session on it,
+                    // whose `umi` this answer serves.
+                    fresh.id_name = None;
+                    fresh.handshaken = false;
+                    fresh.answered = Some(answer);
+                    fresh.traffic = None;
+                    other(fresh);
+                    continue;
+                }
+            }
+            self.id = fresh.id;
+            self.state.succeeded_by(&fresh.state);
+            self.state = Arc::clone(&fresh.state);
+            // why the old one closed now: it ended; its socket is let go.
+            self.held = std::mem::replace(&mut fresh.held, Held::gone());
+            self.note(&format!("reconnected as connection {}", self.id));
+            return match self.replay_rest(deadline).await {
+                Ok(()) => true,
+                Err(why) => {
+                    let why = format!("{reason}; the replay after reconnecting failed: {why}");
+                    self.note(&why);
+                    self.state.close(&why);
+                    self.ended = Some(why);
+                    false
+                }
+            };
+        }
+    }
+
+    /// `umi` on a fresh connection: the lines of its answer, `umiok` the last.
+    async fn answer_umi(&mut self, deadline: Instant) -> Result<Vec<String>, String> {
+        self.push("umi").await?;
+        let mut answer = Vec::new();
+        loop {
+            match self.held.recv(deadline).await {
+                Got::Nothing => return Err("no umiok in time".into()),
+                Got::Ended => return Err("closed again before umiok".into()),
+                Got::Item(item) => {
+                    if let Ok(line) = self.received(item) {
+                        let done = line == "umiok";
+                        answer.push(line);
+                        if done {
+                            return Ok(answer);
+                        }
+                    }
+                }
             }
         }
     }
@@ -371,9 +511,8 @@ impl RemoteLink {
         }
     }
 
-    async fn replay_onto(&mut self, deadline: Instant) -> Result<(), String> {
-        self.push("umi").await?;
-        self.expect("umiok", deadline).await?;
+    /// What follows `umi` … `umiok` on the engine's fresh connection.
+    async fn replay_rest(&mut self, deadline: Instant) -> Result<(), String> {
         let mut lines = std::mem::take(&mut self.replay.options);
         lines.extend(self.replay.newgame.clone());
         for line in &lines {
@@ -438,6 +577,11 @@ impl RemoteLink {
             forced: false,
         }
     }
+}
+
+/// An `id name` in a note.
+fn shown(id_name: Option<&str>) -> String {
+    id_name.map_or_else(|| "none".to_owned(), |n| format!("{n:?}"))
 }
 
 /// The session's side of the link (the core's transport trait): each call
