@@ -12,7 +12,11 @@ the arbiter refuses raises :class:`PermissionError`. A refusal that says
 when to come back (``429 Too Many Requests`` with ``Retry-After``: the
 bot's connections are at their limit, or its address failed too many
 token checks) is obeyed: the kit says so on stderr and waits that long
-(at most 10 minutes) instead of its backoff.
+(at most 10 minutes) instead of its backoff. So is a connection the
+arbiter closes with a reason (the arena's failed admission, ``…; retry in
+10 s``, or ``server stopping``): the kit prints the reason on stderr with
+when it tries again, waits the ``retry in N s`` the reason names (no engine
+loop runs meanwhile), and backs off after any other reason.
 
 A ``wss://`` URL is TLS (the arbiter's ``--tls-cert``): its certificate is
 checked against the system's roots (Python's default context), or against
@@ -40,6 +44,23 @@ MAX_BACKOFF_S = 30.0
 RECONNECT_PAUSE_S = 0.1
 #: The longest ``Retry-After`` obeyed.
 MAX_RETRY_AFTER_S = 600.0
+#: The close reason of a connection the arbiter ended as usual (to replace
+#: the engine, or after its games): nothing to report, come back at once.
+CLOSED_BY_ARBITER = "closed by the arbiter"
+
+
+def _retry_in(reason: str) -> Optional[float]:
+    """The seconds a close reason asks for (its last ``retry in N s`` or
+    ``try again in N s``, as the arbiter writes them), at most
+    :data:`MAX_RETRY_AFTER_S`; ``None`` when it names none."""
+    for key in ("retry in ", "try again in "):
+        head, found, rest = reason.rpartition(key)
+        if not found:
+            continue
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        if digits and rest[digits:].startswith(" s"):
+            return min(float(rest[:digits]), MAX_RETRY_AFTER_S)
+    return None
 
 
 def _retry_after(response) -> Optional[float]:
@@ -128,6 +149,7 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
     while connections is None or made < connections:
         served = False
         told = None
+        closed = None
         try:
             with connect(
                 url,
@@ -140,6 +162,7 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
                 made += 1
                 served = True
                 run_one(_FrameInput(ws), _FrameOutput(ws))
+            closed = (ws.close_reason or "").strip()
         except InvalidStatus as e:
             if e.response.status_code == 401:
                 raise PermissionError(f"{url}: the arbiter refused the token") from e
@@ -171,7 +194,19 @@ def serve(run_one: Callable[[object, object], None], url: str, token: str,
             pass
         if connections is not None and made >= connections:
             return
-        if served:
+        if served and closed and closed != CLOSED_BY_ARBITER:
+            # why: the arbiter ended it with a reason the bot's author needs
+            # to see (the log level of a library is not where they look).
+            wait = _retry_in(closed)
+            if wait is None:
+                wait = backoff
+                backoff = min(backoff * 2, MAX_BACKOFF_S)
+            else:
+                backoff = BACKOFF_S
+            print(f"mancala: {url}: the arbiter closed the connection: {closed}; "
+                  f"trying again in {wait:g} s", file=sys.stderr, flush=True)
+            time.sleep(wait)
+        elif served:
             # The arbiter closes a connection to replace the engine and
             # waits for the next one: come back at once.
             backoff = BACKOFF_S

@@ -273,3 +273,74 @@ def test_a_refusal_with_retry_after_is_obeyed_not_hammered(monkeypatch):
         server.close()
         thread.join(TIMEOUT)
     assert slept == [7.0, remote.BACKOFF_S, remote.MAX_RETRY_AFTER_S], slept
+
+
+def test_a_close_reason_is_said_and_its_retry_delay_obeyed(monkeypatch, capsys):
+    """A connection the arbiter closes with a reason (the arena's failed
+    admission names `retry in N s`; `server stopping` names none): the kit
+    prints the reason on stderr with when it tries again, waits the delay
+    the reason names, backs off after another reason, and comes back at
+    once after an ordinary close. A scripted WebSocket server on the
+    loopback plays the arbiter; the sleeps are recorded, not slept."""
+    import base64
+    import hashlib
+    import threading
+
+    import mancala.remote as remote
+
+    reasons = [
+        "admission failed: FAIL isready: no readyok in 5 s; retry in 10 s",
+        "server stopping",
+        "closed by the arbiter",
+        "server stopping",
+    ]
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(TIMEOUT)
+    port = server.getsockname()[1]
+
+    def arbiter():
+        for reason in reasons:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed by the test: the kit stopped early
+                return
+            with conn:
+                conn.settimeout(TIMEOUT)
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    request += chunk
+                key = next(line.split(b":", 1)[1].strip()
+                           for line in request.split(b"\r\n")
+                           if line.lower().startswith(b"sec-websocket-key:"))
+                accept = base64.b64encode(hashlib.sha1(
+                    key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+                conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                             b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept
+                             + b"\r\n\r\n")
+                payload = (1000).to_bytes(2, "big") + reason.encode()
+                conn.sendall(bytes([0x88, len(payload)]) + payload)
+                try:
+                    conn.recv(4096)  # the kit's closing frame
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=arbiter, daemon=True)
+    thread.start()
+    slept = []
+    monkeypatch.setattr(remote.time, "sleep", slept.append)
+    try:
+        remote.serve(lambda i, o: i.readline(), f"ws://127.0.0.1:{port}/umi", TOKEN,
+                     connections=len(reasons))
+    finally:
+        server.close()
+        thread.join(TIMEOUT)
+    assert slept == [10.0, remote.BACKOFF_S, remote.RECONNECT_PAUSE_S], slept
+    err = capsys.readouterr().err
+    assert f"closed the connection: {reasons[0]}; trying again in 10 s" in err, err
+    assert "closed the connection: server stopping; trying again in 0.5 s" in err, err
+    assert "closed the connection: closed by the arbiter" not in err, err
