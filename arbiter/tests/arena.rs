@@ -1148,6 +1148,49 @@ fn a_kgp_bot_refused_at_admission_is_told_and_an_unnamed_one_is_a_version_apart(
     );
 }
 
+/// A KGP bot that never moves (admission off) plays on KGP's random moves:
+/// no time loss, and its page counts them as its games' records mark them.
+#[test]
+fn kgp_random_moves_are_played_and_counted_on_the_bot_page() {
+    use common::kgp::{bot, Style, Transport};
+    let (dir, db, pools) = arena_dir(
+        "kgp-random",
+        r#"[{"name": "kalah-fast", "game": "kalah", "each": "st=0.1 timemargin=300"}]"#,
+    );
+    let token = add_bot(&db, "silent");
+    add_bot(&db, "ref");
+    let mut extra = house("ref", &engine(), "option.Level=1").to_vec();
+    extra.extend(["--kgp-listen".into(), "127.0.0.1:0".into()]);
+    extra.extend(["--admission".into(), "off".into()]);
+    extra.extend(["--max-games".into(), "2".into()]);
+    let mut arena = start(&dir, &db, &pools, &extra);
+    let (tcp, _) = kgp_addresses(&mut arena);
+    let _silent = bot(Transport::Tcp(tcp), Style::Silent, &token);
+    wait_for(&arena.addr, Duration::from_secs(120), |p| finished(p) >= 2);
+    let games = bot_games(&arena.addr, "silent");
+    assert_eq!(games.len(), 2);
+    let json = dir.path("kalah.jsonl");
+    export(&db, "kalah-fast", &json, None);
+    let mut marked = 0;
+    for line in std::fs::read_to_string(&json).unwrap().lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_ne!(g["termination"]["kind"], "time_forfeit", "{g}");
+        assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+        marked += g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["kgp_random"] == true)
+            .count();
+    }
+    assert!(marked > 10, "{marked}");
+    let page = get_json(&arena.addr, "/api/arena/bot?name=silent");
+    assert_eq!(page["kgp_random_moves"], marked, "{page}");
+    assert_eq!(page["versions"][0]["kgp_random_moves"], marked, "{page}");
+    let house_page = get_json(&arena.addr, "/api/arena/bot?name=ref");
+    assert_eq!(house_page["kgp_random_moves"], 0, "{house_page}");
+}
+
 /// Waits (at most `limit`) until `done` holds for the bot's JSON.
 fn wait_for_bot(
     addr: &str,
