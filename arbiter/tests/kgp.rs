@@ -319,6 +319,24 @@ fn a_kgp_bot_that_never_moves_gets_kgp_s_random_moves_never_a_time_loss() {
     s.assert_no_leftovers();
 }
 
+/// On a whole-game clock of one second, the random moves land within the
+/// budget's reserve: two games, no time loss.
+#[test]
+fn a_silent_kgp_bot_on_a_one_second_clock_never_loses_on_time() {
+    let s = common::Scratch::new("kgp", "silent-clock");
+    let (out, games, _) = kgp_match(&s, Style::Silent, 2, "tc=1");
+    assert_eq!(games.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    for g in &games {
+        assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+        let (mine, random) = kbot_moves(g);
+        assert!(
+            mine > 0 && random == mine,
+            "{mine} moves, {random} random: {g}"
+        );
+    }
+    verify(&s.path("kgp.jsonl"));
+}
+
 #[test]
 fn a_kgp_bot_that_answers_only_after_stop_gets_random_moves_its_late_ones_ignored() {
     let s = common::Scratch::new("kgp", "after-stop");
