@@ -1075,6 +1075,122 @@ fn kgp_bots_with_arena_tokens_play_rated_games_in_a_kalah_pool() {
         .success();
 }
 
+/// A KGP bot without `set info:name` is the version `NAME (unnamed)`; one
+/// that leaves its states unanswered fails admission (its random moves are
+/// no UMI answer) and is told why in KGP's `error`, on its first connection
+/// and inside the back-off; the account's admission stays its named
+/// version's.
+#[test]
+fn a_kgp_bot_refused_at_admission_is_told_and_an_unnamed_one_is_a_version_apart() {
+    use common::kgp::{bot_named, Style, Transport};
+    let (dir, db, pools) = arena_dir(
+        "kgp-admission",
+        r#"[{"name": "kalah-fast", "game": "kalah", "each": "st=0.1 timemargin=300"}]"#,
+    );
+    let token = add_bot(&db, "student");
+    add_bot(&db, "ref");
+    let mut extra = house("ref", &engine(), "option.Level=1").to_vec();
+    extra.extend(["--kgp-listen".into(), "127.0.0.1:0".into()]);
+    extra.extend(["--admission-retry".into(), "600".into()]);
+    let mut arena = start(&dir, &db, &pools, &extra);
+    let (tcp, _) = kgp_addresses(&mut arena);
+    let _named = bot_named(
+        Transport::Tcp(tcp.clone()),
+        Style::Plays,
+        &token,
+        Some("student 1.0"),
+    );
+    wait_for_bot(&arena.addr, "student", Duration::from_secs(120), |b| {
+        b["admission"]["passed"] == true
+    });
+    // Unnamed and silent: KGP's random moves for each state, refused.
+    let seen = bot_named(Transport::Tcp(tcp.clone()), Style::Silent, &token, None)
+        .join()
+        .unwrap();
+    let n = seen.len();
+    assert_eq!(seen.last().map(String::as_str), Some("goodbye"), "{seen:?}");
+    let error = &seen[n - 2];
+    assert!(
+        error.starts_with("error \"admission failed: FAIL positions:kalah: the bot sent no move")
+            && error.contains("retry in 600 s"),
+        "{seen:?}"
+    );
+    // Again, inside the back-off: told at once, the same way.
+    let again = bot_named(Transport::Tcp(tcp), Style::Silent, &token, None)
+        .join()
+        .unwrap();
+    let n = again.len();
+    assert_eq!(
+        again.last().map(String::as_str),
+        Some("goodbye"),
+        "{again:?}"
+    );
+    assert!(
+        again[n - 2].contains("admission failed") && again[n - 2].contains("; retry in "),
+        "{again:?}"
+    );
+    assert!(
+        !again.iter().any(|l| l.contains(" state <")),
+        "not checked again: {again:?}"
+    );
+    // The failure is the unnamed version's; the account's is the named one's.
+    let page = get_json(&arena.addr, "/api/arena/bot?name=student");
+    assert_eq!(page["admission"]["passed"], true, "{page}");
+    let versions = page["versions"].as_array().unwrap();
+    let unnamed = versions
+        .iter()
+        .find(|v| v["id_name"] == "student (unnamed)")
+        .unwrap_or_else(|| panic!("{page}"));
+    assert_eq!(unnamed["admission"]["passed"], false, "{page}");
+    assert_eq!(
+        page["kgp_random_moves"], 0,
+        "admission games are not rated: {page}"
+    );
+}
+
+/// A KGP bot that never moves (admission off) plays on KGP's random moves:
+/// no time loss, and its page counts them as its games' records mark them.
+#[test]
+fn kgp_random_moves_are_played_and_counted_on_the_bot_page() {
+    use common::kgp::{bot, Style, Transport};
+    let (dir, db, pools) = arena_dir(
+        "kgp-random",
+        r#"[{"name": "kalah-fast", "game": "kalah", "each": "st=0.1 timemargin=300"}]"#,
+    );
+    let token = add_bot(&db, "silent");
+    add_bot(&db, "ref");
+    let mut extra = house("ref", &engine(), "option.Level=1").to_vec();
+    extra.extend(["--kgp-listen".into(), "127.0.0.1:0".into()]);
+    extra.extend(["--admission".into(), "off".into()]);
+    extra.extend(["--max-games".into(), "2".into()]);
+    let mut arena = start(&dir, &db, &pools, &extra);
+    let (tcp, _) = kgp_addresses(&mut arena);
+    let _silent = bot(Transport::Tcp(tcp), Style::Silent, &token);
+    wait_for(&arena.addr, Duration::from_secs(120), |p| finished(p) >= 2);
+    let games = bot_games(&arena.addr, "silent");
+    assert_eq!(games.len(), 2);
+    let json = dir.path("kalah.jsonl");
+    export(&db, "kalah-fast", &json, None);
+    let mut marked = 0;
+    for line in std::fs::read_to_string(&json).unwrap().lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_ne!(g["termination"]["kind"], "time_forfeit", "{g}");
+        assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+        marked += g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["kgp_random"] == true)
+            .count();
+    }
+    assert!(marked > 10, "{marked}");
+    let page = get_json(&arena.addr, "/api/arena/bot?name=silent");
+    assert_eq!(page["kgp_random_moves"], marked, "{page}");
+    assert_eq!(page["versions"][0]["kgp_random_moves"], marked, "{page}");
+    let house_page = get_json(&arena.addr, "/api/arena/bot?name=ref");
+    assert_eq!(house_page["kgp_random_moves"], 0, "{house_page}");
+}
+
 /// Waits (at most `limit`) until `done` holds for the bot's JSON.
 fn wait_for_bot(
     addr: &str,

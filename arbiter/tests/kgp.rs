@@ -57,6 +57,7 @@ fn kgp_match_over(
         .args(["--remote-tokens", &tokens.display().to_string()])
         .args(["--remote-wait", "30", "--remote-grace", "0"])
         .args(["--jsonout", &log.display().to_string()])
+        .args(["--debug", &s.path("traffic.log").display().to_string()])
         .args(["--stderr-dir", &s.path("logs").display().to_string()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -231,17 +232,211 @@ fn a_kgp_bot_that_moves_an_empty_pit_loses_by_illegal_move() {
     verify(&s.path("kgp.jsonl"));
 }
 
+/// How many of `game`'s moves kbot played, and how many of those are
+/// marked as KGP's random move (the reference engine's never are).
+fn kbot_moves(game: &serde_json::Value) -> (usize, usize) {
+    let start = game["start_position"].as_str().unwrap();
+    let mut g = mancala_rules::game_from_position(start).unwrap();
+    let kbot = if kbot_side(game) == "South" {
+        mancala_rules::Side::South
+    } else {
+        mancala_rules::Side::North
+    };
+    let (mut mine, mut random) = (0, 0);
+    for m in game["moves"].as_array().unwrap() {
+        let mover = g.side_to_move();
+        if m["kgp_random"] == true {
+            assert_eq!(mover, kbot, "only kbot's moves are KGP's random ones: {m}");
+            random += 1;
+        }
+        mine += usize::from(mover == kbot);
+        g.play(m["move"].as_str().unwrap()).unwrap();
+    }
+    (mine, random)
+}
+
+/// The states kbot was sent (`<id> state`), each once, and how many lines
+/// sent one again.
+fn states(seen: &[String]) -> (std::collections::BTreeSet<String>, usize) {
+    let mut ids = std::collections::BTreeSet::new();
+    let mut again = 0;
+    for l in seen {
+        if let Some((id, _)) = l.split_once(" state <") {
+            again += usize::from(!ids.insert(id.to_owned()));
+        }
+    }
+    (ids, again)
+}
+
+/// No `ping` while a state was out: between `<id> state` and its
+/// `<n>@<id> stop` (a bot that never answers is always stopped).
+fn assert_no_ping_during_a_state(seen: &[String]) {
+    let mut out: Option<String> = None;
+    for l in seen {
+        if let Some((id, _)) = l.split_once(" state <") {
+            out = Some(id.to_owned());
+        } else if l.ends_with(" stop") {
+            out = None;
+        } else if l.ends_with(" ping") {
+            assert!(
+                out.is_none(),
+                "a ping while state {out:?} was out: {seen:?}"
+            );
+        }
+    }
+}
+
 #[test]
-fn a_kgp_bot_that_never_moves_loses_on_time() {
+fn a_kgp_bot_that_never_moves_gets_kgp_s_random_moves_never_a_time_loss() {
     let s = common::Scratch::new("kgp", "silent");
-    let (out, games, seen) = kgp_match(&s, Style::Silent, 1, "tc=1");
+    let (out, games, seen) = kgp_match(&s, Style::Silent, 1, "st=0.5 timemargin=300");
     assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
     let g = &games[0];
-    assert_eq!(g["termination"]["kind"], "time_forfeit", "{g}");
-    assert_eq!(g["termination"]["side"], kbot_side(g), "{g}");
-    // The arbiter asked it to stop (its budget) before its clock fell.
-    assert!(seen.iter().any(|l| l.ends_with(" stop")), "{seen:?}");
+    assert_ne!(g["termination"]["kind"], "time_forfeit", "{g}");
+    assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+    // Every one of its moves is KGP's random move, marked as such.
+    let (mine, random) = kbot_moves(g);
+    assert!(
+        mine > 0 && random == mine,
+        "{mine} moves, {random} random: {g}"
+    );
+    // Each state was sent again while no move came (every 150 ms of its
+    // 450 ms budget), then stopped; no ping meanwhile.
+    let (ids, again) = states(&seen);
+    assert!(
+        again >= ids.len(),
+        "{} states, {again} sent again: {seen:?}",
+        ids.len()
+    );
+    assert_no_ping_during_a_state(&seen);
+    // The traffic log says why.
+    let traffic = std::fs::read_to_string(s.path("traffic.log")).unwrap();
+    assert!(
+        traffic.contains("info string kgp: no move before stop; random move"),
+        "the reason is in the traffic log"
+    );
     verify(&s.path("kgp.jsonl"));
+    s.assert_no_leftovers();
+}
+
+/// On a whole-game clock of one second, the random moves land within the
+/// budget's reserve: two games, no time loss.
+#[test]
+fn a_silent_kgp_bot_on_a_one_second_clock_never_loses_on_time() {
+    let s = common::Scratch::new("kgp", "silent-clock");
+    let (out, games, _) = kgp_match(&s, Style::Silent, 2, "tc=1");
+    assert_eq!(games.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    for g in &games {
+        assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+        let (mine, random) = kbot_moves(g);
+        assert!(
+            mine > 0 && random == mine,
+            "{mine} moves, {random} random: {g}"
+        );
+    }
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn a_kgp_bot_that_answers_only_after_stop_gets_random_moves_its_late_ones_ignored() {
+    let s = common::Scratch::new("kgp", "after-stop");
+    let (out, games, seen) = kgp_match(&s, Style::AfterStop, 1, "st=0.3 timemargin=300");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+    let (mine, random) = kbot_moves(g);
+    assert!(
+        mine > 0 && random == mine,
+        "{mine} moves, {random} random: {g}"
+    );
+    // A late move is ignored without a word (KGP).
+    assert!(!seen.iter().any(|l| l.contains("error")), "{seen:?}");
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn a_kgp_bot_that_loses_each_state_once_answers_the_one_sent_again() {
+    let s = common::Scratch::new("kgp", "loses-first");
+    let (out, games, seen) = kgp_match(&s, Style::LosesFirst, 1, "st=0.6 timemargin=300");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+    // Every move its own: the state came again in time.
+    let (mine, random) = kbot_moves(g);
+    assert!(
+        mine > 0 && random == 0,
+        "{mine} moves, {random} random: {g}"
+    );
+    let (ids, again) = states(&seen);
+    assert!(
+        again >= ids.len(),
+        "{} states, {again} sent again",
+        ids.len()
+    );
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn moves_for_states_never_sent_are_errors_and_the_game_goes_on() {
+    let s = common::Scratch::new("kgp", "unsent");
+    let (out, games, seen) = kgp_match(&s, Style::Unsent, 1, "st=0.5 timemargin=300");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+    let (mine, random) = kbot_moves(g);
+    assert!(
+        mine > 0 && random == 0,
+        "{mine} moves, {random} random: {g}"
+    );
+    let errors: Vec<&String> = seen.iter().filter(|l| l.contains(" error ")).collect();
+    assert!(
+        errors.len() >= 2 * mine
+            && errors
+                .iter()
+                .all(|l| l.contains("was sent on this connection")),
+        "{errors:?}"
+    );
+    assert!(errors.iter().any(|l| l.contains("yield @")), "{errors:?}");
+    verify(&s.path("kgp.jsonl"));
+}
+
+#[test]
+fn a_kgp_bot_that_sends_every_line_twice_plays_each_move_once() {
+    let s = common::Scratch::new("kgp", "doubles");
+    let (out, games, seen) = kgp_match(&s, Style::Doubles, 2, "st=0.5 timemargin=300");
+    assert_eq!(games.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    for g in &games {
+        assert!(g["termination"]["side"].is_null(), "no fault: {g}");
+        let (mine, random) = kbot_moves(g);
+        assert!(
+            mine > 0 && random == 0,
+            "{mine} moves, {random} random: {g}"
+        );
+    }
+    // Its second `mode` is refused with a reason; its second yield is
+    // ignored (the search is over), so no move is played twice.
+    assert!(
+        seen.iter().any(|l| l.contains("mode is already freeplay")),
+        "{seen:?}"
+    );
+    verify(&s.path("kgp.jsonl"));
+    s.assert_no_leftovers();
+}
+
+#[test]
+fn a_kgp_bot_that_floods_pongs_is_told_and_its_game_is_recorded() {
+    let s = common::Scratch::new("kgp", "flood");
+    let (out, games, seen) = kgp_match(&s, Style::FloodPongs, 1, "st=0.5 timemargin=300");
+    assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&out.stdout));
+    let g = &games[0];
+    assert_eq!(g["termination"]["side"], kbot_side(g), "{g}");
+    assert!(g["termination"].to_string().contains("flood"), "{g}");
+    // What it read before the close (a reset may cut it short) names it.
+    if let Some(e) = seen.iter().find(|l| l.starts_with("error")) {
+        assert!(e.contains("flood: more than"), "{e}");
+    }
+    verify(&s.path("kgp.jsonl"));
+    s.assert_no_leftovers();
 }
 
 #[test]
@@ -320,6 +515,15 @@ mod listener {
                 .write_all(format!("{line}\r\n").as_bytes())
                 .await
                 .unwrap();
+        }
+
+        /// The next line, whatever it is; `None` once closed.
+        async fn raw(&mut self) -> Option<String> {
+            tokio::time::timeout(Duration::from_secs(20), self.lines.next_line())
+                .await
+                .expect("a line in time")
+                .ok()
+                .flatten()
         }
 
         /// The next line that is not a ping; `None` once closed.
@@ -439,6 +643,63 @@ mod listener {
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         assert_eq!(registry.open_count("kbot"), 0);
+    }
+    /// Pings: one the bot lost is sent again (a new id) before the bot is
+    /// dropped; a bot that answers none is dropped with a reason.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lost_ping_is_asked_again_and_a_bot_that_never_answers_is_dropped() {
+        let mut tokens = Tokens::default();
+        tokens.insert("kbot", TOKEN);
+        let registry = Registry::new(tokens, |_| 1);
+        let limits = Limits {
+            ping_interval: Duration::from_millis(100),
+            pong_timeout: Duration::from_secs(2),
+            ..Limits::default()
+        };
+        let ids = BTreeSet::from(["kbot".to_owned()]);
+        let endpoint = KgpEndpoint::new(registry.clone(), Speakers::Only(ids), limits);
+        let addr = listen("127.0.0.1:0".parse().unwrap(), endpoint)
+            .await
+            .unwrap();
+        let mut c = Client::connect(addr).await;
+        c.send(&format!("1 set auth:token \"{TOKEN}\"")).await;
+        c.send("3 mode freeplay").await;
+        // The first ping is "lost"; the next comes with a new id, a retry
+        // (a fifth of the pong timeout later), and is answered.
+        let first = c.raw().await.unwrap();
+        assert!(first.ends_with(" ping"), "{first}");
+        let t0 = std::time::Instant::now();
+        let second = c.raw().await.unwrap();
+        assert!(second.ends_with(" ping") && second != first, "{second}");
+        assert!(
+            t0.elapsed() >= Duration::from_millis(300),
+            "{:?}",
+            t0.elapsed()
+        );
+        let id = second.split_whitespace().next().unwrap().to_owned();
+        c.send(&format!("5@{id} pong")).await;
+        // Answering each ping for longer than the pong timeout: kept.
+        let until = std::time::Instant::now() + Duration::from_secs(3);
+        let mut n = 7;
+        while std::time::Instant::now() < until {
+            let l = c.raw().await.unwrap();
+            let id = l.strip_suffix(" ping").expect("only pings");
+            c.send(&format!("{n}@{id} pong")).await;
+            n += 2;
+        }
+        assert_eq!(registry.open_count("kbot"), 1);
+        // Silent from now on: asked again and again, then dropped, told why.
+        let mut pings = 0;
+        let last = loop {
+            let l = c.raw().await.expect("an error, then goodbye");
+            if !l.ends_with(" ping") {
+                break l;
+            }
+            pings += 1;
+        };
+        assert!(pings >= 2, "asked {pings} times");
+        assert!(last.contains("stopped answering: no pong"), "{last}");
+        assert_eq!(c.raw().await.as_deref(), Some("goodbye"));
     }
 }
 

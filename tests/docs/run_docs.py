@@ -14,7 +14,10 @@ either
   * marked illustrative, with a reason a reader understands, on the line
     before the fence: `<!-- illustrative: needs a Slurm cluster -->`.
 
-A block that is neither fails. Besides the blocks:
+A block that is neither fails. A block after a line `<!-- file: NAME -->`
+(a whole program a doc shows, such as docs/arena.md's KGP client) is written
+as the file NAME into each scratch directory, for the command blocks to run.
+Besides the blocks:
 
   * URLS: every path a doc names in a code span (`/live`, `GET /api/logs/N`,
     `/ws/play`, …) is requested from the server that doc's blocks started
@@ -101,7 +104,9 @@ SKIPPED = [
 # requested while their block's other commands run, then stopped with SIGTERM
 # (exit status 0 expected). `--live` events end by themselves: waited for.
 SERVERS = [r"\barbiter serve\b", r"\barbiter arena run\b", r"\barbiter connect\b",
-           r"--remote-listen\b", r"--kgp-listen\b"]
+           r"--remote-listen\b", r"--kgp-listen\b", r"\bkgp_client\.py\b"]
+# Of those, the clients: they print no address, and run until stopped.
+CLIENTS = [r"\barbiter connect\b", r"\bkgp_client\.py\b"]
 # A stopped server exits 0 or, an event, 128 + SIGTERM (docs/arbiter.md).
 STOPPED = (0, 128 + signal.SIGTERM)
 # Servers that drain at a first SIGTERM and then exit 0, never 143
@@ -156,6 +161,20 @@ def blocks(path):
             marker = mk.group(1)
         out.append((i + 1, info.split()[0] if info else "", body, marker))
         i = j + 1
+    return out
+
+
+def file_blocks(path):
+    """(name, text) of each block after a `<!-- file: NAME -->` line."""
+    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
+    out = []
+    for i, line in enumerate(lines[:-1]):
+        m = re.match(r"^<!--\s*file:\s*(\S+)\s*-->$", line.strip())
+        if m and lines[i + 1].startswith("```"):
+            j = i + 2
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            out.append((m.group(1), "\n".join(lines[i + 2:j]) + "\n"))
     return out
 
 
@@ -366,7 +385,8 @@ def run_command(cmd, promise, d, env, where, state):
     # `<token>`: what `arena bot add NAME` printed, for the bot whose engine
     # is `./NAME`; else the first bot that no `--house "name=NAME …"` of the
     # doc plays (a house bot's account is the server's, never a client's)
-    tokens = TOKENS.get(where.split(":")[0], {})
+    # (the block's own bots first: a later block has a database of its own)
+    tokens = state.get("tokens") or TOKENS.get(where.split(":")[0], {})
     if "<token>" in cmd and tokens:
         named = [t for name, t in tokens.items() if f"cmd=./{name}" in cmd]
         house = HOUSE.get(where.split(":")[0], set())
@@ -392,7 +412,7 @@ def run_command(cmd, promise, d, env, where, state):
         print(f"  start {cmd}{note}", flush=True)
         srv = Server(cmd, d, env, where)
         ends = any(re.search(p, original) for p in ENDS_BY_ITSELF)
-        if re.search(r"\barbiter connect\b", original):
+        if any(re.search(p, original) for p in CLIENTS):
             state.setdefault("servers", []).append((srv, False))
             return
         url = srv.wait_url()
@@ -405,6 +425,16 @@ def run_command(cmd, promise, d, env, where, state):
             state.setdefault("addresses", {})[m.group(0)] = url.split("://", 1)[1]
         elif re.search(r"\barbiter serve\b", original):
             state.setdefault("addresses", {})["127.0.0.1:8080"] = url.split("://", 1)[1]
+        m = re.search(r"--kgp-listen\s+(127\.0\.0\.1:2671)", original)
+        if m:
+            # its second line: `arbiter: KGP bots connect to tcp://ADDR …`
+            end = time.time() + 30
+            while time.time() < end:
+                k = re.search(r"KGP bots connect to tcp://(\S+)", srv.output())
+                if k:
+                    state.setdefault("addresses", {})[m.group(1)] = k.group(1)
+                    break
+                time.sleep(0.1)
         for text in promise.get("contains", []):
             text = text.replace("127.0.0.1:8080", url.split("://", 1)[1])
             if text not in srv.output():
@@ -439,6 +469,7 @@ def run_command(cmd, promise, d, env, where, state):
         else:
             name = re.search(r"\bbot add (\S+)", cmd).group(1)
             TOKENS.setdefault(where.split(":")[0], {})[name] = lines[-1]
+            state.setdefault("tokens", {})[name] = lines[-1]
     a, b = re.search(r"--games (\d+)", original), re.search(r"--games (\d+)", cmd)
     if a and b:
         state["games"] = (a.group(1), b.group(1))
@@ -534,6 +565,10 @@ def run_doc(doc):
                 fail(doc, f"needs {what}; its blocks were not run")
                 return
         make_fixtures(doc, template, env_for(template))
+        for name, text in file_blocks(doc):
+            with open(os.path.join(template, name), "w") as f:
+                f.write(text)
+            print(f"  file  {name} ({text.count(chr(10))} lines, from the doc)")
         for line, info, body, marker in blocks(doc):
             where = f"{doc}:{line}"
             if info not in COMMAND_INFOS:

@@ -29,6 +29,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
     ("0004_scale", include_str!("migrations/0004_scale.sql")),
     ("0005_events", include_str!("migrations/0005_events.sql")),
+    (
+        "0006_kgp_random",
+        include_str!("migrations/0006_kgp_random.sql"),
+    ),
 ];
 
 /// How long a statement waits for another connection's write to end.

@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::db::DbError;
 use crate::ratings::{Game, Tally};
@@ -77,8 +77,55 @@ pub fn finish(conn: &mut Connection, id: i64, log: &GameLog) -> Result<(), DbErr
             "game {id} is not in progress: its result is not recorded"
         )));
     }
+    for (player, moves) in kgp_random_moves(log) {
+        tx.execute(
+            "INSERT INTO kgp_random (player, moves) VALUES (?1, ?2) \
+             ON CONFLICT (player) DO UPDATE SET moves = moves + excluded.moves",
+            params![player, moves],
+        )?;
+    }
     tx.commit()?;
     Ok(())
+}
+
+/// The KGP random moves of a game (`"kgp_random": true`), by the player
+/// they were played for; none when the game has none.
+fn kgp_random_moves(log: &GameLog) -> Vec<(&str, u32)> {
+    if !log.moves.iter().any(|m| m.kgp_random) {
+        return Vec::new();
+    }
+    let Ok(mut game) = mancala_rules::game_from_position(&log.start_position) else {
+        return Vec::new();
+    };
+    let mut counts = [0u32; 2];
+    for m in &log.moves {
+        let mover = game.side_to_move();
+        if m.kgp_random {
+            counts[mover.index()] += 1;
+        }
+        if game.play(&m.mv).is_err() {
+            break;
+        }
+    }
+    [
+        (log.south.as_str(), counts[0]),
+        (log.north.as_str(), counts[1]),
+    ]
+    .into_iter()
+    .filter(|&(_, n)| n > 0)
+    .collect()
+}
+
+/// The KGP random moves played for `player` in its finished games.
+pub fn kgp_random_of(conn: &Connection, player: &str) -> Result<u32, DbError> {
+    Ok(conn
+        .query_row(
+            "SELECT moves FROM kgp_random WHERE player = ?1",
+            params![player],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(0))
 }
 
 /// Marks a game that never got going (both bots could not be seated, or the

@@ -295,6 +295,7 @@ impl Table {
             depth,
             lag_ms: None,
             comp_ms: None,
+            kgp_random: false,
         });
         self.settle();
         Ok(())

@@ -41,6 +41,7 @@ pub fn rules_log() -> GameLog {
                 depth: Some(12),
                 lag_ms: None,
                 comp_ms: None,
+                kgp_random: false,
             },
             MoveRecord {
                 mv: "7".into(),
@@ -49,6 +50,7 @@ pub fn rules_log() -> GameLog {
                 depth: None,
                 lag_ms: None,
                 comp_ms: None,
+                kgp_random: false,
             },
         ],
         scores: Some([36, 36]),

@@ -22,6 +22,17 @@ pub enum Style {
     Empty,
     /// Never a move (it still answers pings).
     Silent,
+    /// A legal move for each state, but only after that state's `stop`.
+    AfterStop,
+    /// Before each answer, a move and a yield for a state never sent.
+    Unsent,
+    /// Plays as `Plays` and yields, every line it sends sent twice.
+    Doubles,
+    /// At its first state, a flood of `pong`s.
+    FloodPongs,
+    /// Ignores the first copy of each state (as a client that lost the
+    /// line), answers when it is sent again.
+    LosesFirst,
 }
 
 /// One KGP command as the bot reads it: id, reference, name, arguments.
@@ -155,32 +166,72 @@ impl Conn {
 /// Connects to `to`, plays in `style` until `goodbye` or the end of the
 /// connection; the lines it got.
 pub fn bot(to: Transport, style: Style, token: &str) -> JoinHandle<Vec<String>> {
+    bot_named(to, style, token, Some("kgp testbot"))
+}
+
+/// [`bot`], its `set info:name` `name` (none: it sends none).
+pub fn bot_named(
+    to: Transport,
+    style: Style,
+    token: &str,
+    name: Option<&str>,
+) -> JoinHandle<Vec<String>> {
     let token = token.to_owned();
+    let name = name.map(str::to_owned);
     std::thread::spawn(move || {
         let mut conn = Conn::open(&to);
         let mut next = 1u64;
         // KGP's `<id>@<ref> name`: `text` starts with `@<ref>` or a space.
+        // `Doubles` sends each line twice, id and all.
+        let twice = style == Style::Doubles;
         let mut send = |conn: &mut Conn, text: &str| {
             let line = format!("{next}{text}");
             next += 2;
-            conn.send(&line)
+            let ok = conn.send(&line);
+            ok && (!twice || conn.send(&line))
         };
         let mut seen = Vec::new();
         let mut requests = 0;
+        let mut states = std::collections::BTreeSet::new();
+        let mut last_board = String::new();
         while let Some(line) = conn.recv() {
             seen.push(line.clone());
             let Some(c) = parse(&line) else { continue };
             let ok = match c.name.as_str() {
                 "kgp" => {
                     assert_eq!(c.args.first().map(String::as_str), Some("1"), "major 1");
-                    send(&mut conn, " set info:name \"kgp testbot\"")
+                    name.as_ref()
+                        .is_none_or(|n| send(&mut conn, &format!(" set info:name \"{n}\"")))
                         && send(&mut conn, &format!(" set auth:token \"{token}\""))
                         && send(&mut conn, " mode freeplay")
                 }
+                "stop" if style == Style::AfterStop => {
+                    // KGP's `<id>@<state> stop`: a move for that state, late.
+                    let r = line
+                        .split_whitespace()
+                        .next()
+                        .and_then(|h| h.split('@').nth(1));
+                    let pits = my_pits(&last_board);
+                    let pit = (0..pits.len()).find(|&i| pits[i] > 0).unwrap_or(0);
+                    send(
+                        &mut conn,
+                        &format!("@{} move {}", r.unwrap_or("0"), pit + 1),
+                    )
+                }
                 "ping" => send(&mut conn, &format!("@{} pong", c.id.unwrap_or(0))),
                 "state" => {
-                    requests += 1;
                     let r = c.id.expect("a state has an id");
+                    let first = states.insert(r);
+                    if !first && style != Style::LosesFirst {
+                        // Sent again: a state it knows is ignored, as KGP's
+                        // clients do.
+                        continue;
+                    }
+                    if first && style == Style::LosesFirst {
+                        continue;
+                    }
+                    requests += 1;
+                    last_board = c.args[0].clone();
                     let pits = my_pits(&c.args[0]);
                     let full: Vec<usize> = (0..pits.len()).filter(|&i| pits[i] > 0).collect();
                     let empty = (0..pits.len()).find(|&i| pits[i] == 0);
@@ -198,7 +249,19 @@ pub fn bot(to: Transport, style: Style, token: &str) -> JoinHandle<Vec<String>> 
                             send(&mut conn, &format!("@{r} move {}", pit + 1))
                                 && send(&mut conn, &format!("@{r} yield"))
                         }
-                        Style::Silent => true,
+                        Style::Silent | Style::AfterStop => true,
+                        Style::Unsent => {
+                            let never = r + 1001;
+                            send(&mut conn, &format!("@{never} move 1"))
+                                && send(&mut conn, &format!("@{never} yield"))
+                                && send(&mut conn, &format!("@{r} move {}", full[0] + 1))
+                                && send(&mut conn, &format!("@{r} yield"))
+                        }
+                        Style::Doubles | Style::LosesFirst => {
+                            send(&mut conn, &format!("@{r} move {}", full[0] + 1))
+                                && send(&mut conn, &format!("@{r} yield"))
+                        }
+                        Style::FloodPongs => (0..5000).all(|_| send(&mut conn, "@2 pong")),
                     }
                 }
                 "goodbye" => break,

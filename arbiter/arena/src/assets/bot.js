@@ -221,6 +221,8 @@ async function refresh() {
   const status = [el("span", {}, dot(b.connected), b.connected ? ` connected (${b.slots} slot${b.slots === 1 ? "" : "s"})` : " not connected")];
   if (b.paused_secs) status.push(el("span", { class: "paused" }, `paused for ${b.paused_secs} s after repeated crashes`));
   if (b.revoked) status.push(el("span", { class: "fail" }, "token revoked"));
+  // KGP's random moves: played for a KGP bot that sent no move before its search ended.
+  if (b.kgp_random_moves) status.push(el("span", { "data-kgp-random": b.kgp_random_moves }, `${b.kgp_random_moves} KGP random move${b.kgp_random_moves === 1 ? "" : "s"} (no move before stop)`));
   $("#status").replaceChildren(...status.flatMap((s, i) => (i ? [" · ", s] : [s])));
   drawAdmission(b);
   drawVersions(b.versions);

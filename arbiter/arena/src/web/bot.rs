@@ -117,6 +117,9 @@ struct VersionLine {
     /// Its admission checks (`null`: not checked: a house bot, games
     /// before admission, or `--admission off`).
     admission: Option<crate::admission::Admission>,
+    /// KGP's random moves played for it in its finished games (a KGP bot
+    /// that sent no move before its search ended).
+    kgp_random_moves: u32,
 }
 
 /// A bot's page.
@@ -127,8 +130,12 @@ pub(super) struct BotPage {
     slots: usize,
     revoked: bool,
     paused_secs: Option<u64>,
-    /// Its newest version's admission (as in `versions`).
+    /// Its newest named version's admission (as in `versions`; a KGP
+    /// connection without `set info:name`, `NAME (unnamed)`, stands for the
+    /// account only when it is all there is).
     admission: Option<crate::admission::Admission>,
+    /// KGP's random moves played for it, all versions.
+    kgp_random_moves: u32,
     /// Its versions, oldest first.
     versions: Vec<VersionLine>,
     pools: Vec<BotPool>,
@@ -168,13 +175,16 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
         let mut lines = Vec::new();
         for v in crate::versions::list(&r, name).map_err(internal)? {
             let admission = crate::admission::status(&r, name, v.n).map_err(internal)?;
-            lines.push((v, admission));
+            let player = crate::versions::player(name, v.n);
+            let random = store::kgp_random_of(&r, &player).map_err(internal)?;
+            lines.push((v, admission, random));
         }
         lines
     }
     .into_iter()
-    .map(|(v, admission)| VersionLine {
+    .map(|(v, admission, kgp_random_moves)| VersionLine {
         admission,
+        kgp_random_moves,
         connected: present.contains_key(&crate::versions::player(name, v.n)),
         n: v.n,
         id_name: v.id_name,
@@ -252,9 +262,22 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
         .filter_map(|player| arena.paused_for(player))
         .max()
         .or_else(|| arena.paused_for(name));
+    let unnamed = |v: &&VersionLine| {
+        v.id_name
+            .as_deref()
+            .is_some_and(|n| n.ends_with(arbiter_net::remote::kgp::adapter::UNNAMED))
+    };
+    // why not an unnamed KGP version's: a test client without `set
+    // info:name` that fails must not stand for the account's named builds.
+    let standing = versions
+        .iter()
+        .rev()
+        .find(|v| !unnamed(v))
+        .or(versions.last());
     Ok(BotPage {
         name: name.to_owned(),
-        admission: versions.last().and_then(|v| v.admission.clone()),
+        admission: standing.and_then(|v| v.admission.clone()),
+        kgp_random_moves: versions.iter().map(|v| v.kgp_random_moves).sum(),
         connected: !present.is_empty(),
         slots: present.values().map(|p| p.slots).sum(),
         revoked: account.revoked.is_some(),

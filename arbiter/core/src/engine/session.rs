@@ -111,6 +111,23 @@ pub struct BestMove {
     pub elapsed: Duration,
     /// A remote engine's measured lag and compensation for this move.
     pub lag: Option<LagCharge>,
+    /// The move is KGP's random move for a bot that sent none
+    /// ([`is_kgp_random`] said so before the `bestmove`).
+    pub kgp_random: bool,
+}
+
+/// Whether an `info string` text is the KGP adapter's word that the
+/// `bestmove` after it is KGP's random move, not the bot's
+/// (`kgp: no move before stop; random move`, protocol-spec.md 17.2).
+pub fn is_kgp_random(text: &str) -> bool {
+    text.starts_with("kgp: ") && text.ends_with("; random move")
+}
+
+/// The same for a whole line from the engine.
+pub fn is_kgp_random_line(line: &str) -> bool {
+    line.trim()
+        .strip_prefix("info string ")
+        .is_some_and(is_kgp_random)
 }
 
 /// One engine under the protocol, through a process or a connection.
@@ -500,6 +517,7 @@ impl Session {
         let (mut score, mut depth) = (None, None);
         let mut pv = Vec::new();
         let mut last_other: Option<String> = None;
+        let mut kgp_random = false;
         loop {
             let line = match self.read_until(deadline, "bestmove").await {
                 Ok(line) => line,
@@ -539,6 +557,7 @@ impl Session {
                         pv,
                         elapsed,
                         lag,
+                        kgp_random,
                     });
                 }
                 Ok(Message::BestMoveNone) => return Err(Fault::NoMove),
@@ -546,6 +565,10 @@ impl Session {
                     if let Some(f) = on_info {
                         f(&info);
                     }
+                    kgp_random |= info
+                        .string
+                        .as_ref()
+                        .is_some_and(|t| is_kgp_random(t.as_str()));
                     if let Some(s) = info.score {
                         score = Some(s.value);
                     }

@@ -17,6 +17,13 @@
 //!   the strict check is `arbiter check`'s);
 //! - `sanity-game`: a game against the random mover under the pool's time
 //!   control, finished without a fault of the bot (losing it is no fault).
+//!
+//! A KGP bot is judged by what KGP promises, not by a UMI answer to every
+//! `go`: where it sent no move before its search ended, the adapter played
+//! KGP's random move (said in `info string kgp: …; random move`). Such a
+//! move is no failure by itself; a bot that left most states unanswered
+//! (more than half of those of `positions:<game>` and `stop` together, or of
+//! its moves in the sanity game) fails, and a move it did send must be legal.
 
 use std::time::Duration;
 
@@ -27,7 +34,7 @@ use tokio::time::Instant;
 
 use crate::engine::check::{is_bestmove, judge_move, random_walk, CheckLine};
 use crate::engine::random_mover::RandomMover;
-use crate::engine::session::{Fault, Session};
+use crate::engine::session::{is_kgp_random_line, Fault, Session};
 use crate::play::game::{self, GamePlan, Timeouts};
 use crate::play::tc::TimeControl;
 
@@ -133,15 +140,17 @@ pub async fn admit(
     if !push("isready", ready) {
         return Verdict { lines };
     }
-    let positions = positions(session, game, limits)
+    let mut unanswered = Unanswered::default();
+    let positions = positions(session, game, limits, &mut unanswered)
         .await
         .unwrap_or_else(|f| Err(f.to_string()));
     if !push(&format!("positions:{game}"), positions) {
         return Verdict { lines };
     }
-    let stop = stop(session, game, limits)
+    let stop = stop(session, game, limits, &mut unanswered)
         .await
-        .unwrap_or_else(|f| Err(f.to_string()));
+        .unwrap_or_else(|f| Err(f.to_string()))
+        .and_then(|ok| unanswered.judge().map(|()| ok));
     if !push("stop", stop) {
         return Verdict { lines };
     }
@@ -150,12 +159,47 @@ pub async fn admit(
     Verdict { lines }
 }
 
+/// The states a KGP bot left unanswered (KGP's random move was played for
+/// it) among those asked.
+#[derive(Clone, Copy, Debug, Default)]
+struct Unanswered {
+    random: u32,
+    asked: u32,
+}
+
+impl Unanswered {
+    fn count(&mut self, answer: &Answer) {
+        self.asked += 1;
+        self.random += u32::from(answer.random);
+    }
+
+    /// Fails when more than half were unanswered.
+    fn judge(&self) -> Result<(), String> {
+        if self.random * 2 > self.asked {
+            return Err(format!(
+                "the bot sent no move for {} of {} states (KGP's random move was played for it)",
+                self.random, self.asked
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A search's answer: the move, and whether it was KGP's random move.
+struct Answer {
+    mv: String,
+    random: bool,
+}
+
 /// A `bestmove` line within `deadline` (other lines are skipped).
-async fn bestmove(s: &mut Session, deadline: Instant, what: &'static str) -> Result<String, Fault> {
+async fn bestmove(s: &mut Session, deadline: Instant, what: &'static str) -> Result<Answer, Fault> {
+    let mut random = false;
     loop {
         let line = s.read_line(deadline, what).await?;
+        random |= is_kgp_random_line(&line);
         if is_bestmove(&line) {
-            return Ok(line.split_whitespace().nth(1).unwrap_or("").to_owned());
+            let mv = line.split_whitespace().nth(1).unwrap_or("").to_owned();
+            return Ok(Answer { mv, random });
         }
     }
 }
@@ -164,6 +208,7 @@ async fn positions(
     s: &mut Session,
     game: GameId,
     limits: Limits,
+    unanswered: &mut Unanswered,
 ) -> Result<Result<String, String>, Fault> {
     let mut rng = SmallRng::seed_from_u64(limits.seed);
     s.send(&format!("newgame {game}")).await?;
@@ -179,8 +224,8 @@ async fn positions(
         s.send(&command).await?;
         s.send(&format!("go movetime {ms}")).await?;
         let deadline = Instant::now() + limits.movetime + limits.grace;
-        let mv = match bestmove(s, deadline, "bestmove").await {
-            Ok(mv) => mv,
+        let answer = match bestmove(s, deadline, "bestmove").await {
+            Ok(a) => a,
             Err(Fault::Timeout { .. }) => {
                 return Ok(Err(format!(
                     "no bestmove within {} ms of `go movetime {ms}` after `{command}`",
@@ -189,17 +234,26 @@ async fn positions(
             }
             Err(f) => return Err(f),
         };
-        if let Err(e) = judge_move(position.as_ref(), &mv) {
+        if let Err(e) = judge_move(position.as_ref(), &answer.mv) {
             return Ok(Err(format!("after `{command}`: {e}")));
         }
+        unanswered.count(&answer);
     }
-    Ok(Ok(format!("{} positions", walks.len())))
+    if let Err(e) = unanswered.judge() {
+        return Ok(Err(e));
+    }
+    let random = match unanswered.random {
+        0 => String::new(),
+        n => format!(" ({n} by KGP's random move)"),
+    };
+    Ok(Ok(format!("{} positions{random}", walks.len())))
 }
 
 async fn stop(
     s: &mut Session,
     game: GameId,
     limits: Limits,
+    unanswered: &mut Unanswered,
 ) -> Result<Result<String, String>, Fault> {
     let start = new_game(game);
     s.send("position startpos").await?;
@@ -210,12 +264,12 @@ async fn stop(
         Err(Fault::Timeout { .. }) => None,
         Err(f) => return Err(f),
     };
-    let (mv, note) = match early {
-        Some(mv) => (mv, "before stop"),
+    let (answer, note) = match early {
+        Some(a) => (a, "before stop"),
         None => {
             s.send("stop").await?;
             match bestmove(s, Instant::now() + limits.grace, "bestmove after stop").await {
-                Ok(mv) => (mv, "after stop"),
+                Ok(a) => (a, "after stop"),
                 Err(Fault::Timeout { .. }) => {
                     return Ok(Err(format!(
                         "no bestmove within {} ms of stop",
@@ -228,6 +282,13 @@ async fn stop(
     };
     // why a readyok: whatever the engine did, it must be idle and in step now.
     s.ready(limits.ready).await?;
+    unanswered.count(&answer);
+    let mv = answer.mv;
+    let note = if answer.random {
+        "after stop, KGP's random move"
+    } else {
+        note
+    };
     Ok(judge_move(start.as_ref(), &mv).map(|()| format!("bestmove {mv} {note}")))
 }
 
@@ -255,14 +316,39 @@ async fn sanity_game(
     };
     // The bot is South (it moves first).
     let played = game::play(&plan, [s, &mut random], timeouts).await;
-    match played.offender() {
-        Some(Side::South) => Err(format!("{}", played.termination)),
-        _ => Ok(format!(
-            "{} in {} plies against the random mover",
-            played.result.as_pgn(),
-            played.moves.len()
-        )),
+    if played.offender() == Some(Side::South) {
+        return Err(format!("{}", played.termination));
     }
+    // why every flagged move is the bot's: the random mover never says so.
+    let random_moves = played.moves.iter().filter(|m| m.kgp_random).count() as u32;
+    let own = south_moves(game, &played.moves);
+    let unanswered = Unanswered {
+        random: random_moves,
+        asked: own,
+    };
+    unanswered.judge()?;
+    let random = match random_moves {
+        0 => String::new(),
+        n => format!(", {n} of its {own} moves KGP's random move"),
+    };
+    Ok(format!(
+        "{} in {} plies against the random mover{random}",
+        played.result.as_pgn(),
+        played.moves.len()
+    ))
+}
+
+/// How many of `moves` (a game from the start) South played.
+fn south_moves(game: GameId, moves: &[crate::records::log::MoveRecord]) -> u32 {
+    let mut g = new_game(game);
+    let mut n = 0;
+    for m in moves {
+        n += u32::from(g.side_to_move() == Side::South);
+        if g.play(&m.mv).is_err() {
+            break;
+        }
+    }
+    n
 }
 
 #[cfg(test)]

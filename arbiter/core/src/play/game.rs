@@ -292,6 +292,7 @@ pub async fn play_observed(
                     depth: bm.depth,
                     lag_ms: bm.lag.map(|l| l.lag.as_millis() as u64),
                     comp_ms: bm.lag.map(|l| l.compensation.as_millis() as u64),
+                    kgp_random: bm.kgp_random,
                 });
                 played.push(mv);
                 if let Some(w) = watch {

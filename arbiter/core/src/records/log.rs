@@ -97,6 +97,11 @@ pub struct MoveRecord {
     /// it), milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comp_ms: Option<u64>,
+    /// The move was not the engine's: a KGP bot sent none before its
+    /// search ended, and KGP's random move was played for it
+    /// (protocol-spec.md section 17.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kgp_random: bool,
 }
 
 impl MoveRecord {
@@ -109,6 +114,7 @@ impl MoveRecord {
             depth: None,
             lag_ms: None,
             comp_ms: None,
+            kgp_random: false,
         }
     }
 }

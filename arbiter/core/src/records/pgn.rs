@@ -684,6 +684,7 @@ mod tests {
                 depth: (i % 2 == 0).then_some(i as u32),
                 lag_ms: None,
                 comp_ms: None,
+                kgp_random: false,
             })
             .collect();
         // An engine that never answered: no moves at all.

@@ -9,6 +9,7 @@ use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
 use tokio::io::{AsyncWriteExt, BufReader};
@@ -211,10 +212,14 @@ async fn serve_in_span<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>
         state: state.as_ref(),
         inbound: in_tx,
         bucket,
-        ping: None,
+        pings: Pings::default(),
     };
     let reason = relay.run(&mut w, out_rx).await;
     state.close(&reason);
+    // why the state's reason: the first one stands, and the arbiter's (a
+    // failed admission, a revoked bot, the server stopping) comes before
+    // the `quit` that ends the relay.
+    let reason = state.reason().unwrap_or(reason);
     tracing::info!(remote = %hello.remote, id, "kgp connection dropped: {reason}");
     if !CLEAN_ENDS.contains(&reason.as_str()) {
         let _ = send(&mut w, &Command::error(None, &reason), &ep).await;
@@ -324,6 +329,28 @@ async fn handshake<W: Wire>(
     })
 }
 
+/// The time after which an unanswered `ping` is sent again (a new id): a
+/// fifth of the pong timeout (3 s of the default 15 s), at least the ping
+/// interval. Why: a client may lose the `ping` line (or its `pong`)
+/// without being dead; it is asked again before it is dropped.
+pub fn ping_retry(limits: &crate::remote::Limits) -> Duration {
+    (limits.pong_timeout / 5).max(limits.ping_interval)
+}
+/// The unanswered pings kept (a `pong` to any of them counts).
+const KEPT_PINGS: usize = 8;
+
+/// The connection's pings: KGP's liveness check, and its round trip.
+#[derive(Default)]
+struct Pings {
+    /// Those not answered yet: id and when each went out, oldest first.
+    unanswered: Vec<(u64, Instant)>,
+    /// When the first of them went out.
+    since: Option<Instant>,
+    /// The last time the bot said anything, or a search was under way
+    /// (no pings then): the silence that counts starts after it.
+    heard: Option<Instant>,
+}
+
 /// The connection's state while it is open.
 struct Relay<'a> {
     ep: &'a KgpEndpoint,
@@ -331,8 +358,7 @@ struct Relay<'a> {
     state: &'a ConnState,
     inbound: mpsc::Sender<Inbound>,
     bucket: Bucket,
-    /// The `ping` awaiting its `pong`: its id and when it went out.
-    ping: Option<(u64, Instant)>,
+    pings: Pings,
 }
 
 impl Relay<'_> {
@@ -344,9 +370,9 @@ impl Relay<'_> {
     ) -> String {
         let mut pings = tokio::time::interval(self.ep.limits.ping_interval);
         pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut last_pong = Instant::now();
+        self.pings.heard = Some(Instant::now());
         loop {
-            let stop_at = self.adapter.stop_at();
+            let timer = self.adapter.next_timer();
             let outs = tokio::select! {
                 line = w.recv() => match line {
                     Err(e) => return format!("connection error: {e}"),
@@ -358,7 +384,8 @@ impl Relay<'_> {
                                 self.ep.limits.lines_per_second, self.ep.limits.line_burst
                             );
                         }
-                        self.on_line(line, &mut last_pong)
+                        self.pings.heard = Some(Instant::now());
+                        self.on_line(line)
                     }
                 },
                 lines = outbound.recv() => match lines {
@@ -368,20 +395,11 @@ impl Relay<'_> {
                         lines.iter().flat_map(|line| self.adapter.on_umi(line, now)).collect()
                     }
                 },
-                () = sleep_until_some(stop_at) => self.adapter.on_time_up(),
-                _ = pings.tick() => {
-                    if last_pong.elapsed() > self.ep.limits.pong_timeout {
-                        return format!("stopped answering: no pong for {:?}", self.ep.limits.pong_timeout);
-                    }
-                    match self.ping {
-                        Some(_) => Vec::new(),
-                        None => {
-                            let id = self.adapter.next_id();
-                            self.ping = Some((id, Instant::now()));
-                            vec![Out::Kgp(Command::new("ping").id(id))]
-                        }
-                    }
-                }
+                () = sleep_until_some(timer) => self.adapter.on_timer(Instant::now()),
+                _ = pings.tick() => match self.ping() {
+                    Ok(outs) => outs,
+                    Err(why) => return why,
+                },
             };
             for out in outs {
                 if let Err(why) = self.apply(out, w).await {
@@ -391,7 +409,46 @@ impl Relay<'_> {
         }
     }
 
-    fn on_line(&mut self, line: Line, last_pong: &mut Instant) -> Vec<Out> {
+    /// The ping tick: no `ping` while a `state` is out (why: a client that
+    /// writes its `pong` while the `state` waits unread in its buffer may
+    /// lose the `state`); an unanswered one is sent again (a new id) after
+    /// [`ping_retry`]; a bot silent for the pong timeout while a ping is
+    /// unanswered is dropped.
+    fn ping(&mut self) -> Result<Vec<Out>, String> {
+        let now = Instant::now();
+        if self.adapter.searching() {
+            self.pings.heard = Some(now);
+            return Ok(Vec::new());
+        }
+        let timeout = self.ep.limits.pong_timeout;
+        if let Some(since) = self.pings.since {
+            let quiet_from = self.pings.heard.map_or(since, |h| h.max(since));
+            if now.saturating_duration_since(quiet_from) > timeout {
+                return Err(format!(
+                    "stopped answering: no pong to {} pings in {timeout:?}",
+                    self.pings.unanswered.len()
+                ));
+            }
+        }
+        let retry = ping_retry(&self.ep.limits);
+        let due = self
+            .pings
+            .unanswered
+            .last()
+            .is_none_or(|&(_, at)| now.saturating_duration_since(at) >= retry);
+        if !due {
+            return Ok(Vec::new());
+        }
+        let id = self.adapter.next_id();
+        self.pings.unanswered.push((id, now));
+        if self.pings.unanswered.len() > KEPT_PINGS {
+            self.pings.unanswered.remove(0);
+        }
+        self.pings.since.get_or_insert(now);
+        Ok(vec![Out::Kgp(Command::new("ping").id(id))])
+    }
+
+    fn on_line(&mut self, line: Line) -> Vec<Out> {
         let c = match refusal(line) {
             Ok(c) => c,
             Err(e) => return vec![Out::Kgp(e)],
@@ -399,12 +456,17 @@ impl Relay<'_> {
         match c.name.as_str() {
             "ping" => vec![Out::Kgp(Command::new("pong").answering(c.id))],
             "pong" => {
-                if let Some((id, sent)) = self.ping {
-                    if c.reference == Some(id) {
-                        self.state.record_rtt(sent.elapsed());
-                        self.ping = None;
-                        *last_pong = Instant::now();
-                    }
+                // why any unanswered one: the bot may have lost a ping and
+                // answered its retry. A pong to none is ignored.
+                let answered = self
+                    .pings
+                    .unanswered
+                    .iter()
+                    .find(|&&(id, _)| c.reference == Some(id));
+                if let Some(&(_, sent)) = answered {
+                    self.state.record_rtt(sent.elapsed());
+                    self.pings.unanswered.clear();
+                    self.pings.since = None;
                 }
                 Vec::new()
             }
