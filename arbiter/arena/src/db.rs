@@ -29,6 +29,8 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_anchors", include_str!("migrations/0003_anchors.sql")),
     ("0004_scale", include_str!("migrations/0004_scale.sql")),
     ("0005_events", include_str!("migrations/0005_events.sql")),
+    // why 0007: another branch adds 0006; merged, 0006 comes first.
+    ("0007_pruned", include_str!("migrations/0007_pruned.sql")),
 ];
 
 /// How long a statement waits for another connection's write to end.
