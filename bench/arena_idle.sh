@@ -42,9 +42,13 @@ for i in $(seq 1 "$bots"); do
   house+=(--house "name=bot-$i cmd=$testbot arg=--mode arg=slow arg=--delay-ms arg=$delay arg=--seed arg=$i slots=$slots")
 done
 most=$((slots_total / 2))
+# why: the house bots play each other here; an arbiter that paces them
+# (--house-rate) is told not to.
+rate=()
+if "$arbiter" arena run --help | grep -q -- --house-rate; then rate=(--house-rate 1000000); fi
 
 "$arbiter" arena run --db "$db" --listen "127.0.0.1:$port" --pools "$out/pools.json" \
-  "${house[@]}" ${WAIT:+--pairing-wait "$WAIT"} > "$out/server.out" 2> "$out/server.err" &
+  "${house[@]}" "${rate[@]}" ${WAIT:+--pairing-wait "$WAIT"} > "$out/server.out" 2> "$out/server.err" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 pools() { curl -s "http://127.0.0.1:$port/api/arena/pools"; }

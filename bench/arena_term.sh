@@ -26,6 +26,12 @@ bin=${BIN:-$root/target/release}
 work=${WORK:-$root/target/bench-arena-term}
 port=${PORT:-9331}
 house=${HOUSE:-10}
+# why: the house bots play each other here; an arbiter that paces them
+# (--house-rate) is told not to.
+rate=()
+if "${BIN:-$root/target/release}/arbiter" arena run --help 2>/dev/null | grep -q -- --house-rate; then
+  rate=(--house-rate 1000000)
+fi
 slots=${SLOTS:-10}
 minutes=${MINUTES:-5}
 sample=${SAMPLE:-5}
@@ -75,7 +81,7 @@ if [ ! -s "$templates" ]; then
     houses+=(--house "name=t$i cmd=$engine slots=2")
   done
   "$arbiter" arena run --db "$work/tpl/a.sqlite" --listen "127.0.0.1:$port" \
-    --pools "$work/tpl/pools.json" --max-games 300 "${houses[@]}" > /dev/null 2> "$work/tpl/server.err" &
+    --pools "$work/tpl/pools.json" --max-games 300 "${houses[@]}" "${rate[@]}" > /dev/null 2> "$work/tpl/server.err" &
   server=$!
   answered_after "$(date +%s.%N)" > /dev/null
   until curl -s "$url/api/arena/pools" | grep -q '"finished":300,"playing":0'; do sleep 0.5; done
@@ -143,7 +149,7 @@ exec > >(tee "$out") 2>&1
   done
   t0=$(date +%s.%N)
   "$arbiter" arena run --db "$db" --listen "127.0.0.1:$port" --pools "$pools" "${houses[@]}" \
-    > /dev/null 2> "$work/server-play.err" &
+    "${rate[@]}" > /dev/null 2> "$work/server-play.err" &
   server=$!
   answered_after "$t0" > /dev/null
   echo "   s   RSS MB  server CPU s  finished  playing  load"

@@ -827,6 +827,8 @@ fn an_anchored_house_bot_holds_its_rating_and_places_the_other() {
     add_bot(&db, "other");
     let mut args = house("fixed", &engine(), "option.Level=1 anchor=1500").to_vec();
     args.extend(house("other", &engine(), "option.Level=3"));
+    // why: two house bots, paced to a pair every 10 minutes by default.
+    args.extend(["--house-rate".into(), "1000000".into()]);
     args.extend(["--max-games".into(), "6".into()]);
     let arena = start(&dir, &db, &pools, &args);
     wait_for(&arena.addr, Duration::from_secs(180), |p| {
@@ -2217,4 +2219,187 @@ fn a_refused_admission_is_said_and_waited_out_with_one_engine_per_try() {
     let stopping = line_with(&idle_said, "server stopping", Duration::from_secs(60));
     assert!(stopping.contains("WARN"), "{stopping}");
     let _ = arena.child.wait();
+}
+
+/// Issue 35, item 5: a house bot's options are checked before the server
+/// starts, in every pool whose game it plays, by the pre-event check of a
+/// tournament: an unknown option or a value that does not fit exits 2, an
+/// engine that cannot start 1, each naming the bot, its pool and the
+/// option; the server never starts, so no game is recorded against it.
+#[test]
+fn a_house_bots_wrong_option_is_refused_before_the_server_starts() {
+    let (dir, db, pools) = arena_dir("house-check", POOLS);
+    add_bot(&db, "h1");
+    let run = |settings: &str| {
+        let out = arbiter()
+            .current_dir(&dir.0)
+            .args(["arena", "run", "--listen", "127.0.0.1:0", "--db", &s(&db)])
+            .args(["--pools", &s(&pools)])
+            .args(["--house".to_owned(), format!("name=h1 {settings}")])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("arena at"),
+            "the server must not start: {err}"
+        );
+        (out.status.code(), err)
+    };
+    let cmd = format!("cmd={}", engine());
+    let (code, err) = run(&format!("{cmd} option.Levl=3"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("house bot h1 in pool") && err.contains("\"Levl\""),
+        "{err}"
+    );
+    // Level is a spin from 1 to 20.
+    let (code, err) = run(&format!("{cmd} option.Level=99"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("house bot h1") && err.contains("\"Level\"") && err.contains("1 to 20"),
+        "{err}"
+    );
+    // A pool's option is checked with the bot's.
+    let bad_pool = dir.path("bad-pool.json");
+    std::fs::write(
+        &bad_pool,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1 option.Hash=0"}]"#,
+    )
+    .unwrap();
+    let out = arbiter()
+        .current_dir(&dir.0)
+        .args(["arena", "run", "--listen", "127.0.0.1:0", "--db", &s(&db)])
+        .args(["--pools", &s(&bad_pool)])
+        .args(house("h1", &engine(), "option.Level=3"))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("house bot h1 in pool bohn") && err.contains("\"Hash\""),
+        "{err}"
+    );
+    // An engine that cannot start: 1.
+    let (code, err) = run("cmd=/nonexistent/engine");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("house bot h1"), "{err}");
+    // Nothing was played: no game, no loss charged to h1.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let games: i64 = conn
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 0);
+    // And a good one starts.
+    let arena = start(&dir, &db, &pools, &house("h1", &engine(), "option.Level=3"));
+    assert!(get_json(&arena.addr, "/api/arena/pools").is_array());
+}
+
+/// `--house-rate` refuses what cannot act; `arena prune` removes old
+/// house games and the ladder after a restart is the one before.
+#[test]
+fn house_bots_are_paced_and_their_old_games_pruned_with_the_ratings_kept() {
+    let (dir, db, pools) = arena_dir(
+        "house-prune",
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1", "openings": "suite"}]"#,
+    );
+    for bad in ["0", "-3", "lots"] {
+        let out = arbiter()
+            .current_dir(&dir.0)
+            .args(["arena", "run", "--db", &s(&db), "--pools", &s(&pools)])
+            .args(["--house-rate", bad])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("--house-rate") && err.contains("1 to 1000000"),
+            "{err}"
+        );
+    }
+    for name in ["h1", "h2", "h3"] {
+        add_bot(&db, name);
+    }
+    let mut args = Vec::new();
+    for (name, level) in [("h1", 1), ("h2", 2), ("h3", 3)] {
+        args.extend(house(name, &engine(), &format!("option.Level={level}")));
+    }
+    // At 4 games an hour, a pair every half hour: three house bots play a
+    // pair each, 6 games, then wait.
+    args.extend(["--house-rate".into(), "4".into()]);
+    let arena = start(&dir, &db, &pools, &args);
+    let done = wait_for(&arena.addr, Duration::from_secs(240), |p| {
+        finished(p) >= 6 && p[0]["playing"] == 0
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let later = get_json(&arena.addr, "/api/arena/pools");
+    assert_eq!(finished(&later), 6, "paced: {done} then {later}");
+    // The ratings, not who is connected.
+    let ladder = |addr: &str| {
+        let rows = get_json(addr, "/api/arena/ladder?pool=bohn");
+        let keys = [
+            "name", "rating", "interval", "games", "wins", "draws", "losses",
+        ];
+        let kept: Vec<Vec<serde_json::Value>> = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| keys.iter().map(|k| r[*k].clone()).collect())
+            .collect();
+        kept
+    };
+    let before = ladder(&arena.addr);
+    drop(arena);
+    // A prune while no server runs: everything before a time to come.
+    let out = arbiter()
+        .args(["arena", "prune", "--db", &s(&db), "--before", "2999-01-01"])
+        .args(["--between", "h1", "--between", "h2", "--between", "h3"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("6 finished"), "{said}");
+    // Restarted without house bots (so nothing plays): the same ladder.
+    let arena = start(&dir, &db, &pools, &[]);
+    let after = ladder(&arena.addr);
+    assert_eq!(after.len(), 3, "{after:?}");
+    assert_eq!(after, before);
+    assert_eq!(finished(&get_json(&arena.addr, "/api/arena/pools")), 0);
+    // Bad prunes: a time that is none, one bot, an unknown one.
+    drop(arena);
+    for (args, says) in [
+        (vec!["--before", "soon"], "RFC 3339"),
+        (
+            vec!["--before", "2999-01-01", "--between", "h1"],
+            "at least two",
+        ),
+        (
+            vec![
+                "--before",
+                "2999-01-01",
+                "--between",
+                "h1",
+                "--between",
+                "nobody",
+            ],
+            "no such bot",
+        ),
+    ] {
+        let out = arbiter()
+            .args(["arena", "prune", "--db", &s(&db)])
+            .args(&args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{err}");
+    }
 }

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0006_kgp_random",
         include_str!("migrations/0006_kgp_random.sql"),
     ),
+    ("0007_pruned", include_str!("migrations/0007_pruned.sql")),
 ];
 
 /// How long a statement waits for another connection's write to end.

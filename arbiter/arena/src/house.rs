@@ -16,6 +16,8 @@ use mancala_rules::GameId;
 use crate::lobby::{LobbyEvent, TokenCheck};
 use arbiter_core::engine::config::EngineSpec;
 use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::play::preflight::{preflight, Refused};
+use arbiter_core::play::runner::Runner;
 
 /// One house bot.
 #[derive(Clone, Debug)]
@@ -124,21 +126,67 @@ impl House {
         Session::start(&bot.spec.launch_spec(stderr), self.handshake_timeout, None).await
     }
 
-    /// Starts each bot once to learn the games it plays (a bot that does not
-    /// start is refused here, with its fault), and returns their arrivals.
-    pub async fn arrivals(&self) -> Result<Vec<LobbyEvent>, String> {
+    /// Starts each bot once to learn the games it plays, then checks it in
+    /// each of `pools` whose game it plays with the pool's options and its
+    /// own, by the pre-event check of a tournament
+    /// ([`arbiter_core::play::preflight`]): a bot that does not start or
+    /// answer is refused here ([`Refused::Failed`]), and so is one that
+    /// lacks an option or declares a value does not fit
+    /// ([`Refused::Choice`]), each named with its pool, before the server
+    /// starts rather than charged to the bot as lost games. Returns their
+    /// arrivals.
+    pub async fn arrivals(
+        &self,
+        pools: &[crate::pools::Pool],
+        timeouts: arbiter_core::play::game::Timeouts,
+    ) -> Result<Vec<LobbyEvent>, Refused> {
         let mut events = Vec::new();
         for (name, bot) in &self.bots {
             let session = self
                 .start(bot)
                 .await
-                .map_err(|e| format!("house bot {name}: {e}"))?;
+                .map_err(|e| Refused::Failed(format!("house bot {name}: {e}")))?;
             let games = session.games.clone();
             let player = self
                 .accounts
                 .player(name, session.id_name.as_deref())
-                .map_err(|e| format!("house bot {name}: {e}"))?;
+                .map_err(|e| Refused::Failed(format!("house bot {name}: {e}")))?;
             self.put_back(name, session);
+            for pool in pools
+                .iter()
+                .filter(|p| games.iter().any(|g| g == p.game.as_str()))
+            {
+                let mut spec = bot.spec.clone();
+                // why this order: a game's session is given the pool's
+                // options, then the bot's (`seat_now`).
+                spec.options = pool
+                    .options
+                    .iter()
+                    .chain(&bot.spec.options)
+                    .cloned()
+                    .collect();
+                let runner = Runner {
+                    engines: vec![spec],
+                    concurrency: 1,
+                    timeouts,
+                    handshake_timeout: self.handshake_timeout,
+                    max_plies: None,
+                    stderr_dir: self.stderr_dir.clone(),
+                    traffic: None,
+                    quit_grace: self.quit_grace,
+                    partie: None,
+                    adjudication: Default::default(),
+                    observer: None,
+                    remote: None,
+                };
+                preflight(&runner, pool.game).await.map_err(|e| {
+                    let m = format!("house bot {name} in pool {}: {e}", pool.name);
+                    match e {
+                        Refused::Choice(_) => Refused::Choice(m),
+                        Refused::Failed(_) => Refused::Failed(m),
+                    }
+                })?;
+            }
             events.push(LobbyEvent::Arrived {
                 bot: player,
                 slots: bot.slots,

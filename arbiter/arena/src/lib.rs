@@ -9,8 +9,10 @@
 //! - [`anchors`]: bots whose rating is held at a value in every pool.
 //! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
+//! - [`pace`]: how long games last, whom rule 3 waits for, house bots' rate (pure).
 //! - [`backoff`]: the pause of a bot that keeps crashing (pure).
 //! - [`store`]: games in the database: started, finished, aborted, exported.
+//! - [`prune`]: old games removed, their results kept for the ratings.
 //! - [`ratings`]: a pool's ratings from its games.
 //! - [`lobby`]: the seam to the bots' side: who is connected with how many
 //!   slots, and a session for each side of a game.
@@ -31,8 +33,10 @@ pub mod db;
 pub mod events;
 pub mod house;
 pub mod lobby;
+pub mod pace;
 pub mod pairing;
 pub mod pools;
+pub mod prune;
 pub mod ratings;
 pub mod remote;
 pub mod seats;

@@ -46,9 +46,22 @@
 //!    waits for that one to come free instead. Without this, in an arena
 //!    whose slots are all busy the two bots of each game that ends are the
 //!    only free ones and meet again and again (the bench measured 8 of 66
-//!    pairings met in 4000 games). The server may bound the wait
-//!    (`--pairing-wait`): [`Pairing::next_among_with`] lifts the rule for
-//!    the bots it names as having waited too long.
+//!    pairings met in 4000 games). But it waits only for a bot that would
+//!    meet it (by that one's own rule 3), only for a busy bot expected
+//!    free within its patience ([`Look::connected`], [`Look::patience`];
+//!    the server's: half of the waiting bot's usual game, [`crate::pace`]),
+//!    and a busy bot is waited for by one free bot only (of those that
+//!    would wait for it, the one that has met it least, then by name): a
+//!    slow newcomer, busy for many of a fast bot's games, holds no fast bot
+//!    idle (issue 35: it stalled a whole arena), and neither does a fast
+//!    bot that fell behind in meetings while it played the newcomer. The
+//!    server may also bound the wait (`--pairing-wait`): the bots it names
+//!    as having waited too long ([`Look::impatient`]) are freed of the rule.
+//!
+//! 4. Two bots the server bars ([`Look::barred`]: two house bots while a
+//!    remote bot is free, or past `--house-rate`) start no new pair; a bot
+//!    barred from one meets the others as if it were not there. A leg 2
+//!    they owe still starts.
 //!
 //! A bot plays as many games at once as it has free slots (two bots with
 //! three slots each play three games at once). Pair `k` of a pool starts
@@ -56,6 +69,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use crate::ratings::Rated;
 
@@ -133,6 +147,35 @@ pub struct Start {
     pub pair: u64,
     /// 1 or 2.
     pub leg: u8,
+}
+
+/// What the server knows when it asks for games ([`Pairing::next_looking`]).
+#[derive(Clone, Debug, Default)]
+pub struct Look {
+    /// What the ladder knows of each bot (a bot missing is new): rule 2.
+    pub estimates: BTreeMap<String, Estimate>,
+    /// The connected bots, free or busy (not paused), and how soon each is
+    /// expected to have a free slot (zero: it has one): rule 3.
+    pub connected: BTreeMap<String, Duration>,
+    /// How long each bot waits for a busy opponent (rule 3); a bot missing
+    /// waits as long as that opponent's game lasts.
+    pub patience: BTreeMap<String, Duration>,
+    /// Bots that have waited longer than `--pairing-wait`: rule 3 lifted.
+    pub impatient: BTreeSet<String>,
+    /// Two bots that may not start a new pair now (rule 5); a leg 2 they
+    /// owe still starts.
+    pub barred: BTreeSet<(String, String)>,
+}
+
+impl Look {
+    /// Bars `a` and `b` from starting a new pair now (rule 5).
+    pub fn bar(&mut self, a: &str, b: &str) {
+        self.barred.insert(key(a, b));
+    }
+
+    fn is_barred(&self, a: &str, b: &str) -> bool {
+        !self.barred.is_empty() && self.barred.contains(&key(a, b))
+    }
 }
 
 /// The pairing state of one pool.
@@ -267,11 +310,36 @@ impl Pairing {
         impatient: &BTreeSet<String>,
         most: usize,
     ) -> Vec<Start> {
+        let look = Look {
+            estimates: estimates.clone(),
+            connected: connected
+                .iter()
+                .map(|c| (c.clone(), Duration::ZERO))
+                .collect(),
+            impatient: impatient.clone(),
+            ..Look::default()
+        };
+        self.next_looking(free, &look, most)
+    }
+
+    /// The games to start now (module doc, rules 1 to 4), given the free
+    /// slots of the bots that may play and what the server knows
+    /// ([`Look`]); `free` is reduced by what starts, at most `most` games.
+    pub fn next_looking(
+        &mut self,
+        free: &mut BTreeMap<String, usize>,
+        look: &Look,
+        most: usize,
+    ) -> Vec<Start> {
+        let estimates = &look.estimates;
         // Bots that wait for a busy opponent this time.
         let mut waiting: BTreeSet<String> = BTreeSet::new();
         // Each free bot's most pairs with a free one (rule 3), computed once
         // (then again for the two bots of each pair started).
         let mut bounds: BTreeMap<String, u64> = BTreeMap::new();
+        // Each connected bot's rule 3 alone: the most pairs it accepts with a
+        // bot (see `connected_bound`).
+        let mut accepts: BTreeMap<String, u64> = BTreeMap::new();
         let new = Estimate::default();
         let estimate = |bot: &str| estimates.get(bot).unwrap_or(&new);
         let mut out = Vec::new();
@@ -321,36 +389,37 @@ impl Pairing {
             else {
                 break;
             };
-            let met: Vec<(&String, u64)> = ready
-                .iter()
-                .filter(|bot| ***bot != a)
-                .map(|bot| (*bot, self.met(&a, bot)))
-                .collect();
-            let Some(least) = met.iter().map(|(_, n)| *n).min() else {
-                break;
-            };
             // why the connected too: when every slot is busy, the two bots
             // of a game just over are the only free ones; met over the free
             // alone, they would meet again and again and the ladder would
             // learn nothing of the others.
-            for x in &ready {
-                if !bounds.contains_key(*x) {
-                    let b = if impatient.contains(*x) {
-                        u64::MAX
-                    } else {
-                        self.connected_bound(x, connected)
-                    };
+            if bounds.is_empty() {
+                let claims = self.claims(&ready, look, &mut accepts);
+                for x in &ready {
+                    let b = self.connected_bound(x, look, &mut accepts, &claims);
                     bounds.insert((*x).clone(), b);
                 }
             }
             let bound = |x: &str| bounds.get(x).copied().unwrap_or(u64::MAX);
+            // why not the barred, nor those whose own rule 3 refuses `a`:
+            // a bot `a` cannot meet now does not hold it back from the
+            // others (rules 3 and 4; a free newcomer that has met everyone
+            // less must not make the whole field wait for it).
+            let met: Vec<(&String, u64)> = ready
+                .iter()
+                .filter(|bot| ***bot != a && !look.is_barred(&a, bot))
+                .map(|bot| (*bot, self.met(&a, bot)))
+                .filter(|(bot, n)| *n <= bound(bot))
+                .collect();
+            let Some(least) = met.iter().map(|(_, n)| *n).min() else {
+                waiting.insert(a);
+                continue;
+            };
             let bound_a = bound(&a);
             let ea = estimate(&a);
             let Some(b) = met
                 .iter()
-                .filter(|(bot, n)| {
-                    *n <= least + self.repeat_slack && *n <= bound_a && *n <= bound(bot)
-                })
+                .filter(|(_, n)| *n <= least + self.repeat_slack && *n <= bound_a)
                 .map(|(bot, _)| (information(ea, estimate(bot)), Reverse(pairs_of(bot)), *bot))
                 .max_by(|x, y| {
                     x.0.total_cmp(&y.0)
@@ -369,8 +438,10 @@ impl Pairing {
             *self.pairs.entry(b.clone()).or_default() += 1;
             take(free, &a);
             take(free, &b);
-            bounds.remove(&a);
-            bounds.remove(&b);
+            // why all: whom a bot waits for depends on whom the others
+            // accept, and `a` and `b` just met.
+            bounds.clear();
+            accepts.clear();
             out.push(Start {
                 south: a.clone(),
                 north: b.clone(),
@@ -389,15 +460,97 @@ impl Pairing {
 }
 
 impl Pairing {
-    /// The most pairs `x` may play with a free bot under rule 3: one more
-    /// ([`CONNECTED_SLACK`]) than with the connected bot it has met least.
-    fn connected_bound(&self, x: &str, connected: &BTreeSet<String>) -> u64 {
-        connected
+    /// The connected bots `x` waits for under rule 3 (expected free within
+    /// its patience, not barred from it), with the pairs `x` had with each,
+    /// fewest first.
+    fn awaited<'a>(&self, x: &str, look: &'a Look) -> Vec<(u64, &'a String)> {
+        let patience = look.patience.get(x).copied().unwrap_or(Duration::MAX);
+        let mut met: Vec<(u64, &String)> = look
+            .connected
             .iter()
-            .filter(|c| c.as_str() != x)
-            .map(|c| self.met(x, c))
-            .min()
-            .map_or(u64::MAX, |n| n.saturating_add(CONNECTED_SLACK))
+            .filter(|(c, soon)| c.as_str() != x && **soon <= patience && !look.is_barred(x, c))
+            .map(|(c, _)| (self.met(x, c), c))
+            .collect();
+        met.sort();
+        met
+    }
+
+    /// The most pairs `x` may play with a free bot under rule 3: one more
+    /// ([`CONNECTED_SLACK`]) than with the bot it has met least among those
+    /// it waits for ([`Pairing::awaited`]) that would meet it, by their own
+    /// rule 3 alone (`accepts`, filled as needed). why "that would meet
+    /// it": a newcomer has met everyone less than they have met each
+    /// other, and waits for the one it has met least; waiting for the
+    /// newcomer, the others would all stand idle. An impatient bot has none.
+    ///
+    /// A busy bot is waited for by one free bot only, the one that `claims`
+    /// it ([`Pairing::claims`]). why: a busy bot comes free for one game at
+    /// a time; a field that had all waited for a bot the others had met
+    /// less (one back from a long game with a slow newcomer) stood idle.
+    fn connected_bound(
+        &self,
+        x: &str,
+        look: &Look,
+        accepts: &mut BTreeMap<String, u64>,
+        claims: &BTreeMap<&String, &String>,
+    ) -> u64 {
+        if look.impatient.contains(x) {
+            return u64::MAX;
+        }
+        for (n, c) in self.awaited(x, look) {
+            if claims.get(c).is_some_and(|by| by.as_str() != x) {
+                continue;
+            }
+            if n <= self.accepts(c, look, accepts) {
+                return n.saturating_add(CONNECTED_SLACK);
+            }
+        }
+        u64::MAX
+    }
+
+    /// The most pairs `c` accepts with any bot by its own rule 3 alone (one
+    /// more than with the bot it waits for that it has met least), kept in
+    /// `accepts`.
+    fn accepts(&self, c: &String, look: &Look, accepts: &mut BTreeMap<String, u64>) -> u64 {
+        if let Some(&most) = accepts.get(c) {
+            return most;
+        }
+        let most = if look.impatient.contains(c) {
+            u64::MAX
+        } else {
+            self.awaited(c, look)
+                .first()
+                .map_or(u64::MAX, |(m, _)| m.saturating_add(CONNECTED_SLACK))
+        };
+        accepts.insert(c.clone(), most);
+        most
+    }
+
+    /// Which free bot waits for each busy one (rule 3): of the free bots
+    /// (`ready`) that wait for it and that it would meet, the one that has
+    /// met it least, then the first by name.
+    fn claims<'a>(
+        &self,
+        ready: &[&'a String],
+        look: &'a Look,
+        accepts: &mut BTreeMap<String, u64>,
+    ) -> BTreeMap<&'a String, &'a String> {
+        let mut best: BTreeMap<&String, (u64, &String)> = BTreeMap::new();
+        for x in ready {
+            if look.impatient.contains(*x) {
+                continue;
+            }
+            for (n, c) in self.awaited(x, look) {
+                let busy = !ready.contains(&c);
+                if busy && n <= self.accepts(c, look, accepts) {
+                    let e = best.entry(c).or_insert((n, x));
+                    if (n, *x) < (e.0, e.1) {
+                        *e = (n, x);
+                    }
+                }
+            }
+        }
+        best.into_iter().map(|(c, (_, x))| (c, x)).collect()
     }
 
     /// Starts a new pair of `a` and `b` now if both have a free slot (leg 1;
@@ -534,6 +687,171 @@ mod tests {
         );
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(p.met("a", "b"), 3);
+    }
+
+    /// An arena in simulated time: `fast` one-slot bots whose games take
+    /// about 1 s, and from the start, if `slow`, a two-slot newcomer whose
+    /// games take 20 s (a game lasts as long as its slower player's; each
+    /// varies by up to ±20%). The server's look at each game's end: the
+    /// connected bots and when each is expected free, the patience of each
+    /// (none when `patient_for_ever`: the rule before [`crate::pace`]).
+    /// Returns the games finished in `seconds`, the newcomer's, and the
+    /// pairings met.
+    fn timed_arena(
+        fast: usize,
+        slow: bool,
+        seconds: u64,
+        patient_for_ever: bool,
+    ) -> (usize, usize, usize) {
+        use crate::pace::{expected_free_in, Lengths};
+        use std::time::Instant;
+        let t0 = Instant::now();
+        let mut slots: BTreeMap<String, usize> =
+            (0..fast).map(|i| (format!("f{i:02}"), 1)).collect();
+        let mut estimates: BTreeMap<String, Estimate> = slots
+            .keys()
+            .map(|b| (b.clone(), est(0.0, 60.0, 100)))
+            .collect();
+        if slow {
+            slots.insert("slow".into(), 2);
+        }
+        estimates.remove("slow");
+        let base = |bot: &str| if bot == "slow" { 20_000 } else { 1_000 };
+        let mut p = Pairing::new();
+        let mut lengths = Lengths::default();
+        // (end, start, south, north)
+        let mut running: Vec<(Duration, Duration, String, String)> = Vec::new();
+        let (mut finished, mut of_slow) = (0, 0);
+        let mut met = BTreeSet::new();
+        let mut now = Duration::ZERO;
+        while now < Duration::from_secs(seconds) {
+            let mut free = slots.clone();
+            for (_, _, s, n) in &running {
+                take(&mut free, s);
+                take(&mut free, n);
+            }
+            let mut look = Look {
+                estimates: estimates.clone(),
+                ..Look::default()
+            };
+            for bot in slots.keys() {
+                let games: Vec<([&str; 2], Instant)> = running
+                    .iter()
+                    .filter(|(_, _, s, n)| s == bot || n == bot)
+                    .map(|(_, start, s, n)| ([s.as_str(), n.as_str()], t0 + *start))
+                    .collect();
+                let soon = expected_free_in(&lengths, free[bot] > 0, &games, t0 + now);
+                look.connected.insert(bot.clone(), soon);
+                if let Some(wait) = lengths.patience(bot).filter(|_| !patient_for_ever) {
+                    look.patience.insert(bot.clone(), wait);
+                }
+            }
+            for s in p.next_looking(&mut free, &look, usize::MAX) {
+                let spread = 800 + (s.pair * 7919 + u64::from(s.leg) * 31) % 400;
+                let took = base(&s.south).max(base(&s.north)) * spread / 1000;
+                met.insert(key(&s.south, &s.north));
+                running.push((now + Duration::from_millis(took), now, s.south, s.north));
+            }
+            let Some(next) = running.iter().map(|g| g.0).min() else {
+                panic!("nothing runs at {now:?}: the pairing waits for ever");
+            };
+            now = next;
+            running.retain(|(end, start, s, n)| {
+                if *end > now {
+                    return true;
+                }
+                for bot in [s, n] {
+                    lengths.note(bot, *end - *start);
+                }
+                finished += 1;
+                if s == "slow" || n == "slow" {
+                    of_slow += 1;
+                }
+                false
+            });
+        }
+        (finished, of_slow, met.len())
+    }
+
+    #[test]
+    fn a_slow_newcomer_holds_no_fast_bot_idle_and_still_plays() {
+        let (alone, _, pairings) = timed_arena(12, false, 600, false);
+        assert_eq!(pairings, 66, "every pairing of the fast bots met");
+        let (with_slow, of_slow, pairings) = timed_arena(12, true, 600, false);
+        assert!(
+            with_slow * 10 >= alone * 8,
+            "{with_slow} games with the newcomer, {alone} without"
+        );
+        // Its two slots busy most of the time: 600 s of 20 s games.
+        assert!(of_slow >= 40, "the newcomer played {of_slow}");
+        assert_eq!(pairings, 66 + 12, "it met every fast bot too");
+        // The rule before: every fast bot waits for it, idle.
+        let (stalled, _, _) = timed_arena(12, true, 600, true);
+        assert!(stalled * 10 < alone * 8, "{stalled} against {alone}");
+        // Among bots of like speed the patience changes nothing.
+        let (old_rule, _, _) = timed_arena(12, false, 600, true);
+        assert!(alone * 100 >= old_rule * 95, "{alone} against {old_rule}");
+    }
+
+    #[test]
+    fn barred_bots_start_no_new_pair_and_hold_no_one_back() {
+        let bots = [("h1", 1), ("h2", 1), ("r", 1)];
+        let mut p = Pairing::new();
+        let mut look = Look::default();
+        look.bar("h2", "h1");
+        // h1 has met h2 less than r (never against never): barred, h2
+        // does not count, and h1 meets r.
+        let got = p.next_looking(&mut free(&bots), &look, usize::MAX);
+        assert_eq!(names(&got), [("h1".into(), "r".into(), 0, 1)]);
+        // Alone together, the barred wait: nothing starts.
+        assert!(p
+            .next_looking(&mut free(&[("h1", 1), ("h2", 1)]), &look, 9)
+            .is_empty());
+        // Busy and barred, h2 makes no one wait (rule 3).
+        let mut look = look.clone();
+        look.connected = [("h1", 0), ("h2", 5), ("r", 0)]
+            .map(|(b, s)| (b.to_owned(), Duration::from_secs(s)))
+            .into();
+        p.owed.clear();
+        let got = p.next_looking(&mut free(&[("h1", 1), ("r", 1)]), &look, 9);
+        assert_eq!(names(&got), [("h1".into(), "r".into(), 1, 1)]);
+        // A leg 2 owed still starts.
+        let mut p = Pairing::new();
+        p.next(&mut free(&[("h1", 1), ("h2", 1)]));
+        let got = p.next_looking(&mut free(&[("h1", 1), ("h2", 1)]), &look, 9);
+        assert_eq!(names(&got), [("h2".into(), "h1".into(), 0, 2)]);
+    }
+
+    #[test]
+    fn a_bot_waits_only_for_a_busy_one_expected_free_within_its_patience() {
+        // a and b have met twice; c, busy, never.
+        let mut p = Pairing::new();
+        p.next(&mut free(&[("a", 1), ("b", 1)]));
+        p.owed.clear();
+        p.next(&mut free(&[("a", 1), ("b", 1)]));
+        p.owed.clear();
+        let mut look = Look {
+            connected: [("a", 0), ("b", 0), ("c", 3)]
+                .map(|(b, s)| (b.to_owned(), Duration::from_secs(s)))
+                .into(),
+            ..Look::default()
+        };
+        // Without a patience they wait for c, as rule 3 always did.
+        assert!(p
+            .next_looking(&mut free(&[("a", 1), ("b", 1)]), &look, 9)
+            .is_empty());
+        // c is free in 3 s: a bot patient 5 s waits; 2 s does not.
+        for (b, s) in [("a", 5), ("b", 5)] {
+            look.patience.insert(b.into(), Duration::from_secs(s));
+        }
+        assert!(p
+            .next_looking(&mut free(&[("a", 1), ("b", 1)]), &look, 9)
+            .is_empty());
+        for (b, s) in [("a", 2), ("b", 2)] {
+            look.patience.insert(b.into(), Duration::from_secs(s));
+        }
+        let got = p.next_looking(&mut free(&[("a", 1), ("b", 1)]), &look, 9);
+        assert_eq!(got.len(), 1, "{got:?}");
     }
 
     #[test]

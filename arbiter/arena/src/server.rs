@@ -25,7 +25,8 @@ use crate::db::{self, DbError};
 use crate::events::plan::{Open, Plan};
 use crate::events::{self, Event, EventState};
 use crate::lobby::{LobbyEvent, Seats};
-use crate::pairing::{Estimate, Pairing, Start};
+use crate::pace::{expected_free_in, HouseRate, Lengths};
+use crate::pairing::{Estimate, Look, Pairing, Start};
 use crate::pools::Pool;
 use crate::ratings::{Game, Rated, Tally};
 use crate::store::{self, NewGame};
@@ -57,6 +58,11 @@ pub struct Config {
     /// (pairing rule 3; `--pairing-wait`): after it, rule 3 is lifted for
     /// it. `None`: as long as that opponent's game lasts.
     pub pairing_wait: Option<Duration>,
+    /// The house bots (by bot): two of them start a new pair only while no
+    /// other bot of the pool is free, and at most `house_rate` games an
+    /// hour (pairing rule 4; `--house-rate`).
+    pub house: BTreeSet<String>,
+    pub house_rate: u32,
 }
 
 /// A connected player (a version of a bot, [`crate::versions`]).
@@ -106,6 +112,12 @@ struct State {
     absent: BTreeMap<String, Instant>,
     /// Since when each player has had a free slot (`--pairing-wait`).
     free_since: BTreeMap<String, Instant>,
+    /// When each game in progress started.
+    began: BTreeMap<i64, Instant>,
+    /// How long each player's latest games lasted (pairing rule 3's patience).
+    lengths: Lengths,
+    /// When each two house bots last started a new pair (`--house-rate`).
+    house_games: Option<HouseRate>,
 }
 
 /// An event's game: its event, its slot's job, and what its log is tagged
@@ -277,8 +289,18 @@ impl Arena {
             tracing::warn!("{aborted} game(s) in progress when the last server stopped: aborted");
         }
         let reader = db::open(&db_path)?;
+        let mut house_games = HouseRate::new(config.house_rate);
+        let now = Instant::now();
+        // why two hours: the longest spacing (`--house-rate 1`).
+        for (south, north, ago) in store::pairs_started_within(&writer, 2 * crate::pace::HOUR)? {
+            let house = |p: &str| config.house.contains(crate::versions::bot_of(p));
+            if house(&south) && house(&north) {
+                house_games.started(&south, &north, now.checked_sub(ago).unwrap_or(now));
+            }
+        }
         let mut state = State {
             backoff: Backoff::new(config.backoff),
+            house_games: Some(house_games),
             ..State::default()
         };
         let mut tallies = BTreeMap::new();
@@ -656,18 +678,12 @@ impl Arena {
                     .map(|(player, _)| player.clone())
                     .collect();
                 let room = self.room(s);
+                let look = self.look(s, pool, &here, &connected, &impatient, now);
                 let Some(pairing) = s.pairing.get_mut(&pool.name) else {
                     continue;
                 };
                 let mut got = first_pairs_of_new_versions(pairing, &before, &mut here, room);
-                let known = Estimate::from_ladder(&self.ladder(&pool.name));
-                got.extend(pairing.next_among_with(
-                    &mut here,
-                    &known,
-                    &connected,
-                    &impatient,
-                    room.saturating_sub(got.len()),
-                ));
+                got.extend(pairing.next_looking(&mut here, &look, room.saturating_sub(got.len())));
                 for (bot, n) in &before {
                     let used = n - here.get(bot).copied().unwrap_or(0);
                     if let Some(f) = free.get_mut(bot) {
@@ -694,6 +710,61 @@ impl Arena {
             );
             tokio::spawn(async move { arena.play(pool, start, id, event).await }.instrument(span));
         }
+    }
+
+    /// What the pairing of `pool` is told ([`Look`]): the ladder, when each
+    /// `connected` player is expected free and how long each waits (rule
+    /// 3), who has waited too long (`impatient`), and which two house bots
+    /// may not start a pair now (rule 4: while another bot is free in
+    /// `here`, or past `--house-rate`).
+    fn look(
+        &self,
+        s: &mut State,
+        pool: &Pool,
+        here: &BTreeMap<String, usize>,
+        connected: &BTreeSet<String>,
+        impatient: &BTreeSet<String>,
+        now: Instant,
+    ) -> Look {
+        let mut look = Look {
+            estimates: Estimate::from_ladder(&self.ladder(&pool.name)),
+            impatient: impatient.clone(),
+            ..Look::default()
+        };
+        // Each player's games in progress, read once.
+        let mut games: BTreeMap<&str, Vec<([&str; 2], Instant)>> = BTreeMap::new();
+        for g in s.playing.values() {
+            if let Some(began) = s.began.get(&g.id) {
+                for p in [&g.south, &g.north] {
+                    let game = ([g.south.as_str(), g.north.as_str()], *began);
+                    games.entry(p.as_str()).or_default().push(game);
+                }
+            }
+        }
+        for player in connected {
+            let has_free = here.get(player).is_some_and(|&n| n > 0);
+            let of = games.get(player.as_str()).map_or(&[][..], Vec::as_slice);
+            let soon = expected_free_in(&s.lengths, has_free, of, now);
+            look.connected.insert(player.clone(), soon);
+            if let Some(wait) = s.lengths.patience(player) {
+                look.patience.insert(player.clone(), wait);
+            }
+        }
+        let is_house = |p: &str| self.config.house.contains(crate::versions::bot_of(p));
+        let house: Vec<&String> = connected.iter().filter(|p| is_house(p)).collect();
+        if house.len() < 2 {
+            return look;
+        }
+        let other_free = here.iter().any(|(p, &n)| n > 0 && !is_house(p));
+        for (i, a) in house.iter().enumerate() {
+            for b in &house[i + 1..] {
+                let paced = s.house_games.as_ref().is_some_and(|r| !r.allows(a, b, now));
+                if other_free || paced {
+                    look.bar(a, b);
+                }
+            }
+        }
+        look
     }
 
     /// Games the server may still start (`--max-games`).
@@ -729,6 +800,14 @@ impl Arena {
                 s.started += 1;
                 for bot in [&start.south, &start.north] {
                     *s.busy.entry(bot.clone()).or_default() += 1;
+                }
+                let now = Instant::now();
+                s.began.insert(id, now);
+                let house = |p: &str| self.config.house.contains(crate::versions::bot_of(p));
+                if event.is_none() && start.leg == 1 && house(&start.south) && house(&start.north) {
+                    if let Some(r) = s.house_games.as_mut() {
+                        r.started(&start.south, &start.north, now);
+                    }
                 }
                 s.clocks
                     .insert(id, arbiter_core::shutdown::InProgress::now([None, None]));
@@ -1017,6 +1096,15 @@ impl Arena {
         let mut s = lock(&self.state);
         s.playing.remove(&id);
         s.clocks.remove(&id);
+        if let Some(began) = s.began.remove(&id) {
+            // why only games with moves: one lost at the start says nothing
+            // of how long the bots' games last.
+            if !played.moves.is_empty() {
+                for bot in &names {
+                    s.lengths.note(bot, now.saturating_duration_since(began));
+                }
+            }
+        }
         if let Some(e) = &event {
             if let Some(plan) = s.events.get_mut(&e.event) {
                 plan.ended(e.job.index, recorded.is_ok().then_some(&log));

@@ -180,6 +180,34 @@ pub fn legs(conn: &Connection, pool: &str) -> Result<Vec<(String, String, u64, u
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The pairs the pairing started (their first games, any state; not
+/// events') less than `span` ago, newest first: `(south, north, how long
+/// ago)`, the sides as players' keys.
+pub fn pairs_started_within(
+    conn: &Connection,
+    span: std::time::Duration,
+) -> Result<Vec<(String, String, std::time::Duration)>, DbError> {
+    // why newest first and stop at the first older one: ids grow with the
+    // start times, so the last hours' games are read, not the table.
+    let mut stmt = conn.prepare(
+        "SELECT south, south_version, north, north_version, event, leg, \
+         (julianday('now') - julianday(started)) * 86400.0 FROM games ORDER BY id DESC",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let ago: f64 = r.get(6)?;
+        let ago = std::time::Duration::try_from_secs_f64(ago.max(0.0)).unwrap_or(span);
+        if ago >= span {
+            break;
+        }
+        if r.get::<_, Option<i64>>(4)?.is_none() && r.get::<_, i64>(5)? == 1 {
+            out.push((player_at(r, 0, 1)?, player_at(r, 2, 3)?, ago));
+        }
+    }
+    Ok(out)
+}
+
 /// One finished game's scoring facts: `(id, south, north, PGN result)`,
 /// the sides as players' keys.
 pub type Scored = (i64, String, String, String);
@@ -235,8 +263,9 @@ pub fn losses_by_kind(conn: &Connection, pool: &str, bot: &str) -> Result<Vec<Lo
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The tally of `pool`'s finished games ([`scored`], read one at a time),
-/// and the id of the newest of them (0 if none).
+/// The tally of `pool`'s finished games ([`scored`], read one at a time)
+/// and of those `arena prune` removed ([`crate::prune`]), and the id of
+/// the newest finished game (0 if none).
 pub fn tally(conn: &Connection, pool: &str) -> Result<(Tally, i64), DbError> {
     let mut stmt = conn.prepare(
         "SELECT id, south, south_version, north, north_version, result FROM games \
@@ -255,6 +284,23 @@ pub fn tally(conn: &Connection, pool: &str) -> Result<(Tally, i64), DbError> {
             result,
         });
         last = last.max(r.get(0)?);
+    }
+    // The results of the games `arena prune` removed (crate::prune).
+    let mut stmt =
+        conn.prepare("SELECT south, north, result, games FROM pruned WHERE pool = ?1")?;
+    let mut rows = stmt.query(params![pool])?;
+    while let Some(r) = rows.next()? {
+        let Some(result) = GameResult::from_pgn(&r.get::<_, String>(2)?) else {
+            continue;
+        };
+        let (south, north): (String, String) = (r.get(0)?, r.get(1)?);
+        for _ in 0..r.get::<_, i64>(3)? {
+            tally.add(&Game {
+                south: &south,
+                north: &north,
+                result,
+            });
+        }
     }
     Ok((tally, last))
 }

@@ -35,6 +35,10 @@ pub enum ArenaCommand {
         #[command(subcommand)]
         command: EventCommand,
     },
+    /// Remove old pool games (events' stay) and give their space back; the
+    /// ratings do not change (their results are kept as counts). Export
+    /// first to keep the records.
+    Prune(PruneArgs),
     /// Write a pool's (or an event's) finished games as JSON lines (and
     /// PGN), as `arbiter verify` and `arbiter merge` read them.
     #[command(group = clap::ArgGroup::new("games").required(true).args(["pool", "event"]))]
@@ -53,6 +57,22 @@ pub enum ArenaCommand {
         #[arg(long, value_name = "FILE")]
         pgnout: Option<PathBuf>,
     },
+}
+
+/// `arbiter arena prune`.
+#[derive(Args)]
+pub struct PruneArgs {
+    /// The arena's database (no server may be running on it).
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
+    /// Remove the games of pairs started before this time: a date
+    /// (2026-12-01, midnight UTC) or an RFC 3339 time.
+    #[arg(long, value_name = "TIME")]
+    pub before: String,
+    /// Only the games between two of these bots (the house bots, say);
+    /// repeat per bot. Default: every pool game.
+    #[arg(long, value_name = "BOT")]
+    pub between: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -180,6 +200,11 @@ pub struct RunArgs {
     /// more than an even spread. Default: as long as that game lasts.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds_arg)]
     pub pairing_wait: Option<f64>,
+    /// The most games an hour two house bots play each other: a pair of
+    /// games (colours swapped) every 2/N hours; and they start a new pair
+    /// only while no other bot of the pool is free to play them.
+    #[arg(long, value_name = "N", default_value_t = arbiter_arena::pace::HOUSE_RATE, value_parser = house_rate_arg, allow_negative_numbers = true)]
+    pub house_rate: u32,
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
     /// are aborted), and exits 0; a second signal stops at once. Default:
@@ -242,6 +267,20 @@ fn on_off(text: &str) -> Result<bool, String> {
     }
 }
 
+/// `--house-rate`: games an hour, from 1 to 1000000.
+fn house_rate_arg(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n as u32),
+        Ok(n) => Err(format!(
+            "{n} games an hour: give 1 to 1000000 (to stop the house bots' games with each \
+             other, run one house bot)"
+        )),
+        Err(_) => Err(format!(
+            "{text:?} is not a number of games an hour (1 to 1000000)"
+        )),
+    }
+}
+
 /// `--remote-grace`: seconds, 0 allowed (no grace).
 fn grace_arg(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -256,6 +295,7 @@ pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
         ArenaCommand::Run(args) => run(*args).await.map(|()| 0),
         ArenaCommand::Bot { command } => bot(command).map(|()| 0),
         ArenaCommand::Event { command } => event(command).map(|()| 0),
+        ArenaCommand::Prune(args) => prune(args).map(|()| 0),
         ArenaCommand::Export {
             db,
             pool,
@@ -293,6 +333,47 @@ pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
             Ok(0)
         }
     }
+}
+
+/// `arena prune`, with the server stopped (it holds the pools' tallies).
+fn prune(args: PruneArgs) -> Result<(), CliError> {
+    let before = arbiter_arena::prune::parse_before(&args.before).map_err(CliError::Usage)?;
+    let _lock = db::ServerLock::take(&args.db)
+        .map_err(|e| CliError::Failed(format!("{}; stop it before `arena prune`", e.0)))?;
+    let mut conn = db::open_existing(&args.db)?;
+    let between = if args.between.is_empty() {
+        None
+    } else {
+        if args.between.len() < 2 {
+            return Err(CliError::Usage(format!(
+                "--between {}: give at least two bots (the games between two of them go)",
+                args.between.join(" ")
+            )));
+        }
+        let known: std::collections::BTreeSet<String> =
+            bots::list(&conn)?.into_iter().map(|b| b.name).collect();
+        if let Some(unknown) = args.between.iter().find(|b| !known.contains(*b)) {
+            return Err(CliError::Usage(format!(
+                "--between {unknown}: no such bot in {} (`arena bot list` lists them)",
+                args.db.display()
+            )));
+        }
+        Some(args.between.iter().cloned().collect())
+    };
+    let size = |p: &PathBuf| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let was = size(&args.db);
+    let gone = arbiter_arena::prune::prune(&mut conn, &before, between.as_ref())?;
+    arbiter_arena::prune::compact(&conn)?;
+    println!(
+        "arbiter: {} finished and {} aborted game(s) before {before} removed; their results \
+         stay in the ratings; {} is {} KB (was {} KB)",
+        gone.finished,
+        gone.aborted,
+        args.db.display(),
+        size(&args.db) / 1024,
+        was / 1024
+    );
+    Ok(())
 }
 
 fn event(command: EventCommand) -> Result<(), CliError> {
@@ -434,14 +515,11 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
                 )));
             }
         }
-        // why after every check: a refused start changes no anchor.
-        for b in &house_bots {
-            if let Some(rating) = b.anchor {
-                anchors::set(&conn, &b.spec.name, rating)?;
-                tracing::info!("house bot {} is an anchor at {rating}", b.spec.name);
-            }
-        }
     }
+    let house_anchors: Vec<(String, f64)> = house_bots
+        .iter()
+        .filter_map(|b| Some((b.spec.name.clone(), b.anchor?)))
+        .collect();
     if let Some(dir) = &args.stderr_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
@@ -453,13 +531,24 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         secs(args.startup_timeout),
         args.stderr_dir.clone(),
     ));
-    let arrivals = house.arrivals().await.map_err(CliError::Failed)?;
+    let timeouts = arbiter_core::play::game::Timeouts {
+        ready: secs(args.ready_timeout),
+        ..arbiter_core::play::game::Timeouts::default()
+    };
+    // The house check: a wrong option is the command line's (2), an
+    // engine that cannot start or answer a failure (1); never a lost game.
+    let arrivals = house.arrivals(&pools, timeouts).await?;
+    // why after every check: a refused start changes no anchor.
+    if !house_anchors.is_empty() {
+        let conn = db::open(&args.db)?;
+        for (name, rating) in &house_anchors {
+            anchors::set(&conn, name, *rating)?;
+            tracing::info!("house bot {name} is an anchor at {rating}");
+        }
+    }
     let config = server::Config {
         pools,
-        timeouts: arbiter_core::play::game::Timeouts {
-            ready: secs(args.ready_timeout),
-            ..arbiter_core::play::game::Timeouts::default()
-        },
+        timeouts,
         max_plies: match args.max_plies {
             None => Some(crate::cli::DEFAULT_MAX_PLIES),
             Some(0) => None,
@@ -470,6 +559,8 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         max_games: args.max_games.map(|n| n as u64),
         spectator_delay: args.spectator_delay,
         pairing_wait: args.pairing_wait.map(Duration::from_secs_f64),
+        house: house.names(),
+        house_rate: args.house_rate,
     };
     // The lobby: the house bots arrive at once, the remote bots as they
     // connect (the sender stays open for the server's life).

@@ -40,6 +40,14 @@ pub enum Fault {
     Dropped { reason: String },
     /// The engine does not declare an option it was configured with.
     NoSuchOption { name: String },
+    /// A configured option's value does not fit the engine's declaration
+    /// (a spin out of its range, a combo value not among its vars, a check
+    /// neither true nor false): `fits` says what would.
+    BadOptionValue {
+        name: String,
+        value: String,
+        fits: String,
+    },
     /// The engine's `games` line does not list the game it was started for.
     WrongGame { game: String, games: String },
     /// A `bestmove` that answers no `go` (a second one for the same `go`, or
@@ -75,6 +83,9 @@ impl fmt::Display for Fault {
             Fault::NoMove => f.write_str("bestmove (none) in a position with legal moves"),
             Fault::Dropped { reason } => write!(f, "remote engine disconnected: {reason}"),
             Fault::NoSuchOption { name } => write!(f, "the engine has no option {name:?}"),
+            Fault::BadOptionValue { name, value, fits } => {
+                write!(f, "option {name:?}: value {value:?} does not fit: {fits}")
+            }
             Fault::WrongGame { game, games } => {
                 write!(
                     f,
@@ -93,6 +104,26 @@ impl fmt::Display for Fault {
 }
 
 impl std::error::Error for Fault {}
+
+/// What values would fit an option of `kind`, when `value` does not.
+fn misfit(kind: &OptionKind, value: &str) -> Option<String> {
+    match kind {
+        OptionKind::Check { .. } => {
+            (value != "true" && value != "false").then(|| "true or false".to_owned())
+        }
+        OptionKind::Spin { min, max, .. } => match value.trim().parse::<i64>() {
+            Ok(n) if (*min..=*max).contains(&n) => None,
+            _ => Some(format!("a whole number from {min} to {max}")),
+        },
+        OptionKind::Combo { vars, .. } => {
+            (!vars.iter().any(|v| v.as_str().eq_ignore_ascii_case(value))).then(|| {
+                let vars: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
+                format!("one of {}", vars.join(", "))
+            })
+        }
+        OptionKind::Button | OptionKind::String { .. } => None,
+    }
+}
 
 /// What the engine said about its move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,11 +287,20 @@ impl Session {
         self.games.iter().any(|g| g == game)
     }
 
-    /// Sends `setoption` for each pair, after checking the engine declared it.
+    /// Sends `setoption` for each pair, after checking the engine declared
+    /// it and that the value fits the declaration (spec section 5: a value
+    /// that does not is a malformed `setoption`, which the engine ignores).
     pub async fn set_options(&mut self, options: &[(String, String)]) -> Result<(), Fault> {
         for (name, value) in options {
-            if !self.options.iter().any(|o| o.name().matches(name)) {
+            let Some(decl) = self.options.iter().find(|o| o.name().matches(name)) else {
                 return Err(Fault::NoSuchOption { name: name.clone() });
+            };
+            if let Some(fits) = misfit(decl.kind(), value) {
+                return Err(Fault::BadOptionValue {
+                    name: name.clone(),
+                    value: value.clone(),
+                    fits,
+                });
             }
             let line = if value.is_empty() {
                 format!("setoption name {name}")
@@ -715,4 +755,45 @@ fn is_bestmove(line: &str) -> bool {
 
 fn clip(line: &str) -> String {
     line.chars().take(80).collect()
+}
+
+#[cfg(test)]
+mod option_value_tests {
+    use super::*;
+
+    #[test]
+    fn a_value_fits_its_declaration_or_says_what_would() {
+        let spin = OptionKind::Spin {
+            default: 20,
+            min: 1,
+            max: 20,
+        };
+        assert_eq!(misfit(&spin, "3"), None);
+        assert_eq!(misfit(&spin, "20"), None);
+        for bad in ["0", "21", "three", "", "1.5"] {
+            assert_eq!(
+                misfit(&spin, bad).as_deref(),
+                Some("a whole number from 1 to 20"),
+                "{bad}"
+            );
+        }
+        let check = OptionKind::Check { default: false };
+        assert_eq!(misfit(&check, "true"), None);
+        assert_eq!(misfit(&check, "yes").as_deref(), Some("true or false"));
+        let var = |v: &str| umi::ComboValue::new(v).unwrap();
+        let combo = OptionKind::Combo {
+            default: var("Fast"),
+            vars: vec![var("Fast"), var("Strong")],
+        };
+        assert_eq!(misfit(&combo, "strong"), None);
+        assert_eq!(
+            misfit(&combo, "Weak").as_deref(),
+            Some("one of Fast, Strong")
+        );
+        assert_eq!(misfit(&OptionKind::Button, ""), None);
+        let text = OptionKind::String {
+            default: umi::Text::new("x").unwrap(),
+        };
+        assert_eq!(misfit(&text, "anything at all"), None);
+    }
 }

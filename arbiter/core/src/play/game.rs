@@ -80,9 +80,10 @@ pub fn forfeit(side: Side, fault: &Fault, has_clock: bool) -> Termination {
             waiting_for: "bestmove",
             ..
         } => Termination::NoBestmove { side, detail },
-        Fault::Timeout { .. } | Fault::Spawn(_) | Fault::NoSuchOption { .. } => {
-            Termination::Unresponsive { side, detail }
-        }
+        Fault::Timeout { .. }
+        | Fault::Spawn(_)
+        | Fault::NoSuchOption { .. }
+        | Fault::BadOptionValue { .. } => Termination::Unresponsive { side, detail },
         Fault::Gone { .. } if fault.is_crash() => gone(side, detail),
         Fault::Gone { .. } | Fault::Dropped { .. } => Termination::Disconnect { side, detail },
         Fault::Garbled { .. } | Fault::WrongGame { .. } => {

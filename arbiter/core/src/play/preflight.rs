@@ -63,7 +63,10 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
             // why two kinds: an engine that does not play the game or lacks
             // a configured option is the command line's mistake (2); one
             // that cannot start or answer is a failure (1).
-            let wrong_choice = matches!(e, Fault::NoSuchOption { .. } | Fault::WrongGame { .. });
+            let wrong_choice = matches!(
+                e,
+                Fault::NoSuchOption { .. } | Fault::BadOptionValue { .. } | Fault::WrongGame { .. }
+            );
             let message = match &spec.remote {
                 // why no stderr here: a remote engine's is on its author's machine.
                 Some(id) => format!("engine {} (remote {id}): {e}", spec.name),
