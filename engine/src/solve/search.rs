@@ -47,6 +47,8 @@ struct Child {
     /// An extra turn: the value is `gain + child`, else `gain − child`.
     again: bool,
     order: i32,
+    /// The child's table key ([`key`]), if it has one.
+    key: Option<u64>,
 }
 
 /// The search was stopped: no value.
@@ -140,6 +142,7 @@ impl<'a> Searcher<'a> {
             board: 0,
             again: false,
             order: 0,
+            key: None,
         }; 6];
         let mut count = 0;
         let mut bits = move_bits(w);
@@ -172,12 +175,17 @@ impl<'a> Searcher<'a> {
             if tt_best == Some(origin) {
                 order += 100_000;
             }
+            let ck = key(board);
+            if let Some(ck) = ck {
+                self.shared.tt.prefetch(ck);
+            }
             children[count] = Child {
                 origin,
                 gain,
                 board,
                 again,
                 order,
+                key: ck,
             };
             count += 1;
         }
@@ -188,7 +196,7 @@ impl<'a> Searcher<'a> {
         alpha = alpha.max(best);
         if self.shared.etc {
             for c in &children[..count] {
-                let Some(e) = key(c.board).and_then(|k| self.shared.tt.probe(k)) else {
+                let Some(e) = c.key.and_then(|k| self.shared.tt.probe(k)) else {
                     continue;
                 };
                 let at_least = if c.again {

@@ -71,6 +71,83 @@ fn decode(d: u64) -> Entry {
     }
 }
 
+/// The table's words: zeroed memory straight from the system (`mmap`),
+/// advised to huge pages before anything touches it. why not a `Vec`: a
+/// large allocation aligned for huge pages is zeroed by writing it, which
+/// backs it with small pages at once (and costs the writes).
+struct Words {
+    ptr: std::ptr::NonNull<AtomicU64>,
+    len: usize,
+}
+
+// SAFETY: the words are atomics, owned by the table alone.
+unsafe impl Send for Words {}
+unsafe impl Sync for Words {}
+
+impl Words {
+    #[cfg(target_os = "linux")]
+    fn zeroed(len: usize) -> Option<Words> {
+        let bytes = len.checked_mul(8)?;
+        // SAFETY: a fresh anonymous private mapping (zero-filled by the
+        // system), checked for failure before use.
+        unsafe {
+            let ptr = libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            );
+            if ptr == libc::MAP_FAILED {
+                return None;
+            }
+            // A probe is a random access: with 4 KiB pages nearly every one
+            // also misses the TLB. A refusal only costs speed.
+            libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
+            Some(Words {
+                ptr: std::ptr::NonNull::new(ptr.cast())?,
+                len,
+            })
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn zeroed(len: usize) -> Option<Words> {
+        let mut v: Vec<AtomicU64> = Vec::new();
+        v.try_reserve_exact(len).ok()?;
+        v.resize_with(len, || AtomicU64::new(0));
+        let ptr = std::ptr::NonNull::new(Box::into_raw(v.into_boxed_slice()).cast())?;
+        Some(Words { ptr, len })
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `len` initialised atomics owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        // SAFETY: the mapping (or box) made by `zeroed`, released once.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::munmap(self.ptr.as_ptr().cast(), self.len * 8);
+        }
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                self.len,
+            )));
+        }
+    }
+}
+
 /// Why a table could not be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TtError {
@@ -92,13 +169,13 @@ impl std::fmt::Display for TtError {
 impl std::error::Error for TtError {}
 
 pub struct Tt {
-    words: Box<[AtomicU64]>,
+    words: Words,
     buckets: u64,
 }
 
 impl Tt {
     /// A table of `mb` megabytes (2^20 bytes). The caller checks the memory
-    /// is there ([`super::memory`]); an allocation the system refuses is an
+    /// is there ([`super::solve`]); an allocation the system refuses is an
     /// error, not an abort.
     pub fn new(mb: u64) -> Result<Tt, TtError> {
         if mb == 0 {
@@ -108,18 +185,7 @@ impl Tt {
         let bytes = mb.checked_mul(1 << 20).ok_or(alloc.clone())?;
         let buckets = bytes / BUCKET as u64;
         let len = usize::try_from(buckets * (BUCKET as u64 / 8)).map_err(|_| alloc.clone())?;
-        let layout = std::alloc::Layout::array::<AtomicU64>(len).map_err(|_| alloc.clone())?;
-        // SAFETY: the layout is non-zero (mb >= 1) and an array of
-        // AtomicU64; all-zero bytes are valid AtomicU64s (the empty entry).
-        // why zeroed from the allocator: the system hands out zero pages
-        // lazily, so a large table costs nothing until used.
-        let words = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
-            if ptr.is_null() {
-                return Err(alloc);
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
-        };
+        let words = Words::zeroed(len).ok_or(alloc)?;
         Ok(Tt { words, buckets })
     }
 
@@ -128,6 +194,24 @@ impl Tt {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let h = h ^ (h >> 29);
         ((u128::from(h) * u128::from(self.buckets)) >> 64) as usize * (BUCKET / 8)
+    }
+
+    /// Asks the cache for `key`'s bucket ahead of a probe: the children's
+    /// buckets are fetched side by side while the node works on, not one
+    /// miss after another.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let at = self.bucket(key);
+            // SAFETY: a prefetch only hints the cache; the pointer is in the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(self.words.as_ptr().add(at).cast::<i8>());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry of `key`, if stored.
