@@ -229,7 +229,8 @@ pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Sol
         };
         roots.push((hole_number(side, origin), root));
     }
-    let values = solve_roots(&roots, &tt, &db, request, progress);
+    let mut report = |mv: u8, v: i32| progress(mv, diff + v);
+    let values = solve_roots(&roots, &tt, &db, request, &mut report);
     solution.moves = roots
         .iter()
         .zip(&values.values)
