@@ -64,13 +64,13 @@ enum Command {
         #[arg(long)]
         game: Option<GameId>,
         /// Transposition table size in MB (refused when more than the memory available).
-        #[arg(long, default_value_t = 1024)]
+        #[arg(long, value_name = "MB", default_value_t = 1024)]
         hash: u64,
         /// Search threads (default: the CPUs this process may use).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
         /// A directory of Kalah endgame databases (engine tb build --game kalah) probed below the search.
-        #[arg(long)]
+        #[arg(long, value_name = "DIR")]
         tb: Option<std::path::PathBuf>,
         /// Turn the enhanced transposition cutoffs off (to measure them).
         #[arg(long)]
