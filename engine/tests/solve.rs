@@ -188,3 +188,20 @@ fn the_command_prints_json_last_and_refuses_bad_input_with_a_status() {
         .code(1)
         .stderr(predicates::str::contains("no-such-tb"));
 }
+
+/// Kalah(6,4) from the start: +8, best move 3, and every move's value.
+/// Minutes even in release mode on two cores (BENCHMARKS.md, section 16),
+/// so ignored here; `bench/kalah_solve.sh` checks the same values in
+/// release mode: `cargo test --release -p engine --test solve -- --ignored`.
+#[test]
+#[ignore = "minutes: checked in release mode by bench/kalah_solve.sh"]
+fn kalah_6_4_is_a_first_player_win_by_8() {
+    let mut r = request("kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0");
+    r.hash_mb = 4096;
+    let s = solve(&r, &mut |_, _| {}).expect("solve");
+    assert_eq!(s.value, 8);
+    assert_eq!(
+        s.moves,
+        vec![(1, -14), (2, -10), (3, 8), (4, -2), (5, -8), (6, 4)]
+    );
+}

@@ -94,6 +94,16 @@ pub fn memory(game: GameId, max_beans: usize) -> u64 {
     below + per_board * layer_size(max_beans)
 }
 
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The memory the system can still give (`MemAvailable`), if known.
+fn available_bytes() -> Option<u64> {
+    let info = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Kalah layers are built whole: one pass, no bound iteration to share out.
 fn check_sharded(game: GameId) -> Result<(), String> {
     if game == GameId::Kalah {
@@ -139,9 +149,16 @@ pub fn build(
     if game == GameId::Kalah && max_beans > 48 {
         return Err(format!("{max_beans} seeds: a kalah board holds at most 48"));
     }
-    report(Event::Memory {
-        bytes: memory(game, max_beans),
-    });
+    let bytes = memory(game, max_beans);
+    report(Event::Memory { bytes });
+    if let Some(available) = available_bytes().filter(|&a| bytes > a) {
+        return Err(format!(
+            "layers up to {max_beans} need {:.2} GiB in memory, but only {:.2} GiB are available \
+             (MemAvailable in /proc/meminfo): ask for fewer seeds",
+            bytes as f64 / GIB,
+            available as f64 / GIB
+        ));
+    }
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut layers = Vec::with_capacity(max_beans + 1);
     for n in 0..=max_beans {

@@ -147,5 +147,8 @@ fn layers_check_resume_and_refuse_damage() {
     assert!(e.contains("built whole"), "{e}");
     let e = build_quietly(49, &dir).expect_err("49");
     assert!(e.contains("at most 48"), "{e}");
+    // Layers up to 48 seeds would need 10^12 bytes: refused before any work.
+    let e = build_quietly(48, &dir).expect_err("too big");
+    assert!(e.contains("GiB are available"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
