@@ -1,4 +1,4 @@
-//! `engine tb`: build, join, probe and verify Bohnenspiel endgame databases
+//! `engine tb`: build, join, probe and verify endgame databases (Bohnenspiel, Kalah)
 //! (crate `mancala-tablebase`).
 
 use std::path::{Path, PathBuf};
