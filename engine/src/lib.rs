@@ -7,6 +7,7 @@ pub mod eval;
 pub mod openings;
 pub mod options;
 pub mod search;
+pub mod solve;
 pub mod tb;
 pub mod time;
 pub mod tt;

@@ -54,7 +54,29 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Bohnenspiel endgame databases: build, join, probe, verify.
+    /// Solve a Kalah position exactly: its value (the final margin for the
+    /// side to move, stores included) and the value of every legal move;
+    /// JSON on the last line.
+    Solve {
+        /// A kalah or kalah-6x6 position string, e.g. "kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0".
+        position: String,
+        /// The game the position must be of (default: the position's own id).
+        #[arg(long)]
+        game: Option<GameId>,
+        /// Transposition table size in MB (refused when more than the memory available).
+        #[arg(long, value_name = "MB", default_value_t = 1024)]
+        hash: u64,
+        /// Search threads (default: the CPUs this process may use).
+        #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// A directory of Kalah endgame databases (engine tb build --game kalah) probed below the search.
+        #[arg(long, value_name = "DIR")]
+        tb: Option<std::path::PathBuf>,
+        /// Turn the enhanced transposition cutoffs off (to measure them).
+        #[arg(long)]
+        no_etc: bool,
+    },
+    /// Endgame databases (Bohnenspiel, Kalah): build, join, probe, verify.
     Tb {
         #[command(subcommand)]
         command: engine::tb::TbCommand,
@@ -119,6 +141,39 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Tb { command }) => engine::tb::run(command),
+        Some(Command::Solve {
+            position,
+            game,
+            hash,
+            threads,
+            tb,
+            no_etc,
+        }) => {
+            let request = engine::solve::Request {
+                position,
+                game,
+                hash_mb: hash,
+                threads: threads
+                    .map_or_else(mancala_tablebase::build::default_threads, usize::from),
+                tb,
+                etc: !no_etc,
+            };
+            let mut progress = |mv: u8, v: i32| eprintln!("move {mv}: {v}");
+            match engine::solve::solve(&request, &mut progress) {
+                Ok(s) => {
+                    for (mv, v) in &s.moves {
+                        println!("move {mv}: {v:+}");
+                    }
+                    println!("value {:+}", s.value);
+                    println!("{}", s.json());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("engine solve: {e}");
+                    ExitCode::from(e.status())
+                }
+            }
+        }
         Some(Command::Bench { seconds, games }) => {
             let ids: Result<Vec<GameId>, _> = if games.is_empty() {
                 Ok(GameId::ALL.to_vec())

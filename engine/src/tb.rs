@@ -1,4 +1,4 @@
-//! `engine tb`: build, join, probe and verify Bohnenspiel endgame databases
+//! `engine tb`: build, join, probe and verify endgame databases (Bohnenspiel, Kalah)
 //! (crate `mancala-tablebase`).
 
 use std::path::{Path, PathBuf};
@@ -19,8 +19,13 @@ pub enum TbCommand {
     Build {
         #[arg(long)]
         game: GameId,
-        /// Every layer 0..=N.
-        #[arg(long, conflicts_with = "layer", required_unless_present = "layer")]
+        /// Every layer 0..=N (--beans is the same).
+        #[arg(
+            long,
+            visible_alias = "beans",
+            conflicts_with = "layer",
+            required_unless_present = "layer"
+        )]
         max_beans: Option<usize>,
         /// Only this layer (the layers below must be in --out).
         #[arg(long)]
@@ -57,7 +62,8 @@ pub enum TbCommand {
         position: String,
     },
     /// Check every file's checksum, and with --bellman the Bellman identity
-    /// on random boards of every layer.
+    /// on random boards of every layer (`check` is the same).
+    #[command(visible_alias = "check")]
     Verify {
         #[arg(long)]
         tb: PathBuf,
@@ -138,7 +144,15 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
     }
     // The layer being built, when it started, and its bound passes so far.
     let mut layer = (0usize, Instant::now(), 0u32);
+    // A Kalah layer: one pass, no bounds to iterate.
+    let mut one_pass = false;
     let mut report = |event: Event| match event {
+        Event::Memory { bytes } => {
+            println!(
+                "memory: {bytes} bytes ({:.2} GiB) held at the largest layer",
+                bytes as f64 / f64::from(1u32 << 30)
+            );
+        }
         Event::Kept { beans, path } => {
             println!("layer {beans}: kept {}", path.display());
         }
@@ -150,6 +164,10 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
         Event::Progress { pass, done } => {
             let msg = match pass {
                 Pass::Exits => format!("layer {}: captures", layer.0),
+                Pass::Values => {
+                    one_pass = true;
+                    format!("layer {}: values", layer.0)
+                }
                 Pass::Bounds { number, unresolved } => {
                     layer.2 = number;
                     format!("layer {}: pass {number}, {unresolved} open", layer.0)
@@ -164,11 +182,15 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
             path,
         } => {
             let secs = layer.1.elapsed().as_secs_f64();
+            let passes = if one_pass {
+                "one pass".to_string()
+            } else {
+                format!("{} bound passes", layer.2)
+            };
             bar.suspend(|| {
                 println!(
-                    "layer {beans}: {} boards, {flagged} flagged, {} bound passes, {secs:.1} s, {}",
+                    "layer {beans}: {} boards, {flagged} flagged, {passes}, {secs:.1} s, {}",
                     mancala_tablebase::index::layer_size(beans),
-                    layer.2,
                     path.display()
                 )
             });
@@ -185,6 +207,30 @@ fn with_progress(job: impl FnOnce(build::Report) -> Result<(), String>) -> Resul
 
 fn probe(dir: &Path, position: &str) -> Result<(), String> {
     let tb = Tablebase::open(dir)?;
+    let parse_err = |e: mancala_rules::PositionError| format!("{position:?}: {e}");
+    let id = mancala_rules::position::game_id_of(position).map_err(parse_err)?;
+    if matches!(id, GameId::Kalah | GameId::Kalah6x6) {
+        let probe = if id == GameId::Kalah {
+            tb.probe_kalah(
+                &position
+                    .parse::<mancala_rules::games::kalah::Kalah>()
+                    .map_err(parse_err)?,
+            )?
+        } else {
+            tb.probe_kalah(
+                &position
+                    .parse::<mancala_rules::games::kalah::Kalah6>()
+                    .map_err(parse_err)?,
+            )?
+        }
+        .ok_or_else(|| format!("{position}: not in the database {}", dir.display()))?;
+        println!("value {}", probe.value);
+        let moves: Vec<String> = probe.moves.iter().map(ToString::to_string).collect();
+        println!("moves {}", moves.join(" "));
+        println!("scores {}-{}", probe.scores[0], probe.scores[1]);
+        println!("result {}", probe.result());
+        return Ok(());
+    }
     let probe = tb
         .probe_str(position)?
         .ok_or_else(|| format!("{position}: not in the database {}", dir.display()))?;

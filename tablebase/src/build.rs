@@ -14,6 +14,9 @@ use crate::solve::{self, Bounds, Pass, Solved};
 /// What a build reports as it goes.
 #[derive(Clone, Copy, Debug)]
 pub enum Event<'a> {
+    /// Before anything is built: the memory the build will hold at its
+    /// largest (the layers below the top one, and the top one's work).
+    Memory { bytes: u64 },
     /// A layer file was present and checked: not rebuilt.
     Kept { beans: usize, path: &'a Path },
     /// Work on a layer (or a shard of it) starts: `boards` indices to do.
@@ -37,7 +40,7 @@ fn check_game(game: GameId) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "no database for {game}: only bohnenspiel and bohnenspiel-hemprich"
+            "no database for {game}: only bohnenspiel, bohnenspiel-hemprich and kalah"
         ))
     }
 }
@@ -53,6 +56,20 @@ fn check_beans(beans: usize) -> Result<(), String> {
 }
 
 fn solve_game(game: GameId, n: usize, lower: &[Solved], threads: usize, report: Report) -> Solved {
+    if game == GameId::Kalah {
+        let below: Vec<&[i8]> = lower.iter().map(|l| &l.values[..]).collect();
+        let mut progress = |done| {
+            report(Event::Progress {
+                pass: Pass::Values,
+                done,
+            })
+        };
+        return Solved {
+            beans: n,
+            values: crate::kalah::solve::solve(n, &below, threads, &mut progress),
+            flagged: Vec::new(),
+        };
+    }
     let mut progress = |pass, done| report(Event::Progress { pass, done });
     if game == GameId::BohnenspielHemprich {
         solve::solve::<true>(n, lower, threads, &mut progress)
@@ -65,6 +82,39 @@ fn solve_game(game: GameId, n: usize, lower: &[Solved], threads: usize, report: 
 /// this process may run on (a batch task's allocation).
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The bytes a one-process build up to `max_beans` holds at its largest:
+/// every layer below the top one, one byte a board, and the top one's work
+/// (Kalah: its values, one byte a board; Bohnenspiel: exits and both bounds,
+/// three).
+pub fn memory(game: GameId, max_beans: usize) -> u64 {
+    let below: u64 = (0..max_beans).map(layer_size).sum();
+    let per_board = if game == GameId::Kalah { 1 } else { 3 };
+    below + per_board * layer_size(max_beans)
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The memory the system can still give (`MemAvailable`), if known.
+fn available_bytes() -> Option<u64> {
+    let info = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Kalah layers are built whole: one pass, no bound iteration to share out.
+fn check_sharded(game: GameId) -> Result<(), String> {
+    if game == GameId::Kalah {
+        Err(
+            "kalah layers are built whole (one pass, no bound iteration): \
+             use --max-beans, not --layer, --shard or join"
+                .into(),
+        )
+    } else {
+        Ok(())
+    }
 }
 
 /// Loads a present layer, or `None` when its file is missing or does not
@@ -96,6 +146,19 @@ pub fn build(
 ) -> Result<(), String> {
     check_game(game)?;
     check_beans(max_beans)?;
+    if game == GameId::Kalah && max_beans > 48 {
+        return Err(format!("{max_beans} seeds: a kalah board holds at most 48"));
+    }
+    let bytes = memory(game, max_beans);
+    report(Event::Memory { bytes });
+    if let Some(available) = available_bytes().filter(|&a| bytes > a) {
+        return Err(format!(
+            "layers up to {max_beans} need {:.2} GiB in memory, but only {:.2} GiB are available \
+             (MemAvailable in /proc/meminfo): ask for fewer seeds",
+            bytes as f64 / GIB,
+            available as f64 / GIB
+        ));
+    }
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut layers = Vec::with_capacity(max_beans + 1);
     for n in 0..=max_beans {
@@ -156,6 +219,7 @@ pub fn build_shard(
     report: Report,
 ) -> Result<(), String> {
     check_game(game)?;
+    check_sharded(game)?;
     check_beans(beans)?;
     if of == 0 || number >= of {
         return Err(format!(
@@ -192,6 +256,7 @@ pub fn join(
     report: Report,
 ) -> Result<(), String> {
     check_game(game)?;
+    check_sharded(game)?;
     check_beans(beans)?;
     // One shard in memory at a time beside the joined bounds.
     let mut joined: Option<Bounds> = None;

@@ -45,7 +45,10 @@ impl Tablebase {
                     .ok_or_else(|| format!("{game}: layer {n} is missing (layer {beans} needs it)"))
             })
             .collect::<Result<Vec<&Solved>, String>>()?;
-        let boards = if game == GameId::BohnenspielHemprich {
+        let boards = if game == GameId::Kalah {
+            let values: Vec<&[i8]> = layers.iter().map(|l| &l.values[..]).collect();
+            crate::kalah::check::check_layer(&values, samples, seed)
+        } else if game == GameId::BohnenspielHemprich {
             check_layer::<true>(&layers, samples, seed)
         } else {
             check_layer::<false>(&layers, samples, seed)

@@ -10,7 +10,7 @@
 //!     20    4  shard number i (0 for a layer)
 //!     24    4  shards k (1 for a layer)
 //!     28    4  reserved, 0
-//!     32   24  game id, ASCII, zero-padded ("bohnenspiel", "bohnenspiel-hemprich")
+//!     32   24  game id, ASCII, zero-padded ("bohnenspiel", "bohnenspiel-hemprich", "kalah")
 //!     56    8  first index covered
 //!     64    8  count of indices covered
 //!     72    8  flagged boards (layer) / 0 (shard)
@@ -57,7 +57,10 @@ pub struct Header {
 
 /// The games the database knows.
 pub fn supported(game: GameId) -> bool {
-    matches!(game, GameId::Bohnenspiel | GameId::BohnenspielHemprich)
+    matches!(
+        game,
+        GameId::Bohnenspiel | GameId::BohnenspielHemprich | GameId::Kalah
+    )
 }
 
 pub fn layer_path(dir: &Path, game: GameId, beans: usize) -> PathBuf {
@@ -92,7 +95,7 @@ impl Header {
     /// Reads a header; the error names what is wrong.
     pub fn decode(h: &[u8]) -> Result<Header, String> {
         if h.len() < HEADER || &h[..8] != MAGIC {
-            return Err("not a Bohnenspiel database file (bad magic)".into());
+            return Err("not a mancala endgame database file (bad magic)".into());
         }
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));

@@ -1,4 +1,5 @@
-//! Bohnenspiel endgame databases (`bohnenspiel` and `bohnenspiel-hemprich`).
+//! Endgame databases for Bohnenspiel (`bohnenspiel` and
+//! `bohnenspiel-hemprich`) and Kalah (`kalah`, [`kalah`]).
 //!
 //! The value of a board is the mover's net future gain under best play from
 //! the position with no history: the beans he captures from here on plus
@@ -15,6 +16,7 @@ pub mod build;
 pub mod check;
 pub mod file;
 pub mod index;
+pub mod kalah;
 pub mod position;
 pub mod probe;
 pub mod solve;

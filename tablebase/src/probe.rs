@@ -115,6 +115,18 @@ impl Tablebase {
         loaded.as_ref().map(Some).map_err(Clone::clone)
     }
 
+    /// Layers `0..=max_beans` of `game`, loaded and checked, as value slices
+    /// (`[k]` is layer `k`): what a search probes directly.
+    pub fn values(&self, game: GameId, max_beans: usize) -> Result<Vec<&[i8]>, String> {
+        (0..=max_beans)
+            .map(|n| {
+                self.layer(game, n)?.map(|l| &l.values[..]).ok_or_else(|| {
+                    format!("{}: layer {n} of {game} is missing", self.dir.display())
+                })
+            })
+            .collect()
+    }
+
     /// Loads (and checks) every layer of `game` up to `max_beans`.
     pub fn load(&self, game: GameId, max_beans: usize) -> Result<(), String> {
         for n in 0..=max_beans {

@@ -136,6 +136,8 @@ pub enum Pass {
     Exits,
     /// A bound pass over the range (1, 2, …), with the boards still unresolved.
     Bounds { number: u32, unresolved: u64 },
+    /// Kalah's single pass: every board's value.
+    Values,
 }
 
 struct Scratch {

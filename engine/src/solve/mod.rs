@@ -1,0 +1,338 @@
+//! `engine solve`: the exact value of a Kalah position under perfect play
+//! and the exact value of every legal move ([`solve`]).
+//!
+//! The value is the final margin for the side to move: his final total
+//! minus the opponent's, stores included. The search ([`search`]) works on
+//! the seeds left on the board (the stores cannot change best play), with a
+//! transposition table ([`tt`]) shared by the threads and, when given, the
+//! Kalah endgame databases of `mancala-tablebase` below it. The root's moves
+//! are shared out among the threads (each solves a whole move, by MTD(f)
+//! on the shared table); a thread with no move left helps another thread's
+//! move through the same table, and whichever finishes it first gives its
+//! value.
+
+pub mod search;
+pub mod tt;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use mancala_rules::games::kalah::{Kalah, Kalah6};
+use mancala_rules::position::game_id_of;
+use mancala_rules::{Game, GameId, Side};
+use mancala_tablebase::index::layer_size;
+use mancala_tablebase::kalah::board::{
+    end_value, hole_number, move_bits, of_position, play, Next, Word,
+};
+use mancala_tablebase::Tablebase;
+
+use search::{Searcher, Shared};
+use tt::Tt;
+
+/// What `engine solve` is asked.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub position: String,
+    /// The game the position must be of (`None`: the position's own id).
+    pub game: Option<GameId>,
+    pub hash_mb: u64,
+    pub threads: usize,
+    /// A database directory (its Kalah layers are used).
+    pub tb: Option<std::path::PathBuf>,
+    /// Enhanced transposition cutoffs (on unless measuring without).
+    pub etc: bool,
+}
+
+/// What went wrong, by kind: bad input (exit status 2) or a resource that
+/// failed (status 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    /// The position string does not parse, or is of another game.
+    Position(String),
+    /// Not enough memory for the table and the database.
+    Memory(String),
+    /// The database directory or one of its files.
+    Database(String),
+    /// The table could not be allocated.
+    Table(tt::TtError),
+}
+
+impl SolveError {
+    /// The exit status: 2 for bad input, 1 for the rest.
+    pub fn status(&self) -> u8 {
+        match self {
+            SolveError::Position(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Position(e) | SolveError::Memory(e) | SolveError::Database(e) => {
+                f.write_str(e)
+            }
+            SolveError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub position: String,
+    /// The final margin for the side to move under perfect play.
+    pub value: i32,
+    /// Every legal move (its hole number) with its exact value, the same
+    /// margin after playing it; ascending hole order.
+    pub moves: Vec<(u8, i32)>,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// The database's largest layer used, if any.
+    pub db_seeds: Option<usize>,
+}
+
+impl Solution {
+    /// The JSON line: `{"position": …, "value": V, "moves": {"3": V, …},
+    /// "nodes": N, "seconds": S}`.
+    pub fn json(&self) -> String {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(m, v)| format!("\"{m}\": {v}"))
+            .collect();
+        format!(
+            "{{\"position\": \"{}\", \"value\": {}, \"moves\": {{{}}}, \"nodes\": {}, \"seconds\": {:.3}}}",
+            self.position.replace('\\', "\\\\").replace('"', "\\\""),
+            self.value,
+            moves.join(", "),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// A parsed Kalah position: holes, stores, side to move.
+fn parse(position: &str, game: Option<GameId>) -> Result<([u8; 12], [u8; 2], Side), SolveError> {
+    let bad = |e: mancala_rules::PositionError| SolveError::Position(format!("{position:?}: {e}"));
+    let id = game_id_of(position).map_err(bad)?;
+    if let Some(g) = game {
+        if g != id {
+            return Err(SolveError::Position(format!(
+                "{position:?} is a {id} position, but --game {g} was given"
+            )));
+        }
+    }
+    match id {
+        GameId::Kalah => {
+            let p: Kalah = position.parse().map_err(bad)?;
+            Ok((*p.holes(), p.stores(), p.side_to_move()))
+        }
+        GameId::Kalah6x6 => {
+            let p: Kalah6 = position.parse().map_err(bad)?;
+            Ok((*p.holes(), p.stores(), p.side_to_move()))
+        }
+        other => Err(SolveError::Position(format!(
+            "{position:?}: a {other} position; the solver plays kalah and kalah-6x6 only"
+        ))),
+    }
+}
+
+/// Megabytes the system can still give (`MemAvailable`), if known.
+fn available_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Refuses a table and database that would not fit the memory available.
+fn check_memory(hash_mb: u64, db_bytes: u64) -> Result<(), SolveError> {
+    let db_mb = db_bytes.div_ceil(1 << 20);
+    let Some(available) = available_mb() else {
+        return Ok(());
+    };
+    if hash_mb.saturating_add(db_mb) > available {
+        return Err(SolveError::Memory(format!(
+            "--hash {hash_mb} MB{} needs more than the {available} MB of memory available (MemAvailable in /proc/meminfo): ask for a smaller --hash",
+            if db_mb > 0 {
+                format!(" and the database's {db_mb} MB")
+            } else {
+                String::new()
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// One root move: its value is known, or a board to solve.
+#[derive(Clone, Copy, Debug)]
+enum Root {
+    Known(i32),
+    Search { gain: i32, board: Word, again: bool },
+}
+
+/// Solves `request`: `progress` gets each move's value as it is found.
+pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Solution, SolveError> {
+    let (holes, stores, side) = parse(&request.position, request.game)?;
+    let db_layers = match &request.tb {
+        None => None,
+        Some(dir) => Some(open_db(dir)?),
+    };
+    let db_bytes = db_layers
+        .as_ref()
+        .map_or(0, |(_, n)| (0..=*n).map(layer_size).sum());
+    check_memory(request.hash_mb, db_bytes)?;
+    let tt = Tt::new(request.hash_mb).map_err(SolveError::Table)?;
+    let db: Vec<&[i8]> = match &db_layers {
+        None => Vec::new(),
+        Some((tb, n)) => tb.values(GameId::Kalah, *n).map_err(SolveError::Database)?,
+    };
+    let start = Instant::now();
+    let (w, diff) = of_position(&holes, stores, side);
+    let mut solution = Solution {
+        position: request.position.clone(),
+        value: 0,
+        moves: Vec::new(),
+        nodes: 0,
+        seconds: 0.0,
+        db_seeds: db.len().checked_sub(1),
+    };
+    if let Some(v) = end_value(w) {
+        solution.value = diff + v;
+        solution.seconds = start.elapsed().as_secs_f64();
+        return Ok(solution);
+    }
+    let mut roots = Vec::new();
+    let mut bits = move_bits(w);
+    while bits != 0 {
+        let origin = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let root = match play(w, origin) {
+            Next::Over(v) => Root::Known(v),
+            Next::Again { gain, board } => Root::Search {
+                gain,
+                board,
+                again: true,
+            },
+            Next::Opponent { gain, board } => Root::Search {
+                gain,
+                board,
+                again: false,
+            },
+        };
+        roots.push((hole_number(side, origin), root));
+    }
+    let mut report = |mv: u8, v: i32| progress(mv, diff + v);
+    let values = solve_roots(&roots, &tt, &db, request, &mut report);
+    solution.moves = roots
+        .iter()
+        .zip(&values.values)
+        .map(|(&(mv, _), &v)| (mv, diff + v))
+        .collect();
+    solution.value = solution.moves.iter().map(|&(_, v)| v).max().unwrap_or(diff);
+    solution.nodes = values.nodes;
+    solution.seconds = start.elapsed().as_secs_f64();
+    Ok(solution)
+}
+
+/// The directory's Kalah layers `0..=n` (all of them present from 0).
+fn open_db(dir: &Path) -> Result<(Tablebase, usize), SolveError> {
+    let tb = Tablebase::open(dir).map_err(SolveError::Database)?;
+    let n = tb.max_beans(GameId::Kalah).ok_or_else(|| {
+        SolveError::Database(format!(
+            "{}: no kalah layers (build them with engine tb build --game kalah)",
+            dir.display()
+        ))
+    })?;
+    Ok((tb, n))
+}
+
+struct RootValues {
+    /// The mover's net future gain after each root move.
+    values: Vec<i32>,
+    nodes: u64,
+}
+
+/// The root moves' values, the searches shared out among the threads.
+fn solve_roots(
+    roots: &[(u8, Root)],
+    tt: &Tt,
+    db: &[&[i8]],
+    request: &Request,
+    progress: &mut dyn FnMut(u8, i32),
+) -> RootValues {
+    let results: Mutex<Vec<Option<i32>>> = Mutex::new(
+        roots
+            .iter()
+            .map(|(_, r)| match r {
+                Root::Known(v) => Some(*v),
+                Root::Search { .. } => None,
+            })
+            .collect(),
+    );
+    let stops: Vec<AtomicBool> = roots.iter().map(|_| AtomicBool::new(false)).collect();
+    let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
+    let (found_tx, found_rx) = std::sync::mpsc::channel::<(usize, i32)>();
+    let threads = request.threads.max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let found_tx = found_tx.clone();
+            let (results, stops, next, nodes) = (&results, &stops, &next, &nodes);
+            scope.spawn(move || loop {
+                // A move nobody has taken, else one still open (to help).
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let job = if i < roots.len() {
+                    Some(i)
+                } else {
+                    let open = results.lock().map(|r| r.iter().position(Option::is_none));
+                    open.ok().flatten()
+                };
+                let Some(i) = job else { break };
+                let Root::Search { gain, board, again } = roots[i].1 else {
+                    continue;
+                };
+                let shared = Shared {
+                    tt,
+                    db,
+                    etc: request.etc,
+                    stop: &stops[i],
+                };
+                let mut searcher = Searcher::new(&shared);
+                let value = searcher.exact(board, 0);
+                nodes.fetch_add(searcher.nodes, Ordering::Relaxed);
+                if let Ok(v) = value {
+                    let v = if again { gain + v } else { gain - v };
+                    if let Ok(mut r) = results.lock() {
+                        if r[i].is_none() {
+                            r[i] = Some(v);
+                            stops[i].store(true, Ordering::Relaxed);
+                            let _ = found_tx.send((i, v));
+                        }
+                    }
+                }
+            });
+        }
+        drop(found_tx);
+        for (i, v) in found_rx {
+            progress(roots[i].0, v);
+        }
+    });
+    let values = results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|v| v.unwrap_or(0))
+        .collect();
+    RootValues {
+        values,
+        nodes: nodes.load(Ordering::Relaxed),
+    }
+}
