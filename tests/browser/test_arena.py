@@ -619,13 +619,39 @@ def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_aren
         empty = browser.find_element(By.CSS_SELECTOR, f"{table} tbody")
         assert empty.text == "None: the event was cancelled.", (table, empty.text)
 
-    # The live page names a game in progress by its id, and a finished
-    # event game by its event and round (not "event round <id>").
-    browser.get(f"{url}/live")
-    label = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-game] [data-game-label]").text)
-    assert re.fullmatch(r"bohnenspiel, game \d+", label), label
-    rounds = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "[data-finished] [data-round]")]
-    event_round = rf"bohn event {played}, round 1\.\d+"
-    assert sum(bool(re.fullmatch(event_round, r)) for r in rounds) == 6, rounds
-    assert all(re.fullmatch(rf"bohn #\d+|{event_round}", r) for r in rounds), rounds
-    shots(browser, "live-event")
+
+def test_the_live_page_names_arena_games_by_id_and_event_games_by_round(tmp_path, browser):
+    """Slow movers (games of a few seconds, so that one is in progress when
+    looked for) and a one-round round robin between them."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps([{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]))
+    house = []
+    for seed, name in enumerate(("slow-a", "slow-b")):
+        arbiter("arena", "bot", "add", name, "--db", str(db))
+        house += ["--house", f"name={name} cmd={TESTBOT} arg=--mode arg=slow arg=--delay-ms arg=40 "
+                  f"arg=--seed arg={seed}"]
+    server, url = start_with_address(
+        [ARBITER, "arena", "run", "--listen", "127.0.0.1:0", "--db", db, "--pools", pools, *house],
+        pattern=r"(http://\S+?)/arena")
+    try:
+        event = schedule(db, "bohn")
+        browser.get(f"{url}/live")
+        # A game in progress: named by its id, not "event round <id>".
+        label = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-game] [data-game-label]").text)
+        assert re.fullmatch(r"bohnenspiel, game \d+", label), label
+        deadline = time.monotonic() + 180  # a hang guard only
+        while get_json(f"{url}/api/arena/event?id={event}")["state"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        # Finished: an event's game by its event and round, a ladder game
+        # by its pool and id.
+        browser.get(f"{url}/live")
+        wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-source") == "arena")
+        rounds = wait_for(browser, lambda d: [c.text for c in d.find_elements(By.CSS_SELECTOR, "[data-finished] [data-round]")])
+        event_round = rf"bohn event {event}, round 1\.\d+"
+        assert sum(bool(re.fullmatch(event_round, r)) for r in rounds) == 2, rounds
+        assert all(re.fullmatch(rf"bohn #\d+|{event_round}", r) for r in rounds), rounds
+        shots(browser, "live-event")
+    finally:
+        stop(server)

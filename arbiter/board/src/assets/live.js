@@ -38,7 +38,10 @@ function renderEvent(e) {
         el("a", { href: "/arena", "data-ladder-link": "" }, "ladder"), ".")
     : `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`);
   $("[data-standings-columns]").hidden = arena;
+  // why: the arena never ends, so it has no total to show progress toward.
+  $("[data-progress-bar]").closest("p").hidden = arena;
   $("[data-round-heading]").textContent = arena ? "Game" : "Event round";
+  $("[data-round-heading]").classList.toggle("name", arena);
   // A watched log holds finished games only.
   $("[data-playing-section]").hidden = e.source === "watch";
   if (e.source === "watch" && logNames === null) fetchLogNames();
@@ -240,7 +243,7 @@ function addFinished(f) {
   // why the row too: on a phone the button is off to the right.
   const pick = (e) => { if (points.length && !e.target.closest("a, button")) { graphChosen = true; showFinishedGraph(key); } };
   const row = el("tr", { "data-finished-game": s.index, "data-finished-key": key, onclick: pick },
-    el("td", {}, first), el("td", { "data-round": "" }, arena ? arenaGame(f) : s.round), el("td", { class: "name" }, s.south),
+    el("td", {}, first), el("td", { "data-round": "", class: arena ? "name" : null }, arena ? arenaGame(f) : s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
     el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)), el("td", {}, graphButton));
   const body = $("[data-finished] tbody");
