@@ -392,3 +392,121 @@ fn a_running_arena_answers_in_its_own_words() {
     let (status, _) = request(&arena.addr, "/api/logs/0?game=1", &[]);
     assert_eq!(status, 200);
 }
+
+/// `arbiter connect` to `url` with `token` and `engine`, killed when dropped.
+struct Bridge(Child);
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn connect(url: &str, token: &str, engine: &[&str]) -> Bridge {
+    Bridge(
+        Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["connect", url, "--token", token, "--engine"])
+            .args(engine)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("connect starts"),
+    )
+}
+
+#[test]
+fn an_event_seats_one_version_of_a_bot_connected_with_two() {
+    let dir = Scratch::new("words", "one-seat");
+    let db_path = dir.path("arena.sqlite");
+    let pools = dir.path("pools.json");
+    std::fs::write(
+        &pools,
+        r#"[{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]"#,
+    )
+    .unwrap();
+    let mut tokens = Vec::new();
+    for name in ["h1", "stu"] {
+        let out = arbiter()
+            .args(["arena", "bot", "add", name, "--db", &s(&db_path)])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        tokens.push(text.lines().last().unwrap().to_owned());
+    }
+    let engine = common::engine();
+    let testbot = common::testbot();
+    let args: Vec<String> = [
+        "--db",
+        &s(&db_path),
+        "--pools",
+        &s(&pools),
+        "--admission",
+        "off",
+        "--house",
+        &format!("name=h1 cmd={engine} option.Level=1"),
+    ]
+    .map(String::from)
+    .to_vec();
+    let arena = start(&dir, &args);
+    let url = format!("ws://{}/umi", arena.addr);
+    // The student's two builds, both connected: two versions of one bot.
+    let _old = connect(&url, &tokens[1], &[&format!("cmd={engine}")]);
+    let t0 = Instant::now();
+    while get_json(&arena.addr, "/api/arena/bot?name=stu")["versions"]
+        .as_array()
+        .is_none_or(|v| v.is_empty())
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "version 1 never came"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let slow = format!("cmd={testbot}");
+    let _new = connect(&url, &tokens[1], &[&slow, "arg=--mode", "arg=random"]);
+    while get_json(&arena.addr, "/api/arena/bot?name=stu")["versions"]
+        .as_array()
+        .is_none_or(|v| v.len() < 2)
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "version 2 never came"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = arbiter()
+        .args([
+            "arena",
+            "event",
+            "add",
+            "--db",
+            &s(&db_path),
+            "--pool",
+            "bohn",
+        ])
+        .args(["--format", "roundrobin", "--rounds", "1", "--at", "now"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let id = String::from_utf8(out.stdout).unwrap();
+    let id = id.lines().last().unwrap().trim().to_owned();
+    let event = loop {
+        let e = get_json(&arena.addr, &format!("/api/arena/event?id={id}"));
+        if e["state"] != "scheduled" {
+            break e;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(120), "{e}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // One student, one seat: its newest version.
+    let mut players: Vec<&str> = event["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    players.sort();
+    assert_eq!(players, ["h1", "stu/2"], "{event}");
+}
