@@ -477,7 +477,7 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
         .timeout(Duration::from_secs(60))
         .assert()
         .success();
-    // A revoked bot cannot even be a house bot.
+    // A revoked bot cannot even be a house bot (the database says no: 1).
     let out = arbiter()
         .current_dir(&dir.0)
         .args(["arena", "run", "--listen", "127.0.0.1:0", "--db", &s(&db)])
@@ -486,7 +486,7 @@ fn an_arena_of_connected_bots_plays_rates_pauses_revokes_and_survives_kill_9() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("house bot gone: not a bot of this arena")
     );

@@ -116,7 +116,8 @@ def assert_ladder_shown(browser, ladder):
         assert shown["wdl"] == f'{r["wins"]}–{r["draws"]}–{r["losses"]}', (shown, r)
         assert abs(float(shown["score"].removesuffix("%")) - 100 * r["score"]) <= 0.05, (shown, r)
         assert shown["now"] == ("●" if r["connected"] else "○") and r["connected"], (shown, r)
-        assert shown["last-seen"] == r["last_seen"] and r["last_seen"], (shown, r)
+        # A bot connected now is seen now (its JSON: the time of the request).
+        assert r["last_seen"] and shown["last-seen"] == ("now" if r["connected"] else r["last_seen"]), (shown, r)
         # The line's version: its engine's id name (every bot here names one).
         version = row.find_element(By.CSS_SELECTOR, "[data-version]")
         assert r["version"] and version.text == r["version"], (version.text, r)
@@ -138,6 +139,18 @@ def test_the_ladder_shows_every_bot_as_the_json_gives_it(arena, browser):
     # The better rated first.
     names = [e.get_attribute("data-row") for e in browser.find_elements(By.CSS_SELECTOR, "[data-row]")]
     assert names == [r["name"] for r in ladder], names
+    # On a phone every row's rating is on the screen (its long version name
+    # wraps), and nothing scrolls sideways.
+    assert_fits_a_phone(browser)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        boxes = wait_for(browser, lambda d: d.execute_script(
+            "return innerWidth === 390 && [...document.querySelectorAll('[data-row] [data-rating]')]"
+            ".map((e) => { const r = e.getBoundingClientRect(); return [e.textContent, r.left, r.right]; })"))
+        assert len(boxes) == len(ladder) and all(t and 0 <= l and r <= 390 for t, l, r in boxes), boxes
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     shots(browser, "ladder")
 
     # A bot's page: its rating chart and its results by opponent.
@@ -392,6 +405,44 @@ def test_a_bot_that_failed_admission_shows_why_on_its_page(failed_arena, browser
     assert "Not checked" in box.text and "house bot" in box.text, box.text
 
 
+def nav_links(browser):
+    return [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "header nav a")]
+
+
+def test_the_board_pages_of_an_arena_link_to_its_pages_and_live_names_its_games(arena, browser):
+    # /replay and /live are the board's pages; here their bar is the arena's,
+    # every link of it a page this server answers.
+    for page in ("/replay", "/live"):
+        browser.get(f"{arena}{page}")
+        wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        links = nav_links(browser)
+        assert links == [f"{arena}{p}" for p in ("/arena", "/arena/events", "/live", "/replay")], (page, links)
+        for link in links:
+            with urllib.request.urlopen(link, timeout=WAIT) as r:
+                assert r.status == 200, link
+        active = browser.find_element(By.CSS_SELECTOR, "header nav a.active")
+        assert active.get_attribute("href") == f"{arena}{page}", (page, active.text)
+        shots(browser, page.strip("/"))
+    # The live page: no standings of its own (the ladder's, linked), the
+    # finished games named by pool and id.
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-source") == "arena")
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-standings-columns]").is_displayed()
+    link = browser.find_element(By.CSS_SELECTOR, "[data-ladder-link]")
+    assert link.get_attribute("href") == f"{arena}/arena", link.get_attribute("href")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-round-heading]").text == "Game"
+    games = {g["id"]: g for g in get_json(f"{arena}/api/arena/games")}
+    rows = wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-finished] tbody tr"))
+    assert len(rows) == GAMES, [r.text for r in rows]
+    for row in rows:
+        label = row.find_element(By.CSS_SELECTOR, "[data-round]").text
+        m = re.fullmatch(r"(bohn|bosh) #(\d+)", label)
+        assert m and games[int(m.group(2))]["pool"] == m.group(1), (label, games)
+    assert "event round" not in browser.find_element(By.TAG_NAME, "main").text.lower()
+    # The bar's Ladder link leads back to the ladder.
+    browser.find_element(By.CSS_SELECTOR, 'header nav a[href="/arena"]').click()
+    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-page") == "arena-ladder")
+
+
 def test_an_unknown_bot_or_pool_is_said_in_the_error_line(arena, browser):
     # The arena's pages report a failed request through the board's dom.js
     # (its `[data-error]` line), as every page of the board does.
@@ -567,3 +618,40 @@ def test_an_events_list_and_pages_show_the_event_as_the_json_gives_it(event_aren
     for table in ("[data-standings]", "table[data-games]"):
         empty = browser.find_element(By.CSS_SELECTOR, f"{table} tbody")
         assert empty.text == "None: the event was cancelled.", (table, empty.text)
+
+
+def test_the_live_page_names_arena_games_by_id_and_event_games_by_round(tmp_path, browser):
+    """Slow movers (games of a few seconds, so that one is in progress when
+    looked for) and a one-round round robin between them."""
+    db = tmp_path / "arena.sqlite"
+    pools = tmp_path / "pools.json"
+    pools.write_text(json.dumps([{"name": "bohn", "game": "bohnenspiel", "each": "depth=1"}]))
+    house = []
+    for seed, name in enumerate(("slow-a", "slow-b")):
+        arbiter("arena", "bot", "add", name, "--db", str(db))
+        house += ["--house", f"name={name} cmd={TESTBOT} arg=--mode arg=slow arg=--delay-ms arg=40 "
+                  f"arg=--seed arg={seed}"]
+    server, url = start_with_address(
+        [ARBITER, "arena", "run", "--listen", "127.0.0.1:0", "--db", db, "--pools", pools, *house],
+        pattern=r"(http://\S+?)/arena")
+    try:
+        event = schedule(db, "bohn")
+        browser.get(f"{url}/live")
+        # A game in progress: named by its id, not "event round <id>".
+        label = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-game] [data-game-label]").text)
+        assert re.fullmatch(r"bohnenspiel, game \d+", label), label
+        deadline = time.monotonic() + 180  # a hang guard only
+        while get_json(f"{url}/api/arena/event?id={event}")["state"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        # Finished: an event's game by its event and round, a ladder game
+        # by its pool and id.
+        browser.get(f"{url}/live")
+        wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-source") == "arena")
+        rounds = wait_for(browser, lambda d: [c.text for c in d.find_elements(By.CSS_SELECTOR, "[data-finished] [data-round]")])
+        event_round = rf"bohn event {event}, round 1\.\d+"
+        assert sum(bool(re.fullmatch(event_round, r)) for r in rounds) == 2, rounds
+        assert all(re.fullmatch(rf"bohn #\d+|{event_round}", r) for r in rounds), rounds
+        shots(browser, "live-event")
+    finally:
+        stop(server)

@@ -14,6 +14,13 @@ either
   * marked illustrative, with a reason a reader understands, on the line
     before the fence: `<!-- illustrative: needs a Slurm cluster -->`.
 
+A server a block starts runs in the background whether the block says so or
+not; a block that a reader can paste whole says `CMD &` and `NAME=$!`, waits
+for the port with a loop (`until curl -sf URL; do sleep 1; done`, run as it
+is, with the server's address), and ends with `kill $NAME` and `wait $NAME`:
+the harness stops that server there (SIGTERM, after the doc's paths were
+requested from it; exit status 0 expected) and takes `wait` as said.
+
 A block that is neither fails. A block after a line `<!-- file: NAME -->`
 (a whole program a doc shows, such as docs/arena.md's KGP client) is written
 as the file NAME into each scratch directory, for the command blocks to run.
@@ -369,7 +376,49 @@ FILE_PLACEHOLDERS = [("<at least 16 characters>", "docs-token-0123456789"),
                      ("…", "docs-token-9876543210")]
 
 
+def stop_named(cmd, where, state):
+    """`kill $A $B`: those servers are stopped (the doc's paths requested
+    from them first); `wait $A`: nothing more (a stopped server has ended).
+    True when `cmd` was one of those."""
+    m = re.fullmatch(r"(kill|wait)((?:\s+\$\w+)+)", cmd)
+    if not m:
+        return False
+    names = re.findall(r"\$(\w+)", m.group(2))
+    named = state.setdefault("named", {})
+    unknown = [n for n in names if n not in named]
+    if unknown:
+        fail(where, f"`{cmd}`: no server was started as ${unknown[0]} (`CMD &` then `{unknown[0]}=$!`)")
+        return True
+    if m.group(1) == "wait":
+        print(f"  wait  {cmd}  (stopped at its kill)")
+        return True
+    for n in names:
+        srv = named[n]
+        if srv.url is not None and state.get("urls") and not state.get("urls_checked"):
+            # why now: the paths are asked of the servers still up
+            check_urls(where.split(":")[0], where, state["urls"])
+            state["urls_checked"] = True
+        print(f"  stop  {srv.cmd}  (kill ${n})", flush=True)
+        state["servers"] = [(s, e) for s, e in state.get("servers", []) if s is not srv]
+        state["urls"] = [(u, o) for u, o in state.get("urls", []) if u != srv.url]
+        srv.stop()
+    return True
+
+
 def run_command(cmd, promise, d, env, where, state):
+    m = re.fullmatch(r"(\w+)=\$!", cmd)
+    if m:
+        # `NAME=$!`: the server started last, by that name (for `kill $NAME`)
+        if state.get("last_background") is None:
+            fail(where, f"`{cmd}`: no command was started with `&` before it")
+        else:
+            state.setdefault("named", {})[m.group(1)] = state["last_background"]
+        return
+    if stop_named(cmd, where, state):
+        return
+    background = bool(re.search(r"[^&]&$", cmd))
+    if background:
+        cmd = cmd[:-1].rstrip()
     if cmd.startswith("@write "):
         name, text = cmd.split(" ", 1)[1], promise["text"]
         for a, b in FILE_PLACEHOLDERS:
@@ -408,9 +457,13 @@ def run_command(cmd, promise, d, env, where, state):
         notes = [n for n in notes if n != "the arena starts two games"] + [
             "no --max-games: the event plays all its games"]
     note = f"  [{'; '.join(notes)}]" if notes else ""
+    if background and not any(re.search(p, original) for p in SERVERS + ENDS_BY_ITSELF):
+        fail(where, f"`{cmd} &`: only a server is started in the background here")
+        return
     if any(re.search(p, original) for p in SERVERS + ENDS_BY_ITSELF):
         print(f"  start {cmd}{note}", flush=True)
         srv = Server(cmd, d, env, where)
+        state["last_background"] = srv
         ends = any(re.search(p, original) for p in ENDS_BY_ITSELF)
         if any(re.search(p, original) for p in CLIENTS):
             state.setdefault("servers", []).append((srv, False))
@@ -594,7 +647,7 @@ def run_doc(doc):
             try:
                 for cmd, promise in split_and(logical_commands(body)):
                     run_command(cmd, promise, d, env, where, state)
-                if state.get("urls"):
+                if state.get("urls") and not state.get("urls_checked"):
                     check_urls(doc, where, state["urls"])
             finally:
                 # why finally: no server outlives its block, whatever failed

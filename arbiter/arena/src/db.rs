@@ -64,6 +64,7 @@ pub fn schema_version() -> u32 {
 
 /// Opens (creating if need be) the database at `path` and migrates it.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
+    folder_exists(path)?;
     let conn = Connection::open(path)
         .map_err(|e| DbError(format!("cannot open the database {}: {e}", path.display())))?;
     configure(&conn)?;
@@ -82,6 +83,22 @@ pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
         )));
     }
     open(path)
+}
+
+/// The folder `path` is to be in must be there: SQLite (and the lock)
+/// would only say "unable to open database file" without naming it.
+fn folder_exists(path: &Path) -> Result<(), DbError> {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(DbError(format!(
+                "cannot create the database {}: there is no folder {} (create it first, or \
+                 give --db a path in an existing folder)",
+                path.display(),
+                folder.display()
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn configure(conn: &Connection) -> Result<(), DbError> {
@@ -136,6 +153,7 @@ impl ServerLock {
     /// Takes the lock of the database at `db`, or says that another server
     /// holds it.
     pub fn take(db: &Path) -> Result<ServerLock, DbError> {
+        folder_exists(db)?;
         let path = lock_path(db);
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -206,6 +224,23 @@ mod tests {
         assert!(e.contains("another arena server is running"), "{e}");
         drop(first);
         ServerLock::take(&path).expect("free again");
+    }
+
+    #[test]
+    fn a_database_in_a_missing_folder_is_refused_naming_the_folder() {
+        let dir = arbiter_core::testing::test_dir("arena-db-no-folder");
+        let path = dir.join("nowhere").join("a.sqlite");
+        for e in [
+            open(&path).unwrap_err().0,
+            ServerLock::take(&path).unwrap_err().0,
+        ] {
+            assert!(
+                e.contains("there is no folder")
+                    && e.contains(&format!("{}", dir.join("nowhere").display())),
+                "{e}"
+            );
+        }
+        assert!(!dir.join("nowhere").exists());
     }
 
     #[test]

@@ -76,12 +76,30 @@ const BOTS_OWN: &str =
     "a bot's own setting (its --house entry, or its own machine), not a pool's; \
      a pool sets tc=, st=, depth=, nodes=, timemargin=, option.X=";
 
+/// Why a pools file was not loaded: it cannot be read (a run-time
+/// failure, exit 1), or it reads but is no pools file (a usage error, 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolsError {
+    Unreadable(String),
+    Invalid(String),
+}
+
+impl std::fmt::Display for PoolsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PoolsError::Unreadable(m) | PoolsError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for PoolsError {}
+
 /// Reads and checks a pools file.
-pub fn load(path: &Path) -> Result<Vec<Pool>, String> {
+pub fn load(path: &Path) -> Result<Vec<Pool>, PoolsError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| PoolsError::Unreadable(format!("{}: cannot read: {e}", path.display())))?;
     let base = path.parent().unwrap_or(Path::new("."));
-    parse(&text, base).map_err(|e| format!("{}: {e}", path.display()))
+    parse(&text, base).map_err(|e| PoolsError::Invalid(format!("{}: {e}", path.display())))
 }
 
 /// Parses a pools file's text; `base` is where relative opening files are.

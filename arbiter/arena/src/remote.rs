@@ -93,6 +93,16 @@ impl Gate for ArenaGate {
         // why ignored: the receiver goes only when the server stops.
         let _ = self.offered.send(remote.to_owned());
     }
+
+    fn refusal(&self, token: &str) -> Option<String> {
+        let bot = self.check.bot_of(token)?;
+        self.house.contains(&bot).then(|| {
+            format!(
+                "{bot} is a house bot of this arena: the server plays it itself (its --house), \
+                 so its token connects nothing; give another bot's token (`arbiter arena bot add`)"
+            )
+        })
+    }
 }
 
 /// A connection between games, handshaken.

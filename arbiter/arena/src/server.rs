@@ -843,18 +843,22 @@ impl Arena {
             );
             return self.cancel_event(id, &why);
         };
-        let in_events: BTreeSet<&String> =
-            s.events.values().flat_map(|p| p.players.iter()).collect();
-        let mut players: Vec<String> = s
-            .present
-            .iter()
-            .filter(|(player, p)| {
-                Arena::plays_in(p, pool)
-                    && active.contains(crate::versions::bot_of(player))
-                    && !in_events.contains(player)
-            })
-            .map(|(player, _)| player.clone())
+        // why by bot: one student, one seat (its other version included).
+        let in_events: BTreeSet<&str> = s
+            .events
+            .values()
+            .flat_map(|p| p.players.iter().map(|q| crate::versions::bot_of(q)))
             .collect();
+        let mut players: Vec<String> = events::one_seat_per_bot(
+            s.present
+                .iter()
+                .filter(|(player, p)| {
+                    let bot = crate::versions::bot_of(player);
+                    Arena::plays_in(p, pool) && active.contains(bot) && !in_events.contains(bot)
+                })
+                .map(|(player, _)| player.clone())
+                .collect(),
+        );
         if players.len() < 2 {
             let why = format!(
                 "{} bot(s) connected to pool {} at the start ({}); an event needs two",

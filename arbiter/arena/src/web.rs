@@ -40,6 +40,15 @@ const ASSETS: &[Asset] = &[
     ("arena.css", CSS, include_str!("assets/arena.css")),
 ];
 
+/// The arena's pages, for the bar of the board's pages it serves (`/live`,
+/// `/replay`): the same links as its own pages' (page.html).
+const NAV: arbiter_board::nav::Nav = &[
+    ("/arena", "Ladder"),
+    ("/arena/events", "Events"),
+    ("/live", "Live"),
+    ("/replay", "Replay"),
+];
+
 /// The most games a list answers with (the newest).
 const GAMES_LISTED: usize = 200;
 
@@ -115,7 +124,7 @@ async fn read<T: Send + 'static>(
 /// the board's assets) is the live server's ([`arbiter_board::live_router`]).
 pub fn router(arena: Arc<Arena>, allowed: AllowedHosts) -> Router {
     let state = arbiter_board::live_state(arena.live.clone(), None);
-    let rest = arbiter_board::live_router_with(state, allowed, ASSETS);
+    let rest = arbiter_board::live_router_with(state, allowed, ASSETS, NAV);
     Router::new()
         .route(
             "/",
@@ -223,16 +232,32 @@ pub struct LadderRow {
     pub connected: bool,
     /// Seconds the bot is still paused for (it kept crashing), if it is.
     pub paused_secs: Option<u64>,
-    /// When it was last connected (UTC), if ever.
+    /// When it was last connected (UTC), if ever: now for a bot connected now.
     pub last_seen: Option<String>,
 }
 
-fn last_seen(arena: &Arena) -> BTreeMap<String, String> {
+/// When each bot was last seen: the time it connected or left (the
+/// `seen` table), or now for a bot connected now (its connect time would
+/// say it was last seen hours ago while it plays).
+fn last_seen(
+    arena: &Arena,
+    present: &BTreeMap<String, crate::server::Presence>,
+) -> BTreeMap<String, String> {
     let r = arena.reader();
     let mut out = BTreeMap::new();
     if let Ok(mut stmt) = r.prepare("SELECT bot, at FROM seen") {
         if let Ok(rows) = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?))) {
             out.extend(rows.flatten());
+        }
+    }
+    let now: Option<String> = r
+        .query_row("SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now')", [], |row| {
+            row.get(0)
+        })
+        .ok();
+    if let Some(now) = now {
+        for player in present.keys() {
+            out.insert(crate::versions::bot_of(player).to_owned(), now.clone());
         }
     }
     out
@@ -268,7 +293,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
     use crate::versions::{bot_of, split};
     let pool = &arena.config.pools[pool];
     let present = arena.present();
-    let seen = last_seen(arena);
+    let seen = last_seen(arena, &present);
     let names = version_names(arena);
     let rated = arena.ladder(&pool.name);
     // why from these two: a pool shows the newest version that plays in it
@@ -533,12 +558,16 @@ async fn log_games(
                 serde_json::to_value(summaries).map_err(internal)?
             }
             Some(i) => {
-                let record = store::record_at(&arena.reader(), &pool.name, i)
-                    .map_err(internal)?
-                    .ok_or((
+                let record = store::record_at(&arena.reader(), &pool.name, i).map_err(internal)?;
+                let Some(record) = record else {
+                    let (finished, _, _) =
+                        store::counts(&arena.reader(), &pool.name).map_err(internal)?;
+                    let range = arbiter_board::replay::games_range(finished as usize);
+                    return Err((
                         StatusCode::NOT_FOUND,
-                        format!("no game #{} in pool {}", i + 1, pool.name),
-                    ))?;
+                        format!("no game {i} in pool {}: {range}", pool.name),
+                    ));
+                };
                 let log = parse(i, &record)?;
                 let replay = arbiter_board::replay::replay(i, &log)
                     .map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;

@@ -18,6 +18,7 @@
 //! - [`stopping`]: the drain at the first signal (refusals, the games in
 //!   progress counted).
 //! - [`live`]: the live view of a running event (`--live`, `serve --watch`).
+//! - [`nav`]: each server's navigation bar on the pages it shares.
 
 pub mod analyse;
 pub mod assets;
@@ -26,6 +27,7 @@ pub mod edit;
 pub mod ending;
 pub mod kept;
 pub mod live;
+pub mod nav;
 pub mod play;
 pub mod replay;
 pub mod socket;
@@ -107,17 +109,29 @@ async fn not_found() -> (StatusCode, &'static str) {
 }
 
 /// What every page needs, read-only: the assets, the replay of the
-/// server's logs, the start positions and the live view.
-fn read_only(extra_assets: &'static [assets::Asset]) -> Router<AppState> {
+/// server's logs, the start positions and the live view; `nav`: the
+/// server's pages, for the replay and live pages' bar (`None`: the board's
+/// own, as the HTML has it).
+fn read_only(extra_assets: &'static [assets::Asset], nav: Option<nav::Nav>) -> Router<AppState> {
+    let (replay_page, live_page) = match nav {
+        Some(links) => (
+            nav::Page::new(nav::with_nav(INDEX_HTML, links, "/replay")),
+            nav::Page::new(nav::with_nav(live::LIVE_HTML, links, "/live")),
+        ),
+        None => (
+            nav::Page::from_static(INDEX_HTML),
+            nav::Page::from_static(live::LIVE_HTML),
+        ),
+    };
     Router::new()
-        .route("/replay", get(index))
+        .route("/replay", get(move || async move { replay_page.respond() }))
         .merge(assets::routes_with(extra_assets))
         .route("/api/config", get(config))
         .route("/api/view", get(position_view))
         .route("/api/start", get(start_view))
         .route("/api/logs", get(replay::list_files))
         .route("/api/logs/{file}", get(replay::from_file))
-        .merge(live::routes())
+        .merge(live::routes(live_page))
 }
 
 /// Every route, the fallback, then the state. The `Host`/`Origin` guard is
@@ -129,7 +143,7 @@ fn finish(routes: Router<AppState>, state: AppState, _allowed: AllowedHosts) -> 
 
 /// The whole application (served behind the front's guard and limits).
 pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
-    let routes = read_only(&[])
+    let routes = read_only(&[], None)
         .route("/", get(index))
         .route("/play", get(index))
         .route("/analyse", get(index))
@@ -150,18 +164,20 @@ pub fn router(state: AppState, allowed: AllowedHosts) -> Router {
 /// The server of `--live`: the live page and the replay of the event's log,
 /// nothing that starts an engine (`/` is the live page).
 pub fn live_router(state: AppState, allowed: AllowedHosts) -> Router {
-    live_router_with(state, allowed, &[])
+    live_router_with(state, allowed, &[], nav::LIVE_NAV)
 }
 
 /// [`live_router`], its asset table also serving `extra_assets` (the
-/// arena's pages' scripts and style).
+/// arena's pages' scripts and style), its pages' bar linking to `nav`
+/// (the server's pages: no link to a page it does not serve).
 pub fn live_router_with(
     state: AppState,
     allowed: AllowedHosts,
     extra_assets: &'static [assets::Asset],
+    nav: nav::Nav,
 ) -> Router {
-    let routes =
-        read_only(extra_assets).route("/", get(|| async { axum::response::Redirect::to("/live") }));
+    let routes = read_only(extra_assets, Some(nav))
+        .route("/", get(|| async { axum::response::Redirect::to("/live") }));
     finish(routes, state, allowed)
 }
 

@@ -206,6 +206,15 @@ fn complete_lines<'t>(text: &'t str, path: &Path) -> &'t str {
     }
 }
 
+/// What `game=` may be for a log of `n` games (it counts from 0).
+pub fn games_range(n: usize) -> String {
+    match n {
+        0 => "the log has no game".to_owned(),
+        1 => "the log has 1 game, game=0".to_owned(),
+        n => format!("the log has {n} games, game=0 to game={}", n - 1),
+    }
+}
+
 /// The list of `logs`, or game `game`'s replay; `stopped`: why the log was
 /// read only so far (named when the game asked for is beyond it).
 fn pick(
@@ -225,7 +234,8 @@ fn pick(
         )),
         Some(i) => {
             let log = logs.get(i).ok_or_else(|| {
-                let mut message = format!("no game #{} (the log has {})", i + 1, logs.len());
+                // why the range: game= counts from 0, as the list's `index`.
+                let mut message = format!("no game {i}: {}", games_range(logs.len()));
                 if let Some(why) = stopped {
                     message.push_str(&format!(" before {why}"));
                 }

@@ -121,23 +121,34 @@ fn event_format(text: &str) -> Result<arbiter_arena::events::EventFormat, String
     text.parse()
 }
 
+/// `arena run --help`'s headings, one per subject; every flag names its
+/// own (why not clap's `next_help_heading`: it stays on for the flags
+/// declared after, which filed `--max-games` and others under TLS).
+pub const SERVER: &str = "Server (the database, pools, addresses)";
+pub const HOUSE: &str = "House bots";
+pub const REMOTE: &str = "Remote bots (/umi, /kgp)";
+pub const GAMES: &str = "Games and pairing";
+pub const TIMEOUTS: &str = "Engine timeouts";
+pub const STOPPING: &str = "Stopping";
+pub const PAGES: &str = "Pages";
+
 /// `arbiter arena run`.
 #[derive(Args)]
 pub struct RunArgs {
     /// The arena's database (created if there is none).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, help_heading = SERVER, value_name = "FILE")]
     pub db: PathBuf,
     /// Address of the pages (and, with remote bots, of `/umi`).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, help_heading = SERVER, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
     /// The pools (docs/arena.md): `[{"name": …, "game": …, "each": …, "openings": …}]`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, help_heading = SERVER, value_name = "FILE")]
     pub pools: PathBuf,
     /// Also take Kalah bots speaking KGP over TCP at this address (KGP's
     /// port, 127.0.0.1:2671, when given without one). Over a WebSocket they
     /// connect to `/kgp` on --listen, always; both with the tokens of
     /// `arena bot add` (`set auth:token <token>`).
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:2671")]
+    #[arg(long, help_heading = SERVER, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:2671")]
     pub kgp_listen: Option<std::net::SocketAddr>,
     /// A bot the arena runs itself as a local process, in one argument:
     /// `--house "name=ref3 cmd=engine option.Level=3 slots=2"` (the name a
@@ -146,59 +157,59 @@ pub struct RunArgs {
     /// after the server stops). Repeat per bot. Its games' limits
     /// are the pool's: tc=, st=, depth=, nodes=, timemargin=, ponder are
     /// refused here, and so are remote=, lag=, proto= (a local process).
-    #[arg(long, value_name = "SETTINGS")]
+    #[arg(long, help_heading = HOUSE, value_name = "SETTINGS")]
     pub house: Vec<String>,
     /// A further `name:port` the pages may be reached by (with a
     /// non-loopback --listen).
-    #[arg(long, value_name = "HOST:PORT")]
+    #[arg(long, help_heading = SERVER, value_name = "HOST:PORT")]
     pub allow_host: Vec<String>,
     /// TLS for --listen (pages over https://, bots over wss://).
     #[command(flatten)]
     pub tls: crate::cli::tls::TlsArgs,
     /// Start no game after this many (the server goes on serving).
-    #[arg(long, value_name = "N", value_parser = crate::cli::games_arg)]
+    #[arg(long, help_heading = GAMES, value_name = "N", value_parser = crate::cli::games_arg)]
     pub max_games: Option<usize>,
     /// Seconds a fresh engine has to answer `umiok`.
-    #[arg(long, default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
+    #[arg(long, help_heading = TIMEOUTS, default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
     pub startup_timeout: f64,
     /// Seconds to wait for each `readyok`.
-    #[arg(long, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
+    #[arg(long, help_heading = TIMEOUTS, default_value_t = 10.0, value_parser = crate::cli::seconds_arg)]
     pub ready_timeout: f64,
     /// Adjudicate a draw after this many plies (default 5000; 0: never).
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, help_heading = GAMES, value_name = "PLIES")]
     pub max_plies: Option<u32>,
     /// Directory for the house bots' stderr logs (default: discarded).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, help_heading = HOUSE, value_name = "DIR")]
     pub stderr_dir: Option<PathBuf>,
     /// The most connections to `/umi` one bot may have open at once (the
     /// most games it plays at once).
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, help_heading = REMOTE, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub max_connections: u16,
     /// Seconds a bot whose connection dropped mid-game has to come back
     /// (its clock running) before the game is lost by disconnect; 0: none.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = grace_arg)]
+    #[arg(long, help_heading = REMOTE, value_name = "SECONDS", default_value_t = 5.0, value_parser = grace_arg)]
     pub remote_grace: f64,
     /// Conformance checks over a new bot's (or new version's) first
     /// connection before it is paired: handshake, isready, legal moves from
     /// a few positions, stop, a game against a random mover (docs/arena.md,
     /// "Admission"); `off`: none (house bots are never checked).
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    #[arg(long, help_heading = REMOTE, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub admission: bool,
     /// Seconds after a failed admission before the version is checked
     /// again (its connections are refused until then, told why).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
+    #[arg(long, help_heading = REMOTE, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
     pub admission_retry: f64,
     /// Show the games in progress this many plies behind on the pages and
     /// in the live JSON (`/live`, `/ws/live`, `/api/live/snapshot`), without
     /// the engines' searches, so that a bot's author cannot read its game
     /// while it plays; a finished game is shown whole. 0: as played.
-    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    #[arg(long, help_heading = PAGES, value_name = "PLIES", default_value_t = 0)]
     pub spectator_delay: u32,
     /// The longest a bot with a free slot waits for a busy opponent it has
     /// met less (pairing rule 3) before it may meet a free bot again, so
     /// that slots do not stand idle; for pools that want their slots full
     /// more than an even spread. Default: as long as that game lasts.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::cli::seconds_arg)]
+    #[arg(long, help_heading = GAMES, value_name = "SECONDS", value_parser = crate::cli::seconds_arg)]
     pub pairing_wait: Option<f64>,
     /// The most games an hour two house bots play each other: a pair of
     /// games (colours swapped) every 2/N hours; and they start a new pair
@@ -210,7 +221,7 @@ pub struct RunArgs {
     /// are aborted), and exits 0; a second signal stops at once. Default:
     /// until each game's clocks (as of its last move, and 5 s) run out, at
     /// most 600; 0: abort at once.
-    #[arg(long, value_name = "SECONDS", value_parser = arbiter_core::shutdown::drain_arg)]
+    #[arg(long, help_heading = STOPPING, value_name = "SECONDS", value_parser = arbiter_core::shutdown::drain_arg)]
     pub drain: Option<f64>,
 }
 
@@ -496,7 +507,13 @@ impl ArenaArgs {
 async fn run(args: RunArgs) -> Result<(), CliError> {
     // First the lock: a second server on the database refuses before anything.
     let _lock = db::ServerLock::take(&args.db)?;
-    let pools = pools::load(&args.pools).map_err(CliError::Usage)?;
+    // why two codes: a pools file that cannot be read is a run-time
+    // failure (1), one that is no pools file a usage error (2): the exit
+    // statuses of docs/arbiter.md.
+    let pools = pools::load(&args.pools).map_err(|e| match e {
+        pools::PoolsError::Unreadable(m) => CliError::Failed(m),
+        pools::PoolsError::Invalid(m) => CliError::Usage(m),
+    })?;
     let house_bots = args
         .house
         .iter()
@@ -506,8 +523,10 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     {
         let conn = db::open(&args.db)?;
         for b in &house_bots {
+            // why 1: the database has no such bot (a run-time failure, as
+            // for every admin command), not a wrong command line.
             if !bots::is_active(&conn, &b.spec.name)? {
-                return Err(CliError::Usage(format!(
+                return Err(CliError::Failed(format!(
                     "house bot {name}: not a bot of this arena (or revoked): add it with \
                      `arbiter arena bot add {name} --db {db}`",
                     name = b.spec.name,

@@ -19,31 +19,36 @@ fn count_arg(text: &str) -> Result<usize, String> {
     usize::try_from(n).map_err(|e| e.to_string())
 }
 
+/// The help headings of these flags. why on each flag, not the structs'
+/// `next_help_heading`: clap keeps that heading on for the flags declared
+/// after a flattened struct, filing them under it.
+pub const LIMITS_HEADING: &str = "Server limits (serve; --live)";
+pub const CAPS_HEADING: &str = "Engine caps";
+
 /// A listener's limits (each connection, each request).
 #[derive(Args, Clone, Debug)]
-#[command(next_help_heading = "Server limits (serve; --live)")]
 pub struct LimitArgs {
     /// Connections at once in all; more are answered 503 (lowered to what
     /// the descriptor limit, `ulimit -n`, leaves room for).
-    #[arg(long, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS, value_parser = count_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS, value_parser = count_arg)]
     pub max_connections: usize,
     /// Connections at once from one client address; more are answered 503
     /// (at most half of --max-connections: one address never holds all).
-    #[arg(long, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, value_parser = count_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "N", default_value_t = front::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, value_parser = count_arg)]
     pub max_connections_per_address: usize,
     /// Seconds a request's head (line and headers) may take to arrive; a
     /// connection idle between requests for as long is closed too.
-    #[arg(long, value_name = "SECONDS", default_value_t = front::DEFAULT_HEADER_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "SECONDS", default_value_t = front::DEFAULT_HEADER_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
     pub header_timeout: f64,
     /// Seconds without a byte either way before a connection is closed
     /// (not a WebSocket's).
-    #[arg(long, value_name = "SECONDS", default_value_t = front::DEFAULT_IDLE_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "SECONDS", default_value_t = front::DEFAULT_IDLE_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
     pub idle_timeout: f64,
     /// Seconds a whole request, its body included, may take (then 408).
-    #[arg(long, value_name = "SECONDS", default_value_t = front::DEFAULT_REQUEST_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "SECONDS", default_value_t = front::DEFAULT_REQUEST_TIMEOUT.as_secs_f64(), value_parser = super::seconds_arg)]
     pub request_timeout: f64,
     /// The largest request body in bytes, e.g. an uploaded log (then 413).
-    #[arg(long, value_name = "BYTES", default_value_t = front::DEFAULT_MAX_BODY, value_parser = count_arg)]
+    #[arg(long, help_heading = LIMITS_HEADING, value_name = "BYTES", default_value_t = front::DEFAULT_MAX_BODY, value_parser = count_arg)]
     pub max_body: usize,
 }
 
@@ -64,14 +69,13 @@ impl LimitArgs {
 
 /// A server's engine caps.
 #[derive(Args, Clone, Debug)]
-#[command(next_help_heading = "Engine caps")]
 pub struct EngineCapArgs {
     /// Engine processes the server runs at once, for all pages; a page
     /// asking for one more is told so.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ENGINES, value_parser = count_arg)]
+    #[arg(long, help_heading = CAPS_HEADING, value_name = "N", default_value_t = DEFAULT_MAX_ENGINES, value_parser = count_arg)]
     pub max_engines: usize,
     /// Engine processes one page (one socket) runs at once.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ENGINES_PER_CONNECTION, value_parser = count_arg)]
+    #[arg(long, help_heading = CAPS_HEADING, value_name = "N", default_value_t = DEFAULT_MAX_ENGINES_PER_CONNECTION, value_parser = count_arg)]
     pub max_engines_per_page: usize,
 }
 

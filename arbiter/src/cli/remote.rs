@@ -18,33 +18,37 @@ use arbiter_net::remote::kgp::KgpEndpoint;
 use arbiter_net::remote::tokens::Tokens;
 use arbiter_net::remote::{Limits, Links};
 
+/// The help heading of [`RemoteArgs`]' flags. why on each flag, not the
+/// struct's `next_help_heading`: clap keeps that heading on for the flags
+/// declared after a flattened struct, filing them under it.
+pub const REMOTE_HEADING: &str = "Remote engines";
+
 /// Where remote engines (`--engine remote=<id>`) connect, and how long the
 /// event waits for them.
 #[derive(Args, Clone, Debug)]
-#[command(next_help_heading = "Remote engines")]
 pub struct RemoteArgs {
     /// Address of the remote engines' endpoint, `ws://ADDR/umi` (e.g.
     /// `0.0.0.0:9000` to let other machines in; port 0 picks one).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9000")]
+    #[arg(long, help_heading = REMOTE_HEADING, value_name = "ADDR", default_value = "127.0.0.1:9000")]
     pub remote_listen: SocketAddr,
     /// JSON `{"<id>": "<token>", …}` with a token for every remote engine
     /// [default: tokens generated and printed once at start].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, help_heading = REMOTE_HEADING, value_name = "FILE")]
     pub remote_tokens: Option<PathBuf>,
     /// Seconds to wait for a remote engine: before the first game for all
     /// of them (then an error names who is missing), and for each game a
     /// remote engine is due in (then it is lost by disconnect, a no-show).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
+    #[arg(long, help_heading = REMOTE_HEADING, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::cli::seconds_arg)]
     pub remote_wait: f64,
     /// Seconds a remote engine whose connection dropped mid-game has to
     /// come back (its clock running) before the game is lost by
     /// disconnect; 0: no grace.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    #[arg(long, help_heading = REMOTE_HEADING, value_name = "SECONDS", default_value_t = 10.0)]
     pub remote_grace: f64,
     /// Address where remote Kalah bots speaking KGP (`--engine remote=<id>
     /// proto=kgp`) connect over TCP; KGP's port 2671 by default. (Over a
     /// WebSocket they connect to `/kgp` on `--remote-listen`.)
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:2671")]
+    #[arg(long, help_heading = REMOTE_HEADING, value_name = "ADDR", default_value = "127.0.0.1:2671")]
     pub kgp_listen: SocketAddr,
 }
 

@@ -10,15 +10,19 @@ use clap::Args;
 use crate::cli::CliError;
 use arbiter_net::front::tls::Tls;
 
+/// The help heading of the TLS flags. why on each flag, not the struct's
+/// `next_help_heading`: clap keeps that heading on for the flags declared
+/// after the flattened struct, filing them under TLS.
+pub const TLS_HEADING: &str = "TLS (every listener of this command)";
+
 #[derive(Args, Clone, Debug, Default)]
-#[command(next_help_heading = "TLS (every listener of this command)")]
 pub struct TlsArgs {
     /// Serve TLS (https://, wss://) with this certificate chain (PEM, the
     /// server's certificate first); needs --tls-key.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    #[arg(long, help_heading = TLS_HEADING, value_name = "FILE", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
     /// The private key of --tls-cert (PEM: PKCS #8, PKCS #1 or SEC1).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    #[arg(long, help_heading = TLS_HEADING, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 }
 

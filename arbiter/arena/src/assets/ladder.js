@@ -44,7 +44,9 @@ function drawLadder(rows) {
       el("td", { class: "wide", "data-wdl": "" }, `${r.wins}–${r.draws}–${r.losses}`),
       el("td", { "data-score": "" }, r.games ? `${(100 * r.score).toFixed(1)}%` : "–"),
       el("td", { "data-now": "" }, now),
-      el("td", { class: "wide", "data-last-seen": "" }, r.last_seen ?? "–"),
+      // why "now": a bot connected now is seen now (not when it connected).
+      el("td", { class: "wide", "data-last-seen": r.last_seen ?? "", title: r.last_seen ?? "" },
+        r.connected ? "now" : (r.last_seen ?? "–")),
     );
   }));
   if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "9", class: "name" }, "No bot has played in this pool yet.")));

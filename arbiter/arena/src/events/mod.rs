@@ -418,8 +418,43 @@ pub fn standings(records: &[String]) -> Result<arbiter_core::stats::json::Report
     Ok(merged.report())
 }
 
+/// The players of an event from those connected at its start: one seat
+/// per bot, its newest version (a bot connected with two builds, as while
+/// a new one takes over, plays the event once, with the build its author
+/// connected last). In the order of `connected`.
+pub fn one_seat_per_bot(connected: Vec<String>) -> Vec<String> {
+    use crate::versions::split;
+    let mut newest: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
+    for p in &connected {
+        let (bot, n) = split(p);
+        let m = newest.entry(bot).or_insert(n);
+        *m = (*m).max(n);
+    }
+    let keep: Vec<bool> = connected
+        .iter()
+        .map(|p| {
+            let (bot, n) = split(p);
+            newest.get(bot) == Some(&n)
+        })
+        .collect();
+    connected
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_event_seats_each_bot_once_with_its_newest_version() {
+        let connected = ["alice", "alice/3", "bob/2", "alice/2", "carol"].map(String::from);
+        assert_eq!(
+            super::one_seat_per_bot(connected.to_vec()),
+            ["alice/3", "bob/2", "carol"]
+        );
+    }
+
     use super::*;
 
     fn now() -> time::OffsetDateTime {

@@ -22,12 +22,26 @@ function duration(secs) {
   return h ? `${h}h${String(m).padStart(2, "0")}m` : `${m}m${String(s % 60).padStart(2, "0")}s`;
 }
 
+// The arena's live page (source "arena") shows its pools' games, ladder
+// and events alike: no standings of its own (the ratings are the
+// ladder's), and a game is named by its id, not by an event's round.
+let arena = false;
+
 function renderEvent(e) {
   if (!e) return;
+  arena = e.source === "arena";
+  document.body.dataset.source = e.source;
   $("[data-event-name]").textContent = e.event;
   const total = e.total === null ? "" : `, ${e.total} games`;
-  $("[data-event-info]").textContent =
-    `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`;
+  $("[data-event-info]").replaceChildren(arena
+    ? el("span", {}, `The games on the arena's pools (${e.games.join(", ")}); the ratings are on the `,
+        el("a", { href: "/arena", "data-ladder-link": "" }, "ladder"), ".")
+    : `${e.source}: ${e.engines.join(", ")} — ${e.games.join(", ")}${total}`);
+  $("[data-standings-columns]").hidden = arena;
+  // why: the arena never ends, so it has no total to show progress toward.
+  $("[data-progress-bar]").closest("p").hidden = arena;
+  $("[data-round-heading]").textContent = arena ? "Game" : "Event round";
+  $("[data-round-heading]").classList.toggle("name", arena);
   // A watched log holds finished games only.
   $("[data-playing-section]").hidden = e.source === "watch";
   if (e.source === "watch" && logNames === null) fetchLogNames();
@@ -108,7 +122,7 @@ function addGame(g) {
   const old = gameCard(g.id);
   if (old) old.remove();
   const card = el("article", { class: `live-game game-${g.game}`, "data-live-game": g.id, "data-ply": 0 },
-    el("div", { class: "meta" }, `${g.game}, event round ${g.round}`),
+    el("div", { class: "meta", "data-game-label": "" }, arena ? `${g.game}, game ${g.id}` : `${g.game}, event round ${g.round}`),
     seat("north"),
     el("p", { class: "think", "data-think": "north" }),
     el("div", { class: "board", "data-board": g.id }),
@@ -202,6 +216,16 @@ function fetchLogNames() {
     .catch(() => {}); // why: without names the plain numbers still link correctly
 }
 
+// An arena game's name: its pool and id on the ladder, its event and
+// round in an event (the records' event names: "mancala arena POOL" and
+// "mancala arena POOL event N").
+function arenaGame(f) {
+  const s = f.summary;
+  const where = s.event.replace(/^mancala arena /, "");
+  if (/ event \d+$/.test(where)) return `${where}, round ${s.round}`;
+  return f.id === null ? where : `${where} #${f.id}`;
+}
+
 function addFinished(f) {
   const s = f.summary;
   const href = f.log === null ? null : `/replay?log=${f.log}&game=${s.index}`;
@@ -219,7 +243,7 @@ function addFinished(f) {
   // why the row too: on a phone the button is off to the right.
   const pick = (e) => { if (points.length && !e.target.closest("a, button")) { graphChosen = true; showFinishedGraph(key); } };
   const row = el("tr", { "data-finished-game": s.index, "data-finished-key": key, onclick: pick },
-    el("td", {}, first), el("td", {}, s.round), el("td", { class: "name" }, s.south),
+    el("td", {}, first), el("td", { "data-round": "", class: arena ? "name" : null }, arena ? arenaGame(f) : s.round), el("td", { class: "name" }, s.south),
     el("td", { class: "name" }, s.north), el("td", {}, s.result),
     el("td", { class: "name" }, s.termination), el("td", {}, String(s.plies)), el("td", {}, graphButton));
   const body = $("[data-finished] tbody");

@@ -30,7 +30,7 @@ pub use hub::{LiveHub, LiveMsg, Snapshot};
 #[derive(Clone, Debug)]
 pub struct LiveState(pub Option<LiveHub>);
 
-const LIVE_HTML: &str = include_str!("../assets/live.html");
+pub(crate) const LIVE_HTML: &str = include_str!("../assets/live.html");
 
 fn no_event() -> Response {
     (StatusCode::NOT_FOUND, "no live event on this server").into_response()
@@ -54,17 +54,14 @@ async fn snapshot(State(LiveState(live)): State<LiveState>) -> Response {
 }
 
 /// The live routes (the page, the socket and the JSON; its script is one
-/// of [`crate::assets`]).
-pub fn routes<S>() -> Router<S>
+/// of [`crate::assets`]); `page`: the live page, its bar the server's.
+pub fn routes<S>(page: crate::nav::Page) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     LiveState: FromRef<S>,
 {
     Router::new()
-        .route(
-            "/live",
-            get(|| async { crate::assets::respond("text/html; charset=utf-8", LIVE_HTML) }),
-        )
+        .route("/live", get(move || async move { page.respond() }))
         .route("/ws/live", get(socket::socket))
         .route("/api/live/standings", get(standings))
         .route("/api/live/snapshot", get(snapshot))

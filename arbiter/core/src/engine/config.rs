@@ -338,6 +338,12 @@ pub enum ConfigError {
     MissingCmd {
         origin: String,
     },
+    /// No `cmd=` because the settings were written with commas
+    /// (`name=a,cmd=x`): one setting whose value holds the others.
+    CommaSeparated {
+        origin: String,
+        token: String,
+    },
     /// Both `cmd=` and `remote=`.
     CmdAndRemote {
         origin: String,
@@ -395,6 +401,12 @@ impl fmt::Display for ConfigError {
             } => write!(f, "{origin}: {key}={value}: expected {expected}"),
             TimeControl { origin, error } => write!(f, "{origin}: {error}"),
             MissingCmd { origin } => write!(f, "{origin}: no cmd= (or remote=) given"),
+            CommaSeparated { origin, token } => write!(
+                f,
+                "{origin}: {token:?} is one setting, not several: separate the settings with \
+                 spaces, not commas (\"{}\")",
+                token.replace(',', " ")
+            ),
             CmdAndRemote { origin } => write!(
                 f,
                 "{origin}: cmd= and remote= together; an engine is either a process or remote"
@@ -946,7 +958,20 @@ pub fn parse_engine(
         }
         (_, Some(_)) => PathBuf::new(),
         (Some(cmd), None) => PathBuf::from(cmd),
-        (None, None) => return Err(ConfigError::MissingCmd { origin }),
+        (None, None) => {
+            // why here only: a comma inside a value is allowed (an `arg=`),
+            // but one that hid the cmd= is the mistake to name.
+            let comma = tokens
+                .iter()
+                .find(|t| t.contains(",cmd=") || t.contains(",remote="));
+            return Err(match comma {
+                Some(token) => ConfigError::CommaSeparated {
+                    origin,
+                    token: token.clone(),
+                },
+                None => ConfigError::MissingCmd { origin },
+            });
+        }
     };
     let proto = merged.proto.unwrap_or_default();
     if proto == Protocol::Kgp && remote.is_none() {
@@ -1230,6 +1255,11 @@ mod tests {
     fn errors() {
         let err = |s: &str| engine(s).unwrap_err().to_string();
         assert_eq!(err("name=A"), "--engine #1: no cmd= (or remote=) given");
+        assert_eq!(
+            err("name=A,cmd=./e"),
+            "--engine #1: \"name=A,cmd=./e\" is one setting, not several: separate the \
+             settings with spaces, not commas (\"name=A cmd=./e\")"
+        );
         assert!(err("cmd=x hash=1").contains("unknown key \"hash\""));
         assert!(err("cmd=x option.=1").contains("unknown key \"option.\""));
         assert!(err("cmd=x depth=ten").contains("bad depth value \"ten\""));

@@ -7,6 +7,13 @@
 //! are refused. Logs without those tags (e.g. from `arbiter match`) are
 //! merged as they are when they all name the same event; exact copies of a
 //! game are dropped.
+//!
+//! One mix is accepted: a ladder with the events held within it, as an
+//! arena pool's export is (`arbiter arena export --pool`): untagged games of
+//! event `E` (the ladder's) and tournament games of events named `E event N`
+//! (each its own schedule). Each event's slots are then counted once, the
+//! ladder's games as they are; the standings are of all of them (as the
+//! pool's ratings are).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -33,6 +40,9 @@ pub struct Merged {
     pub schedule: Option<(String, usize)>,
     /// Slots of the schedule that no log holds.
     pub missing: Missing,
+    /// For a ladder with its events (see the module's page): the ladder's
+    /// event name and the events' names, in order.
+    pub ladder: Option<(String, Vec<String>)>,
     pub duplicates: usize,
     pub warnings: Vec<String>,
 }
@@ -188,7 +198,10 @@ pub struct Merger {
     /// Where each schedule (or untagged event) was first seen, for messages.
     schedules: BTreeMap<String, First<(PathBuf, String, usize)>>,
     untagged_events: BTreeMap<String, First<PathBuf>>,
-    by_slot: BTreeMap<usize, First<Kept>>,
+    /// Each schedule's number (in order of arrival), for the slots' keys.
+    schedule_numbers: BTreeMap<String, u32>,
+    /// Finished tournament games by (schedule number, slot).
+    by_slot: BTreeMap<(u32, usize), First<Kept>>,
     /// Untagged finished games, by origin.
     untagged: BTreeMap<Origin, Kept>,
     seats: BTreeMap<usize, First<String>>,
@@ -253,7 +266,15 @@ impl Merger {
             origin,
             (path.to_path_buf(), game.event.clone(), key.size),
         );
-        if let Some((s, n)) = key.seats {
+        let next = self.schedule_numbers.len() as u32;
+        let number = *self
+            .schedule_numbers
+            .entry(key.schedule.clone())
+            .or_insert(next);
+        // why only the first schedule's seats: with several (a ladder's
+        // events) seat numbers are each event's own; names then come from
+        // the games.
+        if let (0, Some((s, n))) = (number, key.seats) {
             keep_first(&mut self.seats, s, origin, game.south.clone());
             keep_first(&mut self.seats, n, origin, game.north.clone());
         }
@@ -261,7 +282,7 @@ impl Merger {
             return Added::Unfinished;
         }
         let game = Kept::new(game, self.lean);
-        match self.by_slot.get_mut(&key.index) {
+        match self.by_slot.get_mut(&(number, key.index)) {
             Some(kept) => {
                 self.duplicates += 1;
                 if !kept.value.same_play(&game) {
@@ -286,7 +307,7 @@ impl Merger {
                     r.add(place::place(&game.game, origin), &game.game);
                 }
                 self.by_slot.insert(
-                    key.index,
+                    (number, key.index),
                     First {
                         origin,
                         value: game,
@@ -305,10 +326,22 @@ impl Merger {
     /// The merged event, or why these logs cannot be merged.
     pub fn finish(self) -> Result<Merged, MergeError> {
         let mut merged = self.head()?;
-        merged.games = self
+        let ids: BTreeMap<u32, String> = self
+            .schedule_numbers
+            .iter()
+            .map(|(id, &n)| (n, id.clone()))
+            .collect();
+        let mut slotted: Vec<((&str, usize), GameLog)> = self
             .by_slot
-            .into_values()
-            .map(|f| f.value.game)
+            .into_iter()
+            .map(|((n, i), f)| ((ids[&n].as_str(), i), f.value.game))
+            .collect();
+        // why sorted by schedule id: the same order whatever order the
+        // schedules arrived in (one schedule: by slot, as always).
+        slotted.sort_by(|a, b| a.0.cmp(&b.0));
+        merged.games = slotted
+            .into_iter()
+            .map(|(_, g)| g)
             .chain(self.untagged.into_values().map(|k| k.game))
             .collect();
         for g in &merged.games {
@@ -330,6 +363,12 @@ impl Merger {
             warnings: self.warnings.clone(),
             ..Merged::default()
         };
+        if let Some(ladder) = self.ladder() {
+            merged.ladder = Some(ladder);
+            self.warn_differing(&mut merged);
+            // why no names from the seats: each event numbers its own.
+            return Ok(merged);
+        }
         if schedules.len() > 1 {
             let list: Vec<String> = schedules
                 .iter()
@@ -348,12 +387,25 @@ impl Merger {
             (schedules.iter().next(), untagged_events.iter().next())
         {
             let (path, event, _) = &first.value;
-            return Err(MergeError(format!(
-                "{} holds tournament games (event {event:?}, schedule {id}) but {} holds games \
-                 of event {other_event:?} without a schedule slot; they cannot be from the same event",
-                path.display(),
-                other_path.value.display()
-            )));
+            let other_path = &other_path.value;
+            let tournament = format!("tournament games (event {event:?}, schedule {id})");
+            let others = format!("games of event {other_event:?} without a schedule slot");
+            let why = format!(
+                "they cannot be from the same event (a ladder's export merges with its events \
+                 only when each event is named \"{other_event} event N\")"
+            );
+            return Err(MergeError(if path == other_path {
+                format!(
+                    "{} holds both {tournament} and {others}; {why}",
+                    path.display()
+                )
+            } else {
+                format!(
+                    "{} holds {tournament} but {} holds {others}; {why}",
+                    path.display(),
+                    other_path.display()
+                )
+            }));
         }
         if untagged_events.len() > 1 {
             let list: Vec<String> = untagged_events
@@ -365,19 +417,13 @@ impl Merger {
                 list.join("; ")
             )));
         }
-        if self.differing > 0 {
-            merged.warnings.push(format!(
-                "{} slot(s) were played more than once with different games; the first \
-                 copy (in the order the logs were given) is counted",
-                self.differing
-            ));
-        }
+        self.warn_differing(&mut merged);
         if let Some((id, first)) = schedules.iter().next() {
             let size = first.value.2;
             // why a walk over the kept slots: the gaps between them, without
             // a look-up per slot of the schedule.
             let mut next = 0;
-            for &i in self.by_slot.keys().take_while(|&&i| i < size) {
+            for &(_, i) in self.by_slot.keys().take_while(|&&(_, i)| i < size) {
                 merged.missing.push(next..i);
                 next = i + 1;
             }
@@ -386,6 +432,48 @@ impl Merger {
         }
         merged.names = self.seats.values().map(|f| f.value.clone()).collect();
         Ok(merged)
+    }
+
+    fn warn_differing(&self, merged: &mut Merged) {
+        if self.differing > 0 {
+            merged.warnings.push(format!(
+                "{} slot(s) were played more than once with different games; the first \
+                 copy (in the order the logs were given) is counted",
+                self.differing
+            ));
+        }
+    }
+
+    /// A ladder with the events held within it (see the module's page):
+    /// its name and the events' names; `None` for any other mix, and for a
+    /// single tournament or ladder alone (nothing to tell apart).
+    fn ladder(&self) -> Option<(String, Vec<String>)> {
+        if self.untagged_events.len() > 1
+            || self.schedules.is_empty()
+            || (self.schedules.len() == 1 && self.untagged_events.is_empty())
+        {
+            return None;
+        }
+        let events: Vec<&str> = self
+            .schedules
+            .values()
+            .map(|f| f.value.1.as_str())
+            .collect();
+        let ladder = match self.untagged_events.keys().next() {
+            Some(name) => name.clone(),
+            None => ladder_of(events[0])?.to_owned(),
+        };
+        let mut names: Vec<String> = Vec::new();
+        for e in events {
+            // why distinct names: two schedules of one event are two
+            // different tournaments (another database's, or another run's).
+            if ladder_of(e) != Some(ladder.as_str()) || names.iter().any(|n| n == e) {
+                return None;
+            }
+            names.push(e.to_owned());
+        }
+        names.sort_by_key(|n| event_number(n));
+        Some((ladder, names))
     }
 
     /// What a watch shows now, without going over every kept game: the
@@ -410,7 +498,10 @@ impl Merger {
             .values()
             .map(|f| &f.value.game)
             .chain(self.untagged.values().map(|k| &k.game));
-        let event = games.clone().next().map(|g| g.event.clone());
+        let event = match &head.ladder {
+            Some((ladder, _)) => Some(ladder.clone()),
+            None => games.clone().next().map(|g| g.event.clone()),
+        };
         let report = running.report(&names, games);
         Some(Ok(Look {
             names,
@@ -424,6 +515,19 @@ impl Merger {
             report,
         }))
     }
+}
+
+/// The ladder `E` of an event named `E event N` (N a number).
+fn ladder_of(event: &str) -> Option<&str> {
+    let (ladder, n) = event.rsplit_once(" event ")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(ladder)
+}
+
+fn event_number(event: &str) -> u64 {
+    event
+        .rsplit_once(" event ")
+        .and_then(|(_, n)| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The merge as a watch shows it ([`Merger::look`]): what [`Merged`] tells
@@ -461,6 +565,14 @@ impl Merged {
     /// A few lines on what was merged (before the report).
     pub fn summary(&self) -> String {
         let mut out = format!("Merged {} game(s)", self.games.len());
+        if let Some((ladder, events)) = &self.ladder {
+            let held: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
+            out.push_str(&format!(
+                " of {ladder:?} and the event(s) held within it ({}; each event's slots \
+                 counted once)",
+                held.join(", ")
+            ));
+        }
         if let Some((id, size)) = &self.schedule {
             out.push_str(&format!(" of tournament schedule {id} ({size} slots)"));
         }
@@ -623,6 +735,106 @@ mod tests {
         }
         let lean = m.finish().unwrap();
         assert_eq!((lean.games.len(), lean.duplicates), (2, 1));
+    }
+
+    fn named(mut g: GameLog, event: &str) -> GameLog {
+        g.event = event.into();
+        g
+    }
+
+    #[test]
+    fn a_ladder_merges_with_the_events_held_within_it() {
+        // An arena pool's export: ladder games, then two events' games
+        // (their slots overlap: each event numbers its own), one slot twice.
+        let ladder = "mancala arena p";
+        let (e1, e2) = ("mancala arena p event 1", "mancala arena p event 2");
+        let mut other_ladder_game = rules_log();
+        other_ladder_game.south = "Gamma".into();
+        let games = [
+            named(rules_log(), ladder),
+            named(tagged("s2", 0, 2), e2),
+            named(tagged("s1", 0, 2), e1),
+            named(tagged("s1", 1, 2), e1),
+            named(other_ladder_game, ladder),
+            named(tagged("s1", 1, 2), e1),
+        ];
+        let pool = write("pool.jsonl", &games);
+        let m = merge(std::slice::from_ref(&pool)).unwrap();
+        assert_eq!(m.games.len(), 5, "every game once, each slot once");
+        assert_eq!(m.duplicates, 1);
+        assert_eq!(m.schedule, None);
+        assert!(m.missing.is_empty());
+        assert_eq!(
+            m.ladder,
+            Some((ladder.to_owned(), vec![e1.to_owned(), e2.to_owned()]))
+        );
+        assert_eq!(m.report().games, 5);
+        assert!(m.names.contains(&"Gamma".to_owned()), "{:?}", m.names);
+        let summary = m.summary();
+        assert!(
+            summary.contains("\"mancala arena p\" and the event(s) held within it"),
+            "{summary}"
+        );
+        // The same games split over files, in another order: the same merge.
+        let a = write("pool-a.jsonl", &games[3..]);
+        let b = write("pool-b.jsonl", &games[..3]);
+        let split = merge(&[a, b]).unwrap();
+        assert_eq!(split.games.len(), 5);
+        assert_eq!(split.report(), m.report());
+        // A watch's look agrees with the batch.
+        let mut w = Merger::watching();
+        for (index, g) in games.iter().enumerate() {
+            w.add(Origin { file: 0, index }, &pool, g.clone());
+        }
+        let look = w.look().unwrap().unwrap();
+        assert_eq!((look.counted, look.event.as_str()), (5, ladder));
+        assert_eq!(look.report(), m.report());
+        // Events alone (no ladder game) merge too.
+        let events = write("events.jsonl", &games[1..4]);
+        let m = merge(&[events]).unwrap();
+        assert_eq!((m.games.len(), m.ladder.unwrap().1.len()), (3, 2));
+    }
+
+    #[test]
+    fn a_tournament_and_foreign_games_are_refused_naming_both_files() {
+        let ladder = write("ladder.jsonl", &[named(rules_log(), "mancala arena p")]);
+        let other = write("other.jsonl", &[named(tagged("s1", 0, 2), "Club cup")]);
+        let e = merge(&[other.clone(), ladder.clone()]).unwrap_err();
+        assert!(
+            e.0.contains(&format!("{} holds tournament games", other.display()))
+                && e.0
+                    .contains(&format!("but {} holds games", ladder.display())),
+            "{e}"
+        );
+        // Both in one file: named once.
+        let both = write(
+            "both.jsonl",
+            &[
+                named(tagged("s1", 0, 2), "Club cup"),
+                named(rules_log(), "mancala arena p"),
+            ],
+        );
+        let e = merge(std::slice::from_ref(&both)).unwrap_err();
+        assert!(
+            e.0.contains(&format!("{} holds both tournament games", both.display())),
+            "{e}"
+        );
+        assert_eq!(e.0.matches(&both.display().to_string()).count(), 1, "{e}");
+        // An event of another ladder, and two schedules under one event's name.
+        let wrong = write(
+            "wrong.jsonl",
+            &[named(tagged("s1", 0, 2), "mancala arena q event 1")],
+        );
+        assert!(merge(&[ladder.clone(), wrong]).is_err());
+        let twice = write(
+            "twice.jsonl",
+            &[
+                named(tagged("s1", 0, 2), "mancala arena p event 1"),
+                named(tagged("s2", 0, 2), "mancala arena p event 1"),
+            ],
+        );
+        let e = merge(&[ladder, twice]).unwrap_err();
+        assert!(e.0.contains("different tournaments"), "{e}");
     }
 
     #[test]

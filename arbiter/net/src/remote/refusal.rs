@@ -16,7 +16,7 @@ pub fn refusal(why: &Refused) -> Response {
     let status = match why {
         Refused::UnknownToken => StatusCode::UNAUTHORIZED,
         Refused::TooManyFailures { .. } | Refused::AtLimit { .. } => StatusCode::TOO_MANY_REQUESTS,
-        Refused::NotHere { .. } => StatusCode::FORBIDDEN,
+        Refused::NotHere { .. } | Refused::NotAllowed { .. } => StatusCode::FORBIDDEN,
     };
     let mut response = (status, why.to_string()).into_response();
     if let Some(secs) = why.retry_secs() {

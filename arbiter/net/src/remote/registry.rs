@@ -74,6 +74,12 @@ pub trait Gate: Send + Sync + std::fmt::Debug {
     fn limit(&self, remote: &str) -> usize;
     /// An authenticated connection of `remote` was just offered.
     fn offered(&self, remote: &str);
+    /// Why `token`, which [`Gate::identify`] refused, proves an id that
+    /// may not connect here (an arena's house bot: the server plays it
+    /// itself); `None`: it proves nobody (an unknown token).
+    fn refusal(&self, _token: &str) -> Option<String> {
+        None
+    }
 }
 
 /// How long a connection over its remote id's limit is told to wait before
@@ -96,6 +102,8 @@ pub enum Refused {
     AtLimit { remote: String, limit: usize },
     /// The id is nobody this registry serves.
     NotHere { remote: String },
+    /// The token is good but its id may not connect (HTTP 403): why.
+    NotAllowed { reason: String },
 }
 
 impl Refused {
@@ -105,7 +113,7 @@ impl Refused {
         match self {
             Refused::TooManyFailures { locked, .. } => Some(locked.retry_secs()),
             Refused::AtLimit { .. } => Some(BUSY_RETRY_AFTER.as_secs()),
-            Refused::UnknownToken | Refused::NotHere { .. } => None,
+            Refused::UnknownToken | Refused::NotHere { .. } | Refused::NotAllowed { .. } => None,
         }
     }
 }
@@ -130,6 +138,7 @@ impl std::fmt::Display for Refused {
             Refused::NotHere { remote } => {
                 write!(f, "{remote} is not a remote engine of this event")
             }
+            Refused::NotAllowed { reason } => f.write_str(reason),
         }
     }
 }
@@ -217,12 +226,16 @@ impl Registry {
     /// of `peer`'s.
     pub fn identify_from(&self, peer: IpAddr, token: Option<&str>) -> Result<String, Refused> {
         self.may_try(peer)?;
-        match token.and_then(|t| self.identify(t)) {
-            Some(remote) => Ok(remote),
-            None => {
-                self.logins().failed(peer, std::time::Instant::now());
-                Err(Refused::UnknownToken)
-            }
+        if let Some(remote) = token.and_then(|t| self.identify(t)) {
+            return Ok(remote);
+        }
+        // why counted as a failure too: whatever the token proves, it let
+        // nobody in (the same count for every way of being refused here).
+        self.logins().failed(peer, std::time::Instant::now());
+        let gate = self.gate.as_ref();
+        match token.and_then(|t| gate.and_then(|g| g.refusal(t))) {
+            Some(reason) => Err(Refused::NotAllowed { reason }),
+            None => Err(Refused::UnknownToken),
         }
     }
 
