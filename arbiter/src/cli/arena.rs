@@ -214,7 +214,7 @@ pub struct RunArgs {
     /// The most games an hour two house bots play each other: a pair of
     /// games (colours swapped) every 2/N hours; and they start a new pair
     /// only while no other bot of the pool is free to play them.
-    #[arg(long, value_name = "N", default_value_t = arbiter_arena::pace::HOUSE_RATE, value_parser = house_rate_arg, allow_negative_numbers = true)]
+    #[arg(long, help_heading = HOUSE, value_name = "N", default_value_t = arbiter_arena::pace::HOUSE_RATE, value_parser = house_rate_arg, allow_negative_numbers = true)]
     pub house_rate: u32,
     /// At a first SIGTERM or SIGINT the server starts no game and lets the
     /// games in progress finish for at most this many seconds (then they
