@@ -215,13 +215,44 @@ def test_a_tournament_with_a_bridge_and_a_kit_bot_has_the_all_local_standings(
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
+def scripted_arbiter(handlers):
+    """A server on the loopback that plays the arbiter: each connection in
+    turn gets the HTTP request read off it, then ``handler(conn, request)``.
+    Returns the listening socket (closing it ends the script) and the
+    thread."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(TIMEOUT)
+
+    def arbiter():
+        for handler in handlers:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed by the test: the kit stopped early
+                return
+            with conn:
+                conn.settimeout(TIMEOUT)
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    request += chunk
+                handler(conn, request)
+
+    thread = threading.Thread(target=arbiter, daemon=True)
+    thread.start()
+    return server, thread
+
+
 def test_a_refusal_with_retry_after_is_obeyed_not_hammered(monkeypatch):
     """The arbiter's 429 says when to come back (`Retry-After`): the kit
     waits that long, not its own backoff; a 429 without the header gets
     the backoff; a refused token ends it. A scripted HTTP server on the
     loopback plays the arbiter; the sleeps are recorded, not slept."""
-    import threading
-
     import mancala.remote as remote
 
     def answer(status, headers="", body=b""):
@@ -237,30 +268,9 @@ def test_a_refusal_with_retry_after_is_obeyed_not_hammered(monkeypatch):
         answer("429 Too Many Requests", "Retry-After: 86400\r\n"),
         answer("401 Unauthorized"),
     ]
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(4)
-    server.settimeout(TIMEOUT)
+    server, thread = scripted_arbiter(
+        [lambda conn, _request, a=a: conn.sendall(a) for a in answers])
     port = server.getsockname()[1]
-
-    def arbiter():
-        for answer in answers:
-            try:
-                conn, _ = server.accept()
-            except OSError:  # closed by the test: the kit stopped early
-                return
-            with conn:
-                conn.settimeout(TIMEOUT)
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    request += chunk
-                conn.sendall(answer)
-
-    thread = threading.Thread(target=arbiter, daemon=True)
-    thread.start()
     slept = []
     monkeypatch.setattr(remote.time, "sleep", slept.append)
     try:
@@ -284,7 +294,6 @@ def test_a_close_reason_is_said_and_its_retry_delay_obeyed(monkeypatch, capsys):
     loopback plays the arbiter; the sleeps are recorded, not slept."""
     import base64
     import hashlib
-    import threading
 
     import mancala.remote as remote
 
@@ -294,43 +303,26 @@ def test_a_close_reason_is_said_and_its_retry_delay_obeyed(monkeypatch, capsys):
         "closed by the arbiter",
         "server stopping",
     ]
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(4)
-    server.settimeout(TIMEOUT)
-    port = server.getsockname()[1]
-
-    def arbiter():
-        for reason in reasons:
+    def close_with(reason):
+        def handler(conn, request):
+            key = next(line.split(b":", 1)[1].strip()
+                       for line in request.split(b"\r\n")
+                       if line.lower().startswith(b"sec-websocket-key:"))
+            accept = base64.b64encode(hashlib.sha1(
+                key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept
+                         + b"\r\n\r\n")
+            payload = (1000).to_bytes(2, "big") + reason.encode()
+            conn.sendall(bytes([0x88, len(payload)]) + payload)
             try:
-                conn, _ = server.accept()
-            except OSError:  # closed by the test: the kit stopped early
-                return
-            with conn:
-                conn.settimeout(TIMEOUT)
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    request += chunk
-                key = next(line.split(b":", 1)[1].strip()
-                           for line in request.split(b"\r\n")
-                           if line.lower().startswith(b"sec-websocket-key:"))
-                accept = base64.b64encode(hashlib.sha1(
-                    key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-                conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-                             b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept
-                             + b"\r\n\r\n")
-                payload = (1000).to_bytes(2, "big") + reason.encode()
-                conn.sendall(bytes([0x88, len(payload)]) + payload)
-                try:
-                    conn.recv(4096)  # the kit's closing frame
-                except OSError:
-                    pass
+                conn.recv(4096)  # the kit's closing frame
+            except OSError:
+                pass
+        return handler
 
-    thread = threading.Thread(target=arbiter, daemon=True)
-    thread.start()
+    server, thread = scripted_arbiter([close_with(r) for r in reasons])
+    port = server.getsockname()[1]
     slept = []
     monkeypatch.setattr(remote.time, "sleep", slept.append)
     try:
