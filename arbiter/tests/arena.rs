@@ -6,6 +6,10 @@
 //! in an arena is python/tests/test_arena.py.
 
 mod common;
+// why a module, not a test binary of its own: each binary links the whole
+// stack again (issue 37: one test binary a crate is where this goes).
+#[path = "arena/words.rs"]
+mod words;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -6,16 +6,14 @@
 //! bot's token saying so, links only to pages it serves, says a connected
 //! bot is seen now, and names the range of a replay's `game=`.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{address_in, get_json, request, Scratch};
 use arbiter_arena::{db, events, store};
 use arbiter_core::records::log::GameLog;
-use common::{address_in, get_json, request, Scratch};
 
 fn arbiter() -> assert_cmd::Command {
     assert_cmd::Command::new(env!("CARGO_BIN_EXE_arbiter"))
@@ -195,7 +193,7 @@ fn arena_run_refusals_exit_as_the_exit_status_table_says() {
         .timeout(Duration::from_secs(60))
         .assert()
         .success();
-    let engine = common::engine();
+    let engine = crate::common::engine();
     // 1: a run-time failure (a file that cannot be read, the database).
     let (code, err) = refused(&dir, &["--db", &db_path, "--pools", "missing.json"]);
     assert_eq!(code, Some(1), "{err}");
@@ -307,7 +305,7 @@ fn a_running_arena_answers_in_its_own_words() {
         let text = String::from_utf8(out.stdout).unwrap();
         tokens.push(text.lines().last().unwrap().to_owned());
     }
-    let engine = common::engine();
+    let engine = crate::common::engine();
     let mut args: Vec<String> = [
         "--db",
         &s(&db_path),
@@ -326,7 +324,8 @@ fn a_running_arena_answers_in_its_own_words() {
 
     // A house bot's token on /umi: refused, saying why.
     let url = format!("ws://{}/umi", arena.addr);
-    let refused = common::upgrade_from("127.0.0.1", &url, Some(&tokens[0])).expect_err("refused");
+    let refused =
+        crate::common::upgrade_from("127.0.0.1", &url, Some(&tokens[0])).expect_err("refused");
     assert_eq!(refused.status, 403, "{refused:?}");
     assert!(
         refused
@@ -435,8 +434,8 @@ fn an_event_seats_one_version_of_a_bot_connected_with_two() {
         let text = String::from_utf8(out.stdout).unwrap();
         tokens.push(text.lines().last().unwrap().to_owned());
     }
-    let engine = common::engine();
-    let testbot = common::testbot();
+    let engine = crate::common::engine();
+    let testbot = crate::common::testbot();
     let args: Vec<String> = [
         "--db",
         &s(&db_path),
