@@ -692,7 +692,7 @@ async fn drain(
     // why a task: closing a connection tells the lobby, which `run` reads;
     // awaited here, a full lobby would wait for a `run` not polled.
     let remote = Arc::clone(remote);
-    tokio::spawn(async move { remote.stop("server stopping").await });
+    let told = tokio::spawn(async move { remote.stop("server stopping").await });
     let n = arena.playing().len();
     let started = tokio::time::Instant::now();
     match deadline {
@@ -735,4 +735,7 @@ async fn drain(
         // A second signal: cli::main kills the engines and exits.
         () = arbiter_core::shutdown::stopped_now(&mut phase) => std::future::pending().await,
     }
+    // why: the process exits when this returns; an idle bot not yet told
+    // `server stopping` would see its connection cut without a reason.
+    let _ = tokio::time::timeout(Duration::from_secs(5), told).await;
 }
