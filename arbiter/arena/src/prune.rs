@@ -118,18 +118,7 @@ mod tests {
     use mancala_rules::GameResult;
 
     fn play(conn: &mut Connection, south: &str, north: &str, pair: u64, leg: u8, r: GameResult) {
-        let id = store::begin(
-            conn,
-            &NewGame {
-                pool: "p",
-                south,
-                north,
-                pair,
-                leg,
-                event: None,
-            },
-        )
-        .unwrap();
+        let id = store::begin(conn, &store::tests::new(south, north, pair, leg)).unwrap();
         let mut log = store::tests::log(south, north);
         log.result = Some(r);
         store::finish(conn, id, &log).unwrap();

@@ -474,7 +474,7 @@ pub(crate) mod tests {
         l
     }
 
-    fn new<'a>(south: &'a str, north: &'a str, pair: u64, leg: u8) -> NewGame<'a> {
+    pub(crate) fn new<'a>(south: &'a str, north: &'a str, pair: u64, leg: u8) -> NewGame<'a> {
         NewGame {
             pool: "p",
             south,
