@@ -23,68 +23,13 @@
 //! - [`shutdown`]: a signal's stop: the first drains, a second stops now.
 //! - [`values`]: counts and seconds as flags and settings write them.
 
-pub mod engine {
-    //! One engine from outside: spec, process, protocol session, conformance,
-    //! and the caps a server puts on how many run.
-    pub mod cap;
-    pub mod check;
-    pub mod config;
-    pub mod process;
-    pub mod random_mover;
-    pub mod remote;
-    pub mod session;
-    pub mod stderr_tail;
-    pub mod transport;
-    pub mod watchdog;
-}
-
-pub mod play {
-    //! Games under clocks: time controls, one game, openings, Partie, the
-    //! runner that plays many at once, and matches.
-    pub mod adjudicate;
-    pub mod admission;
-    pub mod game;
-    pub mod job;
-    pub mod lag;
-    pub mod matches;
-    pub mod observe;
-    pub mod openings;
-    pub mod partie;
-    pub mod preflight;
-    pub mod runner;
-    pub mod tc;
-}
-
-pub mod event {
-    //! Tournaments: schedule, formats paired round by round, resume, extending
-    //! rounds, shards, merge.
-    pub mod extend;
-    pub mod formats;
-    pub mod merge;
-    pub mod place;
-    pub mod resume;
-    pub mod running;
-    pub mod schedule;
-    pub mod slots;
-    pub mod tournament;
-    pub mod watch;
-}
-
+pub mod engine;
+pub mod event;
+pub mod play;
+pub mod records;
 pub mod shutdown;
 pub mod stats;
 pub mod values;
-
-pub mod records {
-    //! What an event leaves behind: game logs, PGN, JSON lines, verification.
-    pub mod jsonl;
-    pub mod log;
-    pub mod output;
-    pub mod partie_check;
-    pub mod pgn;
-    pub mod slot;
-    pub mod tail;
-    pub mod verify;
-}
 
 #[doc(hidden)]
 pub mod testing;
