@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use arbiter_core::engine::process::{EngineProcess, Exit, LaunchSpec};
+use arbiter_core::contender::process::{EngineProcess, Exit, LaunchSpec};
 
 fn default_testbot() -> Option<PathBuf> {
     // target/<profile>/examples/bench_restart → target/<profile>/testbot

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 use mancala_rules::GameId;
 
-use arbiter_core::engine::config::{resolve_engines, EngineSpec, EnginesFile};
-use arbiter_core::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use arbiter_core::contender::config::{resolve_engines, EngineSpec, EnginesFile};
+use arbiter_core::contender::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::matches::{self, MatchPlan};
 use arbiter_core::play::openings::{parse_openings, Openings};
@@ -446,7 +446,7 @@ macro_rules! cli_error_from {
 // The command line's own words: an engine's keys, a game id or position,
 // adjudication and SPRT settings, an openings choice.
 cli_error_from!(Usage:
-    arbiter_core::engine::config::ConfigError,
+    arbiter_core::contender::config::ConfigError,
     mancala_rules::PositionError,
     arbiter_core::play::adjudicate::RuleError,
     arbiter_core::stats::SprtError,
@@ -505,7 +505,7 @@ impl Cli {
     /// tables the code uses: each command's `--engine` keys (those it
     /// refuses left out and named), the rules library's game ids.
     pub fn command_with_tables() -> clap::Command {
-        use arbiter_core::engine::config::{
+        use arbiter_core::contender::config::{
             keys_help, CHECK_REFUSES, CONNECT_REFUSES, SERVE_REFUSES,
         };
         use clap::CommandFactory;
@@ -1002,10 +1002,10 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
         _ => {
             let specs = engine_specs(args)?;
             for spec in &specs {
-                arbiter_core::engine::config::refuse_keys(
+                arbiter_core::contender::config::refuse_keys(
                     spec,
                     "serve",
-                    arbiter_core::engine::config::SERVE_REFUSES,
+                    arbiter_core::contender::config::SERVE_REFUSES,
                 )?;
             }
             Ok(specs)
@@ -1023,7 +1023,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
             ];
             engines.insert(
                 0,
-                arbiter_core::engine::config::parse_engine(0, &tokens, &[], None)?,
+                arbiter_core::contender::config::parse_engine(0, &tokens, &[], None)?,
             );
         }
     }

@@ -6,7 +6,7 @@
 
 /// The crate each room of `arbiter::<room>` is in, with its path there.
 const ROOMS: &[(&str, &str)] = &[
-    ("arbiter::engine", "arbiter_core::engine"),
+    ("arbiter::engine", "arbiter_core::contender"),
     ("arbiter::play", "arbiter_core::play"),
     ("arbiter::event", "arbiter_core::event"),
     ("arbiter::records", "arbiter_core::records"),

@@ -9,7 +9,7 @@ mod compat;
 mod logging;
 
 fn main() -> std::process::ExitCode {
-    use arbiter_core::engine::watchdog;
+    use arbiter_core::contender::watchdog;
     if std::env::args().nth(1).as_deref() == Some(watchdog::WATCHDOG_ARG) {
         return std::process::ExitCode::from(watchdog::run().clamp(0, 255) as u8);
     }
@@ -60,7 +60,7 @@ fn main() -> std::process::ExitCode {
     let run = std::panic::AssertUnwindSafe(|| runtime.block_on(crate::cli::main(cli)));
     let code = std::panic::catch_unwind(run).unwrap_or(3);
     // Whatever happened, no engine outlives the arbiter.
-    arbiter_core::engine::process::kill_all_engines();
-    arbiter_core::engine::process::kill_adopted();
+    arbiter_core::contender::process::kill_all_engines();
+    arbiter_core::contender::process::kill_adopted();
     std::process::ExitCode::from(code.clamp(0, 255) as u8)
 }

@@ -10,8 +10,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_core::engine::config::parse_engines;
-use arbiter_core::engine::remote::RemoteEngines;
+use arbiter_core::contender::config::parse_engines;
+use arbiter_core::contender::remote::RemoteEngines;
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::runner::{Finished, Flow, Job, Runner};
 use arbiter_core::records::log::Termination;

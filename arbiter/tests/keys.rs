@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use arbiter_core::engine::config::{
+use arbiter_core::contender::config::{
     CHECK_REFUSES, CONNECT_REFUSES, HOUSE_REFUSES, KEYS, SERVE_REFUSES,
 };
 use mancala_rules::GameId;

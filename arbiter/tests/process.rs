@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arbiter_core::engine::process::{
+use arbiter_core::contender::process::{
     kill_all_engines, live_engine_count, EngineProcess, Exit, LaunchSpec, ReadError, SpawnError,
     TrafficKind, TrafficRecord, WriteError, DEFAULT_MAX_LINE_LEN,
 };

@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_core::engine::config::{parse_engines, Restart};
-use arbiter_core::engine::process::{TrafficKind, TrafficRecord};
+use arbiter_core::contender::config::{parse_engines, Restart};
+use arbiter_core::contender::process::{TrafficKind, TrafficRecord};
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::runner::{Finished, Flow, Job, Runner};
 use arbiter_core::records::log::Termination;
@@ -896,7 +896,7 @@ fn a_tournament_with_two_remote_engines_has_the_all_local_standings_even_after_k
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frame_over_the_line_limit_is_the_same_fault_as_an_overlong_line_from_a_process() {
-    use arbiter_core::engine::session::{Fault, Session};
+    use arbiter_core::contender::session::{Fault, Session};
     use arbiter_net::remote::link::{LinkSettings, RemoteLink};
     let (registry, url) = endpoint(Limits::default()).await;
     let bot = tokio::spawn(async move {
@@ -1272,7 +1272,7 @@ async fn named_bot(url: String, name: &'static str, drop_at_isready: bool, umis:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_resumes_only_its_own_engine_and_hands_another_over_handshaken() {
-    use arbiter_core::engine::session::Session;
+    use arbiter_core::contender::session::Session;
     use arbiter_net::remote::link::{LinkSettings, OtherEngine, RemoteLink};
     use tokio::time::Instant;
     // why two connections: the other engine's and the comeback at once.

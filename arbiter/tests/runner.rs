@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use arbiter_core::engine::config::parse_engines;
+use arbiter_core::contender::config::parse_engines;
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::runner::{Flow, Job, Runner};
 use mancala_rules::{start_position, GameId};

@@ -59,7 +59,7 @@ def reference_match(directory, game, games, levels, *each):
 SERVER_PID = [None]
 
 
-# The arbiter's engine watchdog (arbiter/core/src/engine/watchdog.rs) is a child of
+# The arbiter's engine watchdog (arbiter/core/src/contender/watchdog.rs) is a child of
 # the server too, for its whole life; it is not an engine.
 WATCHDOG_ARG = b"--internal-engine-watchdog"
 

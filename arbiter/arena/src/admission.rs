@@ -1,5 +1,5 @@
 //! Admission in the database: whether a version of a bot passed the checks
-//! of [`arbiter_core::play::admission`] over its connection before it was
+//! of [`arbiter_core::play::admission_checks`] over its connection before it was
 //! first paired, which failed, and when. A version that passed is never
 //! checked again; one that failed may try again once the retry time has
 //! passed since the failure (each new connection then runs the checks).
@@ -8,7 +8,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::db::DbError;
-use arbiter_core::play::admission::Verdict;
+use arbiter_core::play::admission_checks::Verdict;
 
 /// A version's admission as recorded.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -68,7 +68,7 @@ pub fn record(conn: &Connection, bot: &str, n: u32, verdict: &Verdict) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arbiter_core::engine::check::CheckLine;
+    use arbiter_core::contender::check::CheckLine;
 
     fn verdict(fail: Option<&str>) -> Verdict {
         let mut lines = vec![CheckLine {

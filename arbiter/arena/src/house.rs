@@ -14,8 +14,8 @@ use std::time::Duration;
 use mancala_rules::GameId;
 
 use crate::lobby::{LobbyEvent, TokenCheck};
-use arbiter_core::engine::config::EngineSpec;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::config::EngineSpec;
+use arbiter_core::contender::session::{Fault, Session};
 use arbiter_core::play::preflight::{preflight, Refused};
 use arbiter_core::play::runner::Runner;
 
@@ -60,12 +60,12 @@ pub fn parse(text: &str) -> Result<HouseBot, String> {
             "--house {text:?}: give the bot's name= (a bot added with `arena bot add`)"
         ));
     }
-    let spec = arbiter_core::engine::config::parse_engine(0, &tokens, &[], None)
+    let spec = arbiter_core::contender::config::parse_engine(0, &tokens, &[], None)
         .map_err(|e| format!("--house {text:?}: {e}"))?;
-    arbiter_core::engine::config::refuse_keys(
+    arbiter_core::contender::config::refuse_keys(
         &spec,
         "arena run --house",
-        arbiter_core::engine::config::HOUSE_REFUSES,
+        arbiter_core::contender::config::HOUSE_REFUSES,
     )
     .map_err(|e| format!("--house {text:?}: {e}"))?;
     crate::bots::check_name(&spec.name).map_err(|e| format!("--house {text:?}: {e}"))?;
@@ -263,7 +263,7 @@ impl House {
         let restart = self
             .bots
             .get(bot)
-            .is_some_and(|b| b.spec.restart == arbiter_core::engine::config::Restart::On);
+            .is_some_and(|b| b.spec.restart == arbiter_core::contender::config::Restart::On);
         if fit && !restart {
             self.put_back(bot, session);
         } else {

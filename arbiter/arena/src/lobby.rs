@@ -17,7 +17,7 @@ use mancala_rules::GameId;
 use rusqlite::Connection;
 
 use crate::db::DbError;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::session::{Fault, Session};
 
 /// What the bots' side tells the arena.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,8 +87,8 @@ macro_rules! seats_by_async_methods {
             ) -> $crate::lobby::SeatFuture<
                 'a,
                 Result<
-                    ::arbiter_core::engine::session::Session,
-                    ::arbiter_core::engine::session::Fault,
+                    ::arbiter_core::contender::session::Session,
+                    ::arbiter_core::contender::session::Fault,
                 >,
             > {
                 Box::pin(self.seat_now(bot, game, options))
@@ -97,7 +97,7 @@ macro_rules! seats_by_async_methods {
             fn release<'a>(
                 &'a self,
                 bot: &'a str,
-                session: ::arbiter_core::engine::session::Session,
+                session: ::arbiter_core::contender::session::Session,
                 fit: bool,
             ) -> $crate::lobby::SeatFuture<'a, ()> {
                 Box::pin(self.release_now(bot, session, fit))
@@ -156,7 +156,7 @@ impl TokenCheck {
         &self,
         bot: &str,
         n: u32,
-        verdict: &arbiter_core::play::admission::Verdict,
+        verdict: &arbiter_core::play::admission_checks::Verdict,
     ) -> Result<(), DbError> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         crate::admission::record(&conn, bot, n, verdict)

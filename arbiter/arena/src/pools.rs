@@ -148,7 +148,7 @@ fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
     // why a stand-in command: the settings parser builds a whole engine; the
     // pool takes only the game settings from it.
     let spec =
-        arbiter_core::engine::config::parse_engine(0, &["cmd=pool".to_owned()], &tokens, None)
+        arbiter_core::contender::config::parse_engine(0, &["cmd=pool".to_owned()], &tokens, None)
             .map_err(|e| within(format!("each: {}", e.to_string().replace("--each", "each"))))?;
     if spec.tc.is_unlimited() {
         return Err(within(

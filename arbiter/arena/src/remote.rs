@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 
 use crate::lobby::{LobbyEvent, TokenCheck};
 use crate::pools::Pool;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::session::{Fault, Session};
 use arbiter_core::play::lag::LagPolicy;
 use arbiter_net::remote::conn::ConnState;
 use arbiter_net::remote::link::{LinkSettings, OtherEngine, RemoteLink};
@@ -51,7 +51,7 @@ pub struct RemoteSettings {
 /// How bots are admitted.
 #[derive(Clone, Copy, Debug)]
 pub struct AdmissionRule {
-    pub limits: arbiter_core::play::admission::Limits,
+    pub limits: arbiter_core::play::admission_checks::Limits,
     /// After a failure, the time before a connection of that version is
     /// checked again (until then it is refused, told why).
     pub retry: Duration,
@@ -386,7 +386,8 @@ impl RemoteBots {
         };
         tracing::info!(%player, pool = %pool.name, "admission checks");
         let verdict =
-            arbiter_core::play::admission::admit(session, pool.game, pool.tc, rule.limits).await;
+            arbiter_core::play::admission_checks::admit(session, pool.game, pool.tc, rule.limits)
+                .await;
         self.check
             .record_admission(bot, n, &verdict)
             .map_err(|e| format!("the arena cannot record its admission: {e}"))?;

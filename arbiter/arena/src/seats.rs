@@ -9,7 +9,7 @@ use mancala_rules::GameId;
 use crate::house::House;
 use crate::lobby::Seats;
 use crate::remote::RemoteBots;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::session::{Fault, Session};
 
 /// The house bots' seats and the remote bots': a bot is seated from the
 /// side it is on (a house bot's name is never a remote bot's: the gate

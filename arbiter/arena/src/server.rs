@@ -31,7 +31,7 @@ use crate::pools::Pool;
 use crate::ratings::{Game, Rated, Tally};
 use crate::store::{self, NewGame};
 use arbiter_board::live::LiveHub;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::session::{Fault, Session};
 use arbiter_core::play::game::{self, GamePlan, Played, Timeouts};
 use arbiter_core::play::observe::{
     clocks_ms, GameObserver, GameStart, GameWatch, PlyEvent, ThinkingEvent,

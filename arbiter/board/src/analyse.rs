@@ -24,8 +24,8 @@ use crate::board::{move_hole, view, BoardView};
 use crate::socket::{send_text, while_open, Meanwhile};
 use crate::state::AppState;
 use crate::table::{side_name, LastTrace, LegalMove};
-use arbiter_core::engine::cap::ConnectionEngines;
-use arbiter_core::engine::session::Session;
+use arbiter_core::contender::cap::ConnectionEngines;
+use arbiter_core::contender::session::Session;
 use arbiter_core::play::game::position_command;
 use arbiter_core::records::log::{GameLog, MoveRecord, Score, Termination};
 
@@ -702,7 +702,7 @@ async fn go(
         }
         a.searching = false;
     }
-    let fail = |e: arbiter_core::engine::session::Fault| e.to_string();
+    let fail = |e: arbiter_core::contender::session::Fault| e.to_string();
     a.session.set_options(options).await.map_err(fail)?;
     if a.game.as_deref() != Some(id.as_str()) {
         a.session

@@ -26,8 +26,8 @@ use crate::socket::{send_text, while_open, Meanwhile};
 use crate::state::{AppState, ServeConfig};
 use crate::stopping;
 use crate::table::{side_name, PlayError, Table, TableView};
-use arbiter_core::engine::cap::ConnectionEngines;
-use arbiter_core::engine::session::{BestMove, Fault, Session};
+use arbiter_core::contender::cap::ConnectionEngines;
+use arbiter_core::contender::session::{BestMove, Fault, Session};
 use arbiter_core::play::game::{forfeit, gameover_line};
 use arbiter_core::play::tc::TimeControl;
 use arbiter_core::records::log::{Score, Termination};
@@ -571,7 +571,7 @@ pub fn time_control_of(request: &StartRequest) -> Result<TimeControl, String> {
         .parse()
         .map_err(|e| format!("time control {text:?}: {e}"))?;
     if tc.margin.is_zero() {
-        tc.margin = arbiter_core::engine::config::DEFAULT_TIME_MARGIN;
+        tc.margin = arbiter_core::contender::config::DEFAULT_TIME_MARGIN;
     }
     Ok(tc)
 }

@@ -9,10 +9,10 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::live::{LiveHub, LiveState};
-use arbiter_core::engine::cap::EngineCap;
-use arbiter_core::engine::config::EngineSpec;
-use arbiter_core::engine::process::LaunchSpec;
-use arbiter_core::engine::session::{Fault, Session};
+use arbiter_core::contender::cap::EngineCap;
+use arbiter_core::contender::config::EngineSpec;
+use arbiter_core::contender::process::LaunchSpec;
+use arbiter_core::contender::session::{Fault, Session};
 use arbiter_core::play::game::Timeouts;
 
 /// The server's settings.
@@ -34,7 +34,7 @@ pub struct ServeConfig {
     /// The endgame database the analysis page shows exact values from (`--tb`).
     pub tablebase: Option<Arc<mancala_tablebase::Tablebase>>,
     /// The endpoint of its remote engines (`--engine remote=…`), if any.
-    pub remote: Option<arbiter_core::engine::remote::RemoteEngines>,
+    pub remote: Option<arbiter_core::contender::remote::RemoteEngines>,
 }
 
 /// Shared, read-only state.

@@ -4,12 +4,15 @@
 //! (`arbiter-board`) and the arena (`arbiter-arena`) build on it.
 //!
 //! One folder per room, each room a few modules with one job each:
-//! - [`engine`]: one engine from outside — its spec ([`engine::config`]), its
-//!   process ([`engine::process`]: start, talk, reliably end), the protocol
-//!   session over it ([`engine::session`]: handshake, `go` → `bestmove`)
-//!   through a [`engine::transport::Transport`] (a process, or a remote
-//!   engine's [`engine::transport::Link`]), remote engines as an event sees
-//!   them ([`engine::remote`]) and the conformance check ([`engine::check`]).
+//! - [`contender`]: whoever sits at a board — an engine from outside, a
+//!   remote engine or the arbiter's own random mover: its spec
+//!   ([`contender::config`]), its process ([`contender::process`]: start,
+//!   talk, reliably end), the protocol session over it
+//!   ([`contender::session`]: handshake, `go` → `bestmove`) through a
+//!   [`contender::transport::Transport`] (a process, or a remote engine's
+//!   [`contender::transport::Link`]), remote engines as an event sees them
+//!   ([`contender::remote`]) and the conformance check ([`contender::check`]).
+//!   (Named apart from the reference engine, the crate `engine`.)
 //! - [`play`]: games under clocks — time controls ([`play::tc`]), one game
 //!   ([`play::game`]), openings, Partie, the concurrent runner, matches and
 //!   the check before an event ([`play::preflight`]).
@@ -23,7 +26,7 @@
 //! - [`shutdown`]: a signal's stop: the first drains, a second stops now.
 //! - [`values`]: counts and seconds as flags and settings write them.
 
-pub mod engine;
+pub mod contender;
 pub mod event;
 pub mod play;
 pub mod records;

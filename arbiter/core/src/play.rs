@@ -2,7 +2,7 @@
 //! runner that plays many at once, and matches.
 
 pub mod adjudicate;
-pub mod admission;
+pub mod admission_checks;
 pub mod game;
 pub mod job;
 pub mod lag;

@@ -7,7 +7,7 @@
 //!   games in progress finish (up to its deadline, `--drain`), then exits 0;
 //! - a **second** signal stops at once ([`Phase::Now`]): the engines are
 //!   killed, and a game cut off so is never a result (see
-//!   [`crate::engine::process::killed_by_arbiter`]);
+//!   [`crate::contender::process::killed_by_arbiter`]);
 //! - a command that does not drain (a plain match or tournament, `check`)
 //!   stops at once at the first signal, as before.
 //!

@@ -5,7 +5,7 @@
 //!   connection limits, deadlines, body caps, the `Host`/`Origin` guard, TLS.
 //! - [`remote`]: engines on other machines over WebSocket (`/umi`, tokens,
 //!   grace, lag compensation), KGP bots, and the bridge `arbiter connect`.
-//!   Its link is the core's [`arbiter_core::engine::transport::Link`]: a
+//!   Its link is the core's [`arbiter_core::contender::transport::Link`]: a
 //!   remote engine is a transport, not a new kind of game.
 
 pub mod front;

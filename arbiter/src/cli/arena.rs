@@ -597,7 +597,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
             admission: args
                 .admission
                 .then(|| arbiter_arena::remote::AdmissionRule {
-                    limits: arbiter_core::play::admission::Limits {
+                    limits: arbiter_core::play::admission_checks::Limits {
                         ready: secs(args.ready_timeout),
                         ..Default::default()
                     },
@@ -726,7 +726,7 @@ async fn drain(
             // why now first: a game that ends from here on is aborted.
             arbiter_core::shutdown::now();
             let aborted = arena.abort_playing();
-            arbiter_core::engine::process::kill_all_engines();
+            arbiter_core::contender::process::kill_all_engines();
             eprintln!(
                 "arbiter: the drain's {:.0} s ran out: {aborted} game(s) aborted (counted nowhere)",
                 started.elapsed().as_secs_f64()

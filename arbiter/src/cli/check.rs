@@ -1,14 +1,14 @@
 //! `arbiter check` on the command line: its flags, and the glue that turns
 //! them into the library's [`Limits`] and prints the check lines (with the
 //! engine's stderr tail after a failure). The checks themselves are
-//! [`arbiter_core::engine::check`].
+//! [`arbiter_core::contender::check`].
 
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::{CliError, EngineArgs};
-use arbiter_core::engine::check::{run, Limits};
+use arbiter_core::contender::check::{run, Limits};
 
 /// `arbiter check` on the command line.
 #[derive(Args)]
@@ -43,10 +43,10 @@ pub async fn main(args: CheckArgs) -> Result<i32, CliError> {
             specs.len()
         )));
     };
-    arbiter_core::engine::config::refuse_keys(
+    arbiter_core::contender::config::refuse_keys(
         spec,
         "check",
-        arbiter_core::engine::config::CHECK_REFUSES,
+        arbiter_core::contender::config::CHECK_REFUSES,
     )?;
     let secs = |s: f64, flag: &str| {
         Duration::try_from_secs_f64(s)
@@ -93,7 +93,7 @@ pub async fn main(args: CheckArgs) -> Result<i32, CliError> {
 /// After the check lines: the last lines the engine wrote to stderr, each
 /// prefixed `stderr| `, under a header (nothing when it wrote none).
 fn print_stderr_tail(path: &std::path::Path) {
-    use arbiter_core::engine::stderr_tail::{last_lines, report_lines, TAIL_LINES};
+    use arbiter_core::contender::stderr_tail::{last_lines, report_lines, TAIL_LINES};
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     for line in report_lines(&last_lines(path, TAIL_LINES)) {

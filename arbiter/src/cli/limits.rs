@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use arbiter_core::engine::cap::{
+use arbiter_core::contender::cap::{
     EngineCap, DEFAULT_MAX_ENGINES, DEFAULT_MAX_ENGINES_PER_CONNECTION,
 };
 use arbiter_net::front::{self, Limits};

@@ -10,8 +10,8 @@ use clap::Args;
 
 use crate::cli::tls::TlsArgs;
 use crate::cli::{engine_specs, CliError, EngineArgs};
-use arbiter_core::engine::config::EngineSpec;
-use arbiter_core::engine::remote::RemoteEngines;
+use arbiter_core::contender::config::EngineSpec;
+use arbiter_core::contender::remote::RemoteEngines;
 use arbiter_core::play::runner::Runner;
 use arbiter_net::remote::bridge::{self, BridgeConfig};
 use arbiter_net::remote::kgp::KgpEndpoint;
@@ -74,7 +74,7 @@ pub async fn endpoint(
     args: &RemoteArgs,
     tls: &TlsArgs,
 ) -> Result<Option<(RemoteEngines, String)>, CliError> {
-    let ids = arbiter_core::engine::remote::remote_ids(specs);
+    let ids = arbiter_core::contender::remote::remote_ids(specs);
     if ids.is_empty() {
         return Ok(None);
     }
@@ -140,7 +140,7 @@ fn kgp_endpoint(
     registry: &Arc<arbiter_net::remote::registry::Registry>,
     limits: Limits,
 ) -> Option<Arc<KgpEndpoint>> {
-    use arbiter_core::engine::config::Protocol;
+    use arbiter_core::contender::config::Protocol;
     let ids: std::collections::BTreeSet<String> = specs
         .iter()
         .filter(|e| e.proto == Protocol::Kgp)
@@ -208,10 +208,10 @@ pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
             "connect runs a local engine: give it cmd=, not remote=".into(),
         ));
     }
-    arbiter_core::engine::config::refuse_keys(
+    arbiter_core::contender::config::refuse_keys(
         spec,
         "connect",
-        arbiter_core::engine::config::CONNECT_REFUSES,
+        arbiter_core::contender::config::CONNECT_REFUSES,
     )?;
     std::fs::create_dir_all(&args.stderr_dir).map_err(|e| {
         CliError::Failed(format!("cannot create {}: {e}", args.stderr_dir.display()))

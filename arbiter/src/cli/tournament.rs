@@ -17,7 +17,7 @@ use mancala_rules::GameId;
 use crate::cli::{self, CliError, EngineArgs, RunArgs};
 use arbiter_board::live::feed::LiveEvent;
 use arbiter_board::live::hub::EventMeta;
-use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::event::formats::{Pairer, Table};
 use arbiter_core::event::resume;
 use arbiter_core::event::schedule::{EventSpec, Format, Schedule, Shard};

@@ -244,9 +244,10 @@ fn engine_keys() {
     let Command::Tournament(t) = cli.command else {
         panic!()
     };
-    let e = arbiter_core::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
-        .unwrap_err()
-        .to_string();
+    let e =
+        arbiter_core::contender::config::parse_engines(&t.engines.engines, &t.engines.each, None)
+            .unwrap_err()
+            .to_string();
     assert!(e.contains("not \"uci\""), "{e}");
 }
 
@@ -258,7 +259,7 @@ fn a_remote_engine_in_the_single_dash_form() {
         panic!()
     };
     let specs =
-        arbiter_core::engine::config::parse_engines(&t.engines.engines, &t.engines.each, None)
+        arbiter_core::contender::config::parse_engines(&t.engines.engines, &t.engines.each, None)
             .unwrap();
     assert_eq!(specs[0].remote.as_deref(), Some("alice"));
     assert_eq!(specs[0].name, "Alice");

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::event::formats::Pairer;
 use arbiter_core::event::schedule::{EventSpec, Schedule};
 use arbiter_core::event::tournament::{walk_stages, Results, StageWalk};

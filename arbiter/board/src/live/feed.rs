@@ -16,7 +16,7 @@ use crate::live::hub::{
     EngineLine, EventMeta, GameFinished, GameStarted, LiveHub, LiveMsg, PlyFigures, Progress,
     Thinking, FINISHED_KEPT,
 };
-use arbiter_core::engine::config::EngineSpec;
+use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::play::observe::{
     EventObserver, GameObserver, GameStart, PlyEvent, ThinkingEvent,
 };

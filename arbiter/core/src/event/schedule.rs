@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use mancala_rules::GameId;
 
-use crate::engine::config::EngineSpec;
+use crate::contender::config::EngineSpec;
 use crate::play::job::Job;
 use crate::play::openings::Openings;
 use crate::records::log::GameLog;
@@ -620,7 +620,7 @@ pub(crate) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::engine::config::parse_engines;
+    use crate::contender::config::parse_engines;
 
     /// An event of `n` placeholder engines (`E0`, …) from random 2-ply
     /// openings, for schedule tests here and in [`crate::event::extend`].

@@ -12,7 +12,7 @@ use std::time::Duration;
 use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameResult, Side};
 use tokio::time::Instant;
 
-use crate::engine::session::{Fault, Session};
+use crate::contender::session::{Fault, Session};
 use crate::play::observe::{clocks_ms, GameWatch, PlyEvent, ThinkingEvent};
 use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
 use crate::records::log::{MoveRecord, Score, Termination};
@@ -111,7 +111,7 @@ pub fn gone(side: Side, detail: String) -> Termination {
 /// Whether the arbiter is stopping at once or has killed its engines: an
 /// engine or connection lost now was lost to us.
 fn cut_off_by_us() -> bool {
-    crate::engine::process::killed_by_arbiter() || crate::shutdown::stopping_now()
+    crate::contender::process::killed_by_arbiter() || crate::shutdown::stopping_now()
 }
 
 /// The result of a game `side` lost by `termination`: a loss, unless the

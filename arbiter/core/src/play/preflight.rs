@@ -2,8 +2,8 @@
 
 use mancala_rules::GameId;
 
-use crate::engine::config::EngineSpec;
-use crate::engine::session::Fault;
+use crate::contender::config::EngineSpec;
+use crate::contender::session::Fault;
 use crate::play::runner::Runner;
 
 /// Why [`preflight`] refused an event.
@@ -33,13 +33,13 @@ impl std::fmt::Display for Refused {
 /// Remote engines are first waited for (`--remote-wait`), then checked the
 /// same way, through the same session code, on one of their connections;
 /// that session is kept for the engine's first game
-/// ([`crate::engine::remote::IdleSessions`]). Called once for each game of the event: a
+/// ([`crate::contender::remote::IdleSessions`]). Called once for each game of the event: a
 /// remote engine already checked is checked for the next game on the same
 /// session.
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
     for spec in &runner.engines {
-        if spec.proto == crate::engine::config::Protocol::Kgp {
-            crate::engine::config::check_kgp_game(&spec.name, game).map_err(Refused::Choice)?;
+        if spec.proto == crate::contender::config::Protocol::Kgp {
+            crate::contender::config::check_kgp_game(&spec.name, game).map_err(Refused::Choice)?;
         }
     }
     let checked = runner.remote.as_ref().map(|r| &r.idle);
@@ -56,7 +56,7 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
     for (i, spec) in runner.engines.iter().enumerate() {
         // why not KGP: the adapter answers a KGP bot's handshake itself,
         // and the games it can play were checked above.
-        if spec.proto == crate::engine::config::Protocol::Kgp {
+        if spec.proto == crate::contender::config::Protocol::Kgp {
             continue;
         }
         let refused = |e: Fault| {
@@ -75,7 +75,7 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
                     format!(
                         "engine {}: {e}; {}",
                         spec.name,
-                        crate::engine::stderr_tail::explain(stderr.as_deref())
+                        crate::contender::stderr_tail::explain(stderr.as_deref())
                     )
                 }
             };

@@ -11,10 +11,10 @@ use std::time::Duration;
 use mancala_rules::{GameId, GameResult, Side};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::engine::config::EngineSpec;
-use crate::engine::process::{LaunchSpec, TrafficLog};
-use crate::engine::remote::{Acquired, RemoteEngines};
-use crate::engine::session::{Fault, Session};
+use crate::contender::config::EngineSpec;
+use crate::contender::process::{LaunchSpec, TrafficLog};
+use crate::contender::remote::{Acquired, RemoteEngines};
+use crate::contender::session::{Fault, Session};
 use crate::play::game::{self, GamePlan, Played, Timeouts};
 use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
@@ -409,7 +409,7 @@ impl Runner {
     }
 
     /// Gives the job's remote engines' sessions back to the event
-    /// ([`crate::engine::remote::IdleSessions`]), for their next game in any slot.
+    /// ([`crate::contender::remote::IdleSessions`]), for their next game in any slot.
     fn give_back_remote(&self, job: &Job, sessions: &mut [Option<Session>]) {
         let Some(remote) = &self.remote else {
             return;
@@ -640,7 +640,7 @@ impl Runner {
         let mut retired = Vec::new();
         for (side, session) in [(Side::South, south), (Side::North, north)] {
             let engine = sides[side.index()];
-            let restart = self.engines[engine].restart == crate::engine::config::Restart::On;
+            let restart = self.engines[engine].restart == crate::contender::config::Restart::On;
             if offender == Some(side) || restart {
                 retired.push(session);
             } else {

@@ -36,7 +36,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::Connector;
 
 use crate::remote::socket::CLOSED_BY_ARBITER;
-use arbiter_core::engine::process::{EngineProcess, LaunchSpec, ReadError};
+use arbiter_core::contender::process::{EngineProcess, LaunchSpec, ReadError};
 
 /// What the bridge needs.
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use tokio::time::{timeout_at, Instant};
 use crate::remote::conn::Inbound;
 use crate::remote::registry::Pipe;
 use crate::remote::socket::{self, Claim, UmiSocket, CLOSED_BY_ARBITER};
-use arbiter_core::engine::process::WriteError;
+use arbiter_core::contender::process::WriteError;
 
 /// What a read found.
 pub enum Got {

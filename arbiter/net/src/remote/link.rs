@@ -1,6 +1,6 @@
 //! The arbiter's end of one remote engine: what a session reads and writes
 //! lines through instead of a process's pipes
-//! ([`arbiter_core::engine::transport::Transport::Remote`]).
+//! ([`arbiter_core::contender::transport::Transport::Remote`]).
 //!
 //! A dropped connection is not at once the engine's end: for `grace` the
 //! link waits for the bot to come back with the same token, then replays
@@ -25,10 +25,10 @@ use tokio::time::Instant;
 use crate::remote::conn::{ConnState, Inbound};
 use crate::remote::held::{Got, Held};
 use crate::remote::registry::{Connection, Registry};
-use arbiter_core::engine::process::{
+use arbiter_core::contender::process::{
     ReadError, ShutdownReport, TrafficKind, TrafficLog, TrafficRecord, WriteError,
 };
-use arbiter_core::engine::transport::{LagCharge, Link, LinkFuture};
+use arbiter_core::contender::transport::{LagCharge, Link, LinkFuture};
 use arbiter_core::play::lag::{LagPolicy, LagTracker};
 use arbiter_core::play::tc::{TimeControl, TimeLimit};
 

@@ -1,7 +1,7 @@
 //! The remote room: engines that run on their authors' machines and play
 //! over the network. A remote engine is a transport, not a new kind of game:
 //! its session is the same code as a process's
-//! ([`arbiter_core::engine::transport::Transport`]), so the handshake, option
+//! ([`arbiter_core::contender::transport::Transport`]), so the handshake, option
 //! checks, the arbiter's own clock, legality, verdicts and logs do not
 //! change; only the pipe does.
 //!
@@ -46,9 +46,9 @@ use tokio::time::Instant;
 use crate::remote::link::{LinkSettings, RemoteLink};
 use crate::remote::registry::Registry;
 use crate::remote::tokens::Tokens;
-use arbiter_core::engine::config::EngineSpec;
-use arbiter_core::engine::remote::{Connections, RemoteEngines};
-use arbiter_core::engine::transport::{Link, LinkFuture};
+use arbiter_core::contender::config::EngineSpec;
+use arbiter_core::contender::remote::{Connections, RemoteEngines};
+use arbiter_core::contender::transport::{Link, LinkFuture};
 
 /// Where the remote engines of an event connect: the endpoint's registry,
 /// as the core's [`Connections`] (a fresh connection becomes a

@@ -18,7 +18,7 @@ use mancala_rules::{AnyGame, Side};
 use tokio::time::Instant;
 
 use super::{go_line, position_command, GamePlan};
-use crate::engine::session::{BestMove, Fault, Session};
+use crate::contender::session::{BestMove, Fault, Session};
 use crate::play::tc::{go_params, Clock, GoParams};
 
 /// An engine pondering on the reply it expects (its canonical notation).

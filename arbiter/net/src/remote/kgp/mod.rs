@@ -43,7 +43,7 @@ use crate::remote::limits::Limits;
 use crate::remote::registry::Registry;
 
 /// The games a KGP bot plays (the engine spec's, where `proto=kgp` is read).
-pub use arbiter_core::engine::config::KGP_GAMES as GAMES;
+pub use arbiter_core::contender::config::KGP_GAMES as GAMES;
 
 /// KGP's registered port, the default of `--kgp-listen`.
 pub const PORT: u16 = 2671;

@@ -15,8 +15,8 @@ use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 use umi::{Command, PositionBase};
 
-use crate::engine::process::{Exit, ReadError, ShutdownReport, TrafficLog, WriteError};
-use crate::engine::transport::{LagCharge, Link, LinkFuture};
+use crate::contender::process::{Exit, ReadError, ShutdownReport, TrafficLog, WriteError};
+use crate::contender::transport::{LagCharge, Link, LinkFuture};
 
 /// The random mover's `id name`.
 pub const NAME: &str = "arbiter random mover";
@@ -168,7 +168,7 @@ impl Link for RandomMover {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::session::Session;
+    use crate::contender::session::Session;
 
     #[tokio::test]
     async fn it_shakes_hands_and_answers_every_go_with_a_legal_move() {

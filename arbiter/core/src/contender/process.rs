@@ -13,7 +13,7 @@
 //!   [`EngineProcess::kill`], on `Drop`, and by [`kill_all_engines`] (Ctrl-C,
 //!   SIGTERM, SIGHUP).
 //! - The engine gets `PR_SET_PDEATHSIG` (SIGKILL): it dies with the arbiter
-//!   even when the arbiter is SIGKILLed; the [`crate::engine::watchdog`] then
+//!   even when the arbiter is SIGKILLed; the [`crate::contender::watchdog`] then
 //!   kills the rest of its group, and says what is not contained. Caveat:
 //!   the kernel sends it when the *thread* that spawned the engine exits, so
 //!   spawn engines from runtime worker threads (any async task), never from a
@@ -34,7 +34,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use arbiter_core::engine::process::{EngineProcess, LaunchSpec, ReadError};
+//! use arbiter_core::contender::process::{EngineProcess, LaunchSpec, ReadError};
 //! use tokio::time::Instant;
 //!
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -74,7 +74,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::{timeout, timeout_at, Instant};
 
-use crate::engine::watchdog;
+use crate::contender::watchdog;
 
 /// Default cap on the length of one line from an engine (without its `\n`).
 pub const DEFAULT_MAX_LINE_LEN: usize = 64 * 1024;
@@ -502,7 +502,7 @@ pub fn kill_adopted() -> usize {
     let mut total = 0;
     // why a few rounds: killing an adopted process hands its own children to us.
     for _ in 0..4 {
-        let n = crate::engine::watchdog::sweep_adopted(&groups);
+        let n = crate::contender::watchdog::sweep_adopted(&groups);
         total += n;
         if n == 0 {
             break;
@@ -779,7 +779,7 @@ pub struct EngineProcess {
     /// shows for it): what the arbiter's clocks measure turns with.
     last_line_at: std::time::Instant,
     /// A server's slot for this engine, handed back when it is dropped.
-    slot: Option<crate::engine::cap::EngineSlot>,
+    slot: Option<crate::contender::cap::EngineSlot>,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -909,7 +909,7 @@ impl EngineProcess {
     }
 
     /// Keeps `slot` (of a server's engine cap) until this process is ended.
-    pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
+    pub fn hold(&mut self, slot: crate::contender::cap::EngineSlot) {
         self.slot = Some(slot);
     }
 

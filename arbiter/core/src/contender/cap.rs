@@ -1,7 +1,7 @@
 //! Caps on engine processes for servers: at most so many at once in all, and
 //! at most so many for one connection (a page's socket). Each engine a
 //! server starts holds an [`EngineSlot`] for as long as its process lives
-//! ([`crate::engine::session::Session::hold`]): the slot is handed back when
+//! ([`crate::contender::session::Session::hold`]): the slot is handed back when
 //! the process is ended and reaped, however it ends. A start beyond a cap is
 //! refused at once with a message that names the cap ([`CapReached`]); it
 //! never waits for a slot (a page would not know why nothing happens).

@@ -1,4 +1,4 @@
-//! The transport room: the pipe a [`crate::engine::session::Session`] speaks
+//! The transport room: the pipe a [`crate::contender::session::Session`] speaks
 //! UMI lines through. A local engine is a process (stdin/stdout); a remote
 //! one is a connection, a [`Link`] (the network crate's WebSocket link
 //! implements it). The session (handshake, options, clocks, verdicts) is
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::engine::process::{
+use crate::contender::process::{
     EngineProcess, Exit, ReadError, ShutdownReport, TrafficLog, WriteError,
 };
 
@@ -132,7 +132,7 @@ impl Transport {
     /// Keeps `slot` (of a server's engine cap) until the engine is ended.
     /// A connection is no process of this machine: its slot is given back
     /// at once (the cap bounds processes; connections have their own limits).
-    pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
+    pub fn hold(&mut self, slot: crate::contender::cap::EngineSlot) {
         match self {
             Transport::Process(p) => p.hold(slot),
             Transport::Remote(_) => drop(slot),

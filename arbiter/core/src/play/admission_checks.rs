@@ -1,9 +1,9 @@
-//! Admission: the conformance checks that can be run over an engine's open
+//! Admission checks: the conformance checks run over an engine's open
 //! session (a connection: nothing can be restarted), before a standing
 //! arena pairs a new bot, or a new version of one, in a rated game. As
 //! Kaggle validates a submission with a game and FAU's Kalah server starts
 //! with a game against a random bot, the last check is a whole game against
-//! the arbiter's own random mover ([`crate::engine::random_mover`]).
+//! the arbiter's own random mover ([`crate::contender::random_mover`]).
 //!
 //! The checks, in order; the first that fails ends them (the session is
 //! then in an unknown state, and the arena closes it):
@@ -32,9 +32,9 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tokio::time::Instant;
 
-use crate::engine::check::{is_bestmove, judge_move, random_walk, CheckLine};
-use crate::engine::random_mover::RandomMover;
-use crate::engine::session::{is_kgp_random_line, Fault, Session};
+use crate::contender::check::{is_bestmove, judge_move, random_walk, CheckLine};
+use crate::contender::random_mover::RandomMover;
+use crate::contender::session::{is_kgp_random_line, Fault, Session};
 use crate::play::game::{self, GamePlan, Timeouts};
 use crate::play::tc::TimeControl;
 

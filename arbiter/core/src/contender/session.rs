@@ -11,10 +11,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 use umi::{Message, OptionDecl, OptionKind, ScoreValue};
 
-use crate::engine::process::{
+use crate::contender::process::{
     EngineProcess, Exit, LaunchSpec, ReadError, ShutdownReport, SpawnError, TrafficLog, WriteError,
 };
-use crate::engine::transport::{LagCharge, Link, Transport};
+use crate::contender::transport::{LagCharge, Link, Transport};
 
 /// How an engine failed the protocol.
 #[derive(Debug)]
@@ -663,7 +663,7 @@ impl Session {
     }
 
     /// Keeps `slot` (of a server's engine cap) until the engine is ended.
-    pub fn hold(&mut self, slot: crate::engine::cap::EngineSlot) {
+    pub fn hold(&mut self, slot: crate::contender::cap::EngineSlot) {
         self.transport.hold(slot);
     }
 

@@ -4,7 +4,7 @@
 //! run, an error, SIGINT, SIGTERM, SIGHUP). Two mechanisms cover the paths
 //! where it cannot, such as SIGKILL or an abort:
 //!
-//! - **`PR_SET_PDEATHSIG`** ([`crate::engine::process`] sets it on every
+//! - **`PR_SET_PDEATHSIG`** ([`crate::contender::process`] sets it on every
 //!   engine): the kernel SIGKILLs the engine process itself when the arbiter
 //!   dies. It does not reach the engine's own children.
 //! - **This watchdog**: a small helper process (the arbiter binary itself,

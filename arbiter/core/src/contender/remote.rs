@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::engine::config::EngineSpec;
-use crate::engine::session::{Fault, Session};
-use crate::engine::transport::{Link, LinkFuture};
+use crate::contender::config::EngineSpec;
+use crate::contender::session::{Fault, Session};
+use crate::contender::transport::{Link, LinkFuture};
 
 /// Where a remote engine's connections come from: the network crate's
 /// endpoint (its registry of connected bots).

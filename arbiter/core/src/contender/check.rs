@@ -43,9 +43,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::time::Instant;
 
-use crate::engine::config::DEFAULT_TIME_MARGIN;
-use crate::engine::process::{Exit, LaunchSpec, TrafficLog};
-use crate::engine::session::{Fault, Session};
+use crate::contender::config::DEFAULT_TIME_MARGIN;
+use crate::contender::process::{Exit, LaunchSpec, TrafficLog};
+use crate::contender::session::{Fault, Session};
 
 /// Limits the checks apply.
 #[derive(Clone, Copy, Debug)]

@@ -1103,8 +1103,8 @@ impl EngineSpec {
 
     /// How to start this engine's process: its program, arguments and
     /// directory, stderr to `stderr`, and lines up to the protocol's limit.
-    pub fn launch_spec(&self, stderr: Option<PathBuf>) -> crate::engine::process::LaunchSpec {
-        let mut launch = crate::engine::process::LaunchSpec::new(self.program())
+    pub fn launch_spec(&self, stderr: Option<PathBuf>) -> crate::contender::process::LaunchSpec {
+        let mut launch = crate::contender::process::LaunchSpec::new(self.program())
             .name(self.name.clone())
             .args(self.args.clone())
             // why: the protocol promises lines up to 1 MiB (spec section 1), so
