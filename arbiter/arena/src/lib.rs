@@ -10,6 +10,8 @@
 //! - [`pools`]: reads `pools.json`.
 //! - [`pairing`]: the continuous pairing of one pool (pure).
 //! - [`pace`]: how long games last, whom rule 3 waits for, house bots' rate (pure).
+//! - [`schedule`]: what to start now, given who is free, the games in
+//!   progress and their pace (pure).
 //! - [`backoff`]: the pause of a bot that keeps crashing (pure).
 //! - [`store`]: games in the database: started, finished, aborted, exported.
 //! - [`prune`]: old games removed, their results kept for the ratings.
@@ -39,6 +41,7 @@ pub mod pools;
 pub mod prune;
 pub mod ratings;
 pub mod remote;
+pub mod schedule;
 pub mod seats;
 pub mod server;
 pub mod store;

@@ -302,7 +302,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
     let here = rated.iter().map(|r| r.name.as_str()).chain(
         present
             .iter()
-            .filter(|(_, p)| Arena::plays_in(p, pool))
+            .filter(|(_, p)| crate::schedule::plays_in(p, pool))
             .map(|(player, _)| player.as_str()),
     );
     for player in here {
@@ -321,7 +321,7 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
     let connected = |bot: &str| {
         present
             .iter()
-            .any(|(player, p)| bot_of(player) == bot && Arena::plays_in(p, pool))
+            .any(|(player, p)| bot_of(player) == bot && crate::schedule::plays_in(p, pool))
     };
     let paused = |player: &str| arena.paused_for(player).map(|d| d.as_secs() + 1);
     // why read here too: a bot without a game has no ladder line saying it.
@@ -350,7 +350,10 @@ pub fn ladder_rows(arena: &Arena, pool: usize) -> Vec<LadderRow> {
         .collect();
     for (player, p) in &present {
         let bot = bot_of(player);
-        if Arena::plays_in(p, pool) && is_newest(player) && !rows.iter().any(|r| r.name == bot) {
+        if crate::schedule::plays_in(p, pool)
+            && is_newest(player)
+            && !rows.iter().any(|r| r.name == bot)
+        {
             rows.push(LadderRow {
                 name: bot.to_owned(),
                 version: version_of(player),

@@ -12,12 +12,33 @@ use std::collections::{BTreeSet, HashSet};
 use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::event::formats::Pairer;
 use arbiter_core::event::schedule::{EventSpec, Schedule};
-use arbiter_core::event::tournament::{walk_stages, Results, StageWalk};
+use arbiter_core::event::tournament::{walk_stages, Results, StageWalk, TournamentError};
 use arbiter_core::play::runner::Job;
 use arbiter_core::records::log::GameLog;
+use rusqlite::Connection;
 
+use crate::db::DbError;
 use crate::events::{Event, EventFormat};
 use crate::pools::Pool;
+
+/// Why an event's plan cannot be made, or its next games found.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// The event names a pool this server does not have.
+    #[error("no pool named {0:?} on this server")]
+    NoPool(String),
+    /// The event's format refuses its settings (the tournament's words).
+    #[error("{0}")]
+    Format(String),
+    /// The schedule cannot be walked over the finished games.
+    #[error("{0}")]
+    Walk(TournamentError),
+    /// A finished game's stored record does not parse.
+    #[error(transparent)]
+    Record(#[from] serde_json::Error),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
 
 /// One game of the event to play: its slot's job, and whether it is the
 /// first (1) or return (2) game of its pair.
@@ -83,7 +104,7 @@ impl Plan {
         pool_index: usize,
         pool: &Pool,
         finished: &[GameLog],
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, PlanError> {
         let rounds = event.played_rounds.unwrap_or(event.rounds) as usize;
         let spec = EventSpec {
             event: event_name(&pool.name, event.id),
@@ -95,7 +116,7 @@ impl Plan {
             max_plies: None,
             tiebreak_pairs: 0,
         };
-        let pairer = Pairer::of(&spec)?;
+        let pairer = Pairer::of(&spec).map_err(PlanError::Format)?;
         let schedule = std::sync::Arc::new(Schedule::build(&spec));
         let mut results = Results::new();
         for g in finished {
@@ -113,12 +134,26 @@ impl Plan {
         })
     }
 
+    /// The plan of a playing `event` from its finished games in the
+    /// database, its pool found among the server's `pools`.
+    pub fn of_playing(conn: &Connection, pools: &[Pool], event: &Event) -> Result<Plan, PlanError> {
+        let index = pools
+            .iter()
+            .position(|p| p.name == event.pool)
+            .ok_or_else(|| PlanError::NoPool(event.pool.clone()))?;
+        let finished = crate::events::records(conn, event.id)?
+            .iter()
+            .map(|line| arbiter_core::records::jsonl::parse_line(line))
+            .collect::<Result<Vec<_>, _>>()?;
+        Plan::new(event, index, &pools[index], &finished)
+    }
+
     /// The games that may start now, or that the event is over.
-    pub fn open(&self) -> Result<Open, String> {
+    pub fn open(&self) -> Result<Open, PlanError> {
         let jobs: Vec<Job> = match (&self.pairer, self.schedule.stages()) {
             (Some(pairer), Some(layout)) => {
                 match walk_stages(pairer, layout, &self.results, &self.players)
-                    .map_err(|e| e.to_string())?
+                    .map_err(PlanError::Walk)?
                 {
                     StageWalk::At { jobs, .. } => jobs,
                     StageWalk::Over { history } => {
