@@ -34,7 +34,9 @@ pub mod shutdown;
 pub mod stats;
 pub mod values;
 
-#[doc(hidden)]
+// why a feature: the fixtures are for tests only; the crates whose tests
+// use them enable `testing` in their [dev-dependencies].
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 #[cfg(test)]

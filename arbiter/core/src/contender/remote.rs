@@ -3,6 +3,7 @@
 //! holds, and how a game waits for one. The wire itself is the network
 //! crate's; here a connection is a [`Link`].
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -201,20 +202,40 @@ impl RemoteEngines {
 
     /// Waits until every remote engine of `specs` has a connection, up to
     /// `wait`; the error names those missing.
-    pub async fn wait_for_all(&self, specs: &[EngineSpec]) -> Result<(), String> {
+    pub async fn wait_for_all(&self, specs: &[EngineSpec]) -> Result<(), NotConnected> {
         let ids: Vec<String> = specs.iter().filter_map(|s| s.remote.clone()).collect();
         self.connections
             .wait_for(&ids, Instant::now() + self.wait)
             .await
-            .map_err(|missing| {
-                format!(
-                    "remote engine(s) not connected after {:?} (--remote-wait): {}",
-                    self.wait,
-                    missing.join(", ")
-                )
+            .map_err(|missing| NotConnected {
+                wait: self.wait,
+                missing,
             })
     }
 }
+
+/// Remote engines that had not connected when [`RemoteEngines::wait_for_all`]
+/// stopped waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotConnected {
+    /// How long it waited (`--remote-wait`).
+    pub wait: Duration,
+    /// The ids of the engines missing.
+    pub missing: Vec<String>,
+}
+
+impl fmt::Display for NotConnected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "remote engine(s) not connected after {:?} (--remote-wait): {}",
+            self.wait,
+            self.missing.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for NotConnected {}
 
 /// The ids of the remote engines among `specs`.
 pub fn remote_ids(specs: &[EngineSpec]) -> Vec<String> {

@@ -3,54 +3,24 @@
 //! its own clocks decide time. Every way a game can end becomes a
 //! [`Termination`] with a result.
 
-// why a child: pondering is a part of playing one game, and only the game
-// drives it (the game's plan and position commands are its parent's).
+// why children: pondering is a part of playing one game, and only the game
+// drives it; the plan and the command lines it shares with the game are
+// modules of their own, so that neither imports the other.
+mod commands;
+mod plan;
 mod ponder;
 
-use std::time::Duration;
+pub use commands::{go_command, go_line, position_command};
+pub use plan::{GamePlan, Timeouts};
 
-use mancala_rules::{game_from_position, start_position, AnyGame, GameId, GameResult, Side};
+use mancala_rules::{game_from_position, AnyGame, GameResult, Side};
 use tokio::time::Instant;
 
 use crate::contender::session::{Fault, Session};
 use crate::play::observe::{clocks_ms, GameWatch, PlyEvent, ThinkingEvent};
-use crate::play::tc::{go_params, Clock, GoParams, TimeControl};
+use crate::play::tc::{go_params, Clock};
 use crate::records::log::{MoveRecord, Score, Termination};
 use ponder::Pondering;
-
-/// What to play.
-#[derive(Clone, Debug)]
-pub struct GamePlan {
-    pub game: GameId,
-    /// The position string the game starts from (after any opening).
-    pub start_position: String,
-    /// Time controls of South and North.
-    pub tc: [TimeControl; 2],
-    /// Adjudicate a draw after this many plies.
-    pub max_plies: Option<u32>,
-    /// Resign, draw and decided adjudication ([`crate::play::adjudicate`]).
-    pub adjudication: crate::play::adjudicate::Rules,
-    /// Whether South's and North's engines ponder ([`crate::play::ponder`]).
-    pub ponder: [bool; 2],
-}
-
-/// Waiting limits outside the clocks.
-#[derive(Clone, Copy, Debug)]
-pub struct Timeouts {
-    /// For `readyok`.
-    pub ready: Duration,
-    /// For `bestmove` when the time control has no clock (depth or nodes only).
-    pub stall: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Timeouts {
-        Timeouts {
-            ready: Duration::from_secs(10),
-            stall: Duration::from_secs(60),
-        }
-    }
-}
 
 /// A finished game.
 #[derive(Clone, Debug)]
@@ -349,36 +319,6 @@ pub async fn play_observed(
     };
     send_gameover(&mut sessions, &played).await;
     played
-}
-
-/// The `position` line for a game that started from `start` (a position
-/// string of `game`) after `played`.
-pub fn position_command(game: GameId, start: &str, played: &[String]) -> String {
-    let base = if start == start_position(game) {
-        "position startpos".to_owned()
-    } else {
-        format!("position pos {start}")
-    };
-    if played.is_empty() {
-        base
-    } else {
-        format!("{base} moves {}", played.join(" "))
-    }
-}
-
-/// The `go` line for `mover` under both sides' clocks.
-pub fn go_command(clocks: &[Clock; 2], mover: Side) -> String {
-    go_line(go_params(&clocks[0], &clocks[1], mover))
-}
-
-/// The `go` line with `params`.
-pub fn go_line(params: GoParams) -> String {
-    let params = params.to_string();
-    if params.is_empty() {
-        "go".to_owned()
-    } else {
-        format!("go {params}")
-    }
 }
 
 fn one_line(text: &str) -> String {

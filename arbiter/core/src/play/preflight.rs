@@ -51,7 +51,7 @@ pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
         remote
             .wait_for_all(&waiting)
             .await
-            .map_err(Refused::Failed)?;
+            .map_err(|e| Refused::Failed(e.to_string()))?;
     }
     for (i, spec) in runner.engines.iter().enumerate() {
         // why not KGP: the adapter answers a KGP bot's handshake itself,

@@ -147,10 +147,32 @@ impl fmt::Display for Score {
     }
 }
 
-impl FromStr for Score {
-    type Err = String;
+/// Why a score's text (`+35`, `-M2`, …) could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreError {
+    /// Not a sign, an optional `M` and digits.
+    Malformed { text: String },
+    /// Digits that do not fit a score.
+    TooLarge { text: String },
+}
 
-    fn from_str(s: &str) -> Result<Score, String> {
+impl fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScoreError::Malformed { text } => {
+                write!(f, "bad score {text:?}: expected +35, -12, +M3 or -M2")
+            }
+            ScoreError::TooLarge { text } => write!(f, "bad score {text:?}: number too large"),
+        }
+    }
+}
+
+impl std::error::Error for ScoreError {}
+
+impl FromStr for Score {
+    type Err = ScoreError;
+
+    fn from_str(s: &str) -> Result<Score, ScoreError> {
         let (negative, rest) = match s.as_bytes().first() {
             Some(b'+') => (false, &s[1..]),
             Some(b'-') => (true, &s[1..]),
@@ -161,11 +183,11 @@ impl FromStr for Score {
             None => (false, rest),
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("bad score {s:?}: expected +35, -12, +M3 or -M2"));
+            return Err(ScoreError::Malformed { text: s.to_owned() });
         }
         let value: i32 = digits
             .parse()
-            .map_err(|_| format!("bad score {s:?}: number too large"))?;
+            .map_err(|_| ScoreError::TooLarge { text: s.to_owned() })?;
         let value = if negative { -value } else { value };
         Ok(if mate {
             Score::Mate(value)

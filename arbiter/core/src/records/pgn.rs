@@ -321,7 +321,7 @@ fn parse_comment(line_no: usize, body: &str, m: &mut MoveRecord) -> Result<(), P
         if !score.is_empty() {
             m.score = Some(score.parse::<Score>().map_err(|e| PgnError {
                 line: line_no,
-                message: e,
+                message: e.to_string(),
             })?);
         }
         if let Some(d) = depth {

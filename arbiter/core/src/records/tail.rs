@@ -299,11 +299,11 @@ impl Followed {
                 Ok(_) => {}
                 Err(e) => return io(e),
             }
-            if let Err(message) = self.take_line(file, &line[..line.len() - 1], sink) {
+            if let Err(e) = self.take_line(file, &line[..line.len() - 1], sink) {
                 return FileState::Stopped(TailError::BadLine {
                     path: self.path.clone(),
                     line: self.lines + 1,
-                    message,
+                    message: e.to_string(),
                 });
             }
             self.lines += 1;
@@ -318,12 +318,12 @@ impl Followed {
         file: usize,
         line: &[u8],
         sink: &mut impl FnMut(TailedGame),
-    ) -> Result<(), String> {
-        let text = std::str::from_utf8(line).map_err(|e| e.to_string())?;
+    ) -> Result<(), LineError> {
+        let text = std::str::from_utf8(line).map_err(LineError::NotUtf8)?;
         if text.trim().is_empty() {
             return Ok(());
         }
-        let game = jsonl::parse_line(text).map_err(|e| e.to_string())?;
+        let game = jsonl::parse_line(text).map_err(LineError::NotALog)?;
         sink(TailedGame {
             file,
             index: self.games,
@@ -332,6 +332,35 @@ impl Followed {
         });
         self.games += 1;
         Ok(())
+    }
+}
+
+/// Why one complete line of a followed file is not a game: the bytes are
+/// not UTF-8, or the text is not a game log's JSON. Shown as the cause's
+/// own message (and its source), as [`TailError::BadLine`] quotes it.
+#[derive(Debug)]
+enum LineError {
+    NotUtf8(std::str::Utf8Error),
+    NotALog(serde_json::Error),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::NotUtf8(e) => e.fmt(f),
+            LineError::NotALog(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LineError {
+    // why the cause's source, not the cause: the message is the cause's
+    // own, so a chain printed in full would say it twice.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LineError::NotUtf8(e) => e.source(),
+            LineError::NotALog(e) => e.source(),
+        }
     }
 }
 

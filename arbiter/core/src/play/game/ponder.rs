@@ -17,7 +17,8 @@ use std::time::Duration;
 use mancala_rules::{AnyGame, Side};
 use tokio::time::Instant;
 
-use super::{go_line, position_command, GamePlan};
+use super::commands::{go_line, position_command};
+use super::plan::GamePlan;
 use crate::contender::session::{BestMove, Fault, Session};
 use crate::play::tc::{go_params, Clock, GoParams};
 
