@@ -22,6 +22,9 @@ struct Deadlines {
     soft: Option<Instant>,
     /// Abandon the search at this instant.
     hard: Option<Instant>,
+    /// The exact solver gives up at this instant (three quarters of the soft
+    /// budget: the rest is the fallback search's).
+    solve: Option<Instant>,
 }
 
 impl SearchControl {
@@ -60,6 +63,7 @@ impl SearchControl {
         if let Ok(mut d) = self.deadlines.lock() {
             d.soft = Some(from + soft);
             d.hard = Some(from + hard);
+            d.solve = Some(from + soft * 3 / 4);
         }
     }
 
@@ -71,6 +75,13 @@ impl SearchControl {
     pub fn must_stop(&self, now: Instant) -> bool {
         self.is_stopped()
             || (!self.is_unlimited() && self.deadlines().hard.is_some_and(|h| now >= h))
+    }
+
+    /// The exact solver must give up (stop, or its share of the budget is
+    /// gone); while unlimited (pondering, `go infinite`) only `stop` ends it.
+    pub fn solver_must_stop(&self, now: Instant) -> bool {
+        self.is_stopped()
+            || (!self.is_unlimited() && self.deadlines().solve.is_some_and(|s| now >= s))
     }
 
     /// No new iteration should start.

@@ -19,6 +19,9 @@ pub struct Options {
     /// A Bohnenspiel endgame database directory ("" = none), as UCI engines
     /// take `SyzygyPath`.
     pub tablebase_path: String,
+    /// `Solve`: in Kalah, `go` searches until the exact value is known,
+    /// whatever its limits.
+    pub solve: bool,
 }
 
 impl Default for Options {
@@ -31,6 +34,7 @@ impl Default for Options {
             ponder: false,
             multipv: 1,
             tablebase_path: String::new(),
+            solve: false,
         }
     }
 }
@@ -52,6 +56,18 @@ fn spin(name: &str, default: i64, min: i64, max: i64) -> Option<OptionDecl> {
     .ok()
 }
 
+/// The value of a `check` option: `true` or `false`.
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(other) => Err(format!(
+            "option {name}: expected true or false, found \"{other}\""
+        )),
+        None => Err(format!("option {name}: expected value true or false")),
+    }
+}
+
 impl Options {
     /// The `option` lines of the handshake, in the order the spec lists them.
     pub fn declarations() -> Vec<OptionDecl> {
@@ -69,6 +85,9 @@ impl Options {
                 let default = Text::new("<empty>").ok()?;
                 OptionDecl::new(n, OptionKind::String { default }).ok()
             }),
+            OptionName::new("Solve")
+                .ok()
+                .and_then(|n| OptionDecl::new(n, OptionKind::Check { default: false }).ok()),
         ]
         .into_iter()
         .flatten()
@@ -115,16 +134,10 @@ impl Options {
             self.multipv = int(1, i64::from(MAX_MULTIPV))? as u32;
             Ok(Changed::Other)
         } else if name.matches("Ponder") {
-            self.ponder = match value.as_deref() {
-                Some("true") => true,
-                Some("false") => false,
-                Some(other) => {
-                    return Err(format!(
-                        "option Ponder: expected true or false, found \"{other}\""
-                    ))
-                }
-                None => return Err("option Ponder: expected value true or false".into()),
-            };
+            self.ponder = check("Ponder", value.as_deref())?;
+            Ok(Changed::Other)
+        } else if name.matches("Solve") {
+            self.solve = check("Solve", value.as_deref())?;
             Ok(Changed::Other)
         } else {
             Err(format!("unknown option {:?}", name.as_str()))
@@ -170,6 +183,7 @@ mod tests {
                 "option name Ponder type check default false",
                 "option name MultiPV type spin default 1 min 1 max 32",
                 "option name TablebasePath type string default <empty>",
+                "option name Solve type check default false",
             ]
         );
     }
@@ -200,6 +214,15 @@ mod tests {
             .unwrap_err()
             .contains("unknown option"));
         assert!(set(&mut o, "setoption name Ponder value maybe").is_err());
+        assert_eq!(
+            set(&mut o, "setoption name solve value true"),
+            Ok(Changed::Other)
+        );
+        assert!(o.solve);
+        assert!(set(&mut o, "setoption name Solve value yes")
+            .unwrap_err()
+            .contains("option Solve: expected true or false"));
+        assert!(o.solve);
         assert_eq!(
             set(&mut o, "setoption name multipv value 3"),
             Ok(Changed::Other)

@@ -33,8 +33,12 @@ pub enum TbCommand {
         /// With --layer: shard i of k (`i/k`, i from 0), joined by `engine tb join`.
         #[arg(long, requires = "layer", value_parser = shard_arg)]
         shard: Option<(u32, u32)>,
+        /// The database directory (default: $MANCALA_TABLEBASE, else
+        /// $XDG_DATA_HOME/mancala/tablebase, else
+        /// ~/.local/share/mancala/tablebase: where the engine finds its Kalah
+        /// layers when TablebasePath is empty).
         #[arg(long)]
-        out: PathBuf,
+        out: Option<PathBuf>,
         /// Threads (default: the CPUs this process may use). The files do
         /// not depend on it.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
@@ -100,6 +104,10 @@ pub fn run(command: TbCommand) -> ExitCode {
             threads,
         } => {
             let t = threads_or_default(threads);
+            let Some(out) = out.or_else(mancala_tablebase::file::default_dir) else {
+                eprintln!("engine tb: no --out, and no default directory: HOME is not set");
+                return ExitCode::from(2);
+            };
             with_progress(|report| match (max_beans, layer, shard) {
                 (Some(n), _, _) => build::build(game, n, &out, t, report),
                 (None, Some(n), Some((i, k))) => build::build_shard(game, n, i, k, &out, t, report),

@@ -8,6 +8,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{game_from_position, new_game, with_game, AnyGame, Game, GameId, GameRecord};
+use mancala_tablebase::kalah::solver::tt::Tt;
+use mancala_tablebase::kalah::solver::BestError;
 use mancala_tablebase::{file, Tablebase};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -15,6 +17,7 @@ use umi::{Command, Go, Info, LineReader, Message, PositionBase, ReadLine, Score,
 
 use crate::control::SearchControl;
 use crate::eval::Evaluate;
+use crate::exact::{self, ExactJob};
 use crate::options::{Changed, Options};
 use crate::search::{mate_distance, Iteration, Limits, Searcher};
 use crate::time::{budget, Budget, ClockState};
@@ -92,6 +95,11 @@ pub struct Engine {
     perft: Option<PerftRun>,
     /// The open endgame database (`TablebasePath`), its layers loaded.
     tablebase: Option<Arc<Tablebase>>,
+    /// The Kalah solver's table (`Hash` MiB, as the search's), allocated at
+    /// the first Kalah search.
+    solver_tt: Option<Arc<Tt>>,
+    /// The default directory's Kalah layers (`None` until looked for).
+    default_tablebase: Option<Option<Arc<Tablebase>>>,
 }
 
 impl Engine {
@@ -107,6 +115,8 @@ impl Engine {
             running: None,
             perft: None,
             tablebase: None,
+            solver_tt: None,
+            default_tablebase: None,
         }
     }
 
@@ -134,7 +144,11 @@ impl Engine {
                     let old_hash = self.options.hash_mib;
                     match self.options.set(&s) {
                         Ok(Changed::Hash) => match Table::try_new(self.options.hash_mib) {
-                            Ok(table) => self.tt = Arc::new(Mutex::new(table)),
+                            Ok(table) => {
+                                self.tt = Arc::new(Mutex::new(table));
+                                // The solver's table follows at its next use.
+                                self.solver_tt = None;
+                            }
                             // why: a refused allocation must not abort the engine;
                             // the old table (and its size) stays.
                             Err(e) => {
@@ -153,6 +167,11 @@ impl Engine {
             }
             Command::NewGame(id) => {
                 self.finish_search();
+                // why here: a GUI waits for `readyok` after `newgame`, so the
+                // table and the database are ready before the first `go`.
+                if exact::solvable(id) {
+                    self.prepare_exact();
+                }
                 self.game = Some(id);
                 self.setup = None;
                 if let Ok(mut tt) = self.tt.lock() {
@@ -264,6 +283,73 @@ impl Engine {
         }
     }
 
+    /// The solver's table and Kalah database, made ready once: `None` when
+    /// the table cannot be allocated (said once per attempt).
+    fn prepare_exact(&mut self) -> Option<(Arc<Tt>, Option<Arc<Tablebase>>)> {
+        if self.solver_tt.is_none() {
+            match Tt::new(self.options.hash_mib as u64) {
+                Ok(tt) => self.solver_tt = Some(Arc::new(tt)),
+                Err(e) => {
+                    self.out
+                        .error(&format!("Kalah solver: {e}; searching only"));
+                    return None;
+                }
+            }
+        }
+        let tt = self.solver_tt.clone()?;
+        Some((tt, self.kalah_tablebase()))
+    }
+
+    /// The database of the Kalah solver: `TablebasePath`'s if it holds Kalah
+    /// layers; with `TablebasePath` empty, the default directory's (where
+    /// `engine tb build --game kalah` writes without `--out`), loaded once.
+    fn kalah_tablebase(&mut self) -> Option<Arc<Tablebase>> {
+        if !self.options.tablebase_path.is_empty() {
+            return self
+                .tablebase
+                .clone()
+                .filter(|tb| tb.max_beans(GameId::Kalah).is_some());
+        }
+        if let Some(tb) = &self.default_tablebase {
+            return tb.clone();
+        }
+        let dir = file::default_dir().filter(|d| d.is_dir());
+        let loaded = dir.and_then(|dir| {
+            let opened = Tablebase::open(&dir).and_then(|tb| match tb.max_beans(GameId::Kalah) {
+                Some(n) => tb.load(GameId::Kalah, n).map(|()| Some((tb, n))),
+                None => Ok(None),
+            });
+            match opened {
+                Ok(Some((tb, n))) => {
+                    self.info_string(&format!(
+                        "tablebase {} (default directory): kalah up to {n} seeds",
+                        dir.display()
+                    ));
+                    Some(Arc::new(tb))
+                }
+                Ok(None) => None,
+                Err(e) => {
+                    self.out.error(&format!(
+                        "default tablebase {}: {e}; the solver goes without",
+                        dir.display()
+                    ));
+                    None
+                }
+            }
+        });
+        self.default_tablebase = Some(loaded.clone());
+        loaded
+    }
+
+    fn info_string(&self, text: &str) {
+        if let Ok(string) = Text::new(text) {
+            self.out.send(&Message::Info(Info {
+                string: Some(string),
+                ..Info::default()
+            }));
+        }
+    }
+
     fn go(&mut self, go: Go) {
         let received = Instant::now();
         self.finish_search();
@@ -291,7 +377,30 @@ impl Engine {
         } else if let Some(b) = budget {
             control.set_budget(received, b.soft, b.hard);
         }
+        let id = setup.game.game_id();
+        // The solver plays at full strength, one line, under a clock (or
+        // `infinite`); `depth` and `nodes` ask for the search itself. `Solve`
+        // asks for the exact value whatever the limits.
+        let full_strength = self.options.weakness().is_none()
+            && self.options.multipv <= 1
+            && go.depth.is_none()
+            && go.nodes.is_none();
+        let exact = if exact::solvable(id) && (self.options.solve || full_strength) {
+            self.prepare_exact().map(|(tt, tablebase)| ExactJob {
+                tt,
+                tablebase,
+                until_solved: self.options.solve,
+            })
+        } else {
+            if self.options.solve {
+                self.info_string(&format!(
+                    "Solve: only kalah and kalah-6x6 positions are solved, not {id}; searching"
+                ));
+            }
+            None
+        };
         let job = Job {
+            exact,
             setup,
             limits: Limits {
                 depth: go.depth,
@@ -422,6 +531,8 @@ fn perft_lines<G: Game>(position: &str, depth: u32, say: impl Fn(&Message) -> bo
 
 /// One search, run on its own thread.
 struct Job {
+    /// The Kalah solver to try first, if any.
+    exact: Option<ExactJob>,
     setup: Setup,
     limits: Limits,
     options: Options,
@@ -436,13 +547,60 @@ impl Job {
         let position = self.setup.game.start_string();
         let moves = self.setup.game.moves();
         let id = self.setup.game.game_id();
-        let answer = with_game!(id, G => self.search::<G>(&position, &moves));
+        let answer = match self.exact_answer() {
+            Some(answer) => answer,
+            None => with_game!(id, G => self.search::<G>(&position, &moves)),
+        };
         // `go infinite` and `go ponder` answer only after `stop` (or `ponderhit`).
         while self.control.is_unlimited() && !self.control.is_stopped() {
             thread::sleep(Duration::from_millis(1));
         }
         self.control.set_answered();
         self.out.send(&answer);
+    }
+
+    /// The solver's move with its exact score, if it finds the value in
+    /// time; else `None` (said in an `info string`), and the search plays.
+    fn exact_answer(&self) -> Option<Message> {
+        let exact = self.exact.as_ref()?;
+        if self.setup.game.outcome().is_some() {
+            return None;
+        }
+        let started = Instant::now();
+        let result = exact.run(&self.setup.game.position_string(), &self.control);
+        let ms = started.elapsed().as_millis() as u64;
+        let text = |s: String| Text::new(&s).ok();
+        match result {
+            Ok(best) => {
+                let mv = umi::Move::new(&best.mv.to_string()).ok()?;
+                self.out.send(&Message::Info(Info {
+                    score: Some(umi_score(exact::score(best.value))),
+                    nodes: Some(best.nodes),
+                    nps: Some(best.nodes * 1000 / ms.max(1)),
+                    time: Some(ms),
+                    pv: vec![mv.clone()],
+                    string: text(format!("exact: solved, value {:+}", best.value)),
+                    ..Info::default()
+                }));
+                Some(Message::BestMove {
+                    best: mv,
+                    ponder: None,
+                })
+            }
+            Err(BestError::Stopped { nodes }) => {
+                self.out.send(&Message::Info(Info {
+                    string: text(format!(
+                        "exact: not solved in {ms} ms ({nodes} nodes); playing the search's move, not proven"
+                    )),
+                    ..Info::default()
+                }));
+                None
+            }
+            Err(BestError::Position(e)) => {
+                self.out.error(&format!("exact: {e}"));
+                None
+            }
+        }
     }
 
     fn search<G: Evaluate>(&self, start: &str, moves: &[String]) -> Message {

@@ -26,6 +26,7 @@ fn handshake_lists_identity_games_and_options() {
             "option name Ponder type check default false",
             "option name MultiPV type spin default 1 min 1 max 32",
             "option name TablebasePath type string default <empty>",
+            "option name Solve type check default false",
             "umiok",
         ]
     );

@@ -276,7 +276,8 @@ fn handshake_declares_the_reference_options() {
             "RandomSeed",
             "Ponder",
             "MultiPV",
-            "TablebasePath"
+            "TablebasePath",
+            "Solve"
         ]
     );
 }

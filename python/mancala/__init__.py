@@ -15,6 +15,7 @@ from ._native import (
     Tablebase,
     divide,
     perft,
+    solve,
     tablebase,
 )
 
@@ -48,5 +49,6 @@ __all__ = [
     "String",
     "perft",
     "run_engine",
+    "solve",
     "tablebase",
 ]

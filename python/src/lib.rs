@@ -33,6 +33,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
     m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::solve, m)?)?;
     m.add_function(wrap_pyfunction!(protocol::parse_command, m)?)?;
     m.add_function(wrap_pyfunction!(protocol::canonical_message, m)?)?;
     let games: Vec<&str> = GameId::ALL.iter().map(|g| g.as_str()).collect();

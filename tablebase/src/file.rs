@@ -63,6 +63,22 @@ pub fn supported(game: GameId) -> bool {
     )
 }
 
+/// The directory `engine tb build` writes to without `--out`, and where the
+/// engine looks for Kalah layers when `TablebasePath` is empty:
+/// `$MANCALA_TABLEBASE` if set, else `$XDG_DATA_HOME/mancala/tablebase`,
+/// else `$HOME/.local/share/mancala/tablebase` (the XDG data directory, as
+/// other tools keep downloaded data); `None` without a home directory.
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("MANCALA_TABLEBASE") {
+        return Some(PathBuf::from(dir));
+    }
+    let data = var("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("mancala").join("tablebase"))
+}
+
 pub fn layer_path(dir: &Path, game: GameId, beans: usize) -> PathBuf {
     dir.join(format!("{game}-{beans}.tb"))
 }

@@ -1,11 +1,15 @@
-//! `engine solve`: the exact value of a Kalah position under perfect play
-//! and the exact value of every legal move ([`solve`]).
+//! The Kalah solver: the exact value of a Kalah position under perfect play
+//! and the exact value of every legal move ([`solve`]), as `engine solve`
+//! prints it, the engine plays by it and the Python kit's `mancala.solve`
+//! returns it. why here and not in the engine: the Python kit must call it
+//! and depends on this crate, not on the engine (a binary with its own
+//! protocol, clap and progress-bar dependencies).
 //!
 //! The value is the final margin for the side to move: his final total
 //! minus the opponent's, stores included. The search ([`search`]) works on
 //! the seeds left on the board (the stores cannot change best play), with a
 //! transposition table ([`tt`]) shared by the threads and, when given, the
-//! Kalah endgame databases of `mancala-tablebase` below it. The root's moves
+//! Kalah endgame databases of this crate below it. The root's moves
 //! are shared out among the threads (each solves a whole move, by MTD(f)
 //! on the shared table); a thread with no move left helps another thread's
 //! move through the same table, and whichever finishes it first gives its
@@ -20,14 +24,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::index::layer_size;
+use crate::kalah::board::{
+    end_value, hole_number, move_bits, of_position, play, seeds, Next, Word,
+};
+use crate::Tablebase;
 use mancala_rules::games::kalah::{Kalah, Kalah6};
 use mancala_rules::position::game_id_of;
 use mancala_rules::{Game, GameId, Side};
-use mancala_tablebase::index::layer_size;
-use mancala_tablebase::kalah::board::{
-    end_value, hole_number, move_bits, of_position, play, Next, Word,
-};
-use mancala_tablebase::Tablebase;
 
 use search::{Searcher, Shared};
 use tt::Tt;
@@ -334,5 +338,128 @@ fn solve_roots(
     RootValues {
         values,
         nodes: nodes.load(Ordering::Relaxed),
+    }
+}
+
+/// A move that keeps the value of a position, found by [`best_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Best {
+    /// The move (the rules library's hole number).
+    pub mv: u8,
+    /// The position's value: the final margin for the side to move under
+    /// perfect play, stores included (the same after `mv`).
+    pub value: i32,
+    pub nodes: u64,
+}
+
+/// Why [`best_move`] gave no move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BestError {
+    /// Not a Kalah position, or one whose game is over.
+    Position(SolveError),
+    /// `stop` was set before the value was known (after `nodes` nodes).
+    Stopped { nodes: u64 },
+}
+
+impl fmt::Display for BestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BestError::Position(e) => write!(f, "{e}"),
+            BestError::Stopped { nodes } => write!(f, "stopped after {nodes} nodes"),
+        }
+    }
+}
+
+impl std::error::Error for BestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BestError::Position(e) => Some(e),
+            BestError::Stopped { .. } => None,
+        }
+    }
+}
+
+/// The engine's exact play: the value of `position` (a `kalah` or
+/// `kalah-6x6` position string) and one move that keeps it, on one thread,
+/// over `tt` (kept between calls: its entries are exact bounds of boards,
+/// true in every game) and the database layers `db` (`db[k]` is layer `k`;
+/// empty: none), until `stop` is set.
+///
+/// Cheaper than [`solve`], which gives every move's value: the root is one
+/// MTD(f) search (the moves refuted by bounds, not valued), then one
+/// null-window test per move, best-ordered, until one reaches the value.
+pub fn best_move(
+    position: &str,
+    tt: &Tt,
+    db: &[&[i8]],
+    stop: &AtomicBool,
+) -> Result<Best, BestError> {
+    let (holes, stores, side) = parse(position, None).map_err(BestError::Position)?;
+    let (w, diff) = of_position(&holes, stores, side);
+    if end_value(w).is_some() {
+        return Err(BestError::Position(SolveError::Position(format!(
+            "{position:?}: the game is over, there is no move to play"
+        ))));
+    }
+    let shared = Shared {
+        tt,
+        db,
+        etc: true,
+        stop,
+    };
+    let mut searcher = Searcher::new(&shared);
+    let stopped = |s: &Searcher| BestError::Stopped { nodes: s.nodes };
+    // The table's bounds of the root, if any, are the best first guess (the
+    // previous move's solve has often bounded it).
+    let n = seeds(w) as i32;
+    let guess = match tt::key(w).and_then(|k| tt.probe(k)) {
+        Some(e) if e.lower > -n => e.lower,
+        Some(e) => e.upper,
+        None => 0,
+    };
+    let root_best = tt::key(w).and_then(|k| tt.probe(k)).and_then(|e| e.best);
+    let Ok(value) = searcher.exact(w, guess) else {
+        return Err(stopped(&searcher));
+    };
+    // The table's move first: it is the one the last test proved, mostly.
+    let mut order: Vec<usize> = (0..6).filter(|&o| move_bits(w) & (1 << o) != 0).collect();
+    let best_now = tt::key(w).and_then(|k| tt.probe(k)).and_then(|e| e.best);
+    order.sort_by_key(|&o| (Some(o) != best_now, Some(o) != root_best));
+    for origin in order {
+        let keeps = match play(w, origin) {
+            Next::Over(v) => v == value,
+            // gain + child >= value: a null-window test at value − gain.
+            Next::Again { gain, board } => {
+                let m = n - gain;
+                gain + searcher.search(board, m, value - gain - 1, value - gain) >= value
+            }
+            // gain − child >= value: the child is at most gain − value.
+            Next::Opponent { gain, board } => {
+                let m = n - gain;
+                gain - searcher.search(board, m, gain - value, gain - value + 1) >= value
+            }
+        };
+        if searcher.stopped() || stop.load(Ordering::Relaxed) {
+            return Err(stopped(&searcher));
+        }
+        if keeps {
+            return Ok(Best {
+                mv: hole_number(side, origin),
+                value: diff + value,
+                nodes: searcher.nodes,
+            });
+        }
+    }
+    // why unreachable in practice: the value is the best move's, so one of
+    // the moves reaches it; a stop mid-test is caught above.
+    Err(stopped(&searcher))
+}
+
+/// The Kalah layers `0..=n` of an open database, if it has any (the
+/// engine's and the kit's view of a `TablebasePath`).
+pub fn layers(tb: &Tablebase) -> Result<Vec<&[i8]>, SolveError> {
+    match tb.max_beans(GameId::Kalah) {
+        None => Ok(Vec::new()),
+        Some(n) => tb.values(GameId::Kalah, n).map_err(SolveError::Database),
     }
 }

@@ -1,6 +1,6 @@
 //! The exact search: fail-soft alpha-beta to the end of the game with null
 //! windows only, driven by MTD(f) ([`Searcher::exact`]), over the Kalah board
-//! of [`mancala_tablebase::kalah::board`].
+//! of [`crate::kalah::board`].
 //!
 //! Values are the mover's net future gain from the seeds on the board
 //! (`−n..=n` with the parity of `n`: the two players' gains add up to `n`),
@@ -16,8 +16,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use mancala_tablebase::index::rank;
-use mancala_tablebase::kalah::board::{move_bits, play, seeds, to_board, Next, Word};
+use crate::index::rank;
+use crate::kalah::board::{move_bits, play, seeds, to_board, Next, Word};
 
 use super::tt::{key, work, Tt};
 
@@ -28,7 +28,8 @@ pub struct Shared<'a> {
     pub db: &'a [&'a [i8]],
     /// Enhanced transposition cutoffs on (for measurements: off).
     pub etc: bool,
-    /// Set when the search is to stop (another thread found the value).
+    /// Set when the search is to stop (another thread found the value, or
+    /// the engine's time is up).
     pub stop: &'a AtomicBool,
 }
 
@@ -36,6 +37,8 @@ pub struct Shared<'a> {
 pub struct Searcher<'a> {
     shared: &'a Shared<'a>,
     pub nodes: u64,
+    /// The stop flag was seen: every node returns at once (no value).
+    stopped: bool,
 }
 
 /// A child that needs a search.
@@ -57,7 +60,11 @@ pub struct Stopped;
 
 impl<'a> Searcher<'a> {
     pub fn new(shared: &'a Shared<'a>) -> Searcher<'a> {
-        Searcher { shared, nodes: 0 }
+        Searcher {
+            shared,
+            nodes: 0,
+            stopped: false,
+        }
     }
 
     /// The database's value of a board of `n` seeds, if it covers `n`.
@@ -85,7 +92,7 @@ impl<'a> Searcher<'a> {
         while lower < upper {
             let beta = if g == lower { g + 2 } else { g };
             g = self.search(w, n, beta - 1, beta);
-            if self.shared.stop.load(Ordering::Relaxed) {
+            if self.stopped || self.shared.stop.load(Ordering::Relaxed) {
                 return Err(Stopped);
             }
             if g < beta {
@@ -95,6 +102,11 @@ impl<'a> Searcher<'a> {
             }
         }
         Ok(g)
+    }
+
+    /// The stop flag was seen during a search: its value is meaningless.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Fail-soft alpha-beta on board `w` of `n` seeds (both rows hold
@@ -111,8 +123,15 @@ impl<'a> Searcher<'a> {
         if beta <= -n {
             return -n;
         }
-        // why every 64k nodes: a stop is rare and the flag is shared.
-        if self.nodes & 0xffff == 0 && self.shared.stop.load(Ordering::Relaxed) {
+        // why every 16k nodes: a stop is rare and the flag is shared, but the
+        // engine stops the solver at its move's deadline (a few ms late at
+        // most). Once seen, every node returns at once, so the whole tree
+        // unwinds (its values are then meaningless and not stored).
+        if self.stopped {
+            return 0;
+        }
+        if self.nodes & 0x3fff == 0 && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
             return 0;
         }
         let k = key(w);
@@ -243,7 +262,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     fn store(&self, k: Option<u64>, lower: i32, upper: i32, best: Option<usize>, nodes0: u64) {
         if let Some(k) = k {
-            if !self.shared.stop.load(Ordering::Relaxed) {
+            if !self.stopped && !self.shared.stop.load(Ordering::Relaxed) {
                 self.shared
                     .tt
                     .store(k, lower, upper, best, work(self.nodes - nodes0));

@@ -18,3 +18,4 @@ pub mod board;
 pub mod check;
 pub mod probe;
 pub mod solve;
+pub mod solver;

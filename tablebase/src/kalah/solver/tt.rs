@@ -15,7 +15,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mancala_tablebase::kalah::board::{cell, Word};
+use crate::kalah::board::{cell, Word};
 
 /// Bytes of a bucket: four entries of two words.
 const BUCKET: usize = 64;
@@ -268,7 +268,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mancala_tablebase::kalah::board::from_board;
+    use crate::kalah::board::from_board;
 
     #[test]
     fn keys_are_the_boards() {
