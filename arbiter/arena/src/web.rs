@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::server::Arena;
 use crate::store;
 use arbiter_board::assets::{respond, Asset, CSS, JS};
-use arbiter_board::security::AllowedHosts;
 use arbiter_core::records::jsonl;
+use arbiter_net::front::guard::AllowedHosts;
 
 const PAGE_HTML: &str = include_str!("assets/page.html");
 const LADDER_MAIN: &str = include_str!("assets/ladder.html");
@@ -556,7 +556,7 @@ async fn log_games(
                 let summaries = records
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| parse(i, r).map(|log| arbiter_board::replay::summary(i, &log)))
+                    .map(|(i, r)| parse(i, r).map(|log| arbiter_board::games::summary(i, &log)))
                     .collect::<Result<Vec<_>, _>>()?;
                 serde_json::to_value(summaries).map_err(internal)?
             }
@@ -565,15 +565,15 @@ async fn log_games(
                 let Some(record) = record else {
                     let (finished, _, _) =
                         store::counts(&arena.reader(), &pool.name).map_err(internal)?;
-                    let range = arbiter_board::replay::games_range(finished as usize);
+                    let range = arbiter_board::games::games_range(finished as usize);
                     return Err((
                         StatusCode::NOT_FOUND,
                         format!("no game {i} in pool {}: {range}", pool.name),
                     ));
                 };
                 let log = parse(i, &record)?;
-                let replay = arbiter_board::replay::replay(i, &log)
-                    .map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))?;
+                let replay = arbiter_board::games::replay(i, &log)
+                    .map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
                 serde_json::to_value(replay).map_err(internal)?
             }
         };

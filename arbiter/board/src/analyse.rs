@@ -15,7 +15,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use mancala_rules::{game_from_position, AnyGame, GameResult};
+use mancala_rules::{game_from_position, AnyGame, GameResult, MoveError, PositionError};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 use umi::{Bound, Message, OptionDecl, OptionKind};
@@ -24,10 +24,11 @@ use crate::board::{move_hole, view, BoardView};
 use crate::socket::{send_text, while_open, Meanwhile};
 use crate::state::AppState;
 use crate::table::{side_name, LastTrace, LegalMove};
-use arbiter_core::contender::cap::ConnectionEngines;
-use arbiter_core::contender::session::Session;
+use arbiter_core::contender::cap::{CapReached, ConnectionEngines};
+use arbiter_core::contender::session::{Fault, Session};
 use arbiter_core::play::game::position_command;
 use arbiter_core::records::log::{GameLog, MoveRecord, Score, Termination};
+use arbiter_net::front::websocket::serve_in_span;
 
 /// A start position and moves, as the page sends them.
 #[derive(Clone, Debug, Deserialize)]
@@ -38,30 +39,48 @@ pub struct Line {
     pub moves: String,
 }
 
+/// Why a line (a position and moves) cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("position: {0}")]
+    Position(#[source] PositionError),
+    /// Move `n` (from 1), `mv`, is not legal there.
+    #[error("move {n} ({mv}): {source}")]
+    Move {
+        n: usize,
+        mv: String,
+        source: MoveError,
+    },
+    /// A position of the line cannot be laid out.
+    #[error(transparent)]
+    Board(PositionError),
+}
+
 impl Line {
     fn move_list(&self) -> Vec<String> {
         self.moves.split_whitespace().map(str::to_owned).collect()
     }
 
     /// The game after the moves, every move checked by the rules.
-    pub fn replay(&self) -> Result<Box<dyn AnyGame>, String> {
+    pub fn replay(&self) -> Result<Box<dyn AnyGame>, LineError> {
         self.replay_traced().map(|r| r.game)
     }
 
     /// [`Line::replay`], with who made each move and the steps of the last
     /// move (the page animates it when it shows that move).
-    pub fn replay_traced(&self) -> Result<Replayed, String> {
-        let mut game =
-            game_from_position(self.position.trim()).map_err(|e| format!("position: {e}"))?;
+    pub fn replay_traced(&self) -> Result<Replayed, LineError> {
+        let mut game = game_from_position(self.position.trim()).map_err(LineError::Position)?;
         let moves = self.move_list();
         let mut trace = None;
         let mut movers = Vec::with_capacity(moves.len());
         for (i, mv) in moves.iter().enumerate() {
             let before = (i + 1 == moves.len()).then(|| game.position_string());
             movers.push(side_name(game.side_to_move()));
-            let (_, steps) = game
-                .play_traced(mv)
-                .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+            let (_, steps) = game.play_traced(mv).map_err(|source| LineError::Move {
+                n: i + 1,
+                mv: mv.clone(),
+                source,
+            })?;
             trace = before.map(|before| LastTrace { before, steps });
         }
         Ok(Replayed {
@@ -141,7 +160,7 @@ fn tablebase_view(tb: &mancala_tablebase::Tablebase, position: &str) -> Option<T
     })
 }
 
-pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
+pub fn answer(line: &Line) -> Result<PositionAnswer, LineError> {
     answer_with(line, None)
 }
 
@@ -149,7 +168,7 @@ pub fn answer(line: &Line) -> Result<PositionAnswer, String> {
 pub fn answer_with(
     line: &Line,
     tablebase: Option<&mancala_tablebase::Tablebase>,
-) -> Result<PositionAnswer, String> {
+) -> Result<PositionAnswer, LineError> {
     let Replayed {
         game,
         movers,
@@ -157,7 +176,7 @@ pub fn answer_with(
     } = line.replay_traced()?;
     let outcome = game.outcome();
     let position = game.position_string();
-    let board = view(&position).map_err(|e| e.to_string())?;
+    let board = view(&position).map_err(LineError::Board)?;
     let ending = outcome.map(|o| {
         crate::ending::in_words(o.result, &Termination::rules(o.reason), o.scores, &board)
     });
@@ -179,12 +198,12 @@ pub fn answer_with(
 pub async fn position(State(state): State<AppState>, Query(line): Query<Line>) -> Response {
     match answer_with(&line, state.config.tablebase.as_deref()) {
         Ok(a) => Json(a).into_response(),
-        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e).into_response(),
+        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).into_response(),
     }
 }
 
 /// The analysed line as a game log (result `*` while it is not over).
-pub fn export_log(line: &Line) -> Result<GameLog, String> {
+pub fn export_log(line: &Line) -> Result<GameLog, LineError> {
     let game = line.replay()?;
     let outcome = game.outcome();
     let result: Option<GameResult> = outcome.map(|o| o.result);
@@ -224,7 +243,7 @@ pub async fn export(Query(line): Query<Line>) -> Response {
             arbiter_core::records::pgn::write_game(&log),
         )
             .into_response(),
-        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e).into_response(),
+        Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()).into_response(),
     }
 }
 
@@ -302,20 +321,61 @@ pub fn option_view(decl: &OptionDecl) -> OptionView {
     v
 }
 
+/// Why a chosen option value is refused (it is not sent to the engine).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error("option {name}: {n} is outside {min}..{max}")]
+    OutOfRange {
+        name: String,
+        n: i64,
+        min: i64,
+        max: i64,
+    },
+    #[error("option {name}: {value:?} is not a whole number")]
+    NotWhole { name: String, value: String },
+    #[error("option {name}: {value:?} is not true or false")]
+    NotCheck { name: String, value: String },
+    /// `vars`: the combo's values, comma-separated.
+    #[error("option {name}: {value:?} is not one of {vars}")]
+    NotAVar {
+        name: String,
+        value: String,
+        vars: String,
+    },
+    #[error("option {0} is a button: it takes no value")]
+    Button(String),
+    #[error("option {0}: a value is one line")]
+    MultiLine(String),
+    #[error("the engine has no option {0:?}")]
+    Unknown(String),
+}
+
 /// Whether `value` fits the declaration of the option `decl` (UMI: a value
 /// that does not is malformed, so the server refuses it rather than send it):
 /// a spin an integer in its range, a check `true` or `false`, a combo one of
 /// its vars, a button no value. A string takes any one-line text.
-pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
-    let name = decl.name().as_str();
+pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), OptionError> {
+    let name = || decl.name().as_str().to_owned();
+    let valued = || (name(), value.to_owned());
     match decl.kind() {
         OptionKind::Spin { min, max, .. } => match value.trim().parse::<i64>() {
             Ok(n) if (*min..=*max).contains(&n) => Ok(()),
-            Ok(n) => Err(format!("option {name}: {n} is outside {min}..{max}")),
-            Err(_) => Err(format!("option {name}: {value:?} is not a whole number")),
+            Ok(n) => Err(OptionError::OutOfRange {
+                name: name(),
+                n,
+                min: *min,
+                max: *max,
+            }),
+            Err(_) => {
+                let (name, value) = valued();
+                Err(OptionError::NotWhole { name, value })
+            }
         },
         OptionKind::Check { .. } if value == "true" || value == "false" => Ok(()),
-        OptionKind::Check { .. } => Err(format!("option {name}: {value:?} is not true or false")),
+        OptionKind::Check { .. } => {
+            let (name, value) = valued();
+            Err(OptionError::NotCheck { name, value })
+        }
         OptionKind::Combo { vars, .. } => {
             if vars
                 .iter()
@@ -324,16 +384,18 @@ pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
                 Ok(())
             } else {
                 let vars: Vec<String> = vars.iter().map(ToString::to_string).collect();
-                Err(format!(
-                    "option {name}: {value:?} is not one of {}",
-                    vars.join(", ")
-                ))
+                let (name, value) = valued();
+                Err(OptionError::NotAVar {
+                    name,
+                    value,
+                    vars: vars.join(", "),
+                })
             }
         }
         OptionKind::Button if value.is_empty() => Ok(()),
-        OptionKind::Button => Err(format!("option {name} is a button: it takes no value")),
+        OptionKind::Button => Err(OptionError::Button(name())),
         OptionKind::String { .. } if value.contains(['\n', '\r']) => {
-            Err(format!("option {name}: a value is one line"))
+            Err(OptionError::MultiLine(name()))
         }
         OptionKind::String { .. } => Ok(()),
     }
@@ -341,12 +403,15 @@ pub fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
 
 /// [`check_value`] for each chosen option, by its declaration among
 /// `declared`; an undeclared name is refused too.
-pub fn check_values(declared: &[OptionDecl], chosen: &[(String, String)]) -> Result<(), String> {
+pub fn check_values(
+    declared: &[OptionDecl],
+    chosen: &[(String, String)],
+) -> Result<(), OptionError> {
     for (name, value) in chosen {
         let decl = declared
             .iter()
             .find(|d| d.name().matches(name))
-            .ok_or_else(|| format!("the engine has no option {name:?}"))?;
+            .ok_or_else(|| OptionError::Unknown(name.clone()))?;
         check_value(decl, value)?;
     }
     Ok(())
@@ -437,6 +502,32 @@ enum ServerMessage {
     },
 }
 
+/// Why the analysis engine did not start, or its search did not (what the
+/// page is told).
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyseError {
+    #[error("no such engine: {0}")]
+    NoSuchEngine(String),
+    /// The pages run as many engines as they may.
+    #[error("{name}: {source}")]
+    Cap { name: String, source: CapReached },
+    #[error("{name}: {source}")]
+    Start { name: String, source: Fault },
+    #[error(transparent)]
+    Line(#[from] LineError),
+    #[error("the game is over in this position: nothing to analyse")]
+    Over,
+    #[error("{name} does not play {game}")]
+    Game { name: String, game: String },
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// No `bestmove` after `stop` within the grace.
+    #[error("after stop: {0}")]
+    AfterStop(#[source] Fault),
+    #[error(transparent)]
+    Engine(#[from] Fault),
+}
+
 struct Analyst {
     name: String,
     session: Session,
@@ -451,15 +542,15 @@ struct Analyst {
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let ws = arbiter_net::front::websocket::upgrade(ws, 64 * 1024);
     if arbiter_core::shutdown::current() != arbiter_core::shutdown::Phase::Running {
-        return ws.on_upgrade(crate::stopping::refuse);
+        return serve_in_span(ws, crate::stopping::refuse);
     }
-    ws.on_upgrade(move |socket| drive(socket, state))
+    serve_in_span(ws, move |socket| drive(socket, state))
 }
 
 enum Event {
     Closed,
     Text(String),
-    Line(Result<String, String>),
+    Line(Result<String, Fault>),
     /// The server started to drain: an analysis stops at once.
     Stopping,
     Other,
@@ -468,15 +559,15 @@ enum Event {
 /// How long a `stop` may take before the engine is given up.
 const STOP_GRACE: Duration = Duration::from_secs(10);
 
-async fn next_line(analyst: &mut Option<Analyst>) -> Result<String, String> {
+async fn next_line(analyst: &mut Option<Analyst>) -> Result<String, Fault> {
     match analyst.as_mut() {
         // why a far deadline: `go infinite` has no end of its own; the
         // reader is cancel-safe, so the socket arm may win at any time.
-        Some(a) => a
-            .session
-            .read_line(Instant::now() + Duration::from_secs(24 * 3600), "info")
-            .await
-            .map_err(|e| e.to_string()),
+        Some(a) => {
+            a.session
+                .read_line(Instant::now() + Duration::from_secs(24 * 3600), "info")
+                .await
+        }
         None => std::future::pending().await,
     }
 }
@@ -585,7 +676,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                             analyst = Some(a);
                             Some(m)
                         }
-                        Err(message) => Some(ServerMessage::Error { message }),
+                        Err(e) => Some(ServerMessage::Error {
+                            message: e.to_string(),
+                        }),
                     }
                 }
                 Ok(ClientMessage::Go {
@@ -609,7 +702,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                         _ => Ok(()),
                     };
                     match (restarted, analyst.as_mut()) {
-                        (Err(message), _) => Some(ServerMessage::Error { message }),
+                        (Err(e), _) => Some(ServerMessage::Error {
+                            message: e.to_string(),
+                        }),
                         (Ok(()), None) => Some(ServerMessage::Error {
                             message: "choose an engine first".into(),
                         }),
@@ -622,7 +717,9 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                             match while_open(&mut socket, going, meanwhile).await {
                                 None => break,
                                 Some(Ok(position)) => Some(ServerMessage::Searching { position }),
-                                Some(Err(message)) => Some(ServerMessage::Error { message }),
+                                Some(Err(e)) => Some(ServerMessage::Error {
+                                    message: e.to_string(),
+                                }),
                             }
                         }
                     }
@@ -651,15 +748,21 @@ async fn start(
     name: &str,
     state: &AppState,
     engines: &ConnectionEngines,
-) -> Result<Analyst, String> {
+) -> Result<Analyst, AnalyseError> {
     let spec = state
         .engine(name)
-        .ok_or_else(|| format!("no such engine: {name}"))?;
-    let slot = engines.take().map_err(|e| format!("{name}: {e}"))?;
+        .ok_or_else(|| AnalyseError::NoSuchEngine(name.to_owned()))?;
+    let slot = engines.take().map_err(|source| AnalyseError::Cap {
+        name: name.to_owned(),
+        source,
+    })?;
     let mut session = state
         .start_session(spec)
         .await
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(|source| AnalyseError::Start {
+            name: name.to_owned(),
+            source,
+        })?;
     session.hold(slot);
     Ok(Analyst {
         name: name.to_owned(),
@@ -677,14 +780,17 @@ async fn go(
     line: &Line,
     options: &[(String, String)],
     state: &AppState,
-) -> Result<String, String> {
+) -> Result<String, AnalyseError> {
     let game = line.replay()?;
     if game.outcome().is_some() {
-        return Err("the game is over in this position: nothing to analyse".into());
+        return Err(AnalyseError::Over);
     }
     let id = game.game_id().to_string();
     if !a.session.plays(&id) {
-        return Err(format!("{} does not play {id}", a.name));
+        return Err(AnalyseError::Game {
+            name: a.name.clone(),
+            game: id,
+        });
     }
     check_values(&a.session.options, options)?;
     if a.searching {
@@ -695,29 +801,22 @@ async fn go(
                 .session
                 .read_line(deadline, "bestmove")
                 .await
-                .map_err(|e| format!("after stop: {e}"))?;
+                .map_err(AnalyseError::AfterStop)?;
             if l.starts_with("bestmove") {
                 break;
             }
         }
         a.searching = false;
     }
-    let fail = |e: arbiter_core::contender::session::Fault| e.to_string();
-    a.session.set_options(options).await.map_err(fail)?;
+    a.session.set_options(options).await?;
     if a.game.as_deref() != Some(id.as_str()) {
-        a.session
-            .send(&format!("newgame {id}"))
-            .await
-            .map_err(fail)?;
+        a.session.send(&format!("newgame {id}")).await?;
         a.game = Some(id);
     }
-    a.session
-        .ready(state.config.timeouts.ready)
-        .await
-        .map_err(fail)?;
+    a.session.ready(state.config.timeouts.ready).await?;
     let position = position_command(game.game_id(), &game.start_string(), &game.moves());
-    a.session.send(&position).await.map_err(fail)?;
-    a.session.send("go infinite").await.map_err(fail)?;
+    a.session.send(&position).await?;
+    a.session.send("go infinite").await?;
     a.searching = true;
     let searched = game.position_string();
     a.searched = Some(game);
@@ -757,7 +856,7 @@ mod tests {
         assert!(start.trace.is_none());
         let e =
             answer(&line("bohnenspiel 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0", "3 3")).expect_err("illegal");
-        assert!(e.contains("move 2 (3)"), "{e}");
+        assert!(e.to_string().contains("move 2 (3)"), "{e}");
         assert!(answer(&line("nonsense", "")).is_err());
     }
 
@@ -849,16 +948,16 @@ mod tests {
         let ok = |name: &str, value: &str| check_values(&d, &[(name.into(), value.into())]);
         assert_eq!(ok("Level", "12"), Ok(()));
         assert_eq!(ok("level", "1"), Ok(()), "names match case-insensitively");
-        assert!(ok("Level", "99").is_err_and(|e| e.contains("1..20")));
+        assert!(ok("Level", "99").is_err_and(|e| e.to_string().contains("1..20")));
         assert!(ok("Level", "ten").is_err());
         assert_eq!(ok("Careful", "false"), Ok(()));
         assert!(ok("Careful", "yes").is_err());
         assert_eq!(ok("Style", "wild"), Ok(()));
-        assert!(ok("Style", "mild").is_err_and(|e| e.contains("solid, wild")));
+        assert!(ok("Style", "mild").is_err_and(|e| e.to_string().contains("solid, wild")));
         assert_eq!(ok("Clear Hash", ""), Ok(()));
         assert!(ok("Clear Hash", "1").is_err());
         assert_eq!(ok("Book File", "my book.bin"), Ok(()));
         assert!(ok("Book File", "a\nquit").is_err());
-        assert!(ok("Threads", "2").is_err_and(|e| e.contains("no option")));
+        assert!(ok("Threads", "2").is_err_and(|e| e.to_string().contains("no option")));
     }
 }

@@ -12,10 +12,47 @@ use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use mancala_rules::{normalize_position, GameId};
+use mancala_rules::{normalize_position, GameId, PositionError};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{lay_out, BoardView};
+
+/// Why a draft cannot be edited so: its shape, the target or the value
+/// (whether the result is a valid position is the rules' answer,
+/// [`Edited::error`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("hole {0:?} is not a hole number")]
+    HoleNumber(String),
+    #[error("cannot edit {0:?} (hole:N, store:south, store:north, side or round)")]
+    Target(String),
+    #[error("{what}: {value:?} is not a count (digits only)")]
+    NotACount { what: String, value: String },
+    #[error("the position is empty")]
+    Empty,
+    /// The draft's first field names no game.
+    #[error(transparent)]
+    Game(PositionError),
+    #[error("a {game} position has {needed} fields, this one {found}")]
+    Fields {
+        game: GameId,
+        needed: usize,
+        found: usize,
+    },
+    #[error("{game} has no hole {n}")]
+    NoHole { game: GameId, n: u32 },
+    #[error("{0} has no stores or reserves")]
+    NoStores(GameId),
+    #[error("stores {0:?}: expected SOUTH/NORTH")]
+    Stores(String),
+    #[error("side to move {0:?}: S or N")]
+    Side(String),
+    #[error("{0} has no rounds")]
+    NoRounds(GameId),
+    /// The edited draft cannot be drawn.
+    #[error(transparent)]
+    Layout(PositionError),
+}
 
 /// What an edit changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,49 +66,49 @@ pub enum Target {
 }
 
 impl std::str::FromStr for Target {
-    type Err = String;
+    type Err = EditError;
 
     /// `hole:3`, `store:south`, `store:north`, `side`, `round`.
-    fn from_str(text: &str) -> Result<Target, String> {
+    fn from_str(text: &str) -> Result<Target, EditError> {
         match text.split_once(':') {
             Some(("hole", n)) => n
                 .parse()
                 .map(Target::Hole)
-                .map_err(|_| format!("hole {n:?} is not a hole number")),
+                .map_err(|_| EditError::HoleNumber(n.to_owned())),
             Some(("store", "south")) => Ok(Target::Store(0)),
             Some(("store", "north")) => Ok(Target::Store(1)),
             None if text == "side" => Ok(Target::SideToMove),
             None if text == "round" => Ok(Target::Round),
-            _ => Err(format!(
-                "cannot edit {text:?} (hole:N, store:south, store:north, side or round)"
-            )),
+            _ => Err(EditError::Target(text.to_owned())),
         }
     }
 }
 
-fn count(value: &str, what: &str) -> Result<u32, String> {
-    value
-        .parse()
-        .map_err(|_| format!("{what}: {value:?} is not a count (digits only)"))
+fn count(value: &str, what: &str) -> Result<u32, EditError> {
+    value.parse().map_err(|_| EditError::NotACount {
+        what: what.to_owned(),
+        value: value.to_owned(),
+    })
 }
 
 /// `draft` with `target` set to `value`; an error names what cannot be
 /// edited so (the draft's shape, the target or the value), not whether the
 /// result is a valid position: [`edit`] asks the rules that.
-pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String> {
+pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, EditError> {
     let mut fields: Vec<String> = draft.split_whitespace().map(str::to_owned).collect();
     let game: GameId = fields
         .first()
-        .ok_or("the position is empty")?
+        .ok_or(EditError::Empty)?
         .parse()
-        .map_err(|e| format!("{e}"))?;
+        .map_err(EditError::Game)?;
     let at = game.layout();
     let needed = at.fields();
     if fields.len() != needed {
-        return Err(format!(
-            "a {game} position has {needed} fields, this one {}",
-            fields.len()
-        ));
+        return Err(EditError::Fields {
+            game,
+            needed,
+            found: fields.len(),
+        });
     }
     let value = value.trim();
     match target {
@@ -80,7 +117,7 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
             let slot = (n as usize)
                 .checked_sub(1)
                 .and_then(|i| holes.get_mut(i))
-                .ok_or_else(|| format!("{game} has no hole {n}"))?;
+                .ok_or(EditError::NoHole { game, n })?;
             if !(value == "x" && at.closable) {
                 count(value, &format!("hole {n}"))?;
             }
@@ -88,12 +125,10 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
             fields[1] = holes.join(",");
         }
         Target::Store(side) => {
-            let i = at
-                .pair_field()
-                .ok_or_else(|| format!("{game} has no stores or reserves"))?;
+            let i = at.pair_field().ok_or(EditError::NoStores(game))?;
             let mut pair: Vec<String> = fields[i].split('/').map(str::to_owned).collect();
             if pair.len() != 2 {
-                return Err(format!("stores {:?}: expected SOUTH/NORTH", fields[i]));
+                return Err(EditError::Stores(fields[i].clone()));
             }
             count(value, "store")?;
             pair[side] = value.to_owned();
@@ -101,14 +136,12 @@ pub fn apply(draft: &str, target: Target, value: &str) -> Result<String, String>
         }
         Target::SideToMove => {
             if value != "S" && value != "N" {
-                return Err(format!("side to move {value:?}: S or N"));
+                return Err(EditError::Side(value.to_owned()));
             }
             fields[at.side_field()] = value.to_owned();
         }
         Target::Round => {
-            let i = at
-                .round_field()
-                .ok_or_else(|| format!("{game} has no rounds"))?;
+            let i = at.round_field().ok_or(EditError::NoRounds(game))?;
             count(value, "round")?;
             fields[i] = value.to_owned();
         }
@@ -128,16 +161,16 @@ pub struct Edited {
     pub error: Option<String>,
 }
 
-pub fn edit(draft: &str, target: Target, value: &str) -> Result<Edited, String> {
+pub fn edit(draft: &str, target: Target, value: &str) -> Result<Edited, EditError> {
     let edited = apply(draft, target, value)?;
     match normalize_position(&edited) {
         Ok(canonical) => Ok(Edited {
-            board: lay_out(canonical.clone()).map_err(|e| e.to_string())?,
+            board: lay_out(canonical.clone()).map_err(EditError::Layout)?,
             draft: canonical,
             error: None,
         }),
         Err(e) => Ok(Edited {
-            board: lay_out(edited.clone()).map_err(|e| e.to_string())?,
+            board: lay_out(edited.clone()).map_err(EditError::Layout)?,
             draft: edited,
             error: Some(e.to_string()),
         }),

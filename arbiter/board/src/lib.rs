@@ -10,9 +10,9 @@
 //! - [`edit`]: the analysis page's board editing (a draft position).
 //! - [`analyse`]: positions and lines checked by the rules; one engine under
 //!   `go infinite` per WebSocket.
-//! - [`replay`]: logs read with the PGN / JSON-lines readers.
-//! - [`security`]: the `Host` / `Origin` types, from the front
-//!   ([`arbiter_net::front::guard`], which checks every request of every listener).
+//! - [`games`]: logs read with the PGN / JSON-lines readers, games worked
+//!   out ply by ply (pure: no handler, no state).
+//! - [`replay`]: the replay page's handlers (`/api/logs`, `/api/replay`).
 //! - [`socket`]: the WebSocket settings both sockets use.
 //! - [`state`]: what handlers share, passed explicitly.
 //! - [`stopping`]: the drain at the first signal (refusals, the games in
@@ -25,6 +25,7 @@ pub mod assets;
 pub mod board;
 pub mod edit;
 pub mod ending;
+pub mod games;
 pub mod kept;
 pub mod live;
 pub mod nav;
@@ -45,12 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::state::{AppState, EngineInfo, ServeConfig};
 
-/// The `Host` / `Origin` guard's types, where they were before the front
-/// took the guard over.
-pub mod security {
-    pub use arbiter_net::front::guard::{AllowedHosts, Refusal};
-}
-use security::AllowedHosts;
+use arbiter_net::front::guard::AllowedHosts;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 

@@ -10,6 +10,8 @@
 //! `newgame` for the next one with the same choice, a new process only for a
 //! new choice or after a crash. When the socket closes, its engines are ended.
 
+pub mod refused;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -17,11 +19,12 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
-use mancala_rules::{start_position, GameId, Side};
+use mancala_rules::{start_position, GameId, PositionError, Side};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 use crate::kept::{EngineKey, Kept};
+use crate::play::refused::{EngineError, MoveRefused, StartError};
 use crate::socket::{send_text, while_open, Meanwhile};
 use crate::state::{AppState, ServeConfig};
 use crate::stopping;
@@ -31,6 +34,7 @@ use arbiter_core::contender::session::{BestMove, Fault, Session};
 use arbiter_core::play::game::{forfeit, gameover_line};
 use arbiter_core::play::tc::TimeControl;
 use arbiter_core::records::log::{Score, Termination};
+use arbiter_net::front::websocket::serve_in_span;
 
 /// Largest message a page may send (a start request with a position string).
 const MAX_MESSAGE: usize = 64 * 1024;
@@ -150,11 +154,10 @@ impl Live {
         }
     }
 
-    fn message(&self) -> Result<ServerMessage<'_>, String> {
-        let view = self
-            .table
-            .view(self.seen, self.turn_started.elapsed())
-            .map_err(|e| format!("internal: cannot show the position: {e}"))?;
+    /// The game's state for the page; `Err`: the position cannot be shown
+    /// (a bug: the rules made it).
+    fn message(&self) -> Result<ServerMessage<'_>, PositionError> {
+        let view = self.table.view(self.seen, self.turn_started.elapsed())?;
         let thinking = self
             .thinking
             .as_ref()
@@ -289,9 +292,9 @@ impl Live {
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let ws = arbiter_net::front::websocket::upgrade(ws, MAX_MESSAGE);
     if arbiter_core::shutdown::current() != arbiter_core::shutdown::Phase::Running {
-        return ws.on_upgrade(stopping::refuse);
+        return serve_in_span(ws, stopping::refuse);
     }
-    ws.on_upgrade(move |socket| drive(socket, state))
+    serve_in_span(ws, move |socket| drive(socket, state))
 }
 
 enum Event {
@@ -392,13 +395,13 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                     let busy = "still starting the last game: try again when it has started";
                     match while_open(&mut socket, starting, Meanwhile::Refuse(busy)).await {
                         Some(Ok(game)) => live = Some(game),
-                        Some(Err(e)) => error = Some(e),
+                        Some(Err(e)) => error = Some(e.to_string()),
                         None => break,
                     }
                 }
                 Ok(ClientMessage::Move { mv }) => match live.as_mut() {
                     None => error = Some("no game: start one first".into()),
-                    Some(l) => error = human_move(l, &mv).err(),
+                    Some(l) => error = human_move(l, &mv).err().map(|e| e.to_string()),
                 },
             },
             Event::Thought(thought) => {
@@ -510,7 +513,8 @@ impl Page {
         let ply = l.table.moves_played();
         let sent = match l.message() {
             Ok(m) => self.send_one(socket, &m).await,
-            Err(message) => {
+            Err(e) => {
+                let message = format!("internal: cannot show the position: {e}");
                 self.send_one(socket, &ServerMessage::Error { message })
                     .await
             }
@@ -537,39 +541,36 @@ fn to_json(m: &ServerMessage, largest: &mut usize) -> Option<String> {
     String::from_utf8(buf).ok()
 }
 
-fn human_move(live: &mut Live, text: &str) -> Result<(), String> {
-    let side = live
-        .table
-        .to_move()
-        .ok_or_else(|| PlayError::GameOver.to_string())?;
+fn human_move(live: &mut Live, text: &str) -> Result<(), MoveRefused> {
+    let side = live.table.to_move().ok_or(PlayError::GameOver)?;
     if !matches!(live.seats[side.index()], Seat::Human) {
-        return Err(format!("it is the engine's turn ({side})"));
+        return Err(MoveRefused::EngineToMove(side));
     }
     live.table
-        .play(side, text.trim(), live.turn_started.elapsed(), None)
-        .map_err(|e| e.to_string())?;
+        .play(side, text.trim(), live.turn_started.elapsed(), None)?;
     live.turn_started = Instant::now();
     Ok(())
 }
 
 /// The start position a request names.
-pub fn start_of(request: &StartRequest) -> Result<String, String> {
+pub fn start_of(request: &StartRequest) -> Result<String, StartError> {
     match (&request.position, &request.game) {
         (Some(p), _) if !p.trim().is_empty() => Ok(p.trim().to_owned()),
         (_, Some(g)) => {
-            let id: GameId = g.parse().map_err(|e| format!("{e}"))?;
+            let id: GameId = g.parse().map_err(StartError::Game)?;
             Ok(start_position(id))
         }
-        _ => Err("name a game or a position".into()),
+        _ => Err(StartError::NoStart),
     }
 }
 
 /// The time control a request names (cutechess syntax).
-pub fn time_control_of(request: &StartRequest) -> Result<TimeControl, String> {
+pub fn time_control_of(request: &StartRequest) -> Result<TimeControl, StartError> {
     let text = request.tc.as_deref().unwrap_or(DEFAULT_TC);
-    let mut tc: TimeControl = text
-        .parse()
-        .map_err(|e| format!("time control {text:?}: {e}"))?;
+    let mut tc: TimeControl = text.parse().map_err(|source| StartError::TimeControl {
+        text: text.to_owned(),
+        source,
+    })?;
     if tc.margin.is_zero() {
         tc.margin = arbiter_core::contender::config::DEFAULT_TIME_MARGIN;
     }
@@ -589,15 +590,15 @@ async fn start(
     state: &AppState,
     engines: &ConnectionEngines,
     kept: &mut Kept<Box<Session>>,
-) -> Result<Live, String> {
+) -> Result<Live, StartError> {
     let start = start_of(request)?;
     let tc = time_control_of(request)?;
-    let table = Table::new(&start, [tc, tc], state.config.max_plies)
-        .map_err(|e| format!("position: {e}"))?;
+    let table =
+        Table::new(&start, [tc, tc], state.config.max_plies).map_err(StartError::Position)?;
     let requests = [&request.south, &request.north];
     let keys = requests.map(engine_key);
     if tc.is_unlimited() && keys.iter().any(Option::is_some) {
-        return Err("an engine needs a time control (e.g. 60+1 or st=1)".into());
+        return Err(StartError::Untimed);
     }
     let grace = state.config.quit_grace;
     // A changed choice ends the old engine, before any new one starts.
@@ -627,7 +628,11 @@ async fn start(
                 for s in ready.chain(reused.into_iter().flatten()) {
                     s.shutdown(grace).await;
                 }
-                return Err(format!("{side} engine {}: {e}", key.name));
+                return Err(StartError::Engine {
+                    side,
+                    name: key.name.clone(),
+                    source: e,
+                });
             }
         }
     }
@@ -649,7 +654,7 @@ async fn ready_engine(
     game: GameId,
     state: &AppState,
     engines: &ConnectionEngines,
-) -> Result<Box<Session>, String> {
+) -> Result<Box<Session>, EngineError> {
     let config = &state.config;
     if let Some(mut s) = again {
         if s.is_alive() && s.plays(game.as_str()) {
@@ -659,7 +664,7 @@ async fn ready_engine(
                     tracing::warn!(engine = %seat.player, %fault, "kept engine failed its newgame; restarting it");
                     if !matches!(fault, Fault::Gone { .. }) {
                         s.shutdown(config.quit_grace).await;
-                        return Err(fault.to_string());
+                        return Err(fault.into());
                     }
                 }
             }
@@ -680,17 +685,16 @@ async fn start_engine(
     game: GameId,
     state: &AppState,
     engines: &ConnectionEngines,
-) -> Result<Session, String> {
+) -> Result<Session, EngineError> {
     let spec = state.engine(&seat.player).ok_or_else(|| {
         let known: Vec<String> = state.engine_infos().into_iter().map(|e| e.name).collect();
-        format!(
-            "no such engine (this server has: human, {})",
-            known.join(", ")
-        )
+        EngineError::NoSuchEngine {
+            known: known.join(", "),
+        }
     })?;
     let config = &state.config;
-    let slot = engines.take().map_err(|e| e.to_string())?;
-    let mut session = state.start_session(spec).await.map_err(|e| e.to_string())?;
+    let slot = engines.take()?;
+    let mut session = state.start_session(spec).await?;
     session.hold(slot);
     let mut options = spec.options.clone();
     if let Some(level) = seat.level {
@@ -700,21 +704,16 @@ async fn start_engine(
     }
     let setup = async {
         if !session.plays(game.as_str()) {
-            return Err(format!(
-                "does not play {game} (it plays: {})",
-                session.games.join(" ")
-            ));
+            return Err(EngineError::Game {
+                game,
+                plays: session.games.join(" "),
+            });
         }
         // why: a Level the engine does not declare in its range (a deep
         // link's `level=99`) is refused, not sent as a malformed setoption.
         crate::analyse::check_values(&session.options, &options)?;
-        session
-            .set_options(&options)
-            .await
-            .map_err(|e| e.to_string())?;
-        new_game(&mut session, game, config)
-            .await
-            .map_err(|e| e.to_string())
+        session.set_options(&options).await?;
+        Ok(new_game(&mut session, game, config).await?)
     };
     match setup.await {
         Ok(()) => Ok(session),
@@ -756,11 +755,17 @@ mod tests {
     fn bad_requests_get_clear_errors() {
         let r =
             request(r#"{"game":"chess","south":{"player":"human"},"north":{"player":"human"}}"#);
-        assert!(start_of(&r).expect_err("unknown game").contains("chess"));
+        assert!(start_of(&r)
+            .expect_err("unknown game")
+            .to_string()
+            .contains("chess"));
         let r = request(
             r#"{"game":"bosh","south":{"player":"human"},"north":{"player":"human"},"tc":"soon"}"#,
         );
-        assert!(time_control_of(&r).expect_err("bad tc").contains("soon"));
+        assert!(time_control_of(&r)
+            .expect_err("bad tc")
+            .to_string()
+            .contains("soon"));
         assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"run","cmd":"rm"}"#).is_err());
     }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::live::{LiveHub, LiveState};
+use crate::live::hub::{LiveHub, LiveState};
 use arbiter_core::contender::cap::EngineCap;
 use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::contender::process::LaunchSpec;

@@ -46,6 +46,8 @@ impl fmt::Display for PlayError {
     }
 }
 
+impl std::error::Error for PlayError {}
+
 /// The game, its clocks and its end.
 pub struct Table {
     game: Box<dyn AnyGame>,

@@ -32,8 +32,8 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::board::{self, BoardView};
+use crate::games::{summary, GameSummary};
 use crate::live::eval::{ply_scores, PlyScore};
-use crate::replay::{summary, GameSummary};
 use arbiter_core::records::log::{GameLog, Score};
 use arbiter_core::stats::json::Report;
 
@@ -252,7 +252,7 @@ struct Playing {
     position: String,
     /// The plies played since `shown.last`, not yet built (no one read the
     /// event since, or they are within the delay).
-    unshown: Unshown,
+    unshown: Unshown<PlyFigures>,
     /// Plies played so far, shown or not.
     plies: u32,
     /// The latest clocks, shown or not (a drain's deadline).
@@ -487,6 +487,14 @@ impl Drop for WriterGuard {
 pub struct LiveHub {
     inner: Arc<Inner>,
 }
+
+/// What the live routes read of a server's state: its live event, if any.
+/// (The server's state provides it, `FromRef`; the live room does not know
+/// that state, which knows the hub.) why here, not beside the routes: the
+/// routes' socket ([`crate::live::socket`]) reads it too, and a type the
+/// routes' module held would tie it and its socket in a circle.
+#[derive(Clone, Debug)]
+pub struct LiveState(pub Option<LiveHub>);
 
 impl Default for LiveHub {
     fn default() -> LiveHub {

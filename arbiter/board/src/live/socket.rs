@@ -18,14 +18,16 @@ use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt as _;
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc::{self, error::TrySendError};
 
+use crate::live::hub::LiveState;
 use crate::live::hub::{LiveHub, Snapshot};
-use crate::live::LiveState;
+use arbiter_net::front::websocket::serve_in_span;
 
 /// A message as JSON text, shared by every page.
 type Text = Arc<str>;
@@ -36,14 +38,20 @@ pub const QUEUED: usize = 256;
 /// Largest message accepted from a page (it has nothing to say).
 const MAX_INCOMING: usize = 4096;
 
+/// What every live route answers on a server without a live event. why
+/// here: the live routes ([`crate::live`]) use this socket, so the socket
+/// may not use them.
+pub(crate) fn no_event() -> Response {
+    (StatusCode::NOT_FOUND, "no live event on this server").into_response()
+}
+
 /// `GET /ws/live`.
 pub async fn socket(ws: WebSocketUpgrade, State(LiveState(live)): State<LiveState>) -> Response {
     let Some(hub) = live else {
-        return super::no_event();
+        return no_event();
     };
-    arbiter_net::front::websocket::upgrade(ws, MAX_INCOMING)
-        .on_upgrade(move |socket| feed(socket, hub))
-        .into_response()
+    let ws = arbiter_net::front::websocket::upgrade(ws, MAX_INCOMING);
+    serve_in_span(ws, move |socket| feed(socket, hub))
 }
 
 /// The first message: the snapshot, tagged like the others.

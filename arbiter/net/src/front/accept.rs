@@ -1,5 +1,5 @@
 //! The accept loop of a listener. Each connection is admitted
-//! ([`super::admission`]) and served on a task of its own
+//! ([`super::conn_limits`]) and served on a task of its own
 //! ([`super::conn`]), or refused: a short `503 Service Unavailable` naming
 //! the limit, then closed. Every refused connection gets its 503, however
 //! many come at once: it is written in the loop itself, with bounded work
@@ -26,7 +26,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
-use super::admission::{Admission, Full};
+use super::conn_limits::{Admission, Full};
 use super::guard::AllowedHosts;
 use super::{conn, layers, Limits};
 

@@ -14,6 +14,9 @@
 //!   own rules for a page that stops reading (`web::socket::SEND_TIMEOUT`).
 //! - Every request carries its connection's peer address, axum's
 //!   [`ConnectInfo`] (the KGP WebSocket's greetings are counted by address).
+//! - The connection is served in a span naming its peer (`conn{peer=…}`),
+//!   so every log line of its requests, and of the sockets they open
+//!   ([`super::websocket::serve_in_span`]), says whose it is.
 
 use std::io;
 use std::net::SocketAddr;
@@ -29,7 +32,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
-use super::admission::Ticket;
+use super::conn_limits::Ticket;
 use super::Limits;
 
 /// When a connection last moved a byte, in milliseconds since it opened.
@@ -119,8 +122,20 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Tracked<S> {
 }
 
 /// Serves `app` on one admitted connection until it closes, or is closed by
-/// a deadline (logged at `info` with the peer and the reason).
+/// a deadline (logged at `info` with the reason, in the connection's span:
+/// its peer).
 pub async fn serve<S>(stream: S, peer: SocketAddr, ticket: Ticket, app: Router, limits: Limits)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    use tracing::Instrument;
+    let span = tracing::info_span!("conn", %peer);
+    serve_in_span(stream, peer, ticket, app, limits)
+        .instrument(span)
+        .await
+}
+
+async fn serve_in_span<S>(stream: S, peer: SocketAddr, ticket: Ticket, app: Router, limits: Limits)
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -148,14 +163,13 @@ where
             done = connection.as_mut() => {
                 if let Err(e) = done {
                     // A header deadline, a client gone mid-request, a bad request.
-                    tracing::info!(%peer, "connection closed: {e}");
+                    tracing::info!("connection closed: {e}");
                 }
                 return;
             }
             () = tokio::time::sleep_until(idle_at) => {
                 if progress.last() + limits.idle_timeout <= Instant::now() {
                     tracing::info!(
-                        %peer,
                         "connection closed: no byte either way for {}s (--idle-timeout)",
                         limits.idle_timeout.as_secs_f64()
                     );
@@ -163,5 +177,94 @@ where
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use axum::routing::get;
+    use axum::Router;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use crate::front::server::Server;
+
+    /// What the test's subscriber wrote.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let mut log = self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            log.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+        type Writer = Captured;
+
+        fn make_writer(&'a self) -> Captured {
+            self.clone()
+        }
+    }
+
+    /// A handler's log line says which connection (its peer) and which
+    /// route it was for, without being told: the front's spans do.
+    /// (A current-thread runtime, so the subscriber set for this thread
+    /// sees the connection's task.)
+    #[tokio::test]
+    async fn a_log_line_of_a_connection_names_its_peer_and_route() {
+        let captured = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(captured.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        let app = Router::new().route(
+            "/hello",
+            get(|| async {
+                tracing::info!("answering");
+                "hi"
+            }),
+        );
+        let server = Server::bind_tls(([127, 0, 0, 1], 0).into(), &[], None, |_| app)
+            .await
+            .expect("binds on loopback");
+        let addr = server.addr;
+        let serving = tokio::spawn(server.run());
+        let mut client = tokio::net::TcpStream::connect(addr)
+            .await
+            .expect("connects");
+        let me = client.local_addr().expect("the client's address");
+        let request =
+            format!("GET /hello?secret=1 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+        client.write_all(request.as_bytes()).await.expect("sends");
+        let mut answer = String::new();
+        tokio::time::timeout(Duration::from_secs(60), client.read_to_string(&mut answer))
+            .await
+            .expect("answered in time")
+            .expect("reads");
+        serving.abort();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let log = captured.0.lock().expect("the log").clone();
+        let log = String::from_utf8_lossy(&log);
+        let line = log
+            .lines()
+            .find(|l| l.contains("answering"))
+            .unwrap_or_else(|| panic!("the handler's line in {log}"));
+        assert!(line.contains(&format!("peer={me}")), "{line}");
+        assert!(line.contains("route=/hello"), "{line}");
+        assert!(!line.contains("secret"), "no query in the log: {line}");
     }
 }

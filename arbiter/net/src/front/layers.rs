@@ -7,12 +7,18 @@
 //! body's arrival included, takes longer is answered 408 — a body announced
 //! as 99,999,999,999 bytes and never sent holds nothing past it).
 //! A WebSocket's request ends at its upgrade: the socket's life is not a
-//! request's.
+//! request's. Outermost, each request's span (`request{method=… route=…}`,
+//! inside its connection's, which names the peer), so that every log line
+//! of a request, the guard's refusal included, names its route.
 
+use axum::extract::Request;
 use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::Response;
 use axum::Router;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
+use tracing::Instrument;
 
 use super::guard::{self, AllowedHosts};
 use super::Limits;
@@ -25,8 +31,20 @@ pub fn wrap(app: Router, allowed: Option<AllowedHosts>, limits: &Limits) -> Rout
             limits.request_timeout,
         ))
         .layer(RequestBodyLimitLayer::new(limits.max_body));
-    match allowed {
+    let app = match allowed {
         Some(allowed) => app.layer(axum::middleware::from_fn_with_state(allowed, guard::guard)),
         None => app,
-    }
+    };
+    app.layer(axum::middleware::from_fn(in_span))
+}
+
+/// Handles `request` in a span naming its method and route (the path; why
+/// not the query: it may carry what is nobody's business in a log).
+async fn in_span(request: Request, next: Next) -> Response {
+    let span = tracing::info_span!(
+        "request",
+        method = %request.method(),
+        route = %request.uri().path(),
+    );
+    next.run(request).instrument(span).await
 }

@@ -2,8 +2,12 @@
 //! (the board's play and analysis sockets, the live page, the remote
 //! endpoint's `/umi`) and client side (the bridge, `arbiter connect`).
 
-use axum::extract::ws::WebSocketUpgrade;
+use std::future::Future;
+
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
+use axum::response::Response;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tracing::Instrument;
 
 /// The read buffer of one socket. What goes through these sockets are short
 /// messages (a page's JSON, one UMI line a frame); tungstenite's default
@@ -20,6 +24,19 @@ pub fn upgrade(ws: WebSocketUpgrade, max_message: usize) -> WebSocketUpgrade {
     ws.max_message_size(max_message)
         .max_frame_size(max_message)
         .read_buffer_size(READ_BUFFER)
+}
+
+/// `ws.on_upgrade(serve)`, the socket served in the span of the request
+/// that opened it: its connection's peer and its route. why: axum serves an
+/// upgraded socket on a task of its own, whose log lines would otherwise
+/// name neither.
+pub fn serve_in_span<F, Fut>(ws: WebSocketUpgrade, serve: F) -> Response
+where
+    F: FnOnce(WebSocket) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let span = tracing::Span::current();
+    ws.on_upgrade(move |socket| serve(socket).instrument(span))
 }
 
 /// A client's settings, the same as [`upgrade`]'s.

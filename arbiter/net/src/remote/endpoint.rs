@@ -24,10 +24,10 @@ use tracing::Instrument;
 
 use crate::remote::conn::{Admission, ConnState};
 use crate::remote::frames::{configure, send_close, umi_close};
-use crate::remote::kgp::KgpEndpoint;
+use crate::remote::kgp::endpoint::KgpEndpoint;
 use crate::remote::limits::Limits;
 use crate::remote::refusal::refusal;
-use crate::remote::registry::{Connection, Pipe, Registry};
+use crate::remote::registry::{Connection, Pipe, Refused, Registry};
 use crate::remote::socket::{self, UmiSocket};
 
 /// What the endpoint's handlers share.
@@ -129,31 +129,43 @@ async fn upgrade(
         .into_response()
 }
 
+/// Why a connection without an `Authorization` header did not
+/// authenticate with its first frame (what its close frame says).
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("no auth frame in time")]
+    NotInTime,
+    #[error("closed before authenticating")]
+    Closed,
+    #[error("first frame is not `auth <token>`")]
+    NotAuth,
+    /// The registry refused the token or the connection.
+    #[error(transparent)]
+    Refused(#[from] Refused),
+}
+
 /// Reads the `auth <token>` first frame before the deadline.
 async fn first_frame_auth(
     socket: &mut WebSocket,
     ep: &Endpoint,
     ip: IpAddr,
-) -> Result<(String, Admission), String> {
+) -> Result<(String, Admission), AuthError> {
     let deadline = Instant::now() + ep.limits.auth_deadline;
     let frame = match tokio::time::timeout_at(deadline, socket.recv()).await {
-        Err(_) => return Err("no auth frame in time".into()),
-        Ok(None | Some(Err(_))) => return Err("closed before authenticating".into()),
+        Err(_) => return Err(AuthError::NotInTime),
+        Ok(None | Some(Err(_))) => return Err(AuthError::Closed),
         Ok(Some(Ok(frame))) => frame,
     };
     let Message::Text(text) = frame else {
-        return Err("first frame is not `auth <token>`".into());
+        return Err(AuthError::NotAuth);
     };
     let token = text
         .as_str()
         .trim_end_matches(['\r', '\n'])
         .strip_prefix("auth ")
-        .ok_or("first frame is not `auth <token>`")?;
-    let remote = ep
-        .registry
-        .identify_from(ip, Some(token.trim()))
-        .map_err(|why| why.to_string())?;
-    let admission = ep.registry.admit(&remote).map_err(|why| why.to_string())?;
+        .ok_or(AuthError::NotAuth)?;
+    let remote = ep.registry.identify_from(ip, Some(token.trim()))?;
+    let admission = ep.registry.admit(&remote)?;
     Ok((remote, admission))
 }
 
@@ -164,6 +176,7 @@ async fn serve(mut socket: WebSocket, ep: Endpoint, auth: Auth, query: Option<St
             Ok(found) => found,
             Err(why) => {
                 tracing::info!("remote: dropped an unauthenticated connection: {why}");
+                let why = why.to_string();
                 send_close(&mut socket, umi_close(&why), ep.limits.write_timeout).await;
                 return;
             }

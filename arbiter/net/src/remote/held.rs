@@ -90,7 +90,7 @@ impl Held {
             return Err(WriteError::Closed);
         };
         if let Err(why) = socket.send(lines).await {
-            self.end(&why);
+            self.end(&why.to_string());
         }
         Ok(())
     }
@@ -111,7 +111,7 @@ impl Held {
             Ok(Some(item)) => Got::Item(item),
             Ok(None) => Got::Nothing,
             Err(why) => {
-                self.end(&why);
+                self.end(&why.to_string());
                 Got::Ended
             }
         }
@@ -133,7 +133,7 @@ impl Held {
             Ok(Some(item)) => Got::Item(item),
             Ok(None) => Got::Nothing,
             Err(why) => {
-                self.end(&why);
+                self.end(&why.to_string());
                 Got::Ended
             }
         }
@@ -148,7 +148,7 @@ impl Held {
         match socket.poll_open() {
             Ok(()) => true,
             Err(why) => {
-                self.end(&why);
+                self.end(&why.to_string());
                 false
             }
         }

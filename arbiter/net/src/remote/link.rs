@@ -32,6 +32,24 @@ use arbiter_core::contender::transport::{LagCharge, Link, LinkFuture};
 use arbiter_core::play::lag::{LagPolicy, LagTracker};
 use arbiter_core::play::tc::{TimeControl, TimeLimit};
 
+/// Why the replay onto a fresh connection (after the engine reconnected)
+/// failed; the link ends with it, after the reason the old one dropped.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// No answer line (`umiok`, `readyok`) before the deadline.
+    #[error("no {0} in time")]
+    NotInTime(&'static str),
+    /// The fresh connection dropped too, before the answer.
+    #[error("closed again before {0}")]
+    ClosedBefore(&'static str),
+    #[error("could not send {line:?}")]
+    Unsent {
+        line: String,
+        #[source]
+        cause: WriteError,
+    },
+}
+
 /// How a remote engine's link behaves.
 #[derive(Clone, Copy, Debug)]
 pub struct LinkSettings {
@@ -475,13 +493,13 @@ impl RemoteLink {
     }
 
     /// `umi` on a fresh connection: the lines of its answer, `umiok` the last.
-    async fn answer_umi(&mut self, deadline: Instant) -> Result<Vec<String>, String> {
+    async fn answer_umi(&mut self, deadline: Instant) -> Result<Vec<String>, ReplayError> {
         self.push("umi").await?;
         let mut answer = Vec::new();
         loop {
             match self.held.recv(deadline).await {
-                Got::Nothing => return Err("no umiok in time".into()),
-                Got::Ended => return Err("closed again before umiok".into()),
+                Got::Nothing => return Err(ReplayError::NotInTime("umiok")),
+                Got::Ended => return Err(ReplayError::ClosedBefore("umiok")),
                 Got::Item(item) => {
                     if let Ok(line) = self.received(item) {
                         let done = line == "umiok";
@@ -512,7 +530,7 @@ impl RemoteLink {
     }
 
     /// What follows `umi` … `umiok` on the engine's fresh connection.
-    async fn replay_rest(&mut self, deadline: Instant) -> Result<(), String> {
+    async fn replay_rest(&mut self, deadline: Instant) -> Result<(), ReplayError> {
         let mut lines = std::mem::take(&mut self.replay.options);
         lines.extend(self.replay.newgame.clone());
         for line in &lines {
@@ -535,21 +553,24 @@ impl RemoteLink {
         Ok(())
     }
 
-    async fn push(&mut self, line: &str) -> Result<(), String> {
+    async fn push(&mut self, line: &str) -> Result<(), ReplayError> {
         match self.held.send(&[line], self.settings.write_timeout).await {
             Ok(()) => {
                 self.log_line(TrafficKind::ToEngine, line);
                 Ok(())
             }
-            Err(_) => Err(format!("could not send {line:?}")),
+            Err(e) => Err(ReplayError::Unsent {
+                line: line.to_owned(),
+                cause: e,
+            }),
         }
     }
 
-    async fn expect(&mut self, wanted: &str, deadline: Instant) -> Result<(), String> {
+    async fn expect(&mut self, wanted: &'static str, deadline: Instant) -> Result<(), ReplayError> {
         loop {
             match self.held.recv(deadline).await {
-                Got::Nothing => return Err(format!("no {wanted} in time")),
-                Got::Ended => return Err(format!("closed again before {wanted}")),
+                Got::Nothing => return Err(ReplayError::NotInTime(wanted)),
+                Got::Ended => return Err(ReplayError::ClosedBefore(wanted)),
                 Got::Item(item) => {
                     if let Ok(line) = self.received(item) {
                         if line == wanted {

@@ -118,6 +118,8 @@ impl Refused {
     }
 }
 
+impl std::error::Error for Refused {}
+
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

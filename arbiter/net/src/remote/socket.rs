@@ -27,6 +27,48 @@ pub type Claim = oneshot::Sender<oneshot::Sender<UmiSocket>>;
 /// The close frame's reason when the arbiter lets a connection go.
 pub const CLOSED_BY_ARBITER: &str = "closed by the arbiter";
 
+/// Why a `/umi` connection ended, as its reader or writer found it. The
+/// text of each is the reason its state keeps and its close frame gives.
+#[derive(Debug, thiserror::Error)]
+pub enum SocketError {
+    /// A close frame, or the stream's end.
+    #[error("the bot closed the connection")]
+    Closed,
+    /// The WebSocket failed, reading or writing.
+    #[error("connection error: {0}")]
+    Connection(#[source] axum::Error),
+    /// More lines than the flood bucket allows.
+    #[error("flood: more than {lines_per_second} lines a second (bursts of {burst})")]
+    Flood { lines_per_second: u32, burst: u32 },
+    /// More lines nobody asked for than the queue holds.
+    #[error("{0} lines sent that nobody asked for")]
+    Unasked(usize),
+    #[error("a frame with more than one line (one UMI line per frame)")]
+    MultiLine,
+    #[error("a binary frame (UMI lines are text frames)")]
+    Binary,
+    /// The bot stopped reading: lines did not go out in the write timeout.
+    #[error("stopped reading: a line did not go out in {0:?}")]
+    WriteTimeout(Duration),
+    /// The bot stopped reading: no pong for the pong timeout.
+    #[error("stopped reading: no pong for {0:?}")]
+    NoPong(Duration),
+    /// The bot stopped reading: a ping did not go out in the write timeout.
+    #[error("stopped reading: a ping did not go out")]
+    PingTimeout,
+}
+
+impl SocketError {
+    /// Whether the bot stopped reading (its writes timed out, or its pongs
+    /// stopped), as opposed to closing, failing or flooding.
+    pub fn stopped_reading(&self) -> bool {
+        matches!(
+            self,
+            SocketError::WriteTimeout(_) | SocketError::NoPong(_) | SocketError::PingTimeout
+        )
+    }
+}
+
 /// How soon after a write the read must begin for the ping sent with the
 /// write to give a round trip (a session reads at once after `go`).
 const WRITE_READ_GAP: Duration = Duration::from_millis(5);
@@ -109,7 +151,7 @@ impl UmiSocket {
     /// The next line, waiting until `deadline` (`Ok(None)` then); `Err`
     /// says why the connection ended (it is marked closed, and the caller
     /// closes the socket).
-    pub async fn read(&mut self, deadline: Instant) -> Result<Option<Inbound>, String> {
+    pub async fn read(&mut self, deadline: Instant) -> Result<Option<Inbound>, SocketError> {
         if let Some(item) = self.queued.pop_front() {
             return Ok(Some(item));
         }
@@ -130,7 +172,7 @@ impl UmiSocket {
     }
 
     /// A line already received, without waiting (`Ok(None)`: none yet).
-    pub fn read_ready(&mut self) -> Result<Option<Inbound>, String> {
+    pub fn read_ready(&mut self) -> Result<Option<Inbound>, SocketError> {
         if let Some(item) = self.queued.pop_front() {
             return Ok(Some(item));
         }
@@ -152,7 +194,7 @@ impl UmiSocket {
 
     /// Reads what has arrived into the queue, without waiting: `Err` says
     /// why the connection ended (for a holder that does not read now).
-    pub fn poll_open(&mut self) -> Result<(), String> {
+    pub fn poll_open(&mut self) -> Result<(), SocketError> {
         loop {
             match self.read_ready()? {
                 None => return Ok(()),
@@ -168,7 +210,7 @@ impl UmiSocket {
     /// from a fast engine) and the read that waits for the answer measures
     /// the round trip; a ping sent once the read began would be answered
     /// after it.
-    pub async fn send(&mut self, lines: &[&str]) -> Result<(), String> {
+    pub async fn send(&mut self, lines: &[&str]) -> Result<(), SocketError> {
         let asked = u32::try_from(lines.len()).unwrap_or(u32::MAX);
         self.bucket
             .credit(asked.saturating_mul(self.limits.answer_credit));
@@ -194,30 +236,25 @@ impl UmiSocket {
         };
         let sent = match tokio::time::timeout(write_timeout, send).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("connection error: {e}")),
-            Err(_) => Err(format!(
-                "stopped reading: a line did not go out in {write_timeout:?}"
-            )),
+            Ok(Err(e)) => Err(SocketError::Connection(e)),
+            Err(_) => Err(SocketError::WriteTimeout(write_timeout)),
         };
         self.ended(sent)
     }
 
     /// Marks the connection closed when `result` says it ended.
-    fn ended<T>(&self, result: Result<T, String>) -> Result<T, String> {
+    fn ended<T>(&self, result: Result<T, SocketError>) -> Result<T, SocketError> {
         if let Err(why) = &result {
-            self.state.close(why);
+            self.state.close(&why.to_string());
         }
         result
     }
 
     /// Queues a line read while nobody asked; too many is a flood.
-    fn queue(&mut self, item: Inbound) -> Result<(), String> {
+    fn queue(&mut self, item: Inbound) -> Result<(), SocketError> {
         if self.queued.len() >= self.limits.inbound_queue {
-            let why = format!(
-                "{} lines sent that nobody asked for",
-                self.limits.inbound_queue
-            );
-            self.state.close(&why);
+            let why = SocketError::Unasked(self.limits.inbound_queue);
+            self.state.close(&why.to_string());
             return Err(why);
         }
         self.queued.push_back(item);
@@ -228,7 +265,7 @@ impl UmiSocket {
     /// passed. why pings wait for a read that `began` a ping interval ago:
     /// a bot that answers at once answers before its pong (its ping went
     /// with the lines, [`UmiSocket::send`]); one that thinks is pinged.
-    async fn step(&mut self, began: Instant, deadline: Instant) -> Result<Step, String> {
+    async fn step(&mut self, began: Instant, deadline: Instant) -> Result<Step, SocketError> {
         let ping_at = self.next_ping.max(began + self.limits.ping_interval);
         let wake = deadline.min(ping_at);
         tokio::select! {
@@ -254,25 +291,25 @@ impl UmiSocket {
     fn frame(
         &mut self,
         frame: Option<Result<Message, axum::Error>>,
-    ) -> Result<Option<Inbound>, String> {
+    ) -> Result<Option<Inbound>, SocketError> {
         let frame = match frame {
-            None => return Err("the bot closed the connection".into()),
-            Some(Err(e)) => return Err(format!("connection error: {e}")),
+            None => return Err(SocketError::Closed),
+            Some(Err(e)) => return Err(SocketError::Connection(e)),
             Some(Ok(frame)) => frame,
         };
         match frame {
             Message::Text(text) => {
                 if !self.bucket.take() {
-                    return Err(format!(
-                        "flood: more than {} lines a second (bursts of {})",
-                        self.limits.lines_per_second, self.limits.line_burst
-                    ));
+                    return Err(SocketError::Flood {
+                        lines_per_second: self.limits.lines_per_second,
+                        burst: self.limits.line_burst,
+                    });
                 }
                 let line = text.as_str();
                 let line = line.strip_suffix('\n').unwrap_or(line);
                 let line = line.strip_suffix('\r').unwrap_or(line);
                 if line.contains(['\n', '\r']) {
-                    return Err("a frame with more than one line (one UMI line per frame)".into());
+                    return Err(SocketError::MultiLine);
                 }
                 Ok(Some(if line.len() > umi::MAX_LINE_BYTES {
                     Inbound::TooLong { bytes: line.len() }
@@ -280,7 +317,7 @@ impl UmiSocket {
                     Inbound::Line(line.to_owned())
                 }))
             }
-            Message::Binary(_) => Err("a binary frame (UMI lines are text frames)".into()),
+            Message::Binary(_) => Err(SocketError::Binary),
             Message::Pong(payload) => {
                 let n = <[u8; 8]>::try_from(payload.as_ref()).map(u64::from_be_bytes);
                 if let Ok(n) = n {
@@ -303,13 +340,13 @@ impl UmiSocket {
             }
             // tungstenite answers pings by itself.
             Message::Ping(_) => Ok(None),
-            Message::Close(_) => Err("the bot closed the connection".into()),
+            Message::Close(_) => Err(SocketError::Closed),
         }
     }
 
     /// A ping to send if one is due, its sending noted; `Err` if pings
     /// went unanswered for the pong timeout.
-    fn ping_due(&mut self) -> Result<Option<Message>, String> {
+    fn ping_due(&mut self) -> Result<Option<Message>, SocketError> {
         let now = Instant::now();
         if now < self.next_ping {
             return Ok(None);
@@ -317,10 +354,7 @@ impl UmiSocket {
         self.next_ping = now + self.limits.ping_interval;
         if let Some((_, since)) = self.unanswered {
             if now.duration_since(since) > self.limits.pong_timeout {
-                return Err(format!(
-                    "stopped reading: no pong for {:?}",
-                    self.limits.pong_timeout
-                ));
+                return Err(SocketError::NoPong(self.limits.pong_timeout));
             }
         }
         if self.awaiting.is_some() {
@@ -333,14 +367,14 @@ impl UmiSocket {
     }
 
     /// Pings if a ping is due (see [`UmiSocket::ping_due`]).
-    async fn ping(&mut self) -> Result<(), String> {
+    async fn ping(&mut self) -> Result<(), SocketError> {
         let Some(ping) = self.ping_due()? else {
             return Ok(());
         };
         match tokio::time::timeout(self.limits.write_timeout, self.ws.get().send(ping)).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("connection error: {e}")),
-            Err(_) => Err("stopped reading: a ping did not go out".into()),
+            Ok(Err(e)) => Err(SocketError::Connection(e)),
+            Err(_) => Err(SocketError::PingTimeout),
         }
     }
 
@@ -409,7 +443,7 @@ pub async fn keep(mut socket: UmiSocket, mut claim: oneshot::Receiver<oneshot::S
     let reason = loop {
         enum Event {
             Claimed(Result<oneshot::Sender<UmiSocket>, oneshot::error::RecvError>),
-            Read(Result<Step, String>),
+            Read(Result<Step, SocketError>),
         }
         let event = tokio::select! {
             biased;
@@ -428,11 +462,11 @@ pub async fn keep(mut socket: UmiSocket, mut claim: oneshot::Receiver<oneshot::S
             Event::Claimed(Err(_)) => break CLOSED_BY_ARBITER.to_owned(),
             Event::Read(Ok(Step::Item(item))) => {
                 if let Err(why) = socket.queue(item) {
-                    break why;
+                    break why.to_string();
                 }
             }
             Event::Read(Ok(_)) => {}
-            Event::Read(Err(why)) => break why,
+            Event::Read(Err(why)) => break why.to_string(),
         }
     };
     // why closed first: a game claiming it now must find it closed (the
@@ -447,4 +481,48 @@ pub async fn claim(claim: Claim) -> Option<UmiSocket> {
     let (reply, socket) = oneshot::channel();
     claim.send(reply).ok()?;
     socket.await.ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reasons a `/umi` connection ends with are what bots' close
+    /// frames and the logs said when they were strings; callers tell them
+    /// apart by variant.
+    #[test]
+    fn each_end_says_what_it_said_and_which_kind_it_is() {
+        let flood = SocketError::Flood {
+            lines_per_second: 1000,
+            burst: 2000,
+        };
+        assert_eq!(
+            flood.to_string(),
+            "flood: more than 1000 lines a second (bursts of 2000)"
+        );
+        assert!(!flood.stopped_reading());
+        let slow = SocketError::WriteTimeout(Duration::from_secs(10));
+        assert_eq!(
+            slow.to_string(),
+            "stopped reading: a line did not go out in 10s"
+        );
+        assert!(slow.stopped_reading());
+        let deaf = SocketError::NoPong(Duration::from_secs(15));
+        assert_eq!(deaf.to_string(), "stopped reading: no pong for 15s");
+        assert!(deaf.stopped_reading() && SocketError::PingTimeout.stopped_reading());
+        assert_eq!(
+            SocketError::Closed.to_string(),
+            "the bot closed the connection"
+        );
+        assert_eq!(
+            SocketError::Unasked(4096).to_string(),
+            "4096 lines sent that nobody asked for"
+        );
+        let broken = SocketError::Connection(axum::Error::new(std::io::Error::other("reset")));
+        assert_eq!(broken.to_string(), "connection error: reset");
+        assert!(
+            std::error::Error::source(&broken).is_some(),
+            "the cause is kept"
+        );
+    }
 }

@@ -7,25 +7,25 @@
 
 use std::collections::VecDeque;
 
-use super::PlyFigures;
-
-#[derive(Debug, Default)]
-pub(super) struct Unshown {
+/// The unshown plies; `F`: a ply's figures (the hub's `PlyFigures`). why
+/// generic: this room then needs nothing of the hub, which holds it.
+#[derive(Debug)]
+pub(super) struct Unshown<F> {
     /// Oldest first; the figures of all but the newest `keep` are `None`.
-    plies: VecDeque<(String, Option<PlyFigures>)>,
+    plies: VecDeque<(String, Option<F>)>,
     keep: usize,
 }
 
-impl Unshown {
+impl<F> Unshown<F> {
     /// For a view `delay` plies behind the game.
-    pub(super) fn new(delay: u32) -> Unshown {
+    pub(super) fn new(delay: u32) -> Unshown<F> {
         Unshown {
             plies: VecDeque::new(),
             keep: delay as usize + 1,
         }
     }
 
-    pub(super) fn push(&mut self, mv: String, figures: PlyFigures) {
+    pub(super) fn push(&mut self, mv: String, figures: F) {
         self.plies.push_back((mv, Some(figures)));
         if let Some(k) = self.plies.len().checked_sub(self.keep + 1) {
             self.plies[k].1 = None;
@@ -43,7 +43,7 @@ impl Unshown {
     /// Takes the oldest `n` plies: their moves, and the figures of the last
     /// of them (`None` only if it is older than `delay + 1`, which a caller
     /// that leaves the newest `delay` never asks for).
-    pub(super) fn take(&mut self, n: usize) -> (Vec<String>, Option<PlyFigures>) {
+    pub(super) fn take(&mut self, n: usize) -> (Vec<String>, Option<F>) {
         let n = n.min(self.plies.len());
         let mut figures = None;
         let moves = self
@@ -61,6 +61,7 @@ impl Unshown {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::hub::PlyFigures;
 
     fn figures(ply: u32) -> PlyFigures {
         PlyFigures {

@@ -37,13 +37,14 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use tokio::time::Instant;
 
-use mancala_rules::{game_from_position, new_game, AnyGame, GameId};
+use mancala_rules::{game_from_position, new_game, AnyGame, GameId, MoveError, PositionError};
 use umi::{Command as Umi, PositionBase};
 
-use crate::remote::kgp::board::KgpBoard;
+use crate::remote::kgp::board::{BoardError, KgpBoard};
 use crate::remote::kgp::budget::budget;
+use crate::remote::kgp::ended::Ended;
+use crate::remote::kgp::endpoint::GAMES;
 use crate::remote::kgp::wire::{Arg, Command};
-use crate::remote::kgp::GAMES;
 
 /// The note before a random move played because the search ended (the
 /// budget, or the arbiter's `stop`) before the bot sent a move.
@@ -74,8 +75,26 @@ pub fn resend_every(budget: Option<Duration>) -> Duration {
     })
 }
 
+/// Why a `position` is one the bot cannot be asked to play (the arbiter is
+/// told with an `info string error`).
+#[derive(Debug, thiserror::Error)]
+pub enum Unplayable {
+    #[error("position startpos before a newgame")]
+    NoNewGame,
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error("a KGP bot plays no {0}")]
+    NotKalah(GameId),
+    #[error("move {mv}: {source}")]
+    Move { mv: String, source: MoveError },
+    #[error("the game is over")]
+    Over,
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
 /// What the adapter wants done.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Out {
     /// A command to the bot.
     Kgp(Command),
@@ -85,7 +104,7 @@ pub enum Out {
     /// dropped rather than waited for when the arbiter is not reading.
     Note(String),
     /// End the connection, for this reason.
-    Close(String),
+    Close(Ended),
 }
 
 /// What the bot said about itself before `mode`.
@@ -287,13 +306,13 @@ impl Adapter {
                         self.position = Some(p);
                         Vec::new()
                     }
-                    Err(e) => vec![umi_error(&e)],
+                    Err(e) => vec![umi_error(&e.to_string())],
                 }
             }
             Umi::Go(go) => self.go(&go, now),
             Umi::Stop => self.stop(),
             // The connection says `goodbye` as it closes.
-            Umi::Quit => vec![Out::Close("closed by the arbiter".into())],
+            Umi::Quit => vec![Out::Close(Ended::ByArbiter)],
             Umi::GameOver { .. } => {
                 self.position = None;
                 Vec::new()
@@ -305,26 +324,24 @@ impl Adapter {
         }
     }
 
-    fn position(&self, base: &PositionBase, moves: &[umi::Move]) -> Result<Position, String> {
+    fn position(&self, base: &PositionBase, moves: &[umi::Move]) -> Result<Position, Unplayable> {
         let mut game: Box<dyn AnyGame> = match base {
-            PositionBase::StartPos => {
-                new_game(self.game.ok_or("position startpos before a newgame")?)
-            }
-            PositionBase::Pos(text) => {
-                game_from_position(text.as_str()).map_err(|e| e.to_string())?
-            }
+            PositionBase::StartPos => new_game(self.game.ok_or(Unplayable::NoNewGame)?),
+            PositionBase::Pos(text) => game_from_position(text.as_str())?,
         };
         if !GAMES.contains(&game.game_id()) {
-            return Err(format!("a KGP bot plays no {}", game.game_id()));
+            return Err(Unplayable::NotKalah(game.game_id()));
         }
         for m in moves {
-            game.play(m.as_str())
-                .map_err(|e| format!("move {m}: {e}"))?;
+            game.play(m.as_str()).map_err(|source| Unplayable::Move {
+                mv: m.to_string(),
+                source,
+            })?;
         }
         if game.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(Unplayable::Over);
         }
-        let board = KgpBoard::from_position(&game.position_string()).map_err(|e| e.to_string())?;
+        let board = KgpBoard::from_position(&game.position_string())?;
         Ok(Position {
             board,
             legal: game.legal_moves(),
@@ -431,7 +448,7 @@ impl Adapter {
             "yield" => self.on_yield(c),
             "set" => self.on_set(c),
             "ok" | "error" => vec![note(&format!("kgp: {c}"))],
-            "goodbye" => vec![Out::Close("the bot said goodbye".into())],
+            "goodbye" => vec![Out::Close(Ended::Goodbye)],
             "mode" => vec![Out::Kgp(Command::error(c.id, "mode is already freeplay"))],
             other => vec![Out::Kgp(Command::error(
                 c.id,
@@ -485,7 +502,7 @@ impl Adapter {
         search.heard = true;
         let hole = match search.position.board.hole_of(pit) {
             Ok(h) => h,
-            Err(why) => return vec![Out::Kgp(Command::error(c.id, &why))],
+            Err(why) => return vec![Out::Kgp(Command::error(c.id, &why.to_string()))],
         };
         let out = vec![note(&format!("kgp: move {pit} (hole {hole})"))];
         search.last = Some(hole);

@@ -37,6 +37,16 @@ impl fmt::Display for BoardError {
     }
 }
 
+impl std::error::Error for BoardError {}
+
+/// A bot's `move k` that names no pit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {k}: a pit is numbered 1 to {pits}")]
+pub struct NoPit {
+    pub k: i64,
+    pub pits: i64,
+}
+
 impl KgpBoard {
     /// The board of a position string of a two-row game with stores
     /// (`kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0`, as the rules library writes it).
@@ -85,10 +95,10 @@ impl KgpBoard {
     }
 
     /// The project's move for the bot's `move k`, or why `k` names no pit.
-    pub fn hole_of(&self, k: i64) -> Result<String, String> {
+    pub fn hole_of(&self, k: i64) -> Result<String, NoPit> {
         let pits = self.pits as i64;
         if !(1..=pits).contains(&k) {
-            return Err(format!("move {k}: a pit is numbered 1 to {pits}"));
+            return Err(NoPit { k, pits });
         }
         let hole = match self.mover {
             Side::South => k,
@@ -136,8 +146,8 @@ mod tests {
     #[test]
     fn refuses_what_names_no_pit_or_no_board() {
         let b = KgpBoard::from_position("kalah-6x6 6,6,6,6,6,6,6,6,6,6,6,6 S 0/0").unwrap();
-        assert!(b.hole_of(0).unwrap_err().contains("1 to 6"));
-        assert!(b.hole_of(7).unwrap_err().contains("1 to 6"));
+        assert!(b.hole_of(0).unwrap_err().to_string().contains("1 to 6"));
+        assert!(b.hole_of(7).unwrap_err().to_string().contains("1 to 6"));
         assert!(b.hole_of(-1).is_err());
         let err = |p: &str| KgpBoard::from_position(p).unwrap_err().to_string();
         assert!(err("kalah 4,4,4 S 0/0").contains("two rows"));

@@ -21,10 +21,12 @@ use tokio::time::{timeout, timeout_at, Instant};
 use crate::remote::conn::{Admission, ConnState, Inbound};
 use crate::remote::frames::{close_frame, Bucket};
 use crate::remote::kgp::adapter::{Adapter, Identity, Out};
+use crate::remote::kgp::ended::{Ended, Refusal, SendError};
+use crate::remote::kgp::endpoint::KgpEndpoint;
 use crate::remote::kgp::lines::{Line, Lines};
 use crate::remote::kgp::wire::{Arg, Command, MAX_LINE};
-use crate::remote::kgp::KgpEndpoint;
 use crate::remote::registry::Opened;
+use crate::remote::socket::CLOSED_BY_ARBITER;
 
 /// Who the bot proved to be before `mode`.
 struct Hello {
@@ -32,13 +34,6 @@ struct Hello {
     admission: Admission,
     identity: Identity,
 }
-
-/// Reasons to end a connection that are no fault to tell the bot about.
-const CLEAN_ENDS: [&str; 3] = [
-    "the bot closed the connection",
-    "the bot said goodbye",
-    "closed by the arbiter",
-];
 
 /// How KGP lines travel: KGP is "a line protocol over TCP or WebSocket".
 /// Everything above the transport (greeting, token, relay, limits) is the
@@ -129,14 +124,11 @@ impl Wire for Ws {
     }
 }
 
-async fn send<W: Wire>(w: &mut W, c: &Command, ep: &KgpEndpoint) -> Result<(), String> {
+async fn send<W: Wire>(w: &mut W, c: &Command, ep: &KgpEndpoint) -> Result<(), SendError> {
     match timeout(ep.limits.write_timeout, w.send_line(&c.to_string())).await {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(format!("connection error: {e}")),
-        Err(_) => Err(format!(
-            "stopped reading: a line did not go out in {:?}",
-            ep.limits.write_timeout
-        )),
+        Ok(Err(e)) => Err(SendError::Connection(e)),
+        Err(_) => Err(SendError::Timeout(ep.limits.write_timeout)),
     }
 }
 
@@ -186,6 +178,7 @@ async fn serve_in_span<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>
     let hello = match handshake(&mut w, &ep, &mut bucket, peer).await {
         Ok(h) => h,
         Err(why) => {
+            let why = why.to_string();
             tracing::info!(%peer, "kgp: refused a bot: {why}");
             let _ = send(&mut w, &Command::error(None, &why), &ep).await;
             let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
@@ -214,14 +207,22 @@ async fn serve_in_span<W: Wire>(mut w: W, peer: SocketAddr, ep: Arc<KgpEndpoint>
         bucket,
         pings: Pings::default(),
     };
-    let reason = relay.run(&mut w, out_rx).await;
-    state.close(&reason);
+    let ended = relay.run(&mut w, out_rx).await;
+    let own = ended.to_string();
+    state.close(&own);
     // why the state's reason: the first one stands, and the arbiter's (a
     // failed admission, a revoked bot, the server stopping) comes before
     // the `quit` that ends the relay.
-    let reason = state.reason().unwrap_or(reason);
+    let reason = state.reason().unwrap_or(own);
+    let clean = if reason == ended.to_string() {
+        ended.is_clean()
+    } else {
+        // why a string here: the arbiter gave its reason as text, through
+        // the connection's state; only its letting go is no fault.
+        reason == CLOSED_BY_ARBITER
+    };
     tracing::info!(remote = %hello.remote, id, "kgp connection dropped: {reason}");
-    if !CLEAN_ENDS.contains(&reason.as_str()) {
+    if !clean {
         let _ = send(&mut w, &Command::error(None, &reason), &ep).await;
     }
     let _ = send(&mut w, &Command::new("goodbye"), &ep).await;
@@ -256,24 +257,19 @@ async fn handshake<W: Wire>(
     ep: &KgpEndpoint,
     bucket: &mut Bucket,
     peer: SocketAddr,
-) -> Result<Hello, String> {
+) -> Result<Hello, Refusal> {
     let deadline = Instant::now() + ep.limits.auth_deadline;
     let mut token: Option<String> = None;
     let mut identity = Identity::default();
     let mode = loop {
         let line = match timeout_at(deadline, w.recv()).await {
-            Err(_) => {
-                return Err(format!(
-                    "no `mode freeplay` within {:?}",
-                    ep.limits.auth_deadline
-                ))
-            }
-            Ok(Err(e)) => return Err(format!("connection error: {e}")),
-            Ok(Ok(None)) => return Err("closed before `mode`".into()),
+            Err(_) => return Err(Refusal::NoMode(ep.limits.auth_deadline)),
+            Ok(Err(e)) => return Err(Refusal::Connection(e)),
+            Ok(Ok(None)) => return Err(Refusal::ClosedBeforeMode),
             Ok(Ok(Some(line))) => line,
         };
         if !bucket.take() {
-            return Err("flood: too many lines".into());
+            return Err(Refusal::Flood);
         }
         let c = match refusal(line) {
             Ok(c) => c,
@@ -303,25 +299,16 @@ async fn handshake<W: Wire>(
         }
     };
     if mode != "freeplay" {
-        return Err(format!(
-            "unsupported activity {mode:?}: this arbiter plays freeplay"
-        ));
+        return Err(Refusal::Activity(mode));
     }
-    let token = token.ok_or(
-        "no `set auth:token \"<token>\"` before mode: each bot of an event has a token from its organiser",
-    )?;
+    let token = token.ok_or(Refusal::NoToken)?;
     // why by the peer's address: a token guesser is refused, with when to
     // try again, after too many wrong ones (crate::remote::logins).
-    let remote = ep
-        .registry
-        .identify_from(peer.ip(), Some(&token))
-        .map_err(|why| why.to_string())?;
+    let remote = ep.registry.identify_from(peer.ip(), Some(&token))?;
     if !ep.speakers.admits(&remote) {
-        return Err(format!(
-            "{remote} is not a KGP bot of this event (it connects to /umi)"
-        ));
+        return Err(Refusal::NotKgp(remote));
     }
-    let admission = ep.registry.admit(&remote).map_err(|why| why.to_string())?;
+    let admission = ep.registry.admit(&remote)?;
     Ok(Hello {
         remote,
         admission,
@@ -333,7 +320,7 @@ async fn handshake<W: Wire>(
 /// fifth of the pong timeout (3 s of the default 15 s), at least the ping
 /// interval. Why: a client may lose the `ping` line (or its `pong`)
 /// without being dead; it is asked again before it is dropped.
-pub fn ping_retry(limits: &crate::remote::Limits) -> Duration {
+pub fn ping_retry(limits: &crate::remote::limits::Limits) -> Duration {
     (limits.pong_timeout / 5).max(limits.ping_interval)
 }
 /// The unanswered pings kept (a `pong` to any of them counts).
@@ -367,7 +354,7 @@ impl Relay<'_> {
         &mut self,
         w: &mut W,
         mut outbound: mpsc::Receiver<Vec<String>>,
-    ) -> String {
+    ) -> Ended {
         let mut pings = tokio::time::interval(self.ep.limits.ping_interval);
         pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         self.pings.heard = Some(Instant::now());
@@ -375,21 +362,21 @@ impl Relay<'_> {
             let timer = self.adapter.next_timer();
             let outs = tokio::select! {
                 line = w.recv() => match line {
-                    Err(e) => return format!("connection error: {e}"),
-                    Ok(None) => return "the bot closed the connection".into(),
+                    Err(e) => return Ended::Connection(e),
+                    Ok(None) => return Ended::Closed,
                     Ok(Some(line)) => {
                         if !self.bucket.take() {
-                            return format!(
-                                "flood: more than {} lines a second (bursts of {})",
-                                self.ep.limits.lines_per_second, self.ep.limits.line_burst
-                            );
+                            return Ended::Flood {
+                                lines_per_second: self.ep.limits.lines_per_second,
+                                burst: self.ep.limits.line_burst,
+                            };
                         }
                         self.pings.heard = Some(Instant::now());
                         self.on_line(line)
                     }
                 },
                 lines = outbound.recv() => match lines {
-                    None => return "closed by the arbiter".into(),
+                    None => return Ended::ByArbiter,
                     Some(lines) => {
                         let now = Instant::now();
                         lines.iter().flat_map(|line| self.adapter.on_umi(line, now)).collect()
@@ -414,7 +401,7 @@ impl Relay<'_> {
     /// lose the `state`); an unanswered one is sent again (a new id) after
     /// [`ping_retry`]; a bot silent for the pong timeout while a ping is
     /// unanswered is dropped.
-    fn ping(&mut self) -> Result<Vec<Out>, String> {
+    fn ping(&mut self) -> Result<Vec<Out>, Ended> {
         let now = Instant::now();
         if self.adapter.searching() {
             self.pings.heard = Some(now);
@@ -424,10 +411,10 @@ impl Relay<'_> {
         if let Some(since) = self.pings.since {
             let quiet_from = self.pings.heard.map_or(since, |h| h.max(since));
             if now.saturating_duration_since(quiet_from) > timeout {
-                return Err(format!(
-                    "stopped answering: no pong to {} pings in {timeout:?}",
-                    self.pings.unanswered.len()
-                ));
+                return Err(Ended::NoPong {
+                    pings: self.pings.unanswered.len(),
+                    after: timeout,
+                });
             }
         }
         let retry = ping_retry(&self.ep.limits);
@@ -474,19 +461,18 @@ impl Relay<'_> {
         }
     }
 
-    async fn apply<W: Wire>(&mut self, out: Out, w: &mut W) -> Result<(), String> {
+    async fn apply<W: Wire>(&mut self, out: Out, w: &mut W) -> Result<(), Ended> {
         match out {
             Out::Kgp(c) => {
                 self.bucket.credit(self.ep.limits.answer_credit);
-                send(w, &c, self.ep).await
+                Ok(send(w, &c, self.ep).await?)
             }
             Out::Umi(line) => match self.inbound.try_send(Inbound::Line(line)) {
                 Ok(()) => Ok(()),
-                Err(mpsc::error::TrySendError::Full(_)) => Err(format!(
-                    "{} lines sent that nobody asked for",
-                    self.ep.limits.inbound_queue
-                )),
-                Err(mpsc::error::TrySendError::Closed(_)) => Err("closed by the arbiter".into()),
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    Err(Ended::Unasked(self.ep.limits.inbound_queue))
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => Err(Ended::ByArbiter),
             },
             // why dropped when the queue is full: notes are for the log,
             // and between games nobody reads them.

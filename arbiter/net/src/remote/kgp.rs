@@ -15,6 +15,8 @@
 //! - [`budget`]: when the arbiter says `stop` (a KGP bot's time manager).
 //! - [`adapter`]: a KGP bot as a UMI engine.
 //! - [`conn`]: one connection, on either transport: greeting, token, relay.
+//! - [`ended`]: why a connection ended or was refused, typed.
+//! - [`endpoint`]: what the connections share (tokens, greetings, limits).
 //! - [`lines`]: lines off the socket with KGP's length cap.
 //!
 //! protocol-spec.md section 17 describes what an arbiter speaking KGP does.
@@ -23,10 +25,11 @@ pub mod adapter;
 pub mod board;
 pub mod budget;
 pub mod conn;
+pub mod ended;
+pub mod endpoint;
 pub mod lines;
 pub mod wire;
 
-use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -37,82 +40,7 @@ use axum::routing::get;
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
 
-use crate::front::admission::{Admission, Names};
-
-use crate::remote::limits::Limits;
-use crate::remote::registry::Registry;
-
-/// The games a KGP bot plays (the engine spec's, where `proto=kgp` is read).
-pub use arbiter_core::contender::config::KGP_GAMES as GAMES;
-
-/// KGP's registered port, the default of `--kgp-listen`.
-pub const PORT: u16 = 2671;
-
-/// Connections greeted but not yet past `mode` at once, over both
-/// transports; more are refused (`error`, then closed).
-pub const MAX_GREETINGS: usize = 64;
-/// The same from one client address: why a share, not only a total, is
-/// that 64 silent connections from one machine, each held for the whole
-/// authentication deadline, would otherwise lock every other bot out.
-pub const MAX_GREETINGS_PER_ADDRESS: usize = 8;
-
-/// What the greetings' refusals say.
-const GREETINGS: Names = Names {
-    what: "KGP greetings in progress",
-    max: "the KGP listener's limit",
-    per_address: "the KGP listener's limit per address",
-};
-
-/// Whose tokens the KGP endpoint takes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Speakers {
-    /// Only these remote ids (an event's `proto=kgp` engines); other ids'
-    /// tokens are refused here (they connect to `/umi`).
-    Only(BTreeSet<String>),
-    /// Every bot the registry's gate knows (the arena: a bot's account is
-    /// the same whichever protocol it speaks).
-    Any,
-}
-
-impl Speakers {
-    /// Whether `remote` may connect over KGP.
-    pub fn admits(&self, remote: &str) -> bool {
-        match self {
-            Speakers::Only(ids) => ids.contains(remote),
-            Speakers::Any => true,
-        }
-    }
-}
-
-/// What the listener's connections share.
-pub struct KgpEndpoint {
-    pub registry: Arc<Registry>,
-    /// Whose tokens are taken here.
-    pub speakers: Speakers,
-    pub limits: Limits,
-    /// The greetings in progress, in all and by the bot's address.
-    greetings: Admission,
-}
-
-impl KgpEndpoint {
-    /// An endpoint greeting at most [`MAX_GREETINGS`] bots at once,
-    /// [`MAX_GREETINGS_PER_ADDRESS`] from one address.
-    pub fn new(registry: Arc<Registry>, speakers: Speakers, limits: Limits) -> KgpEndpoint {
-        KgpEndpoint {
-            registry,
-            speakers,
-            limits,
-            greetings: Admission::counting(GREETINGS, MAX_GREETINGS, MAX_GREETINGS_PER_ADDRESS),
-        }
-    }
-
-    /// The same, greeting at most `max` bots at once, `per_address` from
-    /// one address.
-    pub fn with_greetings(mut self, max: usize, per_address: usize) -> KgpEndpoint {
-        self.greetings = Admission::counting(GREETINGS, max, per_address);
-        self
-    }
-}
+pub use endpoint::{KgpEndpoint, Speakers, GAMES, MAX_GREETINGS, MAX_GREETINGS_PER_ADDRESS, PORT};
 
 /// Listens for KGP bots on `addr` (TCP) and serves them in the background;
 /// returns the bound address. The endpoint may be shared with the

@@ -9,7 +9,7 @@
 //!   descriptors is survived: the loop waits and tries again instead of
 //!   spinning), each connection is admitted or refused with a 503 and a
 //!   logged reason.
-//! - [`admission`]: the connection limits, in all and per client address.
+//! - [`conn_limits`]: the connection limits, in all and per client address.
 //! - [`conn`]: one connection: hyper's HTTP/1 server with its header-read
 //!   deadline (a request's head must arrive within it, which also ends a
 //!   keep-alive connection left idle that long), an idle deadline (no byte
@@ -28,8 +28,8 @@
 //! ([`crate::cli`]); docs/gui.md lists them ("Limits").
 
 pub mod accept;
-pub mod admission;
 pub mod conn;
+pub mod conn_limits;
 pub mod guard;
 pub mod layers;
 pub mod server;

@@ -141,7 +141,7 @@ pub async fn listen_with_kgp(
     registry: Arc<Registry>,
     limits: Limits,
     tls: Option<crate::front::tls::Tls>,
-    kgp: Option<Arc<kgp::KgpEndpoint>>,
+    kgp: Option<Arc<kgp::endpoint::KgpEndpoint>>,
 ) -> std::io::Result<SocketAddr> {
     let endpoint = endpoint::Endpoint { registry, limits };
     // why the allowed hosts are not used: see `endpoint::routes`.

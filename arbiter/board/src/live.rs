@@ -17,31 +17,20 @@ pub mod socket;
 pub mod watch;
 
 use axum::extract::{FromRef, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
-pub use hub::{LiveHub, LiveMsg, Snapshot};
+pub use hub::{LiveHub, LiveMsg, LiveState, Snapshot};
 
-/// What the live routes read of a server's state: its live event, if any.
-/// (The server's state provides it, `FromRef`; this room does not know that
-/// state, which knows the hub.)
-#[derive(Clone, Debug)]
-pub struct LiveState(pub Option<LiveHub>);
-
-pub(crate) const LIVE_HTML: &str = include_str!("../assets/live.html");
-
-fn no_event() -> Response {
-    (StatusCode::NOT_FOUND, "no live event on this server").into_response()
-}
+pub(crate) const LIVE_HTML: &str = include_str!("assets/live.html");
 
 /// `GET /api/live/standings`: the latest standings, the same JSON as
 /// `--standings-json` (`null` before the first one).
 async fn standings(State(LiveState(live)): State<LiveState>) -> Response {
     match &live {
         Some(hub) => Json(hub.standings()).into_response(),
-        None => no_event(),
+        None => socket::no_event(),
     }
 }
 
@@ -49,7 +38,7 @@ async fn standings(State(LiveState(live)): State<LiveState>) -> Response {
 async fn snapshot(State(LiveState(live)): State<LiveState>) -> Response {
     match &live {
         Some(hub) => Json(hub.snapshot()).into_response(),
-        None => no_event(),
+        None => socket::no_event(),
     }
 }
 
