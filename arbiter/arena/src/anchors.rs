@@ -21,22 +21,28 @@ pub type Anchors = BTreeMap<String, f64>;
 
 /// Reads an anchor's rating: a finite number from −[`MAX_RATING`] to
 /// [`MAX_RATING`].
-pub fn parse_rating(text: &str) -> Result<f64, String> {
-    let expected = format!("expected a rating from -{MAX_RATING} to {MAX_RATING}");
-    let r: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("anchor rating {text:?}: {expected}"))?;
-    check_rating(r).map_err(|e| format!("anchor rating {text:?}: {e}"))
+pub fn parse_rating(text: &str) -> Result<f64, RatingError> {
+    let refused = || RatingError::Text(text.to_owned());
+    let r: f64 = text.trim().parse().map_err(|_| refused())?;
+    check_rating(r).map_err(|_| refused())
 }
 
-fn check_rating(r: f64) -> Result<f64, String> {
+/// Why an anchor's rating is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RatingError {
+    /// A rating as written ([`parse_rating`]): not a number, or out of range.
+    #[error("anchor rating {0:?}: expected a rating from -{max} to {max}", max = MAX_RATING)]
+    Text(String),
+    /// A rating given as a number, out of range.
+    #[error("expected a rating from -{max} to {max}", max = MAX_RATING)]
+    Range,
+}
+
+fn check_rating(r: f64) -> Result<f64, RatingError> {
     if r.is_finite() && r.abs() <= MAX_RATING {
         Ok(r)
     } else {
-        Err(format!(
-            "expected a rating from -{MAX_RATING} to {MAX_RATING}"
-        ))
+        Err(RatingError::Range)
     }
 }
 
@@ -44,7 +50,7 @@ fn check_rating(r: f64) -> Result<f64, String> {
 /// Refused for a bot that does not exist or is revoked; a bot without a
 /// game yet is fine (it is held once it plays).
 pub fn set(conn: &Connection, name: &str, rating: f64) -> Result<(), DbError> {
-    check_rating(rating).map_err(|e| DbError(format!("anchor of {name}: {e}")))?;
+    check_rating(rating).map_err(|e| DbError::Refused(format!("anchor of {name}: {e}")))?;
     let revoked: Option<Option<String>> = conn
         .query_row(
             "SELECT revoked FROM bots WHERE name = ?1",
@@ -53,9 +59,9 @@ pub fn set(conn: &Connection, name: &str, rating: f64) -> Result<(), DbError> {
         )
         .optional()?;
     match revoked {
-        None => return Err(DbError(format!("no bot named {name:?}"))),
+        None => return Err(DbError::Refused(format!("no bot named {name:?}"))),
         Some(Some(when)) => {
-            return Err(DbError(format!(
+            return Err(DbError::Refused(format!(
                 "bot {name:?} is revoked (since {when}): a revoked bot plays no more, \
                  so it cannot become an anchor"
             )))
@@ -80,7 +86,7 @@ pub fn clear(conn: &Connection, name: &str) -> Result<(), DbError> {
                 r.get(0)
             })
             .optional()?;
-        return Err(DbError(match known {
+        return Err(DbError::Refused(match known {
             Some(_) => format!("bot {name:?} is no anchor"),
             None => format!("no bot named {name:?}"),
         }));
@@ -132,9 +138,9 @@ mod tests {
         assert_eq!(all(&conn).unwrap(), want);
         clear(&conn, "other").unwrap();
         assert_eq!(all(&conn).unwrap(), [("ref".to_owned(), 1600.0)].into());
-        let e = clear(&conn, "other").unwrap_err().0;
+        let e = clear(&conn, "other").unwrap_err().to_string();
         assert!(e.contains("is no anchor"), "{e}");
-        let e = clear(&conn, "nobody").unwrap_err().0;
+        let e = clear(&conn, "nobody").unwrap_err().to_string();
         assert!(e.contains("no bot named \"nobody\""), "{e}");
     }
 
@@ -144,12 +150,12 @@ mod tests {
         crate::bots::add(&conn, "gone").unwrap();
         crate::bots::revoke(&conn, "gone").unwrap();
         crate::bots::add(&conn, "ref").unwrap();
-        let e = set(&conn, "nobody", 0.0).unwrap_err().0;
+        let e = set(&conn, "nobody", 0.0).unwrap_err().to_string();
         assert!(e.contains("no bot named \"nobody\""), "{e}");
-        let e = set(&conn, "gone", 0.0).unwrap_err().0;
+        let e = set(&conn, "gone", 0.0).unwrap_err().to_string();
         assert!(e.contains("is revoked"), "{e}");
         for bad in [f64::NAN, f64::INFINITY, 5000.5, -7000.0] {
-            let e = set(&conn, "ref", bad).unwrap_err().0;
+            let e = set(&conn, "ref", bad).unwrap_err().to_string();
             assert!(e.contains("from -5000 to 5000"), "{bad}: {e}");
         }
         assert_eq!(all(&conn).unwrap(), Anchors::new(), "nothing written");
@@ -168,7 +174,7 @@ mod tests {
         assert_eq!(parse_rating(" -250.5 "), Ok(-250.5));
         assert_eq!(parse_rating("5000"), Ok(5000.0));
         for bad in ["", "abc", "nan", "inf", "-inf", "5000.1", "1e9", "1500elo"] {
-            let e = parse_rating(bad).unwrap_err();
+            let e = parse_rating(bad).unwrap_err().to_string();
             assert!(
                 e.contains(&format!("{bad:?}")) && e.contains("-5000"),
                 "{bad}: {e}"

@@ -30,19 +30,26 @@ pub struct Bot {
 /// A bot name: 1 to [`MAX_NAME`] characters of letters, digits, `-`, `_`,
 /// `.`, starting with a letter or digit (it appears in logs, PGN tags,
 /// URLs and file names, so nothing there needs quoting).
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), NameError> {
     let ok_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
     if name.is_empty() || name.len() > MAX_NAME {
-        return Err(format!(
-            "bot name {name:?}: expected 1 to {MAX_NAME} characters"
-        ));
+        return Err(NameError::Length(name.to_owned()));
     }
     if !name.chars().all(ok_char) || !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-        return Err(format!(
-            "bot name {name:?}: letters, digits, '-', '_' and '.' only, starting with a letter or digit"
-        ));
+        return Err(NameError::Characters(name.to_owned()));
     }
     Ok(())
+}
+
+/// Why a bot name is refused ([`check_name`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("bot name {0:?}: expected 1 to {max} characters", max = MAX_NAME)]
+    Length(String),
+    #[error(
+        "bot name {0:?}: letters, digits, '-', '_' and '.' only, starting with a letter or digit"
+    )]
+    Characters(String),
 }
 
 fn hash(token: &str) -> [u8; 32] {
@@ -59,7 +66,7 @@ fn new_token() -> String {
 
 /// Adds a bot; returns its token (the only time it exists in clear).
 pub fn add(conn: &Connection, name: &str) -> Result<String, DbError> {
-    check_name(name).map_err(DbError)?;
+    check_name(name).map_err(|e| DbError::Refused(e.to_string()))?;
     let token = new_token();
     let inserted = conn.execute(
         "INSERT INTO bots (name, token_hash, created) \
@@ -67,7 +74,7 @@ pub fn add(conn: &Connection, name: &str) -> Result<String, DbError> {
         params![name, hash(&token).as_slice()],
     )?;
     if inserted == 0 {
-        return Err(DbError(format!(
+        return Err(DbError::Refused(format!(
             "a bot named {name:?} exists already (revoked bots keep their name and games)"
         )));
     }
@@ -87,7 +94,7 @@ pub fn revoke(conn: &Connection, name: &str) -> Result<(), DbError> {
                 r.get(0)
             })
             .optional()?;
-        return Err(DbError(match exists {
+        return Err(DbError::Refused(match exists {
             Some(_) => format!("bot {name:?} is revoked already"),
             None => format!("no bot named {name:?}"),
         }));
@@ -165,11 +172,11 @@ mod tests {
         assert!(is_active(&conn, "beta").unwrap());
         assert!(revoke(&conn, "alpha")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("revoked already"));
         assert!(revoke(&conn, "gamma")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("no bot named"));
     }
 
@@ -192,7 +199,7 @@ mod tests {
         add(&conn, "alpha").unwrap();
         assert!(add(&conn, "alpha")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("exists already"));
         for bad in ["", "a b", "-x", "é", &"x".repeat(MAX_NAME + 1)] {
             assert!(add(&conn, bad).is_err(), "{bad:?}");

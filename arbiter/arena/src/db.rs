@@ -40,21 +40,30 @@ const MIGRATIONS: &[(&str, &str)] = &[
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A database error, with what was being done.
-#[derive(Debug)]
-pub struct DbError(pub String);
-
-impl std::fmt::Display for DbError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DbError {}
-
-impl From<rusqlite::Error> for DbError {
-    fn from(e: rusqlite::Error) -> DbError {
-        DbError(format!("database: {e}"))
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// SQLite refused a statement.
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// SQLite failed at a step named: opening the file, a migration.
+    #[error("{what}: {source}")]
+    At {
+        what: String,
+        source: rusqlite::Error,
+    },
+    /// A file beside the database (its lock) could not be used.
+    #[error("{what}: {source}")]
+    File {
+        what: String,
+        source: std::io::Error,
+    },
+    /// The database at `path` failed so.
+    #[error("{path}: {source}")]
+    In { path: String, source: Box<DbError> },
+    /// What the arena refuses or cannot do, in its words: no such bot, an
+    /// event not waiting to start, a stored game that does not read.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The schema version this arbiter writes.
@@ -65,10 +74,15 @@ pub fn schema_version() -> u32 {
 /// Opens (creating if need be) the database at `path` and migrates it.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
     folder_exists(path)?;
-    let conn = Connection::open(path)
-        .map_err(|e| DbError(format!("cannot open the database {}: {e}", path.display())))?;
+    let conn = Connection::open(path).map_err(|source| DbError::At {
+        what: format!("cannot open the database {}", path.display()),
+        source,
+    })?;
     configure(&conn)?;
-    migrate(&conn).map_err(|e| DbError(format!("{}: {}", path.display(), e.0)))?;
+    migrate(&conn).map_err(|e| DbError::In {
+        path: path.display().to_string(),
+        source: Box::new(e),
+    })?;
     Ok(conn)
 }
 
@@ -77,7 +91,7 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
 /// empty database behind).
 pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
     if !path.is_file() {
-        return Err(DbError(format!(
+        return Err(DbError::Refused(format!(
             "no arena database at {} (`arbiter arena bot add` or `arena run` creates one)",
             path.display()
         )));
@@ -90,7 +104,7 @@ pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
 fn folder_exists(path: &Path) -> Result<(), DbError> {
     match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
-            Err(DbError(format!(
+            Err(DbError::Refused(format!(
                 "cannot create the database {}: there is no folder {} (create it first, or \
                  give --db a path in an existing folder)",
                 path.display(),
@@ -115,7 +129,7 @@ pub fn migrate(conn: &Connection) -> Result<u32, DbError> {
     let have: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let known = schema_version();
     if have > known {
-        return Err(DbError(format!(
+        return Err(DbError::Refused(format!(
             "the database has schema version {have}, this arbiter knows up to {known}: \
              it was written by a newer arbiter"
         )));
@@ -127,7 +141,10 @@ pub fn migrate(conn: &Connection) -> Result<u32, DbError> {
         let batch = format!("BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {version};\nCOMMIT;");
         if let Err(e) = conn.execute_batch(&batch) {
             let _ = conn.execute_batch("ROLLBACK");
-            return Err(DbError(format!("migration {name}: {e}")));
+            return Err(DbError::At {
+                what: format!("migration {name}"),
+                source: e,
+            });
         }
         tracing::info!("database migrated to schema version {version} ({name})");
     }
@@ -160,18 +177,22 @@ impl ServerLock {
             .truncate(false)
             .write(true)
             .open(&path)
-            .map_err(|e| DbError(format!("cannot open the lock file {}: {e}", path.display())))?;
+            .map_err(|source| DbError::File {
+                what: format!("cannot open the lock file {}", path.display()),
+                source,
+            })?;
         match file.try_lock() {
             Ok(()) => Ok(ServerLock { _file: file, path }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(DbError(format!(
+            Err(std::fs::TryLockError::WouldBlock) => Err(DbError::Refused(format!(
                 "another arena server is running on {} (its lock {} is held); \
                  one database has one server",
                 db.display(),
                 path.display()
             ))),
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(DbError(format!("cannot lock {}: {e}", path.display())))
-            }
+            Err(std::fs::TryLockError::Error(source)) => Err(DbError::File {
+                what: format!("cannot lock {}", path.display()),
+                source,
+            }),
         }
     }
 }
@@ -211,7 +232,7 @@ mod tests {
         conn.pragma_update(None, "user_version", schema_version() + 1)
             .unwrap();
         drop(conn);
-        let e = open(&path).unwrap_err().0;
+        let e = open(&path).unwrap_err().to_string();
         assert!(e.contains("newer arbiter"), "{e}");
     }
 
@@ -220,7 +241,7 @@ mod tests {
         let dir = arbiter_core::testing::test_dir("arena-db-lock");
         let path = dir.join("a.sqlite");
         let first = ServerLock::take(&path).expect("first");
-        let e = ServerLock::take(&path).unwrap_err().0;
+        let e = ServerLock::take(&path).unwrap_err().to_string();
         assert!(e.contains("another arena server is running"), "{e}");
         drop(first);
         ServerLock::take(&path).expect("free again");
@@ -231,8 +252,8 @@ mod tests {
         let dir = arbiter_core::testing::test_dir("arena-db-no-folder");
         let path = dir.join("nowhere").join("a.sqlite");
         for e in [
-            open(&path).unwrap_err().0,
-            ServerLock::take(&path).unwrap_err().0,
+            open(&path).unwrap_err().to_string(),
+            ServerLock::take(&path).unwrap_err().to_string(),
         ] {
             assert!(
                 e.contains("there is no folder")
@@ -246,7 +267,9 @@ mod tests {
     #[test]
     fn admin_commands_never_create_a_database() {
         let dir = arbiter_core::testing::test_dir("arena-db-missing");
-        let e = open_existing(&dir.join("typo.sqlite")).unwrap_err().0;
+        let e = open_existing(&dir.join("typo.sqlite"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no arena database"), "{e}");
         assert!(!dir.join("typo.sqlite").exists());
     }

@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use mancala_rules::GameId;
 
+use crate::anchors::RatingError;
+use crate::bots::NameError;
 use crate::lobby::{LobbyEvent, TokenCheck};
 use arbiter_core::contender::config::EngineSpec;
 use arbiter_core::contender::session::{Fault, Session};
@@ -37,43 +39,76 @@ pub const MAX_SLOTS: usize = 64;
 /// (`name=` is the bot's name and required), `slots=N` (default 1) and
 /// `anchor=R` (none by default). The arena's own keys are taken out before
 /// the engine settings' parser sees the rest.
-pub fn parse(text: &str) -> Result<HouseBot, String> {
+pub fn parse(text: &str) -> Result<HouseBot, HouseError> {
+    let refused = |why: HouseProblem| HouseError {
+        text: text.to_owned(),
+        why,
+    };
     let mut slots = 1;
     let mut anchor = None;
     let mut tokens = Vec::new();
     for t in text.split_whitespace() {
         if let Some(n) = t.strip_prefix("slots=") {
-            slots = arbiter_core::values::count_in(n, 1, MAX_SLOTS as u64)
-                .map_err(|e| format!("--house {text:?}: slots={n}: {e}"))?
-                as usize;
+            slots = arbiter_core::values::count_in(n, 1, MAX_SLOTS as u64).map_err(|why| {
+                refused(HouseProblem::Slots {
+                    n: n.to_owned(),
+                    why,
+                })
+            })? as usize;
         } else if let Some(r) = t.strip_prefix("anchor=") {
-            anchor = Some(
-                crate::anchors::parse_rating(r)
-                    .map_err(|e| format!("--house {text:?}: anchor={r}: {e}"))?,
-            );
+            anchor = Some(crate::anchors::parse_rating(r).map_err(|source| {
+                refused(HouseProblem::Anchor {
+                    r: r.to_owned(),
+                    source,
+                })
+            })?);
         } else {
             tokens.push(t.to_owned());
         }
     }
     if !tokens.iter().any(|t| t.starts_with("name=")) {
-        return Err(format!(
-            "--house {text:?}: give the bot's name= (a bot added with `arena bot add`)"
-        ));
+        return Err(refused(HouseProblem::NoName));
     }
+    // why the engine settings' words as text: they are the core's, shown as they are.
     let spec = arbiter_core::contender::config::parse_engine(0, &tokens, &[], None)
-        .map_err(|e| format!("--house {text:?}: {e}"))?;
+        .map_err(|e| refused(HouseProblem::Engine(e.to_string())))?;
     arbiter_core::contender::config::refuse_keys(
         &spec,
         "arena run --house",
         arbiter_core::contender::config::HOUSE_REFUSES,
     )
-    .map_err(|e| format!("--house {text:?}: {e}"))?;
-    crate::bots::check_name(&spec.name).map_err(|e| format!("--house {text:?}: {e}"))?;
+    .map_err(|e| refused(HouseProblem::Engine(e.to_string())))?;
+    crate::bots::check_name(&spec.name).map_err(|e| refused(HouseProblem::Name(e)))?;
     Ok(HouseBot {
         spec,
         slots,
         anchor,
     })
+}
+
+/// Why a `--house` value is refused ([`parse`]): the value, and what is wrong in it.
+#[derive(Debug, thiserror::Error)]
+#[error("--house {text:?}: {why}")]
+pub struct HouseError {
+    text: String,
+    #[source]
+    why: HouseProblem,
+}
+
+/// What is wrong in a `--house` value.
+#[derive(Debug, thiserror::Error)]
+pub enum HouseProblem {
+    #[error("slots={n}: {why}")]
+    Slots { n: String, why: String },
+    #[error("anchor={r}: {source}")]
+    Anchor { r: String, source: RatingError },
+    #[error("give the bot's name= (a bot added with `arena bot add`)")]
+    NoName,
+    /// The engine settings' parser refused them (its words).
+    #[error("{0}")]
+    Engine(String),
+    #[error(transparent)]
+    Name(NameError),
 }
 
 /// The house bots and their idle processes.
@@ -299,13 +334,10 @@ mod tests {
         assert_eq!((b.spec.name.as_str(), b.slots), ("ref3", 4));
         assert_eq!(b.spec.options, [("Level".to_owned(), "3".to_owned())]);
         assert_eq!(b.anchor, None);
-        assert!(parse("cmd=engine").unwrap_err().contains("name="));
-        assert!(parse("name=x cmd=engine slots=0")
-            .unwrap_err()
-            .contains("slots=0"));
-        assert!(parse("name=a/b cmd=engine")
-            .unwrap_err()
-            .contains("bot name"));
+        let refused = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(refused("cmd=engine").contains("name="));
+        assert!(refused("name=x cmd=engine slots=0").contains("slots=0"));
+        assert!(refused("name=a/b cmd=engine").contains("bot name"));
     }
 
     #[test]
@@ -318,7 +350,9 @@ mod tests {
             Some(-250.5)
         );
         for bad in ["abc", "nan", "9000", ""] {
-            let e = parse(&format!("name=r cmd=e anchor={bad}")).unwrap_err();
+            let e = parse(&format!("name=r cmd=e anchor={bad}"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains(&format!("anchor={bad}:")) && e.contains("-5000"),
                 "{e}"

@@ -2,7 +2,7 @@
 //! connect whenever they like, are paired in rated pools, rated by a
 //! maximum-likelihood Elo fit and watched in the browser (docs/arena.md).
 //!
-//! - [`admission`]: whether a bot's version passed the checks before play.
+//! - [`admission_records`]: whether a bot's version passed the checks before play.
 //! - [`db`]: the SQLite database, its migrations and the one-writer lock.
 //! - [`bots`]: accounts and tokens (hashed, checked in constant time).
 //! - [`events`]: scheduled events (a round robin or Swiss at a set time).
@@ -27,7 +27,7 @@
 //! - [`versions`]: a bot's versions (its engine's `id name`), the players.
 //! - [`web`]: the pages and JSON.
 
-pub mod admission;
+pub mod admission_records;
 pub mod anchors;
 pub mod backoff;
 pub mod bots;

@@ -141,14 +141,14 @@ impl TokenCheck {
         Ok(crate::versions::player(bot, n))
     }
 
-    /// The recorded admission of version `n` of `bot` ([`crate::admission`]).
+    /// The recorded admission of version `n` of `bot` ([`crate::admission_records`]).
     pub fn admission(
         &self,
         bot: &str,
         n: u32,
-    ) -> Result<Option<crate::admission::Admission>, DbError> {
+    ) -> Result<Option<crate::admission_records::Admission>, DbError> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        crate::admission::status(&conn, bot, n)
+        crate::admission_records::status(&conn, bot, n)
     }
 
     /// Records the admission checks' verdict on version `n` of `bot`.
@@ -159,7 +159,7 @@ impl TokenCheck {
         verdict: &arbiter_core::play::admission_checks::Verdict,
     ) -> Result<(), DbError> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        crate::admission::record(&conn, bot, n, verdict)
+        crate::admission_records::record(&conn, bot, n, verdict)
     }
 
     /// The bot `token` proves, if any (see [`crate::bots::check_token`]).

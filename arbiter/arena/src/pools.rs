@@ -103,34 +103,61 @@ pub fn load(path: &Path) -> Result<Vec<Pool>, PoolsError> {
 }
 
 /// Parses a pools file's text; `base` is where relative opening files are.
-pub fn parse(text: &str, base: &Path) -> Result<Vec<Pool>, String> {
-    let entries: Vec<Entry> = serde_json::from_str(text).map_err(|e| {
-        format!(
-            "{e} (expected a JSON list of {{\"name\", \"game\", \"each\", \"openings\"}} objects)"
-        )
-    })?;
+pub fn parse(text: &str, base: &Path) -> Result<Vec<Pool>, PoolsTextError> {
+    let entries: Vec<Entry> = serde_json::from_str(text).map_err(PoolsTextError::Json)?;
     if entries.is_empty() {
-        return Err("no pool (the list is empty)".into());
+        return Err(PoolsTextError::Empty);
     }
     let mut pools: Vec<Pool> = Vec::with_capacity(entries.len());
     for (i, entry) in entries.into_iter().enumerate() {
-        let pool = check(entry, base).map_err(|e| format!("pool #{}: {e}", i + 1))?;
+        let index = i + 1;
+        let pool = check(entry, base).map_err(|why| PoolsTextError::Entry { index, why })?;
         if pools.iter().any(|p| p.name == pool.name) {
-            return Err(format!(
-                "pool #{}: the name {:?} is used twice",
-                i + 1,
-                pool.name
-            ));
+            let name = pool.name;
+            return Err(PoolsTextError::Twice { index, name });
         }
         pools.push(pool);
     }
     Ok(pools)
 }
 
-fn check(entry: Entry, base: &Path) -> Result<Pool, String> {
+/// Why a pools file's text is no pools file ([`parse`]).
+#[derive(Debug, thiserror::Error)]
+pub enum PoolsTextError {
+    #[error(
+        "{0} (expected a JSON list of {{\"name\", \"game\", \"each\", \"openings\"}} objects)"
+    )]
+    Json(#[source] serde_json::Error),
+    #[error("no pool (the list is empty)")]
+    Empty,
+    #[error("pool #{index}: {why}")]
+    Entry {
+        index: usize,
+        #[source]
+        why: PoolError,
+    },
+    #[error("pool #{index}: the name {name:?} is used twice")]
+    Twice { index: usize, name: String },
+}
+
+/// Why one pool of a pools file is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    /// Its name is no name (a bot name's rule: [`crate::bots::check_name`]).
+    #[error("{}", .0.to_string().replacen("bot name", "name", 1))]
+    Name(#[source] crate::bots::NameError),
+    /// One of its settings is refused (the settings' parsers' words).
+    #[error("{name:?}: {why}")]
+    Setting { name: String, why: String },
+}
+
+fn check(entry: Entry, base: &Path) -> Result<Pool, PoolError> {
     let name = entry.name;
-    crate::bots::check_name(&name).map_err(|e| e.replacen("bot name", "name", 1))?;
-    let within = |e: String| format!("{name:?}: {e}");
+    crate::bots::check_name(&name).map_err(PoolError::Name)?;
+    let within = |why: String| PoolError::Setting {
+        name: name.clone(),
+        why,
+    };
     let game: GameId = entry
         .game
         .parse()
@@ -199,7 +226,7 @@ mod tests {
     use super::*;
 
     fn err(text: &str) -> String {
-        parse(text, Path::new(".")).unwrap_err()
+        parse(text, Path::new(".")).unwrap_err().to_string()
     }
 
     #[test]

@@ -86,20 +86,29 @@ pub fn prune(
 
 /// `--before`: an RFC 3339 time (`2026-12-01T00:00:00Z`) or a date
 /// (`2026-12-01`, its midnight UTC); the time as given back, for SQLite.
-pub fn parse_before(text: &str) -> Result<String, String> {
+pub fn parse_before(text: &str) -> Result<String, BeforeError> {
     use time::format_description::well_known::Rfc3339;
     let full = if text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') {
         format!("{text}T00:00:00Z")
     } else {
         text.to_owned()
     };
-    time::OffsetDateTime::parse(&full, &Rfc3339).map_err(|e| {
-        format!(
-            "--before {text:?}: not a date or an RFC 3339 time ({e}); give e.g. 2026-12-01 \
-             or 2026-12-01T18:00:00Z"
-        )
+    time::OffsetDateTime::parse(&full, &Rfc3339).map_err(|source| BeforeError {
+        text: text.to_owned(),
+        source,
     })?;
     Ok(full)
+}
+
+/// Why `--before` is refused ([`parse_before`]).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--before {text:?}: not a date or an RFC 3339 time ({source}); give e.g. 2026-12-01 \
+     or 2026-12-01T18:00:00Z"
+)]
+pub struct BeforeError {
+    text: String,
+    source: time::error::Parse,
 }
 
 /// Gives the space of removed rows back to the file system (SQLite's
@@ -180,7 +189,7 @@ mod tests {
             "2026-12-01T18:00:00+01:00"
         );
         for bad in ["yesterday", "2026-13-01", "", "2026-12-01 18:00"] {
-            let e = parse_before(bad).unwrap_err();
+            let e = parse_before(bad).unwrap_err().to_string();
             assert!(e.contains("--before") && e.contains("RFC 3339"), "{e}");
         }
     }

@@ -25,6 +25,7 @@ use std::time::Duration;
 use mancala_rules::GameId;
 use tokio::sync::mpsc;
 
+use crate::db::DbError;
 use crate::lobby::{LobbyEvent, TokenCheck};
 use crate::pools::Pool;
 use arbiter_core::contender::session::{Fault, Session};
@@ -143,13 +144,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The pools a connection's query names (`pools=a,b`), checked against the
 /// arena's; `Ok(None)`: none named.
-pub fn named_pools(query: Option<&str>, pools: &[Pool]) -> Result<Option<Vec<String>>, String> {
+pub fn named_pools(query: Option<&str>, pools: &[Pool]) -> Result<Option<Vec<String>>, QueryError> {
     let Some(query) = query else { return Ok(None) };
     let mut named = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         if key != "pools" {
-            return Err(format!("unknown parameter {key:?} (only pools=NAME,NAME)"));
+            return Err(QueryError::Unknown(key.to_owned()));
         }
         let names: Vec<String> = value
             .split(',')
@@ -157,14 +158,39 @@ pub fn named_pools(query: Option<&str>, pools: &[Pool]) -> Result<Option<Vec<Str
             .map(str::to_owned)
             .collect();
         if let Some(bad) = names.iter().find(|n| !pools.iter().any(|p| &p.name == *n)) {
-            return Err(format!("no pool {bad:?} in this arena"));
+            return Err(QueryError::NoPool(bad.clone()));
         }
         if names.is_empty() {
-            return Err("pools= names no pool".into());
+            return Err(QueryError::Empty);
         }
         named = Some(names);
     }
     Ok(named)
+}
+
+/// Why a connection's query is refused ([`named_pools`]): the close reason
+/// the bot reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    #[error("unknown parameter {0:?} (only pools=NAME,NAME)")]
+    Unknown(String),
+    #[error("no pool {0:?} in this arena")]
+    NoPool(String),
+    #[error("pools= names no pool")]
+    Empty,
+}
+
+/// Why a version is not admitted ([`RemoteBots`]' checks): the line the
+/// engine reads (`info string`) and the close reason.
+#[derive(Debug, thiserror::Error)]
+pub enum AdmitError {
+    #[error("the arena cannot read its admissions: {0}")]
+    Read(#[source] DbError),
+    #[error("the arena cannot record its admission: {0}")]
+    Record(#[source] DbError),
+    /// It failed the checks (now, or lately: `retry_in` seconds to wait).
+    #[error("{detail}; retry in {retry_in} s")]
+    Failed { detail: String, retry_in: u64 },
 }
 
 impl RemoteBots {
@@ -293,6 +319,7 @@ impl RemoteBots {
         let pools = match named_pools(link.query(), &self.pools) {
             Ok(p) => p,
             Err(why) => {
+                let why = why.to_string();
                 tracing::warn!(%bot, "refused a connection: {why}");
                 link.close(&why);
                 return;
@@ -327,6 +354,7 @@ impl RemoteBots {
         };
         if let Some(rule) = self.settings.admission {
             if let Err(why) = self.admit(&player, &mut session, &pools, rule).await {
+                let why = why.to_string();
                 tracing::info!(%player, "not admitted: {why}");
                 // why both: an engine behind `arbiter connect` sees the line,
                 // the bridge (and a KGP bot, as an `error`) the close reason.
@@ -364,18 +392,20 @@ impl RemoteBots {
         session: &mut Session,
         pools: &Option<Vec<String>>,
         rule: AdmissionRule,
-    ) -> Result<(), String> {
+    ) -> Result<(), AdmitError> {
         let (bot, n) = crate::versions::split(player);
         let turn = Arc::clone(lock(&self.admitting).entry(player.to_owned()).or_default());
         let _turn = turn.lock().await;
-        let db = |e: crate::db::DbError| format!("the arena cannot read its admissions: {e}");
-        if let Some(a) = self.check.admission(bot, n).map_err(db)? {
+        if let Some(a) = self.check.admission(bot, n).map_err(AdmitError::Read)? {
             if a.passed {
                 return Ok(());
             }
             let wait = rule.retry.as_secs_f64() - a.age_secs;
             if wait > 0.0 {
-                return Err(format!("{}; retry in {} s", a.detail, wait.ceil() as u64));
+                return Err(AdmitError::Failed {
+                    detail: a.detail,
+                    retry_in: wait.ceil() as u64,
+                });
             }
         }
         // The first pool this connection may join: its game and clock.
@@ -390,16 +420,15 @@ impl RemoteBots {
                 .await;
         self.check
             .record_admission(bot, n, &verdict)
-            .map_err(|e| format!("the arena cannot record its admission: {e}"))?;
+            .map_err(AdmitError::Record)?;
         if verdict.passed() {
             tracing::info!(%player, "admitted");
             Ok(())
         } else {
-            Err(format!(
-                "{}; retry in {} s",
-                verdict.summary(),
-                rule.retry.as_secs()
-            ))
+            Err(AdmitError::Failed {
+                detail: verdict.summary(),
+                retry_in: rule.retry.as_secs(),
+            })
         }
     }
 
@@ -571,9 +600,11 @@ mod tests {
             named_pools(Some("pools=a,b"), &pools),
             Ok(Some(vec!["a".to_owned(), "b".to_owned()]))
         );
-        let e = named_pools(Some("pools=a,zz"), &pools).unwrap_err();
+        let e = named_pools(Some("pools=a,zz"), &pools)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no pool \"zz\""), "{e}");
-        let e = named_pools(Some("pool=a"), &pools).unwrap_err();
+        let e = named_pools(Some("pool=a"), &pools).unwrap_err().to_string();
         assert!(e.contains("unknown parameter \"pool\""), "{e}");
         assert!(named_pools(Some("pools="), &pools).is_err());
     }

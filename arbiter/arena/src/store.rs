@@ -73,7 +73,7 @@ pub fn finish(conn: &mut Connection, id: i64, log: &GameLog) -> Result<(), DbErr
         params![id, record, result, log.termination.kind(), offender],
     )?;
     if changed != 1 {
-        return Err(DbError(format!(
+        return Err(DbError::Refused(format!(
             "game {id} is not in progress: its result is not recorded"
         )));
     }
@@ -418,7 +418,9 @@ pub fn export(
 ) -> Result<usize, DbError> {
     let records = records(conn, pool)?;
     if records.is_empty() && !pools_with_games(conn)?.iter().any(|p| p == pool) {
-        return Err(DbError(format!("no games in a pool named {pool:?}")));
+        return Err(DbError::Refused(format!(
+            "no games in a pool named {pool:?}"
+        )));
     }
     write_records(&records, &format!("pool {pool}"), jsonout, pgnout)?;
     Ok(records.len())
@@ -443,7 +445,7 @@ pub fn write_records(
             .enumerate()
             .map(|(i, r)| {
                 arbiter_core::records::jsonl::parse_line(r)
-                    .map_err(|e| DbError(format!("stored game #{} of {what}: {e}", i + 1)))
+                    .map_err(|e| DbError::Refused(format!("stored game #{} of {what}: {e}", i + 1)))
             })
             .collect::<Result<Vec<GameLog>, _>>()?;
         write_atomically(pgn, &arbiter_core::records::pgn::write_games(&logs))?;
@@ -452,7 +454,8 @@ pub fn write_records(
 }
 
 fn write_atomically(path: &Path, text: &str) -> Result<(), DbError> {
-    let fail = |e: std::io::Error| DbError(format!("cannot write {}: {e}", path.display()));
+    let fail =
+        |e: std::io::Error| DbError::Refused(format!("cannot write {}: {e}", path.display()));
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".part");
     let tmp = std::path::PathBuf::from(tmp);
@@ -675,7 +678,7 @@ pub(crate) mod tests {
         }
         assert!(export(&conn, "nope", &json, None)
             .unwrap_err()
-            .0
+            .to_string()
             .contains("no games"));
         assert_eq!(
             record_at(&conn, "p", 1).unwrap().as_deref(),

@@ -119,6 +119,7 @@ pub enum EventCommand {
 
 fn event_format(text: &str) -> Result<arbiter_arena::events::EventFormat, String> {
     text.parse()
+        .map_err(|e: arbiter_arena::events::FormatError| e.to_string())
 }
 
 /// `arena run --help`'s headings, one per subject; every flag names its
@@ -266,7 +267,7 @@ pub enum BotCommand {
 
 /// An anchor's rating (arbiter_arena::anchors).
 fn rating_arg(text: &str) -> Result<f64, String> {
-    anchors::parse_rating(text)
+    anchors::parse_rating(text).map_err(|e| e.to_string())
 }
 
 /// `on` or `off`.
@@ -348,9 +349,10 @@ pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
 
 /// `arena prune`, with the server stopped (it holds the pools' tallies).
 fn prune(args: PruneArgs) -> Result<(), CliError> {
-    let before = arbiter_arena::prune::parse_before(&args.before).map_err(CliError::Usage)?;
+    let before = arbiter_arena::prune::parse_before(&args.before)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let _lock = db::ServerLock::take(&args.db)
-        .map_err(|e| CliError::Failed(format!("{}; stop it before `arena prune`", e.0)))?;
+        .map_err(|e| CliError::Failed(format!("{e}; stop it before `arena prune`")))?;
     let mut conn = db::open_existing(&args.db)?;
     let between = if args.between.is_empty() {
         None
@@ -396,7 +398,7 @@ fn event(command: EventCommand) -> Result<(), CliError> {
             rounds,
             at,
         } => {
-            let at = events::parse_at_now(&at).map_err(CliError::Usage)?;
+            let at = events::parse_at_now(&at).map_err(|e| CliError::Usage(e.to_string()))?;
             let conn = db::open_existing(&db)?;
             let id = events::add(
                 &conn,
@@ -449,7 +451,7 @@ fn event(command: EventCommand) -> Result<(), CliError> {
 fn bot(command: BotCommand) -> Result<(), CliError> {
     match command {
         BotCommand::Add { name, db } => {
-            bots::check_name(&name).map_err(CliError::Usage)?;
+            bots::check_name(&name).map_err(|e| CliError::Usage(e.to_string()))?;
             let conn = db::open(&db)?;
             let token = bots::add(&conn, &name)?;
             println!("arbiter: bot {name} added; its token (shown only now, keep it secret):");
@@ -519,7 +521,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         .iter()
         .map(|h| house::parse(h))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(CliError::Usage)?;
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     {
         let conn = db::open(&args.db)?;
         for b in &house_bots {

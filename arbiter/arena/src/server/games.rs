@@ -127,7 +127,7 @@ impl Arena {
             let mut w = lock(&self.writer);
             if cut_off {
                 match store::abort(&w, id) {
-                    Ok(()) => Err(DbError(format!(
+                    Ok(()) => Err(DbError::Refused(format!(
                         "game {id} aborted: {}",
                         played.termination.detail()
                     ))),

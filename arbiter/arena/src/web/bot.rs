@@ -116,7 +116,7 @@ struct VersionLine {
     connected: bool,
     /// Its admission checks (`null`: not checked: a house bot, games
     /// before admission, or `--admission off`).
-    admission: Option<crate::admission::Admission>,
+    admission: Option<crate::admission_records::Admission>,
     /// KGP's random moves played for it in its finished games (a KGP bot
     /// that sent no move before its search ended).
     kgp_random_moves: u32,
@@ -133,7 +133,7 @@ pub(super) struct BotPage {
     /// Its newest named version's admission (as in `versions`; a KGP
     /// connection without `set info:name`, `NAME (unnamed)`, stands for the
     /// account only when it is all there is).
-    admission: Option<crate::admission::Admission>,
+    admission: Option<crate::admission_records::Admission>,
     /// KGP's random moves played for it, all versions.
     kgp_random_moves: u32,
     /// Its versions, oldest first.
@@ -174,7 +174,7 @@ fn bot_page(arena: &Arena, name: &str) -> Result<BotPage, ApiError> {
         let r = arena.reader();
         let mut lines = Vec::new();
         for v in crate::versions::list(&r, name).map_err(internal)? {
-            let admission = crate::admission::status(&r, name, v.n).map_err(internal)?;
+            let admission = crate::admission_records::status(&r, name, v.n).map_err(internal)?;
             let player = crate::versions::player(name, v.n);
             let random = store::kgp_random_of(&r, &player).map_err(internal)?;
             lines.push((v, admission, random));

@@ -36,21 +36,28 @@ impl EventFormat {
 }
 
 impl FromStr for EventFormat {
-    type Err = String;
+    type Err = FormatError;
 
-    fn from_str(s: &str) -> Result<EventFormat, String> {
+    fn from_str(s: &str) -> Result<EventFormat, FormatError> {
         match s.parse::<Format>() {
             Ok(Format::RoundRobin) => Ok(EventFormat::RoundRobin),
             Ok(Format::Swiss) => Ok(EventFormat::Swiss),
-            Ok(other) => Err(format!(
-                "{other}: an arena event is a round robin (roundrobin) or a Swiss (swiss)"
-            )),
-            Err(_) => Err(format!(
-                "unknown format {s:?}: an arena event is a round robin (roundrobin) or a Swiss \
-                 (swiss)"
-            )),
+            Ok(other) => Err(FormatError::NotAnEvent(other)),
+            Err(_) => Err(FormatError::Unknown(s.to_owned())),
         }
     }
+}
+
+/// Why a format is not an arena event's (`--format`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// A tournament's format that an event does not play.
+    #[error("{0}: an arena event is a round robin (roundrobin) or a Swiss (swiss)")]
+    NotAnEvent(Format),
+    #[error(
+        "unknown format {0:?}: an arena event is a round robin (roundrobin) or a Swiss (swiss)"
+    )]
+    Unknown(String),
 }
 
 impl fmt::Display for EventFormat {
@@ -136,31 +143,45 @@ pub struct NewEvent {
 
 /// `--at`: `now`, or an RFC 3339 time not in the past; as RFC 3339 in UTC
 /// to the second (the form stored and compared as text).
-pub fn parse_at(text: &str, now: time::OffsetDateTime) -> Result<String, String> {
+pub fn parse_at(text: &str, now: time::OffsetDateTime) -> Result<String, AtError> {
     use time::format_description::well_known::Rfc3339;
     let at = if text == "now" {
         now
     } else {
-        let at = time::OffsetDateTime::parse(text, &Rfc3339).map_err(|e| {
-            format!(
-                "--at {text:?}: not an RFC 3339 time ({e}); give e.g. 2026-12-04T18:00:00Z, \
-                 2026-12-04T19:00:00+01:00 or now"
-            )
-        })?;
+        let at =
+            time::OffsetDateTime::parse(text, &Rfc3339).map_err(|source| AtError::NotATime {
+                text: text.to_owned(),
+                source,
+            })?;
         // why a second's slack: `--at` copied from `date` a moment ago.
         if at < now - time::Duration::seconds(1) {
-            return Err(format!(
-                "--at {text}: that is in the past (it is {} now); give a time to come, or now",
-                stamp(now)
-            ));
+            return Err(AtError::Past {
+                text: text.to_owned(),
+                now: stamp(now),
+            });
         }
         at
     };
     Ok(stamp(at))
 }
 
+/// Why `--at` is refused ([`parse_at`]).
+#[derive(Debug, thiserror::Error)]
+pub enum AtError {
+    #[error(
+        "--at {text:?}: not an RFC 3339 time ({source}); give e.g. 2026-12-04T18:00:00Z, \
+         2026-12-04T19:00:00+01:00 or now"
+    )]
+    NotATime {
+        text: String,
+        source: time::error::Parse,
+    },
+    #[error("--at {text}: that is in the past (it is {now} now); give a time to come, or now")]
+    Past { text: String, now: String },
+}
+
 /// [`parse_at`] against the clock.
-pub fn parse_at_now(text: &str) -> Result<String, String> {
+pub fn parse_at_now(text: &str) -> Result<String, AtError> {
     parse_at(text, time::OffsetDateTime::now_utc())
 }
 
@@ -248,14 +269,16 @@ pub fn start(
     rounds: u32,
     note: Option<&str>,
 ) -> Result<(), DbError> {
-    let players = serde_json::to_string(players).map_err(|e| DbError(e.to_string()))?;
+    let players = serde_json::to_string(players).map_err(|e| DbError::Refused(e.to_string()))?;
     let n = conn.execute(
         "UPDATE events SET state = 'playing', players = ?2, played_rounds = ?3, note = ?4, \
          started = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1 AND state = 'scheduled'",
         params![id, players, rounds, note],
     )?;
     if n != 1 {
-        return Err(DbError(format!("event {id} is not waiting to start")));
+        return Err(DbError::Refused(format!(
+            "event {id} is not waiting to start"
+        )));
     }
     Ok(())
 }
@@ -275,10 +298,10 @@ pub fn cancel(conn: &Connection, id: i64, why: &str) -> Result<(), DbError> {
 /// games in progress finish, no other starts. Returns the state it had.
 pub fn withdraw(conn: &Connection, id: i64) -> Result<EventState, DbError> {
     let Some(event) = get(conn, id)? else {
-        return Err(DbError(format!("no event {id}")));
+        return Err(DbError::Refused(format!("no event {id}")));
     };
     if !matches!(event.state, EventState::Scheduled | EventState::Playing) {
-        return Err(DbError(format!(
+        return Err(DbError::Refused(format!(
             "event {id} is {} already: only a scheduled or playing event can be cancelled",
             event.state
         )));
@@ -366,7 +389,7 @@ impl Standings {
         for game in new {
             let line: String = record.query_row([game], |r| r.get(0))?;
             let log = arbiter_core::records::jsonl::parse_line(&line)
-                .map_err(|e| DbError(format!("stored game {game}: {e}")))?;
+                .map_err(|e| DbError::Refused(format!("stored game {game}: {e}")))?;
             let origin = arbiter_core::event::place::Origin {
                 file: 0,
                 index: kept.added,
@@ -386,8 +409,12 @@ impl Standings {
             let t0 = std::time::Instant::now();
             let report = match kept.merger.look() {
                 Some(Ok(look)) => look.report(),
-                Some(Err(e)) => return Err(DbError(e.to_string())),
-                None => return Err(DbError("internal: a merger that does not watch".into())),
+                Some(Err(e)) => return Err(DbError::Refused(e.to_string())),
+                None => {
+                    return Err(DbError::Refused(
+                        "internal: a merger that does not watch".into(),
+                    ))
+                }
             };
             kept.report = Some((report, kept.added));
             kept.at = std::time::Instant::now();
@@ -395,7 +422,7 @@ impl Standings {
         }
         match &kept.report {
             Some((report, _)) => Ok(report.clone()),
-            None => Err(DbError("internal: no report made".into())),
+            None => Err(DbError::Refused("internal: no report made".into())),
         }
     }
 }
@@ -407,14 +434,16 @@ pub fn standings(records: &[String]) -> Result<arbiter_core::stats::json::Report
     let path = std::path::Path::new("arena");
     for (index, line) in records.iter().enumerate() {
         let game = arbiter_core::records::jsonl::parse_line(line)
-            .map_err(|e| DbError(format!("stored game #{}: {e}", index + 1)))?;
+            .map_err(|e| DbError::Refused(format!("stored game #{}: {e}", index + 1)))?;
         merger.add(
             arbiter_core::event::place::Origin { file: 0, index },
             path,
             game,
         );
     }
-    let merged = merger.finish().map_err(|e| DbError(e.to_string()))?;
+    let merged = merger
+        .finish()
+        .map_err(|e| DbError::Refused(e.to_string()))?;
     Ok(merged.report())
 }
 
@@ -476,13 +505,15 @@ mod tests {
             parse_at("2027-01-01T00:00:00.75Z", now()).unwrap(),
             "2027-01-01T00:00:00Z"
         );
-        let past = parse_at("2026-12-04T17:00:00Z", now()).unwrap_err();
+        let past = parse_at("2026-12-04T17:00:00Z", now())
+            .unwrap_err()
+            .to_string();
         assert!(
             past.contains("in the past") && past.contains("2026-12-04T18:00:00Z"),
             "{past}"
         );
         for bad in ["tomorrow", "2026-12-04 18:00", "2026-12-04", ""] {
-            let e = parse_at(bad, now()).unwrap_err();
+            let e = parse_at(bad, now()).unwrap_err().to_string();
             assert!(e.contains("not an RFC 3339 time"), "{bad}: {e}");
         }
     }
@@ -573,10 +604,12 @@ mod tests {
         assert!("knockout"
             .parse::<EventFormat>()
             .unwrap_err()
+            .to_string()
             .contains("round robin"));
         assert!("league"
             .parse::<EventFormat>()
             .unwrap_err()
+            .to_string()
             .contains("unknown format"));
         assert_eq!(EventFormat::RoundRobin.to_string(), "round-robin");
     }
@@ -618,13 +651,16 @@ mod tests {
         assert_eq!(withdraw(&conn, d).unwrap(), EventState::Playing);
         let e = add(&conn, &new("bohn")).unwrap();
         assert_eq!(withdraw(&conn, e).unwrap(), EventState::Scheduled);
-        let again = withdraw(&conn, d).unwrap_err().0;
+        let again = withdraw(&conn, d).unwrap_err().to_string();
         assert!(again.contains("cancelled already"), "{again}");
         assert!(withdraw(&conn, a)
             .unwrap_err()
-            .0
+            .to_string()
             .contains("finished already"));
-        assert!(withdraw(&conn, 99).unwrap_err().0.contains("no event 99"));
+        assert!(withdraw(&conn, 99)
+            .unwrap_err()
+            .to_string()
+            .contains("no event 99"));
         let d = get(&conn, d).unwrap().unwrap();
         assert_eq!(d.note.as_deref(), Some("cancelled by the organiser"));
         assert_eq!(d.players, ["x", "y"], "its players stay");
