@@ -90,7 +90,10 @@ pub async fn endpoint(
         })?;
     let wait = Duration::from_secs_f64(args.remote_wait);
     let (tokens, generated) = match &args.remote_tokens {
-        Some(path) => (Tokens::load(path, &ids).map_err(CliError::Usage)?, false),
+        Some(path) => (
+            Tokens::load(path, &ids).map_err(|e| CliError::Usage(e.to_string()))?,
+            false,
+        ),
         None => (Tokens::generate(&ids), true),
     };
     let registry = arbiter_net::remote::registry_for(specs, tokens.clone(), concurrency);
@@ -231,7 +234,10 @@ pub async fn connect(args: ConnectArgs) -> Result<(), CliError> {
         spec.name, args.slots, args.url
     );
     let tls = if args.url.starts_with("wss://") {
-        Some(arbiter_net::front::tls::client_config(args.ca.as_deref()).map_err(CliError::Usage)?)
+        Some(
+            arbiter_net::front::tls::client_config(args.ca.as_deref())
+                .map_err(|e| CliError::Usage(e.to_string()))?,
+        )
     } else if args.ca.is_some() {
         return Err(CliError::Usage(format!(
             "--ca is for a wss:// endpoint, not {}",

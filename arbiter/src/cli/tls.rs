@@ -33,7 +33,7 @@ impl TlsArgs {
         match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Tls::from_pem_files(cert, key)
                 .map(Some)
-                .map_err(CliError::Usage),
+                .map_err(|e| CliError::Usage(e.to_string())),
             // clap's `requires` makes one without the other a usage error.
             _ => Ok(None),
         }

@@ -307,26 +307,53 @@ impl Playing {
     }
 }
 
+/// Why a ply of a game in progress cannot be built (cannot happen for
+/// moves the game loop checked; logged at debug if it does).
+#[derive(Debug, thiserror::Error)]
+enum Unbuilt {
+    #[error("no move")]
+    NoMove,
+    /// The start position, or a board after a move, breaks the rules.
+    #[error(transparent)]
+    Position(#[from] mancala_rules::PositionError),
+    #[error("{mv}: {source}")]
+    Move {
+        mv: String,
+        source: mancala_rules::MoveError,
+    },
+    #[error("{mv}: {source}")]
+    Trace {
+        mv: String,
+        source: mancala_rules::trace::TraceMoveError,
+    },
+}
+
 /// `moves` played from `position`: the last move (canonical), the board
 /// after it and its steps.
 fn replay(
     position: &str,
     moves: &[String],
-) -> Result<(String, BoardView, Vec<mancala_rules::Step>), String> {
+) -> Result<(String, BoardView, Vec<mancala_rules::Step>), Unbuilt> {
     let Some((last, earlier)) = moves.split_last() else {
-        return Err("no move".to_owned());
+        return Err(Unbuilt::NoMove);
     };
     let before = if earlier.is_empty() {
         position.to_owned()
     } else {
-        let mut game = mancala_rules::game_from_position(position).map_err(|e| e.to_string())?;
+        let mut game = mancala_rules::game_from_position(position)?;
         for mv in earlier {
-            game.play(mv).map_err(|e| format!("{mv}: {e}"))?;
+            game.play(mv).map_err(|source| Unbuilt::Move {
+                mv: mv.clone(),
+                source,
+            })?;
         }
         game.position_string()
     };
-    let trace = mancala_rules::trace_move(&before, last).map_err(|e| format!("{last}: {e}"))?;
-    let board = board::view(&trace.after).map_err(|e| e.to_string())?;
+    let trace = mancala_rules::trace_move(&before, last).map_err(|source| Unbuilt::Trace {
+        mv: last.clone(),
+        source,
+    })?;
+    let board = board::view(&trace.after)?;
     Ok((trace.mv, board, trace.steps))
 }
 

@@ -129,7 +129,10 @@ where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     use tracing::Instrument;
-    let span = tracing::info_span!("conn", %peer);
+    // why error level: a span is shown only when its level is enabled; at
+    // ERROR it names the connection on every warning the default filter
+    // (`warn`) lets through (as the games' spans do).
+    let span = tracing::error_span!("conn", %peer);
     serve_in_span(stream, peer, ticket, app, limits)
         .instrument(span)
         .await
@@ -218,23 +221,23 @@ mod tests {
         }
     }
 
-    /// A handler's log line says which connection (its peer) and which
-    /// route it was for, without being told: the front's spans do.
-    /// (A current-thread runtime, so the subscriber set for this thread
-    /// sees the connection's task.)
+    /// A handler's warning says which connection (its peer) and which
+    /// route it was for, without being told: the front's spans do, under
+    /// the default filter (`warn`). (A current-thread runtime, so the
+    /// subscriber set for this thread sees the connection's task.)
     #[tokio::test]
     async fn a_log_line_of_a_connection_names_its_peer_and_route() {
         let captured = Captured::default();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(captured.clone())
             .with_ansi(false)
-            .with_max_level(tracing::Level::INFO)
+            .with_max_level(tracing::Level::WARN)
             .finish();
         let _default = tracing::subscriber::set_default(subscriber);
         let app = Router::new().route(
             "/hello",
             get(|| async {
-                tracing::info!("answering");
+                tracing::warn!("answering");
                 "hi"
             }),
         );

@@ -41,7 +41,8 @@ pub fn wrap(app: Router, allowed: Option<AllowedHosts>, limits: &Limits) -> Rout
 /// Handles `request` in a span naming its method and route (the path; why
 /// not the query: it may carry what is nobody's business in a log).
 async fn in_span(request: Request, next: Next) -> Response {
-    let span = tracing::info_span!(
+    // why error level: see the connection's span (`conn::serve`).
+    let span = tracing::error_span!(
         "request",
         method = %request.method(),
         route = %request.uri().path(),

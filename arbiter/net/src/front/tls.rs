@@ -12,12 +12,12 @@
 //! before anything is served, naming the file and what is wrong with it.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use rustls::crypto::CryptoProvider;
-use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::pem::{self, PemObject};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpStream;
 use tokio_rustls::server::TlsStream;
@@ -39,16 +39,58 @@ fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-/// The certificates of a PEM file (at least one), or what is wrong with it.
-fn certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+/// Why TLS cannot be set up as the flags say; each names the flag and the
+/// file.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// `flag`: `--tls-cert` or `--ca`.
+    #[error("{flag} {}: {source}", .path.display())]
+    Certificates {
+        flag: &'static str,
+        path: PathBuf,
+        source: pem::Error,
+    },
+    #[error(
+        "{flag} {}: no certificate in it (expected PEM, \"-----BEGIN CERTIFICATE-----\")",
+        .path.display()
+    )]
+    NoCertificate { flag: &'static str, path: PathBuf },
+    #[error("--tls-key {}: {source} (expected a PEM private key)", .path.display())]
+    Key { path: PathBuf, source: pem::Error },
+    /// The protocol versions of the crypto provider (a bug if ever).
+    #[error("TLS: {0}")]
+    Protocols(#[source] rustls::Error),
+    /// The key does not go with the certificate, or is of no kind rustls
+    /// takes.
+    #[error("--tls-cert {} and --tls-key {}: {source}", .cert.display(), .key.display())]
+    Pair {
+        cert: PathBuf,
+        key: PathBuf,
+        source: rustls::Error,
+    },
+    /// A certificate of `--ca` cannot be trusted as a root.
+    #[error("--ca {}: {source}", .path.display())]
+    Root {
+        path: PathBuf,
+        source: rustls::Error,
+    },
+}
+
+/// The certificates of a PEM file (at least one), or what is wrong with it;
+/// `flag`: the flag that named it.
+fn certificates(path: &Path, flag: &'static str) -> Result<Vec<CertificateDer<'static>>, TlsError> {
     let certs = CertificateDer::pem_file_iter(path)
         .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|source| TlsError::Certificates {
+            flag,
+            path: path.to_owned(),
+            source,
+        })?;
     if certs.is_empty() {
-        return Err(format!(
-            "{}: no certificate in it (expected PEM, \"-----BEGIN CERTIFICATE-----\")",
-            path.display()
-        ));
+        return Err(TlsError::NoCertificate {
+            flag,
+            path: path.to_owned(),
+        });
     }
     Ok(certs)
 }
@@ -57,25 +99,21 @@ impl Tls {
     /// The TLS of a listener serving the chain in `cert` (PEM, the server's
     /// certificate first) with the private key in `key` (PEM: PKCS #8,
     /// PKCS #1 or SEC1).
-    pub fn from_pem_files(cert: &Path, key_file: &Path) -> Result<Tls, String> {
-        let chain = certificates(cert).map_err(|e| format!("--tls-cert {e}"))?;
-        let key = PrivateKeyDer::from_pem_file(key_file).map_err(|e| {
-            format!(
-                "--tls-key {}: {e} (expected a PEM private key)",
-                key_file.display()
-            )
+    pub fn from_pem_files(cert: &Path, key_file: &Path) -> Result<Tls, TlsError> {
+        let chain = certificates(cert, "--tls-cert")?;
+        let key = PrivateKeyDer::from_pem_file(key_file).map_err(|source| TlsError::Key {
+            path: key_file.to_owned(),
+            source,
         })?;
         let config = rustls::ServerConfig::builder_with_provider(provider())
             .with_safe_default_protocol_versions()
-            .map_err(|e| format!("TLS: {e}"))?
+            .map_err(TlsError::Protocols)?
             .with_no_client_auth()
             .with_single_cert(chain, key)
-            .map_err(|e| {
-                format!(
-                    "--tls-cert {} and --tls-key {}: {e}",
-                    cert.display(),
-                    key_file.display()
-                )
+            .map_err(|source| TlsError::Pair {
+                cert: cert.to_owned(),
+                key: key_file.to_owned(),
+                source,
             })?;
         Ok(Tls {
             acceptor: TlsAcceptor::from(Arc::new(config)),
@@ -103,21 +141,22 @@ impl Tls {
 
 /// The client side's trust: the certificates of `ca` (PEM) if given, else
 /// the webpki roots.
-pub fn client_config(ca: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, String> {
+pub fn client_config(ca: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, TlsError> {
     let mut roots = rustls::RootCertStore::empty();
     match ca {
         Some(path) => {
-            for cert in certificates(path).map_err(|e| format!("--ca {e}"))? {
-                roots
-                    .add(cert)
-                    .map_err(|e| format!("--ca {}: {e}", path.display()))?;
+            for cert in certificates(path, "--ca")? {
+                roots.add(cert).map_err(|source| TlsError::Root {
+                    path: path.to_owned(),
+                    source,
+                })?;
             }
         }
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
     }
     let config = rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("TLS: {e}"))?
+        .map_err(TlsError::Protocols)?
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(Arc::new(config))

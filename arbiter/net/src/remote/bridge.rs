@@ -36,7 +36,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::Connector;
 
 use crate::remote::socket::CLOSED_BY_ARBITER;
-use arbiter_core::contender::process::{EngineProcess, LaunchSpec, ReadError};
+use arbiter_core::contender::process::{EngineProcess, LaunchSpec, ReadError, WriteError};
 
 /// What the bridge needs.
 #[derive(Clone, Debug)]
@@ -501,7 +501,7 @@ async fn relay(
     // keeps the clocks.
     let far = || Instant::now() + Duration::from_secs(24 * 3600);
     if let Err(why) = to_engine(engine, options, &first).await {
-        return Ended::by_us(why);
+        return Ended::by_us(why.to_string());
     }
     // The arbiter's last `info string` (see `Ended::by_arbiter`).
     let mut told: Option<String> = None;
@@ -515,7 +515,7 @@ async fn relay(
                         told = Some(text.to_owned());
                     }
                     if let Err(why) = to_engine(engine, options, line.as_str()).await {
-                        return Ended::by_us(why);
+                        return Ended::by_us(why.to_string());
                     }
                 }
                 Some(Ok(Message::Close(frame))) => {
@@ -549,23 +549,22 @@ async fn relay(
     }
 }
 
+/// The local engine did not take a line (the bridge then ends).
+#[derive(Debug, thiserror::Error)]
+#[error("the engine did not take a line: {0}")]
+struct NotTaken(#[source] WriteError);
+
 /// The arbiter's `line` to the engine, after the author's options due
 /// before it.
 async fn to_engine(
     engine: &mut EngineProcess,
     options: &mut Options<'_>,
     line: &str,
-) -> Result<(), String> {
+) -> Result<(), NotTaken> {
     for own in options.before_arbiter(line) {
-        engine
-            .send(&own)
-            .await
-            .map_err(|e| format!("the engine did not take a line: {e}"))?;
+        engine.send(&own).await.map_err(NotTaken)?;
     }
-    engine
-        .send(line)
-        .await
-        .map_err(|e| format!("the engine did not take a line: {e}"))
+    engine.send(line).await.map_err(NotTaken)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! the time a refusal takes says nothing about how much of a guess was right.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use subtle::ConstantTimeEq;
 
@@ -20,6 +20,33 @@ pub fn bearer(value: &str) -> Option<&str> {
     let (scheme, token) = value.split_once([' ', '\t'])?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Why a tokens file is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TokensError {
+    #[error("expected a JSON object of id: token ({0})")]
+    NotAnObject(#[source] serde_json::Error),
+    /// The token of this id is too short or has spaces.
+    #[error(
+        "the token of {0:?} must be at least {min} characters, without spaces",
+        min = MIN_TOKEN_LEN
+    )]
+    Weak(String),
+    /// These remote engines have no token.
+    #[error("no token for remote engine(s) {}", .0.join(", "))]
+    Missing(Vec<String>),
+    #[error("--remote-tokens {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The file's text is refused (`source` says why).
+    #[error("--remote-tokens {}: {source}", .path.display())]
+    File {
+        path: PathBuf,
+        source: Box<TokensError>,
+    },
 }
 
 /// Remote ids (`remote=alice`) and their tokens.
@@ -39,33 +66,33 @@ impl std::fmt::Debug for Tokens {
 
 impl Tokens {
     /// Reads a tokens file; every id in `needed` must have a token.
-    pub fn load(path: &Path, needed: &[String]) -> Result<Tokens, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("--remote-tokens {}: {e}", path.display()))?;
-        Tokens::parse(&text, needed).map_err(|e| format!("--remote-tokens {}: {e}", path.display()))
+    pub fn load(path: &Path, needed: &[String]) -> Result<Tokens, TokensError> {
+        let text = std::fs::read_to_string(path).map_err(|source| TokensError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Tokens::parse(&text, needed).map_err(|e| TokensError::File {
+            path: path.to_owned(),
+            source: Box::new(e),
+        })
     }
 
     /// Parses tokens-file text (see [`Tokens::load`]).
-    pub fn parse(text: &str, needed: &[String]) -> Result<Tokens, String> {
-        let by_id: BTreeMap<String, String> = serde_json::from_str(text)
-            .map_err(|e| format!("expected a JSON object of id: token ({e})"))?;
+    pub fn parse(text: &str, needed: &[String]) -> Result<Tokens, TokensError> {
+        let by_id: BTreeMap<String, String> =
+            serde_json::from_str(text).map_err(TokensError::NotAnObject)?;
         for (id, token) in &by_id {
             if token.len() < MIN_TOKEN_LEN || token.contains(char::is_whitespace) {
-                return Err(format!(
-                    "the token of {id:?} must be at least {MIN_TOKEN_LEN} characters, without spaces"
-                ));
+                return Err(TokensError::Weak(id.clone()));
             }
         }
-        let missing: Vec<&str> = needed
+        let missing: Vec<String> = needed
             .iter()
             .filter(|id| !by_id.contains_key(*id))
-            .map(String::as_str)
+            .cloned()
             .collect();
         if !missing.is_empty() {
-            return Err(format!(
-                "no token for remote engine(s) {}",
-                missing.join(", ")
-            ));
+            return Err(TokensError::Missing(missing));
         }
         Ok(Tokens { by_id })
     }
@@ -129,11 +156,13 @@ mod tests {
         assert!(!format!("{t:?}").contains("0123"), "tokens never in Debug");
         let e = Tokens::parse(r#"{"bob": "fedcba9876543210xx"}"#, &needed)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("no token for remote engine(s) alice"), "{e}");
         let e = Tokens::parse(r#"{"alice": "short"}"#, &needed)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("at least 16 characters"), "{e}");
         assert!(Tokens::parse("[1]", &needed).is_err());
     }
