@@ -113,16 +113,39 @@ pub enum Protocol {
 pub const KGP_GAMES: [GameId; 2] = [GameId::Kalah, GameId::Kalah6x6];
 
 /// Refuses a KGP engine in a game KGP cannot describe.
-pub fn check_kgp_game(engine: &str, game: GameId) -> Result<(), String> {
+pub fn check_kgp_game(engine: &str, game: GameId) -> Result<(), NotKgpGame> {
     if KGP_GAMES.contains(&game) {
         return Ok(());
     }
-    let ids: Vec<&str> = KGP_GAMES.iter().map(|g| g.as_str()).collect();
-    Err(format!(
-        "engine {engine}: proto=kgp plays {} only (the Kalah Game Protocol has no board for {game})",
-        ids.join(" and ")
-    ))
+    Err(NotKgpGame {
+        engine: engine.to_owned(),
+        game,
+    })
 }
+
+/// A KGP engine (`proto=kgp`) entered in a game the Kalah Game Protocol
+/// cannot describe (one not in [`KGP_GAMES`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotKgpGame {
+    /// The engine's name.
+    pub engine: String,
+    /// The game it was entered in.
+    pub game: GameId,
+}
+
+impl std::fmt::Display for NotKgpGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NotKgpGame { engine, game } = self;
+        let ids: Vec<&str> = KGP_GAMES.iter().map(|g| g.as_str()).collect();
+        write!(
+            f,
+            "engine {engine}: proto=kgp plays {} only (the Kalah Game Protocol has no board for {game})",
+            ids.join(" and ")
+        )
+    }
+}
+
+impl std::error::Error for NotKgpGame {}
 
 /// cutechess's `restart=`: when an engine gets a fresh process.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

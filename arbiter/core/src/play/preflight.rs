@@ -39,7 +39,8 @@ impl std::fmt::Display for Refused {
 pub async fn preflight(runner: &Runner, game: GameId) -> Result<(), Refused> {
     for spec in &runner.engines {
         if spec.proto == crate::contender::config::Protocol::Kgp {
-            crate::contender::config::check_kgp_game(&spec.name, game).map_err(Refused::Choice)?;
+            crate::contender::config::check_kgp_game(&spec.name, game)
+                .map_err(|e| Refused::Choice(e.to_string()))?;
         }
     }
     let checked = runner.remote.as_ref().map(|r| &r.idle);
