@@ -17,7 +17,11 @@
 //! `position startpos [moves …]` / `position pos <position string> [moves …]` is
 //! tracked with the rules library; `go …` → `bestmove <move>`; `stop` answers a
 //! pending search at once (except in `ignore-stop`); `quit` or end of input → exit 0.
-//! Anything else is ignored. Every line written is flushed at once.
+//! Anything else is ignored. Every line written is flushed at once, except in
+//! `instant` and `random`: there, as in a single-threaded engine with buffered
+//! output, the replies to lines that arrived together (`isready`, `position`,
+//! `go` in one write) go out together in one write, once no further complete
+//! line is waiting — so a benchmark's engine is woken once a move, not twice.
 //!
 //! Modes (`N` is `--count`, default 3):
 //!
@@ -56,9 +60,11 @@
 //! With no position (or one the rules library rejected, reported as
 //! `info string error …`), or with no legal move, the answer is `bestmove none`.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::process::{self, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -218,22 +224,50 @@ fn parse_options() -> Options {
     opts
 }
 
+/// Whether output is held back while more input is waiting (`instant`,
+/// `random`: [`serve_at_once`]).
+static HOLDING: AtomicBool = AtomicBool::new(false);
+/// The output held back, sent by [`release_held`].
+static HELD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
 /// Writes one line to stdout and flushes; a closed stdout means the arbiter is
 /// gone, so there is nobody left to talk to.
 fn say(line: &str) {
-    let mut out = io::stdout().lock();
-    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-        process::exit(0);
-    }
+    say_at_once(format!("{line}\n").as_bytes());
 }
 
 /// Writes `text` (lines, each ending in `\n`) in one write and flushes: the
-/// arbiter receives the lines together.
+/// arbiter receives the lines together. While output is held, it is added
+/// to what goes out next.
 fn say_at_once(text: &[u8]) {
+    if HOLDING.load(Ordering::Relaxed) {
+        HELD.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(text);
+        return;
+    }
+    write_out(text);
+}
+
+fn write_out(text: &[u8]) {
     let mut out = io::stdout().lock();
     if out.write_all(text).and_then(|()| out.flush()).is_err() {
         process::exit(0);
     }
+}
+
+/// Sends the output held back, in one write.
+fn release_held() {
+    let text = std::mem::take(&mut *HELD.lock().unwrap_or_else(|e| e.into_inner()));
+    if !text.is_empty() {
+        write_out(&text);
+    }
+}
+
+/// Exits with `code`, after sending any output held back.
+fn exit(code: i32) -> ! {
+    release_held();
+    process::exit(code)
 }
 
 /// SplitMix64: tiny, seedable, good enough to pick moves.
@@ -277,6 +311,19 @@ struct Bot {
 }
 
 impl Bot {
+    fn new(opts: Options) -> Bot {
+        let seed = opts.seed;
+        Bot {
+            opts,
+            rng: Rng(seed),
+            game_id: None,
+            game: None,
+            answered: 0,
+            pending: None,
+            pondering: None,
+        }
+    }
+
     fn reply(&self, line: &str) {
         if self.opts.mode == Mode::StderrFlood {
             flood_stderr();
@@ -303,7 +350,7 @@ impl Bot {
             }
             "isready" if self.opts.mode == Mode::NoReadyok => {}
             "isready" => self.reply("readyok"),
-            "gameover" if self.opts.mode == Mode::ExitAfterGameover => process::exit(0),
+            "gameover" if self.opts.mode == Mode::ExitAfterGameover => exit(0),
             "newgame" => {
                 self.game = None;
                 match rest.trim().parse::<GameId>() {
@@ -336,8 +383,8 @@ impl Bot {
                 }
             }
             "quit" if self.opts.mode == Mode::Stubborn => {}
-            "quit" if self.opts.mode == Mode::QuitCode3 => process::exit(3),
-            "quit" => process::exit(0),
+            "quit" if self.opts.mode == Mode::QuitCode3 => exit(3),
+            "quit" => exit(0),
             _ => {}
         }
     }
@@ -626,6 +673,10 @@ fn main() {
         _ => {}
     }
 
+    if matches!(opts.mode, Mode::Instant | Mode::Random) {
+        serve_at_once(Bot::new(opts));
+    }
+
     // why a reader thread: scheduled replies (`slow`, `ignore-stop`) must go out
     // on time while `quit`/`stop` are still read promptly.
     let (tx, rx) = mpsc::channel::<String>();
@@ -638,16 +689,7 @@ fn main() {
         }
     });
 
-    let seed = opts.seed;
-    let mut bot = Bot {
-        opts,
-        rng: Rng(seed),
-        game_id: None,
-        game: None,
-        answered: 0,
-        pending: None,
-        pondering: None,
-    };
+    let mut bot = Bot::new(opts);
     loop {
         let received = match bot.pending.as_ref() {
             Some((due, _)) => rx.recv_timeout(due.saturating_duration_since(Instant::now())),
@@ -664,6 +706,31 @@ fn main() {
                 thread::sleep(Duration::from_secs(1000));
             },
             Err(RecvTimeoutError::Disconnected) => process::exit(0),
+        }
+    }
+}
+
+/// The modes that answer every line at once (`instant`, `random`): one
+/// thread reading and answering, the replies held back while another complete
+/// line is already read, then sent in one write. why not the reader thread:
+/// with nothing scheduled, it only adds a thread hop (two wake-ups) a line.
+fn serve_at_once(mut bot: Bot) -> ! {
+    HOLDING.store(true, Ordering::Relaxed);
+    let mut input = BufReader::new(io::stdin());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => exit(0),
+            Ok(_) => {}
+        }
+        // why: the reader thread's `lines()` ended at a line that is not UTF-8.
+        let Ok(text) = std::str::from_utf8(&line) else {
+            exit(0)
+        };
+        bot.handle(text);
+        if !input.buffer().contains(&b'\n') {
+            release_held();
         }
     }
 }
