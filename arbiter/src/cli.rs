@@ -14,6 +14,7 @@ use arbiter_core::play::matches::{self, MatchPlan};
 use arbiter_core::play::openings::{parse_openings, Openings};
 use arbiter_core::play::runner::Runner;
 use arbiter_core::records::output::LogSink;
+use arbiter_core::shutdown::Shutdown;
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod arena;
@@ -736,6 +737,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, CliErro
         adjudication: adjudication_rules(run)?,
         observer: None,
         remote: None,
+        shutdown: Shutdown::default(),
     })
 }
 
@@ -784,7 +786,7 @@ fn verify_log(
     arbiter_core::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
 }
 
-async fn run_match(args: MatchArgs) -> Result<(), CliError> {
+async fn run_match(args: MatchArgs, shutdown: Shutdown) -> Result<(), CliError> {
     // why refused, not split: a match is one game id's series (its --games,
     // --sprt, --partie); the tournament plays a list, pairing by pairing.
     if args.run.game.contains(',') {
@@ -804,6 +806,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     }
     let openings = args.run.openings_for(game)?;
     let mut runner = runner(engines, &args.run)?;
+    runner.shutdown = shutdown.clone();
     if args.partie.is_some() {
         if !game.has_match_play() {
             return Err(CliError::Usage(format!(
@@ -814,7 +817,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     }
     // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
-    let mut live = start_live(&args.run).await?;
+    let mut live = start_live(&args.run, &shutdown).await?;
     if let Some(live) = live.as_mut() {
         live.event(arbiter_board::live::hub::EventMeta {
             event: event_name(&args.run, "mancala arena match"),
@@ -886,6 +889,7 @@ pub fn event_name(run: &RunArgs, default: &str) -> String {
 /// prints where to open it.
 pub async fn start_live(
     run: &RunArgs,
+    shutdown: &Shutdown,
 ) -> Result<Option<arbiter_board::live::feed::LiveEvent>, CliError> {
     let Some(addr) = run.live else {
         if run.drain.is_some() {
@@ -910,12 +914,12 @@ pub async fn start_live(
     println!("arbiter: live page at {}", live.url);
     // A first signal's default drain: the games in progress's clocks.
     let hub = live.hub.clone();
-    arbiter_core::shutdown::report_games_with(move || hub.in_progress());
+    shutdown.report_games_with(move || hub.in_progress());
     // The page says so when a first signal drains the event (arbiter_core::shutdown).
     let hub = live.hub.clone();
+    let shutdown = shutdown.clone();
     tokio::spawn(async move {
-        let mut phase = arbiter_core::shutdown::watch();
-        arbiter_core::shutdown::draining(&mut phase).await;
+        shutdown.draining().await;
         hub.publish(arbiter_board::live::LiveMsg::Problems {
             problems: vec!["server stopping: no new game; the games in progress finish".to_owned()],
         });
@@ -1013,7 +1017,7 @@ fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
     }
 }
 
-async fn serve(args: ServeArgs) -> Result<(), CliError> {
+async fn serve(args: ServeArgs, shutdown: Shutdown) -> Result<(), CliError> {
     let mut engines = serve_engine_specs(&args.engines)?;
     if let Ok(path) = tournament::reference_engine() {
         if !engines.iter().any(|e| e.name == "reference") {
@@ -1107,7 +1111,8 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         Some(hub) => arbiter_board::state::AppState::with_live(config, hub.clone()),
         None => arbiter_board::state::AppState::new(config),
     }
-    .with_engine_cap(args.engine_caps.cap());
+    .with_engine_cap(args.engine_caps.cap())
+    .with_shutdown(shutdown.clone());
     let tls = args.tls.load()?;
     let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
         CliError::Usage(format!(
@@ -1131,9 +1136,9 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         (Some(hub), Some(watch)) => {
             // The /live page says so too when the server drains.
             let told = hub.clone();
+            let shutdown = shutdown.clone();
             tokio::spawn(async move {
-                let mut phase = arbiter_core::shutdown::watch();
-                arbiter_core::shutdown::draining(&mut phase).await;
+                shutdown.draining().await;
                 told.publish(arbiter_board::live::LiveMsg::Problems {
                     problems: vec![arbiter_board::stopping::STOPPING.to_owned()],
                 });
@@ -1151,26 +1156,25 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
     print!("{announcement}");
     // why the server goes on while draining: a game in progress is still
     // played over its socket (new sockets are refused, arbiter_board::stopping).
-    let mut phase = arbiter_core::shutdown::watch();
-    let drained = async {
-        arbiter_core::shutdown::draining(&mut phase).await;
-        sockets.drained(drain).await
+    let (told, drained) = tokio::sync::oneshot::channel();
+    let stop = async move {
+        shutdown.draining().await;
+        let _ = told.send(sockets.drained(drain).await);
     };
-    tokio::select! {
-        served = server.run() => served.map_err(|e| CliError::Failed(format!("server stopped: {e}"))),
-        drained = drained => {
-            if let arbiter_board::stopping::Drained::TimedOut(n) = drained {
-                arbiter_core::shutdown::now();
-                let killed = kill_all_engines();
-                eprintln!(
-                    "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
-                     ended them and killed {killed} engine process group(s)",
-                    args.drain
-                );
-            }
-            Ok(())
-        }
+    server
+        .run(stop)
+        .await
+        .map_err(|e| CliError::Failed(format!("server stopped: {e}")))?;
+    // why no error: the server stopped on an accept error, not a drain.
+    if let Ok(arbiter_board::stopping::Drained::TimedOut(n)) = drained.await {
+        let killed = kill_all_engines();
+        eprintln!(
+            "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
+             ended them and killed {killed} engine process group(s)",
+            args.drain
+        );
     }
+    Ok(())
 }
 
 /// Runs the command line; returns the process exit status.
@@ -1193,15 +1197,18 @@ pub async fn main(cli: Cli) -> i32 {
         Command::Tournament(t) => t.run.drain,
         _ => None,
     };
+    // why a pair: the signal loop below moves the trigger on; the command
+    // watches its end (arbiter_core::shutdown).
+    let (trigger, shutdown) = Shutdown::new();
     let work = async {
         match cli.command {
-            Command::Match(args) => run_match(*args).await.map(|()| 0),
-            Command::Tournament(args) => tournament::run(*args).await.map(|()| 0),
+            Command::Match(args) => run_match(*args, shutdown).await.map(|()| 0),
+            Command::Tournament(args) => tournament::run(*args, shutdown).await.map(|()| 0),
             Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
-            Command::Serve(args) => serve(*args).await.map(|()| 0),
+            Command::Serve(args) => serve(*args, shutdown).await.map(|()| 0),
             Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
-            Command::Arena(args) => arena::main(*args).await,
+            Command::Arena(args) => arena::main(*args, trigger.clone()).await,
             Command::Show { position, moves } => show(&position, &moves).map(|text| {
                 print!("{text}");
                 0
@@ -1238,7 +1245,7 @@ pub async fn main(cli: Cli) -> i32 {
             "arbiter: {signal}: stopping: no new game, the games in progress finish \
              (a second signal stops at once)"
         );
-        arbiter_core::shutdown::drain();
+        trigger.drain();
         // why a backstop for an event only: the arena and serve have their
         // own --drain. By default the games' own clocks, as they move.
         let fixed = event_drain.and_then(|s| Duration::try_from_secs_f64(s).ok());
@@ -1246,10 +1253,7 @@ pub async fn main(cli: Cli) -> i32 {
             match (keeps_logs, fixed) {
                 (true, Some(d)) => tokio::time::sleep(d).await,
                 (true, None) => {
-                    arbiter_core::shutdown::clocks_run_out(
-                        arbiter_core::shutdown::games_in_progress,
-                    )
-                    .await
+                    arbiter_core::shutdown::clocks_run_out(|| trigger.games_in_progress()).await
                 }
                 (false, _) => std::future::pending::<()>().await,
             }
@@ -1259,7 +1263,7 @@ pub async fn main(cli: Cli) -> i32 {
             r = &mut work => return finish(r),
             signal = signals.next() => signal,
             () = backstop => {
-                arbiter_core::shutdown::now();
+                trigger.now();
                 let n = kill_all_engines();
                 eprintln!(
                     "arbiter: the games in progress did not finish in {} s (--drain): killed {n} \
@@ -1273,7 +1277,7 @@ pub async fn main(cli: Cli) -> i32 {
     }
     // why first: a game that ends from here on (its engine killed just
     // below) is aborted, never a result.
-    arbiter_core::shutdown::now();
+    trigger.now();
     let n = kill_all_engines();
     let kept = if keeps_logs {
         "; finished games are in the logs"

@@ -172,6 +172,9 @@ pub struct Arena {
     opened: Instant,
     /// The events' standings, kept up for the pages.
     pub standings: events::Standings,
+    /// The server's stop: a game that ends once it stops at once is
+    /// aborted, never a result.
+    pub shutdown: arbiter_core::shutdown::Shutdown,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -277,11 +280,12 @@ fn is_strike(termination: &Termination) -> bool {
 impl Arena {
     /// Opens the arena on its database (migrated; games left `playing` by a
     /// server that died are marked aborted) and restores each pool's pairing
-    /// from the recorded games.
+    /// from the recorded games. It stops with `shutdown`.
     pub fn open(
         config: Config,
         db_path: PathBuf,
         seats: Arc<dyn Seats>,
+        shutdown: arbiter_core::shutdown::Shutdown,
     ) -> Result<Arc<Arena>, DbError> {
         let writer = db::open(&db_path)?;
         let aborted = store::abort_unfinished(&writer)?;
@@ -345,6 +349,7 @@ impl Arena {
             live,
             opened: Instant::now(),
             standings: events::Standings::default(),
+            shutdown,
         });
         arena.live.publish(arbiter_board::live::LiveMsg::Event(
             arbiter_board::live::hub::EventMeta {
@@ -1066,7 +1071,7 @@ impl Arena {
         }
         // why: a game cut off by our own stop (its engines killed, or the
         // server stopping at once) is never a result: aborted, counted nowhere.
-        let cut_off = arbiter_core::shutdown::stopping_now()
+        let cut_off = self.shutdown.stopping_now()
             || matches!(played.termination, Termination::Interrupted { .. });
         let recorded = {
             let mut w = lock(&self.writer);
