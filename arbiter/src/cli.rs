@@ -21,6 +21,7 @@ pub mod arena;
 pub mod check;
 pub mod limits;
 pub mod remote;
+pub mod serve;
 pub mod tls;
 pub mod tournament;
 
@@ -984,199 +985,6 @@ fn show(position: &str, moves: &[String]) -> Result<String, CliError> {
     Ok(text)
 }
 
-/// `arbiter serve`: the engines (the reference engine first, if it is next
-/// to the arbiter), then the server until interrupted.
-/// `serve`'s engines: `--engine`/`--each` as for a match; `--engines-file`
-/// without any `--engine` offers every engine of the file, as a GUI lists
-/// the engines it has been given.
-fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
-    match &args.engines_file {
-        Some(path) if args.engines.is_empty() => {
-            let file = EnginesFile::load(path)?;
-            let all = EngineArgs {
-                engines: file
-                    .names()
-                    .into_iter()
-                    .map(|name| vec![format!("conf={name}")])
-                    .collect(),
-                ..args.clone()
-            };
-            engine_specs(&all)
-        }
-        _ => {
-            let specs = engine_specs(args)?;
-            for spec in &specs {
-                arbiter_core::engine::config::refuse_keys(
-                    spec,
-                    "serve",
-                    arbiter_core::engine::config::SERVE_REFUSES,
-                )?;
-            }
-            Ok(specs)
-        }
-    }
-}
-
-async fn serve(args: ServeArgs, shutdown: Shutdown) -> Result<(), CliError> {
-    let mut engines = serve_engine_specs(&args.engines)?;
-    if let Ok(path) = tournament::reference_engine() {
-        if !engines.iter().any(|e| e.name == "reference") {
-            let tokens = [
-                format!("cmd={}", path.display()),
-                "name=reference".to_owned(),
-            ];
-            engines.insert(
-                0,
-                arbiter_core::engine::config::parse_engine(0, &tokens, &[], None)?,
-            );
-        }
-    }
-    if let Some(e) = engines.iter().find(|e| e.name == "human") {
-        return Err(CliError::Usage(format!(
-            "engine name {:?} is reserved for the human player; name it otherwise",
-            e.name
-        )));
-    }
-    for log in &args.logs {
-        if !log.is_file() {
-            return Err(CliError::Usage(format!(
-                "--log {}: no such file",
-                log.display()
-            )));
-        }
-    }
-    if let Some(dir) = &args.stderr_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
-        CliError::Usage(format!(
-            "--startup-timeout: {} is not a duration in seconds",
-            args.handshake_timeout
-        ))
-    })?;
-    let watch_interval = Duration::try_from_secs_f64(args.watch_interval)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "--watch-interval: {} is not a duration in seconds above 0",
-                args.watch_interval
-            ))
-        })?;
-    // why after the --log files: the watched logs are replayed as the
-    // server's logs too, `/api/logs/<k>` with k counted on from them.
-    let watch = (!args.watch.is_empty()).then(|| arbiter_board::live::watch::WatchConfig {
-        logs: args.watch.clone(),
-        first_log: args.logs.len(),
-        interval: watch_interval,
-    });
-    let mut logs = args.logs;
-    logs.extend(args.watch);
-    // why the engine cap: a remote engine may have as many connections as
-    // the server runs engines, one a page's game (`slots=` to say otherwise).
-    let (remote, announcement) = match remote::endpoint(
-        &engines,
-        args.engine_caps.max_engines,
-        &args.remote,
-        &args.tls,
-    )
-    .await?
-    {
-        Some((remote, announcement)) => (Some(remote), announcement),
-        None => (None, String::new()),
-    };
-    let config = arbiter_board::state::ServeConfig {
-        engines,
-        logs,
-        timeouts: Timeouts {
-            ready: handshake,
-            ..Timeouts::default()
-        },
-        handshake_timeout: handshake,
-        quit_grace: Duration::from_millis(500),
-        max_plies: Some(DEFAULT_MAX_PLIES),
-        stderr_dir: args.stderr_dir,
-        tablebase: match &args.tb {
-            Some(dir) => Some(Arc::new(
-                mancala_tablebase::Tablebase::open(dir)
-                    .map_err(|e| CliError::Usage(format!("--tb {}: {e}", dir.display())))?,
-            )),
-            None => None,
-        },
-        remote,
-    };
-    let hub = watch.as_ref().map(|_| arbiter_board::live::LiveHub::new());
-    let state = match &hub {
-        Some(hub) => arbiter_board::state::AppState::with_live(config, hub.clone()),
-        None => arbiter_board::state::AppState::new(config),
-    }
-    .with_engine_cap(args.engine_caps.cap())
-    .with_shutdown(shutdown.clone());
-    let tls = args.tls.load()?;
-    let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
-        CliError::Usage(format!(
-            "--drain: {} is not a duration in seconds",
-            args.drain
-        ))
-    })?;
-    let sockets = state.sockets.clone();
-    let server = arbiter_net::front::server::Server::bind_tls(
-        args.listen,
-        &args.allow_host,
-        tls,
-        |allowed| arbiter_board::router(state, allowed),
-    )
-    .await
-    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
-    .with_limits(args.limits.limits());
-    // why one line: scripts read the address from the first line, and may
-    // close the pipe after it.
-    match (hub, watch) {
-        (Some(hub), Some(watch)) => {
-            // The /live page says so too when the server drains.
-            let told = hub.clone();
-            let shutdown = shutdown.clone();
-            tokio::spawn(async move {
-                shutdown.draining().await;
-                told.publish(arbiter_board::live::LiveMsg::Problems {
-                    problems: vec![arbiter_board::stopping::STOPPING.to_owned()],
-                });
-            });
-            let n = watch.logs.len();
-            arbiter_board::live::watch::spawn(hub, watch)
-                .map_err(|e| CliError::Failed(format!("cannot start watching the logs: {e}")))?;
-            println!(
-                "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
-                url = server.url()
-            );
-        }
-        _ => println!("arbiter: serving the board at {}", server.url()),
-    }
-    print!("{announcement}");
-    // why the server goes on while draining: a game in progress is still
-    // played over its socket (new sockets are refused, arbiter_board::stopping).
-    let (told, drained) = tokio::sync::oneshot::channel();
-    let stop = async move {
-        shutdown.draining().await;
-        let _ = told.send(sockets.drained(drain).await);
-    };
-    server
-        .run(stop)
-        .await
-        .map_err(|e| CliError::Failed(format!("server stopped: {e}")))?;
-    // why no error: the server stopped on an accept error, not a drain.
-    if let Ok(arbiter_board::stopping::Drained::TimedOut(n)) = drained.await {
-        let killed = kill_all_engines();
-        eprintln!(
-            "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
-             ended them and killed {killed} engine process group(s)",
-            args.drain
-        );
-    }
-    Ok(())
-}
-
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     // why: only the commands that play events keep finished games in logs;
@@ -1206,7 +1014,7 @@ pub async fn main(cli: Cli) -> i32 {
             Command::Tournament(args) => tournament::run(*args, shutdown).await.map(|()| 0),
             Command::Merge(args) => tournament::merge(&args).map(|()| 0),
             Command::Check(args) => check::main(*args).await,
-            Command::Serve(args) => serve(*args, shutdown).await.map(|()| 0),
+            Command::Serve(args) => serve::run(*args, shutdown).await.map(|()| 0),
             Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
             Command::Arena(args) => arena::main(*args, trigger.clone()).await,
             Command::Show { position, moves } => show(&position, &moves).map(|text| {

@@ -30,6 +30,7 @@ pub mod live;
 pub mod nav;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod socket;
 pub mod state;
 pub mod stopping;
