@@ -8,13 +8,13 @@ use clap::{Args, Parser, Subcommand};
 use mancala_rules::GameId;
 
 use arbiter_core::engine::config::{resolve_engines, EngineSpec, EnginesFile};
-use arbiter_core::engine::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use arbiter_core::engine::process::{TrafficKind, TrafficLog, TrafficRecord};
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::matches::{self, MatchPlan};
 use arbiter_core::play::openings::{parse_openings, Openings};
 use arbiter_core::play::runner::Runner;
 use arbiter_core::records::output::LogSink;
-use arbiter_core::shutdown::Shutdown;
+use arbiter_core::shutdown::{Shutdown, ShutdownTrigger};
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod arena;
@@ -534,10 +534,10 @@ impl Cli {
     }
 
     /// Parses the process arguments (cutechess-cli and fastchess spellings
-    /// translated first, see [`crate::compat`]), keeping each `--engine`'s
+    /// translated first, see [`arbiter_core::compat`]), keeping each `--engine`'s
     /// tokens apart.
     pub fn parse_grouped() -> Cli {
-        let translation = match crate::compat::translate(std::env::args_os().collect()) {
+        let translation = match arbiter_core::compat::translate(std::env::args_os().collect()) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("arbiter: {e}");
@@ -987,114 +987,72 @@ fn show(position: &str, moves: &[String]) -> Result<String, CliError> {
 
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
-    // why: only the commands that play events keep finished games in logs;
-    // the interrupt message must not promise logs that `serve` never writes.
-    let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
-    // The servers drain at the first signal (arbiter_core::shutdown); the rest
-    // stop at once, as a plain tournament's --resume expects.
-    let drains = match &cli.command {
-        Command::Arena(a) => a.is_server(),
-        Command::Serve(_) => true,
-        Command::Match(m) => m.run.live.is_some(),
-        Command::Tournament(t) => t.run.live.is_some(),
-        _ => false,
-    };
-    // A --live event's `--drain` (the arena and serve have their own).
-    let event_drain = match &cli.command {
-        Command::Match(m) => m.run.drain,
-        Command::Tournament(t) => t.run.drain,
-        _ => None,
-    };
-    // why a pair: the signal loop below moves the trigger on; the command
-    // watches its end (arbiter_core::shutdown).
+    let policy = stop_policy(&cli.command);
+    // why a pair: the signal loop moves the trigger on; the command watches
+    // its end (arbiter_core::shutdown).
     let (trigger, shutdown) = Shutdown::new();
-    let work = async {
-        match cli.command {
-            Command::Match(args) => run_match(*args, shutdown).await.map(|()| 0),
-            Command::Tournament(args) => tournament::run(*args, shutdown).await.map(|()| 0),
-            Command::Merge(args) => tournament::merge(&args).map(|()| 0),
-            Command::Check(args) => check::main(*args).await,
-            Command::Serve(args) => serve::run(*args, shutdown).await.map(|()| 0),
-            Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
-            Command::Arena(args) => arena::main(*args, trigger.clone()).await,
-            Command::Show { position, moves } => show(&position, &moves).map(|text| {
-                print!("{text}");
-                0
-            }),
-            Command::Verify { log, tb } => match verify_log(&log, tb.as_deref()) {
-                Ok(report) => {
-                    println!("{report}");
-                    Ok(0)
-                }
-                Err(e) => {
-                    println!("{e}");
-                    Ok(1)
-                }
-            },
+    let work = run(cli.command, shutdown, trigger.clone());
+    arbiter_core::shutdown::on_signal::run(work, policy, trigger).await
+}
+
+/// How the command stops at a signal: the servers drain at the first
+/// (arbiter_core::shutdown); the rest stop at once, as a plain
+/// tournament's --resume expects.
+fn stop_policy(command: &Command) -> arbiter_core::shutdown::on_signal::Policy {
+    arbiter_core::shutdown::on_signal::Policy {
+        drains: match command {
+            Command::Arena(a) => a.is_server(),
+            Command::Serve(_) => true,
+            Command::Match(m) => m.run.live.is_some(),
+            Command::Tournament(t) => t.run.live.is_some(),
+            _ => false,
+        },
+        // why: only the commands that play events keep finished games in
+        // logs; the interrupt message must not promise logs that `serve`
+        // never writes.
+        keeps_logs: matches!(command, Command::Match(_) | Command::Tournament(_)),
+        // A --live event's `--drain` (the arena and serve have their own).
+        event_drain: match command {
+            Command::Match(m) => m.run.drain,
+            Command::Tournament(t) => t.run.drain,
+            _ => None,
         }
+        .and_then(|s| Duration::try_from_secs_f64(s).ok()),
+    }
+}
+
+/// Runs one command; an error is printed, its status returned.
+async fn run(command: Command, shutdown: Shutdown, trigger: ShutdownTrigger) -> i32 {
+    let ran = match command {
+        Command::Match(args) => run_match(*args, shutdown).await.map(|()| 0),
+        Command::Tournament(args) => tournament::run(*args, shutdown).await.map(|()| 0),
+        Command::Merge(args) => tournament::merge(&args).map(|()| 0),
+        Command::Check(args) => check::main(*args).await,
+        Command::Serve(args) => serve::run(*args, shutdown).await.map(|()| 0),
+        Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
+        Command::Arena(args) => arena::main(*args, trigger).await,
+        Command::Show { position, moves } => show(&position, &moves).map(|text| {
+            print!("{text}");
+            0
+        }),
+        Command::Verify { log, tb } => match verify_log(&log, tb.as_deref()) {
+            Ok(report) => {
+                println!("{report}");
+                Ok(0)
+            }
+            Err(e) => {
+                println!("{e}");
+                Ok(1)
+            }
+        },
     };
-    let finish = |r: Result<i32, CliError>| match r {
+    match ran {
         Ok(code) => code,
         Err(e) => {
             eprintln!("arbiter: {e}");
             e.code()
         }
-    };
-    let mut signals = arbiter_core::shutdown::Signals::new();
-    tokio::pin!(work);
-    let mut signal = tokio::select! {
-        r = &mut work => return finish(r),
-        signal = signals.next() => signal,
-    };
-    if drains {
-        // The first signal of a server: no new game, the games in progress
-        // finish (the server's own deadline), then `work` returns 0.
-        eprintln!(
-            "arbiter: {signal}: stopping: no new game, the games in progress finish \
-             (a second signal stops at once)"
-        );
-        trigger.drain();
-        // why a backstop for an event only: the arena and serve have their
-        // own --drain. By default the games' own clocks, as they move.
-        let fixed = event_drain.and_then(|s| Duration::try_from_secs_f64(s).ok());
-        let backstop = async {
-            match (keeps_logs, fixed) {
-                (true, Some(d)) => tokio::time::sleep(d).await,
-                (true, None) => {
-                    arbiter_core::shutdown::clocks_run_out(|| trigger.games_in_progress()).await
-                }
-                (false, _) => std::future::pending::<()>().await,
-            }
-        };
-        let started = Instant::now();
-        signal = tokio::select! {
-            r = &mut work => return finish(r),
-            signal = signals.next() => signal,
-            () = backstop => {
-                trigger.now();
-                let n = kill_all_engines();
-                eprintln!(
-                    "arbiter: the games in progress did not finish in {} s (--drain): killed {n} \
-                     engine process group(s); they are aborted, never a result; finished games \
-                     are in the logs",
-                    started.elapsed().as_secs_f64().round()
-                );
-                return 0;
-            }
-        };
     }
-    // why first: a game that ends from here on (its engine killed just
-    // below) is aborted, never a result.
-    trigger.now();
-    let n = kill_all_engines();
-    let kept = if keeps_logs {
-        "; finished games are in the logs"
-    } else {
-        ""
-    };
-    eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
-    // The shell's convention: 128 + the signal's number.
-    128 + signal.number()
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@
 //! a game that ends after [`Phase::Now`] is aborted, not scored
 //! ([`Shutdown::stopping_now`]). Two servers in one process stop apart.
 
+pub mod on_signal;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
