@@ -8,18 +8,20 @@ use clap::{Args, Parser, Subcommand};
 use mancala_rules::GameId;
 
 use arbiter_core::contender::config::{resolve_engines, EngineSpec, EnginesFile};
-use arbiter_core::contender::process::{kill_all_engines, TrafficKind, TrafficLog, TrafficRecord};
+use arbiter_core::contender::process::{TrafficKind, TrafficLog, TrafficRecord};
 use arbiter_core::play::game::Timeouts;
 use arbiter_core::play::matches::{self, MatchPlan};
 use arbiter_core::play::openings::{parse_openings, Openings};
 use arbiter_core::play::runner::Runner;
 use arbiter_core::records::output::LogSink;
+use arbiter_core::shutdown::{Shutdown, ShutdownTrigger};
 use tournament::{MergeArgs, TournamentArgs};
 
 pub mod arena;
 pub mod check;
 pub mod limits;
 pub mod remote;
+pub mod serve;
 pub mod tls;
 pub mod tournament;
 
@@ -532,10 +534,10 @@ impl Cli {
     }
 
     /// Parses the process arguments (cutechess-cli and fastchess spellings
-    /// translated first, see [`crate::compat`]), keeping each `--engine`'s
+    /// translated first, see [`arbiter_core::compat`]), keeping each `--engine`'s
     /// tokens apart.
     pub fn parse_grouped() -> Cli {
-        let translation = match crate::compat::translate(std::env::args_os().collect()) {
+        let translation = match arbiter_core::compat::translate(std::env::args_os().collect()) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("arbiter: {e}");
@@ -736,6 +738,7 @@ pub fn runner(engines: Vec<EngineSpec>, run: &RunArgs) -> Result<Runner, CliErro
         adjudication: adjudication_rules(run)?,
         observer: None,
         remote: None,
+        shutdown: Shutdown::default(),
     })
 }
 
@@ -784,7 +787,7 @@ fn verify_log(
     arbiter_core::records::verify::verify_file_with(log, tb.as_ref()).map_err(|e| e.to_string())
 }
 
-async fn run_match(args: MatchArgs) -> Result<(), CliError> {
+async fn run_match(args: MatchArgs, shutdown: Shutdown) -> Result<(), CliError> {
     // why refused, not split: a match is one game id's series (its --games,
     // --sprt, --partie); the tournament plays a list, pairing by pairing.
     if args.run.game.contains(',') {
@@ -804,6 +807,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     }
     let openings = args.run.openings_for(game)?;
     let mut runner = runner(engines, &args.run)?;
+    runner.shutdown = shutdown.clone();
     if args.partie.is_some() {
         if !game.has_match_play() {
             return Err(CliError::Usage(format!(
@@ -814,7 +818,7 @@ async fn run_match(args: MatchArgs) -> Result<(), CliError> {
     }
     // Locked before anything is played: a second arbiter on the same logs refuses.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
-    let mut live = start_live(&args.run).await?;
+    let mut live = start_live(&args.run, &shutdown).await?;
     if let Some(live) = live.as_mut() {
         live.event(arbiter_board::live::hub::EventMeta {
             event: event_name(&args.run, "mancala arena match"),
@@ -886,6 +890,7 @@ pub fn event_name(run: &RunArgs, default: &str) -> String {
 /// prints where to open it.
 pub async fn start_live(
     run: &RunArgs,
+    shutdown: &Shutdown,
 ) -> Result<Option<arbiter_board::live::feed::LiveEvent>, CliError> {
     let Some(addr) = run.live else {
         if run.drain.is_some() {
@@ -910,12 +915,12 @@ pub async fn start_live(
     println!("arbiter: live page at {}", live.url);
     // A first signal's default drain: the games in progress's clocks.
     let hub = live.hub.clone();
-    arbiter_core::shutdown::report_games_with(move || hub.in_progress());
+    shutdown.report_games_with(move || hub.in_progress());
     // The page says so when a first signal drains the event (arbiter_core::shutdown).
     let hub = live.hub.clone();
+    let shutdown = shutdown.clone();
     tokio::spawn(async move {
-        let mut phase = arbiter_core::shutdown::watch();
-        arbiter_core::shutdown::draining(&mut phase).await;
+        shutdown.draining().await;
         hub.publish(arbiter_board::live::LiveMsg::Problems {
             problems: vec!["server stopping: no new game; the games in progress finish".to_owned()],
         });
@@ -980,309 +985,74 @@ fn show(position: &str, moves: &[String]) -> Result<String, CliError> {
     Ok(text)
 }
 
-/// `arbiter serve`: the engines (the reference engine first, if it is next
-/// to the arbiter), then the server until interrupted.
-/// `serve`'s engines: `--engine`/`--each` as for a match; `--engines-file`
-/// without any `--engine` offers every engine of the file, as a GUI lists
-/// the engines it has been given.
-fn serve_engine_specs(args: &EngineArgs) -> Result<Vec<EngineSpec>, CliError> {
-    match &args.engines_file {
-        Some(path) if args.engines.is_empty() => {
-            let file = EnginesFile::load(path)?;
-            let all = EngineArgs {
-                engines: file
-                    .names()
-                    .into_iter()
-                    .map(|name| vec![format!("conf={name}")])
-                    .collect(),
-                ..args.clone()
-            };
-            engine_specs(&all)
-        }
-        _ => {
-            let specs = engine_specs(args)?;
-            for spec in &specs {
-                arbiter_core::contender::config::refuse_keys(
-                    spec,
-                    "serve",
-                    arbiter_core::contender::config::SERVE_REFUSES,
-                )?;
-            }
-            Ok(specs)
-        }
-    }
-}
-
-async fn serve(args: ServeArgs) -> Result<(), CliError> {
-    let mut engines = serve_engine_specs(&args.engines)?;
-    if let Ok(path) = tournament::reference_engine() {
-        if !engines.iter().any(|e| e.name == "reference") {
-            let tokens = [
-                format!("cmd={}", path.display()),
-                "name=reference".to_owned(),
-            ];
-            engines.insert(
-                0,
-                arbiter_core::contender::config::parse_engine(0, &tokens, &[], None)?,
-            );
-        }
-    }
-    if let Some(e) = engines.iter().find(|e| e.name == "human") {
-        return Err(CliError::Usage(format!(
-            "engine name {:?} is reserved for the human player; name it otherwise",
-            e.name
-        )));
-    }
-    for log in &args.logs {
-        if !log.is_file() {
-            return Err(CliError::Usage(format!(
-                "--log {}: no such file",
-                log.display()
-            )));
-        }
-    }
-    if let Some(dir) = &args.stderr_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let handshake = Duration::try_from_secs_f64(args.handshake_timeout).map_err(|_| {
-        CliError::Usage(format!(
-            "--startup-timeout: {} is not a duration in seconds",
-            args.handshake_timeout
-        ))
-    })?;
-    let watch_interval = Duration::try_from_secs_f64(args.watch_interval)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "--watch-interval: {} is not a duration in seconds above 0",
-                args.watch_interval
-            ))
-        })?;
-    // why after the --log files: the watched logs are replayed as the
-    // server's logs too, `/api/logs/<k>` with k counted on from them.
-    let watch = (!args.watch.is_empty()).then(|| arbiter_board::live::watch::WatchConfig {
-        logs: args.watch.clone(),
-        first_log: args.logs.len(),
-        interval: watch_interval,
-    });
-    let mut logs = args.logs;
-    logs.extend(args.watch);
-    // why the engine cap: a remote engine may have as many connections as
-    // the server runs engines, one a page's game (`slots=` to say otherwise).
-    let (remote, announcement) = match remote::endpoint(
-        &engines,
-        args.engine_caps.max_engines,
-        &args.remote,
-        &args.tls,
-    )
-    .await?
-    {
-        Some((remote, announcement)) => (Some(remote), announcement),
-        None => (None, String::new()),
-    };
-    let config = arbiter_board::state::ServeConfig {
-        engines,
-        logs,
-        timeouts: Timeouts {
-            ready: handshake,
-            ..Timeouts::default()
-        },
-        handshake_timeout: handshake,
-        quit_grace: Duration::from_millis(500),
-        max_plies: Some(DEFAULT_MAX_PLIES),
-        stderr_dir: args.stderr_dir,
-        tablebase: match &args.tb {
-            Some(dir) => Some(Arc::new(
-                mancala_tablebase::Tablebase::open(dir)
-                    .map_err(|e| CliError::Usage(format!("--tb {}: {e}", dir.display())))?,
-            )),
-            None => None,
-        },
-        remote,
-    };
-    let hub = watch.as_ref().map(|_| arbiter_board::live::LiveHub::new());
-    let state = match &hub {
-        Some(hub) => arbiter_board::state::AppState::with_live(config, hub.clone()),
-        None => arbiter_board::state::AppState::new(config),
-    }
-    .with_engine_cap(args.engine_caps.cap());
-    let tls = args.tls.load()?;
-    let drain = Duration::try_from_secs_f64(args.drain).map_err(|_| {
-        CliError::Usage(format!(
-            "--drain: {} is not a duration in seconds",
-            args.drain
-        ))
-    })?;
-    let sockets = state.sockets.clone();
-    let server = arbiter_net::front::server::Server::bind_tls(
-        args.listen,
-        &args.allow_host,
-        tls,
-        |allowed| arbiter_board::router(state, allowed),
-    )
-    .await
-    .map_err(|e| CliError::Failed(format!("cannot listen on {}: {e}", args.listen)))?
-    .with_limits(args.limits.limits());
-    // why one line: scripts read the address from the first line, and may
-    // close the pipe after it.
-    match (hub, watch) {
-        (Some(hub), Some(watch)) => {
-            // The /live page says so too when the server drains.
-            let told = hub.clone();
-            tokio::spawn(async move {
-                let mut phase = arbiter_core::shutdown::watch();
-                arbiter_core::shutdown::draining(&mut phase).await;
-                told.publish(arbiter_board::live::LiveMsg::Problems {
-                    problems: vec![arbiter_board::stopping::STOPPING.to_owned()],
-                });
-            });
-            let n = watch.logs.len();
-            arbiter_board::live::watch::spawn(hub, watch)
-                .map_err(|e| CliError::Failed(format!("cannot start watching the logs: {e}")))?;
-            println!(
-                "arbiter: serving the board at {url} (watching {n} results log(s): {url}live)",
-                url = server.url()
-            );
-        }
-        _ => println!("arbiter: serving the board at {}", server.url()),
-    }
-    print!("{announcement}");
-    // why the server goes on while draining: a game in progress is still
-    // played over its socket (new sockets are refused, arbiter_board::stopping).
-    let mut phase = arbiter_core::shutdown::watch();
-    let drained = async {
-        arbiter_core::shutdown::draining(&mut phase).await;
-        sockets.drained(drain).await
-    };
-    tokio::select! {
-        served = server.run() => served.map_err(|e| CliError::Failed(format!("server stopped: {e}"))),
-        drained = drained => {
-            if let arbiter_board::stopping::Drained::TimedOut(n) = drained {
-                arbiter_core::shutdown::now();
-                let killed = kill_all_engines();
-                eprintln!(
-                    "arbiter: {n} page(s) with a game in progress did not finish in --drain {} s: \
-                     ended them and killed {killed} engine process group(s)",
-                    args.drain
-                );
-            }
-            Ok(())
-        }
-    }
-}
-
 /// Runs the command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
-    // why: only the commands that play events keep finished games in logs;
-    // the interrupt message must not promise logs that `serve` never writes.
-    let keeps_logs = matches!(cli.command, Command::Match(_) | Command::Tournament(_));
-    // The servers drain at the first signal (arbiter_core::shutdown); the rest
-    // stop at once, as a plain tournament's --resume expects.
-    let drains = match &cli.command {
-        Command::Arena(a) => a.is_server(),
-        Command::Serve(_) => true,
-        Command::Match(m) => m.run.live.is_some(),
-        Command::Tournament(t) => t.run.live.is_some(),
-        _ => false,
-    };
-    // A --live event's `--drain` (the arena and serve have their own).
-    let event_drain = match &cli.command {
-        Command::Match(m) => m.run.drain,
-        Command::Tournament(t) => t.run.drain,
-        _ => None,
-    };
-    let work = async {
-        match cli.command {
-            Command::Match(args) => run_match(*args).await.map(|()| 0),
-            Command::Tournament(args) => tournament::run(*args).await.map(|()| 0),
-            Command::Merge(args) => tournament::merge(&args).map(|()| 0),
-            Command::Check(args) => check::main(*args).await,
-            Command::Serve(args) => serve(*args).await.map(|()| 0),
-            Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
-            Command::Arena(args) => arena::main(*args).await,
-            Command::Show { position, moves } => show(&position, &moves).map(|text| {
-                print!("{text}");
-                0
-            }),
-            Command::Verify { log, tb } => match verify_log(&log, tb.as_deref()) {
-                Ok(report) => {
-                    println!("{report}");
-                    Ok(0)
-                }
-                Err(e) => {
-                    println!("{e}");
-                    Ok(1)
-                }
-            },
+    let policy = stop_policy(&cli.command);
+    // why a pair: the signal loop moves the trigger on; the command watches
+    // its end (arbiter_core::shutdown).
+    let (trigger, shutdown) = Shutdown::new();
+    let work = run(cli.command, shutdown, trigger.clone());
+    arbiter_core::shutdown::on_signal::run(work, policy, trigger).await
+}
+
+/// How the command stops at a signal: the servers drain at the first
+/// (arbiter_core::shutdown); the rest stop at once, as a plain
+/// tournament's --resume expects.
+fn stop_policy(command: &Command) -> arbiter_core::shutdown::on_signal::Policy {
+    arbiter_core::shutdown::on_signal::Policy {
+        drains: match command {
+            Command::Arena(a) => a.is_server(),
+            Command::Serve(_) => true,
+            Command::Match(m) => m.run.live.is_some(),
+            Command::Tournament(t) => t.run.live.is_some(),
+            _ => false,
+        },
+        // why: only the commands that play events keep finished games in
+        // logs; the interrupt message must not promise logs that `serve`
+        // never writes.
+        keeps_logs: matches!(command, Command::Match(_) | Command::Tournament(_)),
+        // A --live event's `--drain` (the arena and serve have their own).
+        event_drain: match command {
+            Command::Match(m) => m.run.drain,
+            Command::Tournament(t) => t.run.drain,
+            _ => None,
         }
+        .and_then(|s| Duration::try_from_secs_f64(s).ok()),
+    }
+}
+
+/// Runs one command; an error is printed, its status returned.
+async fn run(command: Command, shutdown: Shutdown, trigger: ShutdownTrigger) -> i32 {
+    let ran = match command {
+        Command::Match(args) => run_match(*args, shutdown).await.map(|()| 0),
+        Command::Tournament(args) => tournament::run(*args, shutdown).await.map(|()| 0),
+        Command::Merge(args) => tournament::merge(&args).map(|()| 0),
+        Command::Check(args) => check::main(*args).await,
+        Command::Serve(args) => serve::run(*args, shutdown).await.map(|()| 0),
+        Command::Connect(args) => remote::connect(*args).await.map(|()| 0),
+        Command::Arena(args) => arena::main(*args, trigger).await,
+        Command::Show { position, moves } => show(&position, &moves).map(|text| {
+            print!("{text}");
+            0
+        }),
+        Command::Verify { log, tb } => match verify_log(&log, tb.as_deref()) {
+            Ok(report) => {
+                println!("{report}");
+                Ok(0)
+            }
+            Err(e) => {
+                println!("{e}");
+                Ok(1)
+            }
+        },
     };
-    let finish = |r: Result<i32, CliError>| match r {
+    match ran {
         Ok(code) => code,
         Err(e) => {
             eprintln!("arbiter: {e}");
             e.code()
         }
-    };
-    let mut signals = arbiter_core::shutdown::Signals::new();
-    tokio::pin!(work);
-    let mut signal = tokio::select! {
-        r = &mut work => return finish(r),
-        signal = signals.next() => signal,
-    };
-    if drains {
-        // The first signal of a server: no new game, the games in progress
-        // finish (the server's own deadline), then `work` returns 0.
-        eprintln!(
-            "arbiter: {signal}: stopping: no new game, the games in progress finish \
-             (a second signal stops at once)"
-        );
-        arbiter_core::shutdown::drain();
-        // why a backstop for an event only: the arena and serve have their
-        // own --drain. By default the games' own clocks, as they move.
-        let fixed = event_drain.and_then(|s| Duration::try_from_secs_f64(s).ok());
-        let backstop = async {
-            match (keeps_logs, fixed) {
-                (true, Some(d)) => tokio::time::sleep(d).await,
-                (true, None) => {
-                    arbiter_core::shutdown::clocks_run_out(
-                        arbiter_core::shutdown::games_in_progress,
-                    )
-                    .await
-                }
-                (false, _) => std::future::pending::<()>().await,
-            }
-        };
-        let started = Instant::now();
-        signal = tokio::select! {
-            r = &mut work => return finish(r),
-            signal = signals.next() => signal,
-            () = backstop => {
-                arbiter_core::shutdown::now();
-                let n = kill_all_engines();
-                eprintln!(
-                    "arbiter: the games in progress did not finish in {} s (--drain): killed {n} \
-                     engine process group(s); they are aborted, never a result; finished games \
-                     are in the logs",
-                    started.elapsed().as_secs_f64().round()
-                );
-                return 0;
-            }
-        };
     }
-    // why first: a game that ends from here on (its engine killed just
-    // below) is aborted, never a result.
-    arbiter_core::shutdown::now();
-    let n = kill_all_engines();
-    let kept = if keeps_logs {
-        "; finished games are in the logs"
-    } else {
-        ""
-    };
-    eprintln!("arbiter: {signal}; killed {n} engine process group(s){kept}");
-    // The shell's convention: 128 + the signal's number.
-    128 + signal.number()
 }
 
 #[cfg(test)]

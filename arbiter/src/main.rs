@@ -1,11 +1,13 @@
 //! The `arbiter` binary: parses the command line ([`cli`], with the
-//! translation of cutechess-cli and fastchess spellings, [`compat`]) and
+//! translation of cutechess-cli and fastchess spellings,
+//! [`arbiter_core::compat`]) and
 //! wires the library crates: `arbiter-core` (games, events, records),
 //! `arbiter-net` (the front, remote engines), `arbiter-board` (the browser
 //! board and the live view) and `arbiter-arena`.
 
 mod cli;
-mod compat;
+#[cfg(test)]
+mod compat_tests;
 mod logging;
 
 fn main() -> std::process::ExitCode {

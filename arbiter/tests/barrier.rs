@@ -64,6 +64,7 @@ fn runner(offender: &str, concurrency: usize, remote: Option<RemoteEngines>) -> 
         adjudication: Default::default(),
         observer: None,
         remote,
+        shutdown: Default::default(),
     }
 }
 

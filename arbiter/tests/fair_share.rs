@@ -150,7 +150,7 @@ async fn endpoint(
     })
     .without_host_guard();
     let addr = server.addr;
-    tokio::spawn(server.run());
+    tokio::spawn(server.run(std::future::pending()));
     addr
 }
 
@@ -293,7 +293,7 @@ async fn unfinished_tls_handshakes_from_one_address_lock_no_client_out() {
         ..arbiter_net::front::Limits::default()
     });
     let addr = server.addr;
-    tokio::spawn(server.run());
+    tokio::spawn(server.run(std::future::pending()));
     let mut flood = Vec::new();
     for _ in 0..30 {
         flood.push(connect_from("127.0.0.2", addr).await);

@@ -224,6 +224,7 @@ fn runner_tc(
             }
             .engines(wait),
         ),
+        shutdown: Default::default(),
     }
 }
 

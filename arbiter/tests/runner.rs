@@ -36,6 +36,7 @@ fn runner(s: &common::Scratch) -> Runner {
         adjudication: Default::default(),
         observer: None,
         remote: None,
+        shutdown: Default::default(),
     }
 }
 

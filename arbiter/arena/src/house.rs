@@ -213,6 +213,7 @@ impl House {
                     adjudication: Default::default(),
                     observer: None,
                     remote: None,
+                    shutdown: Default::default(),
                 };
                 preflight(&runner, pool.game).await.map_err(|e| {
                     let m = format!("house bot {name} in pool {}: {e}", pool.name);

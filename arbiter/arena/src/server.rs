@@ -150,6 +150,9 @@ pub struct Arena {
     opened: Instant,
     /// The events' standings, kept up for the pages.
     pub standings: events::Standings,
+    /// The server's stop: a game that ends once it stops at once is
+    /// aborted, never a result.
+    pub shutdown: arbiter_core::shutdown::Shutdown,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -163,11 +166,12 @@ pub const STOPPING: &str = "server stopping: no new game; the games in progress 
 impl Arena {
     /// Opens the arena on its database (migrated; games left `playing` by a
     /// server that died are marked aborted) and restores each pool's pairing
-    /// from the recorded games.
+    /// from the recorded games. It stops with `shutdown`.
     pub fn open(
         config: Config,
         db_path: PathBuf,
         seats: Arc<dyn Seats>,
+        shutdown: arbiter_core::shutdown::Shutdown,
     ) -> Result<Arc<Arena>, DbError> {
         let writer = db::open(&db_path)?;
         let aborted = store::abort_unfinished(&writer)?;
@@ -231,6 +235,7 @@ impl Arena {
             live,
             opened: Instant::now(),
             standings: events::Standings::default(),
+            shutdown,
         });
         arena.publish_opened();
         arena.refresh_ratings(true);

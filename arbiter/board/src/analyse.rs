@@ -541,7 +541,7 @@ struct Analyst {
 /// `GET /ws/analyse`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let ws = arbiter_net::front::websocket::upgrade(ws, 64 * 1024);
-    if arbiter_core::shutdown::current() != arbiter_core::shutdown::Phase::Running {
+    if !state.shutdown.is_running() {
         return serve_in_span(ws, crate::stopping::refuse);
     }
     serve_in_span(ws, move |socket| drive(socket, state))
@@ -590,7 +590,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     let grace = state.config.quit_grace;
     // The page's messages that came while an engine started or stopped.
     let mut kept = std::collections::VecDeque::new();
-    let mut phase = arbiter_core::shutdown::watch();
+    let shutdown = state.shutdown.clone();
     // why: a drain waits for the socket (it closes at once), so that the
     // page is told before the server exits.
     let ticket = state.sockets.open();
@@ -605,7 +605,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
                 Some(Ok(_)) => Event::Other,
             },
             line = next_line(&mut analyst) => Event::Line(line),
-            () = arbiter_core::shutdown::draining(&mut phase) => Event::Stopping,
+            () = shutdown.draining() => Event::Stopping,
             }
         };
         let reply = match event {

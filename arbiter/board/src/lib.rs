@@ -31,6 +31,7 @@ pub mod live;
 pub mod nav;
 pub mod play;
 pub mod replay;
+pub mod serve;
 pub mod socket;
 pub mod state;
 pub mod stopping;
@@ -221,7 +222,7 @@ pub async fn start_live(
     .with_limits(limits);
     let url = format!("{}live", server.url());
     tokio::spawn(async move {
-        if let Err(e) = server.run().await {
+        if let Err(e) = server.run(std::future::pending()).await {
             // The event goes on; only the page is gone.
             tracing::error!("the live page stopped: {e}");
         }

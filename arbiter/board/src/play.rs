@@ -291,7 +291,7 @@ impl Live {
 /// `GET /ws/play`.
 pub async fn socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let ws = arbiter_net::front::websocket::upgrade(ws, MAX_MESSAGE);
-    if arbiter_core::shutdown::current() != arbiter_core::shutdown::Phase::Running {
+    if !state.shutdown.is_running() {
         return serve_in_span(ws, stopping::refuse);
     }
     serve_in_span(ws, move |socket| drive(socket, state))
@@ -336,7 +336,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
     let mut live: Option<Live> = None;
     let mut kept: Kept<Box<Session>> = Kept::default();
     let mut page = Page::default();
-    let mut phase = arbiter_core::shutdown::watch();
+    let shutdown = state.shutdown.clone();
     // Whether the page has been told the server is stopping: from then on
     // it starts no game, and its socket closes when its game has ended.
     let mut stopping = false;
@@ -359,7 +359,7 @@ async fn drive(mut socket: WebSocket, state: AppState) {
             },
             () = sleep_until(flag_at) => Event::Flag,
             () = sleep_until(page.due) => Event::Send,
-            () = arbiter_core::shutdown::draining(&mut phase), if !stopping => Event::Stopping,
+            () = shutdown.draining(), if !stopping => Event::Stopping,
         };
         let mut error = None;
         let from_page = matches!(event, Event::Text(_));

@@ -47,6 +47,9 @@ pub struct AppState {
     pub engine_cap: EngineCap,
     /// The pages' open play and analysis sockets (a drain waits for them).
     pub sockets: crate::stopping::Sockets,
+    /// The server's stop: once it drains, new sockets are refused and open
+    /// pages told ([`crate::stopping`]).
+    pub shutdown: arbiter_core::shutdown::Shutdown,
 }
 
 /// One engine as the page sees it.
@@ -62,12 +65,19 @@ impl AppState {
             live: None,
             engine_cap: EngineCap::default(),
             sockets: Default::default(),
+            shutdown: Default::default(),
         }
     }
 
     /// This state with `cap` on the pages' engines.
     pub fn with_engine_cap(mut self, cap: EngineCap) -> AppState {
         self.engine_cap = cap;
+        self
+    }
+
+    /// This state stopping with `shutdown`.
+    pub fn with_shutdown(mut self, shutdown: arbiter_core::shutdown::Shutdown) -> AppState {
+        self.shutdown = shutdown;
         self
     }
 
@@ -78,6 +88,7 @@ impl AppState {
             live: Some(hub),
             engine_cap: EngineCap::default(),
             sockets: Default::default(),
+            shutdown: Default::default(),
         }
     }
 

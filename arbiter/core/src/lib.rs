@@ -23,9 +23,11 @@
 //! - [`records`]: the game log type ([`records::log`]), PGN and JSON lines
 //!   writers/readers, the output files, [`records::tail`] (following growing
 //!   logs) and [`records::verify`].
+//! - [`compat`]: cutechess-cli and fastchess command lines, translated.
 //! - [`shutdown`]: a signal's stop: the first drains, a second stops now.
 //! - [`values`]: counts and seconds as flags and settings write them.
 
+pub mod compat;
 pub mod contender;
 pub mod event;
 pub mod play;

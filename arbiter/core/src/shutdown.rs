@@ -11,12 +11,16 @@
 //! - a command that does not drain (a plain match or tournament, `check`)
 //!   stops at once at the first signal, as before.
 //!
-//! The phase is process-wide: the signal loop in `cli::main` moves it on,
-//! the servers watch it ([`watch`]), and a game that ends after
-//! [`Phase::Now`] is aborted, not scored ([`stopping_now`]).
+//! The phase is a value, not a process-wide state: [`Shutdown::new`]
+//! makes a pair, the [`ShutdownTrigger`] that moves it on (the signal loop
+//! of the binary) and the [`Shutdown`] that every server, event and game
+//! task holding a clone watches ([`Shutdown::draining`], [`Shutdown::now`]);
+//! a game that ends after [`Phase::Now`] is aborted, not scored
+//! ([`Shutdown::stopping_now`]). Two servers in one process stop apart.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+pub mod on_signal;
+
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -96,35 +100,6 @@ pub async fn clocks_run_out(games: impl Fn() -> Vec<InProgress>) {
                 .min(Duration::from_secs(1)),
         )
         .await;
-    }
-}
-
-type Reporter = Box<dyn Fn() -> Vec<InProgress> + Send + Sync>;
-
-fn reporter() -> &'static std::sync::Mutex<Option<Reporter>> {
-    static REPORTER: OnceLock<std::sync::Mutex<Option<Reporter>>> = OnceLock::new();
-    REPORTER.get_or_init(|| std::sync::Mutex::new(None))
-}
-
-/// Tells the signal loop where the games in progress are (a `--live`
-/// event's hub knows their clocks), for the default drain.
-pub fn report_games_with(f: impl Fn() -> Vec<InProgress> + Send + Sync + 'static) {
-    let mut cell = reporter()
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    *cell = Some(Box::new(f));
-}
-
-/// The games in progress as [`report_games_with`] reports them.
-pub fn games_in_progress() -> Vec<InProgress> {
-    let cell = reporter()
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    match cell.as_ref() {
-        Some(f) => f(),
-        // why a game without clock: nothing reports the games, so the
-        // drain cannot tell when they are over and waits the most.
-        None => vec![InProgress::now([None, None])],
     }
 }
 
@@ -213,60 +188,130 @@ impl Default for Signals {
     }
 }
 
-fn phase() -> &'static watch::Sender<Phase> {
-    static PHASE: OnceLock<watch::Sender<Phase>> = OnceLock::new();
-    PHASE.get_or_init(|| watch::channel(Phase::Running).0)
+type Reporter = Box<dyn Fn() -> Vec<InProgress> + Send + Sync>;
+
+/// What the two ends of one shutdown share: the phase, and where the games
+/// in progress are (for the default drain).
+struct Shared {
+    phase: watch::Sender<Phase>,
+    games: Mutex<Option<Reporter>>,
 }
 
-/// Set with [`Phase::Now`], read without a lock by the game tasks.
-static NOW: AtomicBool = AtomicBool::new(false);
+/// The watching end of a shutdown: cloned into every server, event and
+/// game task that stops with it. One made by [`Shutdown::default`] never
+/// stops (a test's server, a command that does not drain).
+#[derive(Clone)]
+pub struct Shutdown(Arc<Shared>);
 
-/// Watches the phase (a server's drain waits on it).
-pub fn watch() -> watch::Receiver<Phase> {
-    phase().subscribe()
+/// The stopping end of a shutdown, held by whoever decides to stop (the
+/// signal loop of the binary, a server's own drain deadline, a test).
+#[derive(Clone)]
+pub struct ShutdownTrigger(Arc<Shared>);
+
+impl Shutdown {
+    /// A new shutdown, running: its trigger and its first watcher.
+    pub fn new() -> (ShutdownTrigger, Shutdown) {
+        let shared = Arc::new(Shared {
+            phase: watch::channel(Phase::Running).0,
+            games: Mutex::new(None),
+        });
+        (ShutdownTrigger(Arc::clone(&shared)), Shutdown(shared))
+    }
+
+    /// The phase now.
+    pub fn phase(&self) -> Phase {
+        *self.0.phase.borrow()
+    }
+
+    /// Whether no drain has started (a new game may start).
+    pub fn is_running(&self) -> bool {
+        self.phase() == Phase::Running
+    }
+
+    /// Whether the stop is at once ([`ShutdownTrigger::now`]): a game that
+    /// ends now was cut off by our own stop.
+    pub fn stopping_now(&self) -> bool {
+        self.phase() == Phase::Now
+    }
+
+    /// Waits until the drain starts (or the stop is at once); at once if it
+    /// has. Cancel-safe.
+    pub async fn draining(&self) {
+        self.wait_for(|p| p != Phase::Running).await
+    }
+
+    /// Waits until the stop is at once. Cancel-safe.
+    pub async fn now(&self) {
+        self.wait_for(|p| p == Phase::Now).await
+    }
+
+    async fn wait_for(&self, done: impl Fn(Phase) -> bool) {
+        let mut rx = self.0.phase.subscribe();
+        // why no error case: `self` holds the sender, so the channel is
+        // never closed while this waits.
+        let _ = rx.wait_for(|p| done(*p)).await;
+    }
+
+    /// Tells the trigger's holder where the games in progress are (a
+    /// `--live` event's hub knows their clocks), for the default drain.
+    pub fn report_games_with(&self, f: impl Fn() -> Vec<InProgress> + Send + Sync + 'static) {
+        *lock(&self.0.games) = Some(Box::new(f));
+    }
 }
 
-/// The phase now.
-pub fn current() -> Phase {
-    *phase().borrow()
+impl Default for Shutdown {
+    /// A shutdown nothing can trigger.
+    fn default() -> Self {
+        Shutdown::new().1
+    }
 }
 
-/// Starts the drain (the first signal). Nothing if already stopping.
-pub fn drain() {
-    phase().send_if_modified(|p| {
-        let moved = *p == Phase::Running;
-        if moved {
-            *p = Phase::Draining;
+impl std::fmt::Debug for Shutdown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Shutdown").field(&self.phase()).finish()
+    }
+}
+
+impl ShutdownTrigger {
+    /// Another watcher of this shutdown.
+    pub fn shutdown(&self) -> Shutdown {
+        Shutdown(Arc::clone(&self.0))
+    }
+
+    /// Starts the drain (the first signal). Nothing if already stopping.
+    pub fn drain(&self) {
+        self.0.phase.send_if_modified(|p| {
+            let moved = *p == Phase::Running;
+            if moved {
+                *p = Phase::Draining;
+            }
+            moved
+        });
+    }
+
+    /// Stops now (a second signal, or a drain's deadline): from here on a
+    /// game that ends is aborted, never a result.
+    pub fn now(&self) {
+        self.0.phase.send_if_modified(|p| {
+            let moved = *p != Phase::Now;
+            *p = Phase::Now;
+            moved
+        });
+    }
+
+    /// The games in progress as [`Shutdown::report_games_with`] reports them.
+    pub fn games_in_progress(&self) -> Vec<InProgress> {
+        match lock(&self.0.games).as_ref() {
+            Some(f) => f(),
+            // why a game without clock: nothing reports the games, so the
+            // drain cannot tell when they are over and waits the most.
+            None => vec![InProgress::now([None, None])],
         }
-        moved
-    });
+    }
 }
 
-/// Stops now (a second signal, or a drain's deadline): from here on a game
-/// that ends is aborted, never a result.
-pub fn now() {
-    NOW.store(true, Ordering::SeqCst);
-    phase().send_if_modified(|p| {
-        let moved = *p != Phase::Now;
-        *p = Phase::Now;
-        moved
-    });
-}
-
-/// Whether the arbiter is stopping at once ([`now`]): a game that ends now
-/// was cut off by our own stop.
-pub fn stopping_now() -> bool {
-    NOW.load(Ordering::SeqCst)
-}
-
-/// Waits until the drain starts (or the stop is at once); at once if it has.
-pub async fn draining(rx: &mut watch::Receiver<Phase>) {
-    let _ = rx.wait_for(|p| *p != Phase::Running).await;
-}
-
-/// Waits until the stop is at once.
-pub async fn stopped_now(rx: &mut watch::Receiver<Phase>) {
-    let _ = rx.wait_for(|p| *p == Phase::Now).await;
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `--drain SECONDS`: seconds, 0 allowed (the games in progress are
@@ -305,6 +350,39 @@ mod tests {
         );
         assert_eq!(over_by(&[at(0, [Some(1_000), None])], now, cap), cap);
         assert_eq!(over_by(&[at(0, [Some(u64::MAX), Some(1)])], now, cap), cap);
+    }
+
+    #[tokio::test]
+    async fn two_shutdowns_stop_apart() {
+        let (one, watched) = Shutdown::new();
+        let (_two, other) = Shutdown::new();
+        let never = Shutdown::default();
+        assert!(watched.is_running() && other.is_running());
+        one.drain();
+        watched.draining().await;
+        assert_eq!(watched.phase(), Phase::Draining);
+        assert!(!watched.stopping_now());
+        one.drain();
+        assert_eq!(
+            watched.phase(),
+            Phase::Draining,
+            "a drain again moves nothing"
+        );
+        one.now();
+        watched.now().await;
+        assert!(one.shutdown().stopping_now());
+        assert_eq!(other.phase(), Phase::Running);
+        assert_eq!(never.phase(), Phase::Running);
+        let waited = tokio::time::timeout(Duration::from_millis(50), other.draining()).await;
+        assert!(waited.is_err(), "the other shutdown is still running");
+    }
+
+    #[test]
+    fn the_games_in_progress_are_the_reported_ones() {
+        let (trigger, shutdown) = Shutdown::new();
+        assert_eq!(trigger.games_in_progress()[0].clocks, [None, None]);
+        shutdown.report_games_with(Vec::new);
+        assert!(trigger.games_in_progress().is_empty());
     }
 
     #[test]

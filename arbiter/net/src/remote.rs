@@ -157,7 +157,7 @@ pub async fn listen_with_kgp(
     .without_host_guard();
     let addr = server.addr;
     tokio::spawn(async move {
-        if let Err(e) = server.run().await {
+        if let Err(e) = server.run(std::future::pending()).await {
             tracing::error!("the remote endpoint stopped: {e}");
         }
     });

@@ -1,6 +1,7 @@
 //! `arbiter arena`: the standing arena's server and its admin commands
 //! (docs/arena.md).
 
+use arbiter_core::shutdown::ShutdownTrigger;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -302,9 +303,9 @@ fn grace_arg(text: &str) -> Result<f64, String> {
 }
 
 /// Runs `arbiter arena …`; returns the exit status.
-pub async fn main(args: ArenaArgs) -> Result<i32, CliError> {
+pub async fn main(args: ArenaArgs, trigger: ShutdownTrigger) -> Result<i32, CliError> {
     match args.command {
-        ArenaCommand::Run(args) => run(*args).await.map(|()| 0),
+        ArenaCommand::Run(args) => run(*args, trigger).await.map(|()| 0),
         ArenaCommand::Bot { command } => bot(command).map(|()| 0),
         ArenaCommand::Event { command } => event(command).map(|()| 0),
         ArenaCommand::Prune(args) => prune(args).map(|()| 0),
@@ -506,7 +507,11 @@ impl ArenaArgs {
     }
 }
 
-async fn run(args: RunArgs) -> Result<(), CliError> {
+/// `arena run`: serves until `trigger` drains (the first signal), then
+/// drains by its own `--drain` deadline (moving `trigger` on to a stop at
+/// once when it runs out).
+async fn run(args: RunArgs, trigger: ShutdownTrigger) -> Result<(), CliError> {
+    let shutdown = trigger.shutdown();
     // First the lock: a second server on the database refuses before anything.
     let _lock = db::ServerLock::take(&args.db)?;
     // why two codes: a pools file that cannot be read is a run-time
@@ -612,7 +617,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         house: Arc::clone(&house),
         remote: Arc::clone(&remote),
     });
-    let arena = server::Arena::open(config, args.db.clone(), seats)?;
+    let arena = server::Arena::open(config, args.db.clone(), seats, shutdown.clone())?;
     let web_arena = Arc::clone(&arena);
     let endpoint = arbiter_net::remote::endpoint::Endpoint {
         registry: Arc::clone(&remote.registry),
@@ -659,7 +664,7 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
         None => println!("arbiter: KGP bots connect to {kgp_ws}"),
     }
     tokio::spawn(async move {
-        if let Err(e) = site.run().await {
+        if let Err(e) = site.run(std::future::pending()).await {
             tracing::error!("the arena's pages stopped: {e}");
         }
     });
@@ -669,11 +674,10 @@ async fn run(args: RunArgs) -> Result<(), CliError> {
     let _lobby = lobby;
     let run = Arc::clone(&arena).run(events);
     tokio::pin!(run);
-    let mut phase = arbiter_core::shutdown::watch();
     tokio::select! {
         () = &mut run => {}
-        () = arbiter_core::shutdown::draining(&mut phase) => {
-            drain(&arena, &remote, args.drain.map(secs), run, phase).await;
+        () = shutdown.draining() => {
+            drain(&arena, &remote, args.drain.map(secs), run, &trigger).await;
         }
     }
     house.shutdown().await;
@@ -688,7 +692,7 @@ async fn drain(
     remote: &Arc<RemoteBots>,
     deadline: Option<Duration>,
     run: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
-    mut phase: tokio::sync::watch::Receiver<arbiter_core::shutdown::Phase>,
+    trigger: &ShutdownTrigger,
 ) {
     arena.stop_pairing();
     // why a task: closing a connection tells the lobby, which `run` reads;
@@ -722,11 +726,12 @@ async fn drain(
             None => arbiter_core::shutdown::clocks_run_out(|| arena.in_progress()).await,
         }
     };
+    let stopped = trigger.shutdown();
     tokio::select! {
         () = run => eprintln!("arbiter: the games in progress finished; the arena stopped"),
         () = cut => {
             // why now first: a game that ends from here on is aborted.
-            arbiter_core::shutdown::now();
+            trigger.now();
             let aborted = arena.abort_playing();
             arbiter_core::contender::process::kill_all_engines();
             eprintln!(
@@ -735,7 +740,7 @@ async fn drain(
             );
         }
         // A second signal: cli::main kills the engines and exits.
-        () = arbiter_core::shutdown::stopped_now(&mut phase) => std::future::pending().await,
+        () = stopped.now() => std::future::pending().await,
     }
     // why: the process exits when this returns; an idle bot not yet told
     // `server stopping` would see its connection cut without a reason.

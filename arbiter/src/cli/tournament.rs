@@ -9,6 +9,7 @@
 //! With no `--engine`, it plays a built-in tournament: the reference engine
 //! (the `engine` binary next to the arbiter's own) at several levels.
 
+use arbiter_core::shutdown::Shutdown;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -340,7 +341,7 @@ fn setup(args: &mut TournamentArgs) -> Result<Setup, CliError> {
 }
 
 /// Runs `arbiter tournament`.
-pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
+pub async fn run(mut args: TournamentArgs, shutdown: Shutdown) -> Result<(), CliError> {
     let builtin = apply_defaults(&mut args)?;
     let Setup {
         spec,
@@ -361,7 +362,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     // The logs are locked before they are read: a second arbiter on the same
     // results log refuses here, before it reads or repairs anything.
     let mut sink = LogSink::open(args.run.pgnout.as_deref(), args.run.jsonout.as_deref())?;
-    let mut feed = cli::start_live(&args.run).await?;
+    let mut feed = cli::start_live(&args.run, &shutdown).await?;
     if let Some(feed) = feed.as_mut() {
         feed.event(EventMeta {
             event: spec.event.clone(),
@@ -516,7 +517,7 @@ pub async fn run(mut args: TournamentArgs) -> Result<(), CliError> {
     };
     if needed {
         let played = async {
-            let runner = checked_runner(&args, &spec, feed.as_ref()).await?;
+            let runner = checked_runner(&args, &spec, feed.as_ref(), shutdown).await?;
             let mut terminal = Terminal(cli::progress_bar(
                 what.total.max(what.done_before) - what.done_before,
             ));
@@ -601,8 +602,10 @@ async fn checked_runner(
     args: &TournamentArgs,
     spec: &EventSpec,
     feed: Option<&LiveEvent>,
+    shutdown: Shutdown,
 ) -> Result<Runner, CliError> {
     let mut runner = cli::runner(spec.engines.clone(), &args.run)?;
+    runner.shutdown = shutdown;
     if let Some(feed) = feed {
         runner.observer = Some(feed.game_observer(&runner.engines));
     }

@@ -121,7 +121,7 @@ impl Arena {
         }
         // why: a game cut off by our own stop (its engines killed, or the
         // server stopping at once) is never a result: aborted, counted nowhere.
-        let cut_off = arbiter_core::shutdown::stopping_now()
+        let cut_off = self.shutdown.stopping_now()
             || matches!(played.termination, Termination::Interrupted { .. });
         let recorded = {
             let mut w = lock(&self.writer);

@@ -266,7 +266,7 @@ pub async fn play_stages(
         // why before the check below: a drain (the first signal of a
         // `--live` event, crate::shutdown) starts no game, so the stage is
         // short; the event then ends as drained, exit 0, not as an error.
-        if crate::shutdown::current() != crate::shutdown::Phase::Running
+        if !playing.runner.shutdown.is_running()
             && jobs.iter().any(|j| !results.0.contains_key(&j.index))
         {
             let line = format!(

@@ -78,10 +78,14 @@ pub fn gone(side: Side, detail: String) -> Termination {
     Termination::Crash { side, detail }
 }
 
-/// Whether the arbiter is stopping at once or has killed its engines: an
-/// engine or connection lost now was lost to us.
+/// Whether the arbiter has killed its engines (a stop at once): an engine
+/// or connection lost now was lost to us.
+// why not the shutdown's phase: every stop at once kills the engines right
+// after moving its shutdown to `Now` (the binary's signal loop, a drain's
+// deadline); a game's own verdict is read where it is recorded, with the
+// event's shutdown (the arena's `cut_off`).
 fn cut_off_by_us() -> bool {
-    crate::contender::process::killed_by_arbiter() || crate::shutdown::stopping_now()
+    crate::contender::process::killed_by_arbiter()
 }
 
 /// The result of a game `side` lost by `termination`: a loss, unless the

@@ -19,7 +19,7 @@ use crate::play::game::{self, GamePlan, Played, Timeouts};
 use crate::play::observe::{clocks_ms, GameObserver, GameStart, GameWatch};
 use crate::play::partie::{Next, PartieGame, PartieRun};
 use crate::records::log::Termination;
-use crate::shutdown::Phase;
+use crate::shutdown::Shutdown;
 
 // why re-exported: a job is what a runner plays; it lives in its own module
 // so that observers and schedules can name it without the runner.
@@ -189,6 +189,9 @@ pub struct Runner {
     /// The remote engines' connections (`remote=` engines); `None` when
     /// every engine is a process.
     pub remote: Option<RemoteEngines>,
+    /// The event's stop: once it drains, no new game starts
+    /// ([`Shutdown::default`]: never).
+    pub shutdown: Shutdown,
 }
 
 impl Runner {
@@ -363,7 +366,7 @@ impl Runner {
         loop {
             // why the drain too: a --live event's first signal starts no
             // new game; the games in flight finish (crate::shutdown).
-            if stop.load(Ordering::SeqCst) || crate::shutdown::current() != Phase::Running {
+            if stop.load(Ordering::SeqCst) || !self.shutdown.is_running() {
                 break;
             }
             let next = queue.lock().ok().and_then(|mut q| q.next());

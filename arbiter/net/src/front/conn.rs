@@ -245,7 +245,7 @@ mod tests {
             .await
             .expect("binds on loopback");
         let addr = server.addr;
-        let serving = tokio::spawn(server.run());
+        let serving = tokio::spawn(server.run(std::future::pending::<()>()));
         let mut client = tokio::net::TcpStream::connect(addr)
             .await
             .expect("connects");

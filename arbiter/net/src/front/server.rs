@@ -112,8 +112,11 @@ impl Server {
         format!("{scheme}://{host}:{}/", self.addr.port())
     }
 
-    /// Serves until the process ends.
-    pub async fn run(self) -> std::io::Result<()> {
+    /// Serves until `shutdown` completes (`std::future::pending()`: until
+    /// the process ends), then accepts no more connections and returns;
+    /// the connections open go on, each to its own end (a game in progress
+    /// over a socket is still played).
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) -> std::io::Result<()> {
         let front = crate::front::accept::Front {
             app: self.router,
             allowed: self.allowed,
@@ -122,6 +125,9 @@ impl Server {
             nodelay: self.nodelay,
             tls: self.tls,
         };
-        crate::front::accept::run(self.listener, front).await
+        tokio::select! {
+            served = crate::front::accept::run(self.listener, front) => served,
+            () = shutdown => Ok(()),
+        }
     }
 }

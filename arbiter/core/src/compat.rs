@@ -7,7 +7,8 @@
 //! unrelated option (`--games` in `tournament` is not `--game`).
 //!
 //! The translation is pure (argv in, argv and notes out), so every spelling
-//! has a parsing test; [`fastchess_config`] reads fastchess's `-config file=`.
+//! has a parsing test (in the binary, which parses the translation with
+//! its real command line); [`fastchess_config`] reads fastchess's `-config file=`.
 //! The table of spellings is in docs/tournaments.md.
 
 pub mod engine_keys;
@@ -532,6 +533,3 @@ impl State {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests;

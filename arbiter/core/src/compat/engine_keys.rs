@@ -1,6 +1,6 @@
 //! The `key=value` tokens of a cutechess or fastchess `-engine`/`-each`.
 //!
-//! Most keys are ours already (those of [`arbiter_core::contender::config::KEYS`])
+//! Most keys are ours already (those of [`crate::contender::config::KEYS`])
 //! and pass unchanged. fastchess's
 //! `args="a b"` becomes one `arg=` per word and its `plies=N` becomes
 //! `depth=N`; keys that cannot mean anything here are refused with the reason.
@@ -17,9 +17,7 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
         };
         let refuse = |why: &str| Err(CompatError(format!("-{option} {key}: {why}")));
         match key {
-            _ if arbiter_core::contender::config::known_key(key).is_some() => {
-                out.push(token.clone())
-            }
+            _ if crate::contender::config::known_key(key).is_some() => out.push(token.clone()),
             "args" => out.extend(value.split_whitespace().map(|a| format!("arg={a}"))),
             "plies" => out.push(format!("depth={value}")),
             "book" | "bookdepth" => {
@@ -34,7 +32,7 @@ pub fn translate(option: &str, tokens: &[String]) -> Result<Vec<String>, CompatE
             _ => {
                 return refuse(&format!(
                     "unknown key (known: {}, and fastchess's args, plies)",
-                    arbiter_core::contender::config::key_names()
+                    crate::contender::config::key_names()
                 ))
             }
         }

@@ -1,8 +1,10 @@
 //! Every cutechess-cli / fastchess spelling, translated and then parsed by
 //! the real command line.
 
-use super::*;
+use std::ffi::OsString;
+
 use crate::cli::{Cli, Command};
+use arbiter_core::compat::*;
 
 fn argv(line: &str) -> Vec<OsString> {
     std::iter::once("arbiter")
