@@ -184,7 +184,8 @@ enum Root {
 
 /// Solves `request`: `progress` gets each move's value as it is found.
 pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Solution, SolveError> {
-    let (holes, stores, side) = parse(&request.position, request.game)?;
+    // The position first: a bad one is refused before any database is read.
+    parse(&request.position, request.game)?;
     let db_layers = match &request.tb {
         None => None,
         Some(dir) => Some(open_db(dir)?),
@@ -198,6 +199,19 @@ pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Sol
         None => Vec::new(),
         Some((tb, n)) => tb.values(GameId::Kalah, *n).map_err(SolveError::Database)?,
     };
+    solve_on(request, &tt, &db, progress)
+}
+
+/// [`solve`] over a table and database layers the caller holds (and keeps
+/// for other positions: an opening book's build solves hundreds over one
+/// table). `request.hash_mb` and `request.tb` are not read.
+pub fn solve_on(
+    request: &Request,
+    tt: &Tt,
+    db: &[&[i8]],
+    progress: &mut dyn FnMut(u8, i32),
+) -> Result<Solution, SolveError> {
+    let (holes, stores, side) = parse(&request.position, request.game)?;
     let start = Instant::now();
     let (w, diff) = of_position(&holes, stores, side);
     let mut solution = Solution {
@@ -234,7 +248,7 @@ pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Sol
         roots.push((hole_number(side, origin), root));
     }
     let mut report = |mv: u8, v: i32| progress(mv, diff + v);
-    let values = solve_roots(&roots, &tt, &db, request, &mut report);
+    let values = solve_roots(&roots, tt, db, request, &mut report);
     solution.moves = roots
         .iter()
         .zip(&values.values)
