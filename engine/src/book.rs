@@ -270,16 +270,20 @@ fn build(
     let mut lines = vec![
         "# Kalah opening book (engine/src/book.rs): the board seen from the player to move,".to_string(),
         "# then each move (1-6, his holes from his left) with its exact value, his net future gain.".to_string(),
-        format!(
-            "# engine book build --plies {plies} --from \"{root}\"{}: {} positions",
-            if db.is_empty() {
-                String::new()
-            } else {
-                format!(" (databases up to {} seeds)", db.len() - 1)
-            },
-            todo.len()
-        ),
+        String::new(),
     ];
+    let dbs = if db.is_empty() {
+        String::new()
+    } else {
+        format!(" (databases up to {} seeds)", db.len() - 1)
+    };
+    // The third line says how far the build got (rewritten with each position).
+    let header = |done: usize| {
+        format!(
+            "# engine book build --plies {plies} --from \"{root}\"{dbs}: {done} of {} positions",
+            todo.len()
+        )
+    };
     for (i, (key, position)) in todo.iter().enumerate() {
         let request = Request {
             position: position.clone(),
@@ -308,6 +312,7 @@ fn build(
         // why after every position: a long build stopped part-way keeps
         // what it solved (a prefix of the breadth-first order: the shallow
         // plies complete).
+        lines[2] = header(i + 1);
         write_book(out, &lines)?;
         eprintln!(
             "{}/{}: {position}: value {:+}, {} nodes, {:.1} s",
@@ -318,6 +323,7 @@ fn build(
             s.seconds
         );
     }
+    lines[2] = header(todo.len());
     write_book(out, &lines)?;
     Ok(todo.len())
 }

@@ -90,8 +90,14 @@ fn book_build_writes_what_the_solver_says() {
         .output()
         .expect("engine book build runs");
     assert!(status.status.success(), "{status:?}");
-    let book = Book::parse(&std::fs::read_to_string(&out).expect("the book")).expect("reads");
+    let text = std::fs::read_to_string(&out).expect("the book");
+    let book = Book::parse(&text).expect("reads");
     assert!(book.len() > 5, "{}", book.len());
+    let n = book.len();
+    assert!(
+        text.contains(&format!(": {n} of {n} positions\n")),
+        "{text}"
+    );
     // Every entry against the solver: a South-to-move position of its board.
     for (key, moves) in book.entries() {
         let holes: Vec<String> = key.iter().map(u8::to_string).collect();
