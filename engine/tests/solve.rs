@@ -247,3 +247,30 @@ fn a_solve_interrupted_by_a_signal_ends_at_once_without_a_value() {
     // No value and no JSON line: an interrupted solve says nothing wrong.
     assert!(!out.contains("value") && !out.contains('{'), "{out}");
 }
+
+#[test]
+fn an_interrupted_solve_gives_no_value() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let interrupt = AtomicBool::new(false);
+    let solved = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            interrupt.store(true, Ordering::Relaxed);
+        });
+        engine::solve::solve_until(
+            &request("kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0"),
+            &interrupt,
+            &mut |_, _| {},
+        )
+    });
+    assert_eq!(solved, Err(SolveError::Interrupted));
+    // A position solved before any interrupt is unaffected.
+    let quiet = AtomicBool::new(false);
+    let s = engine::solve::solve_until(
+        &request("kalah 0,0,0,0,1,2,1,1,0,0,0,0 S 20/23"),
+        &quiet,
+        &mut |_, _| {},
+    )
+    .expect("solved");
+    assert_eq!(s.value, -4);
+}
