@@ -2,6 +2,7 @@
 //! library's [`mancala_rules::Game`] trait, behind the UMI protocol.
 
 pub mod bench;
+pub mod book;
 pub mod control;
 pub mod eval;
 pub mod exact;

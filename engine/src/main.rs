@@ -76,6 +76,12 @@ enum Command {
         #[arg(long)]
         no_etc: bool,
     },
+    /// The Kalah opening book: build it (the exact value of every move of the
+    /// first plies' positions).
+    Book {
+        #[command(subcommand)]
+        command: engine::book::BookCommand,
+    },
     /// Endgame databases (Bohnenspiel, Kalah): build, join, probe, verify.
     Tb {
         #[command(subcommand)]
@@ -141,6 +147,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Tb { command }) => engine::tb::run(command),
+        Some(Command::Book { command }) => engine::book::run(command),
         Some(Command::Solve {
             position,
             game,

@@ -567,9 +567,24 @@ impl Job {
             return None;
         }
         let started = Instant::now();
-        let result = exact.run(&self.setup.game.position_string(), &self.control);
-        let ms = started.elapsed().as_millis() as u64;
+        let position = self.setup.game.position_string();
         let text = |s: String| Text::new(&s).ok();
+        if let Some(b) = crate::book::Book::shipped().lookup(&position) {
+            let mv = umi::Move::new(&b.mv.to_string()).ok()?;
+            self.out.send(&Message::Info(Info {
+                score: Some(umi_score(exact::score(b.value))),
+                time: Some(started.elapsed().as_millis() as u64),
+                pv: vec![mv.clone()],
+                string: text(format!("exact: book, value {:+}", b.value)),
+                ..Info::default()
+            }));
+            return Some(Message::BestMove {
+                best: mv,
+                ponder: None,
+            });
+        }
+        let result = exact.run(&position, &self.control);
+        let ms = started.elapsed().as_millis() as u64;
         match result {
             Ok(best) => {
                 let mv = umi::Move::new(&best.mv.to_string()).ok()?;

@@ -205,3 +205,72 @@ fn kalah_6_4_is_a_first_player_win_by_8() {
         vec![(1, -14), (2, -10), (3, 8), (4, -2), (5, -8), (6, 4)]
     );
 }
+
+#[test]
+fn a_solve_interrupted_by_a_signal_ends_at_once_without_a_value() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // The start of Kalah(6,4) without databases: minutes of work.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["solve", "--hash", "16", "--threads", "1"])
+        .arg("kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine solve starts");
+    std::thread::sleep(Duration::from_millis(500));
+    for signal in ["-INT", "-TERM"] {
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(30) {
+            if child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+    }
+    let status = child.wait().expect("ended");
+    assert!(!status.success(), "{status:?}");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read");
+    // No value and no JSON line: an interrupted solve says nothing wrong.
+    assert!(!out.contains("value") && !out.contains('{'), "{out}");
+}
+
+#[test]
+fn an_interrupted_solve_gives_no_value() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let interrupt = AtomicBool::new(false);
+    let solved = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            interrupt.store(true, Ordering::Relaxed);
+        });
+        engine::solve::solve_until(
+            &request("kalah 4,4,4,4,4,4,4,4,4,4,4,4 S 0/0"),
+            &interrupt,
+            &mut |_, _| {},
+        )
+    });
+    assert_eq!(solved, Err(SolveError::Interrupted));
+    // A position solved before any interrupt is unaffected.
+    let quiet = AtomicBool::new(false);
+    let s = engine::solve::solve_until(
+        &request("kalah 0,0,0,0,1,2,1,1,0,0,0,0 S 20/23"),
+        &quiet,
+        &mut |_, _| {},
+    )
+    .expect("solved");
+    assert_eq!(s.value, -4);
+}

@@ -2,6 +2,7 @@
 //! (crate `mancala-tablebase`, built by `engine tb build`) from Python.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use mancala_tablebase::Tablebase as Database;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -95,7 +96,8 @@ impl Tablebase {
 /// `tb` is a database directory whose Kalah layers are probed below the
 /// search. Raises `ValueError` for a position of another game or a
 /// malformed one, `OSError` for a database or table that cannot be had.
-/// The GIL is released while it searches.
+/// The GIL is released while it searches; Ctrl-C (any exception a signal
+/// handler raises) stops the search and is raised.
 #[pyfunction]
 #[pyo3(signature = (position, tb=None, hash_mb=64, threads=1))]
 pub fn solve<'py>(
@@ -118,7 +120,30 @@ pub fn solve<'py>(
         tb,
         etc: true,
     };
-    let solved = py.detach(|| solver::solve(&request, &mut |_, _| {}));
+    let interrupt = AtomicBool::new(false);
+    // why a thread and a poll: the search runs without the GIL, and Python
+    // handles Ctrl-C (a signal) only on its own thread with the GIL, so this
+    // thread checks for signals every 50 ms and interrupts the search.
+    let (solved, signal) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let search = scope.spawn(|| solver::solve_until(&request, &interrupt, &mut |_, _| {}));
+            let mut signal = None;
+            while !search.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        interrupt.store(true, Ordering::Relaxed);
+                        signal = Some(e);
+                    }
+                }
+            }
+            let solved = search.join().unwrap_or(Err(SolveError::Interrupted));
+            (solved, signal)
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
     let s = solved.map_err(|e| match e {
         SolveError::Position(_) => PyValueError::new_err(e.to_string()),
         _ => PyOSError::new_err(e.to_string()),

@@ -94,3 +94,21 @@ def test_bad_input_raises_clear_errors(tmp_path, tb_dir):
     layer.write_bytes(layer.read_bytes()[:-10])
     with pytest.raises(OSError, match="kalah-5.tb"):
         mancala.solve(POSITIONS[0], tb=str(broken))
+
+
+def test_ctrl_c_interrupts_a_long_solve():
+    import _thread
+    import threading
+    import time
+
+    # The start of Kalah(6,4) without databases takes minutes; Ctrl-C (here
+    # simulated on the main thread after 0.5 s) stops it within moments.
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        mancala.solve(mancala.Position.start("kalah"), hash_mb=16, threads=2)
+    timer.join()
+    assert time.monotonic() - started < 30
+    # The kit still solves afterwards.
+    assert mancala.solve(POSITIONS[0], hash_mb=16)["value"] == -4

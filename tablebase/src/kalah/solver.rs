@@ -62,6 +62,8 @@ pub enum SolveError {
     Database(String),
     /// The table could not be allocated.
     Table(tt::TtError),
+    /// The caller's interrupt flag was set before every value was known.
+    Interrupted,
 }
 
 impl SolveError {
@@ -81,6 +83,7 @@ impl fmt::Display for SolveError {
                 f.write_str(e)
             }
             SolveError::Table(e) => write!(f, "{e}"),
+            SolveError::Interrupted => f.write_str("interrupted before the value was known"),
         }
     }
 }
@@ -184,7 +187,18 @@ enum Root {
 
 /// Solves `request`: `progress` gets each move's value as it is found.
 pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Solution, SolveError> {
-    let (holes, stores, side) = parse(&request.position, request.game)?;
+    solve_until(request, &AtomicBool::new(false), progress)
+}
+
+/// [`solve`], given up (`SolveError::Interrupted`) once `interrupt` is set
+/// (by another thread: the Python kit's on Ctrl-C).
+pub fn solve_until(
+    request: &Request,
+    interrupt: &AtomicBool,
+    progress: &mut dyn FnMut(u8, i32),
+) -> Result<Solution, SolveError> {
+    // The position first: a bad one is refused before any database is read.
+    parse(&request.position, request.game)?;
     let db_layers = match &request.tb {
         None => None,
         Some(dir) => Some(open_db(dir)?),
@@ -198,6 +212,30 @@ pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Sol
         None => Vec::new(),
         Some((tb, n)) => tb.values(GameId::Kalah, *n).map_err(SolveError::Database)?,
     };
+    solve_on_until(request, &tt, &db, interrupt, progress)
+}
+
+/// [`solve`] over a table and database layers the caller holds (and keeps
+/// for other positions: an opening book's build solves hundreds over one
+/// table). `request.hash_mb` and `request.tb` are not read.
+pub fn solve_on(
+    request: &Request,
+    tt: &Tt,
+    db: &[&[i8]],
+    progress: &mut dyn FnMut(u8, i32),
+) -> Result<Solution, SolveError> {
+    solve_on_until(request, tt, db, &AtomicBool::new(false), progress)
+}
+
+/// [`solve_on`] with an interrupt flag (see [`solve_until`]).
+pub fn solve_on_until(
+    request: &Request,
+    tt: &Tt,
+    db: &[&[i8]],
+    interrupt: &AtomicBool,
+    progress: &mut dyn FnMut(u8, i32),
+) -> Result<Solution, SolveError> {
+    let (holes, stores, side) = parse(&request.position, request.game)?;
     let start = Instant::now();
     let (w, diff) = of_position(&holes, stores, side);
     let mut solution = Solution {
@@ -234,7 +272,10 @@ pub fn solve(request: &Request, progress: &mut dyn FnMut(u8, i32)) -> Result<Sol
         roots.push((hole_number(side, origin), root));
     }
     let mut report = |mv: u8, v: i32| progress(mv, diff + v);
-    let values = solve_roots(&roots, &tt, &db, request, &mut report);
+    let values = solve_roots(&roots, tt, db, request, interrupt, &mut report);
+    if values.interrupted {
+        return Err(SolveError::Interrupted);
+    }
     solution.moves = roots
         .iter()
         .zip(&values.values)
@@ -262,6 +303,8 @@ struct RootValues {
     /// The mover's net future gain after each root move.
     values: Vec<i32>,
     nodes: u64,
+    /// Interrupted with a value missing: `values` are not all known.
+    interrupted: bool,
 }
 
 /// The root moves' values, the searches shared out among the threads.
@@ -270,6 +313,7 @@ fn solve_roots(
     tt: &Tt,
     db: &[&[i8]],
     request: &Request,
+    interrupt: &AtomicBool,
     progress: &mut dyn FnMut(u8, i32),
 ) -> RootValues {
     let results: Mutex<Vec<Option<i32>>> = Mutex::new(
@@ -286,11 +330,29 @@ fn solve_roots(
     let nodes = AtomicU64::new(0);
     let (found_tx, found_rx) = std::sync::mpsc::channel::<(usize, i32)>();
     let threads = request.threads.max(1);
+    let finished = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // The interrupt stops every root's search (the searchers poll their
+        // root's flag), then the workers leave their loop.
+        let (stops_w, finished_w) = (&stops, &finished);
+        scope.spawn(move || {
+            while !finished_w.load(Ordering::Relaxed) {
+                if interrupt.load(Ordering::Relaxed) {
+                    for s in stops_w {
+                        s.store(true, Ordering::Relaxed);
+                    }
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
         for _ in 0..threads {
             let found_tx = found_tx.clone();
             let (results, stops, next, nodes) = (&results, &stops, &next, &nodes);
             scope.spawn(move || loop {
+                if interrupt.load(Ordering::Relaxed) {
+                    break;
+                }
                 // A move nobody has taken, else one still open (to help).
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let job = if i < roots.len() {
@@ -328,16 +390,14 @@ fn solve_roots(
         for (i, v) in found_rx {
             progress(roots[i].0, v);
         }
+        finished.store(true, Ordering::Relaxed);
     });
-    let values = results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|v| v.unwrap_or(0))
-        .collect();
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let interrupted = results.iter().any(Option::is_none);
     RootValues {
-        values,
+        values: results.into_iter().map(|v| v.unwrap_or(0)).collect(),
         nodes: nodes.load(Ordering::Relaxed),
+        interrupted,
     }
 }
 
