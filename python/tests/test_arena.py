@@ -6,7 +6,7 @@ exported games verify, the ladder's numbers equal those `arbiter merge`
 computes from the export, and the JSON's fields (ladder, a bot's history,
 the games in progress) say what happened.
 
-(`kill -9`, revocation and the crash-looping bot are arbiter/tests/arena.rs,
+(`kill -9`, revocation and the crash-looping bot are arbiter/tests/it/arena.rs,
 in Rust, which cannot rely on the kit being installed.)"""
 
 import json

@@ -4,7 +4,7 @@ same bot run locally, and the results log verifies; the same over TLS
 (`wss://`, a certificate made by `openssl req`); and a tournament with one
 remote engine through `arbiter connect` and one through the kit has the
 standings of the same tournament all local. (This test lives here, not in
-arbiter/tests/remote.rs, because only the Python suite installs the kit.)"""
+arbiter/tests/it/remote.rs, because only the Python suite installs the kit.)"""
 
 import json
 import shutil

@@ -4,7 +4,7 @@
 //! against without Rust.
 //!
 //! `cargo run -p mancala-rules --example vectors` writes one file per game id
-//! to `tests/vectors/<id>.json`; the test `rules/tests/vectors.rs` rebuilds
+//! to `tests/vectors/<id>.json`; the test `rules/tests/it/vectors.rs` rebuilds
 //! them and fails when a checked-in file differs. Every id in [`GameId::ALL`]
 //! gets a file, so a new game needs no change here.
 //!
