@@ -115,18 +115,42 @@ fn circles_of(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The circles still standing, one a line as the check names them (the crate
+/// and the modules in it). A ratchet: a circle not listed fails the test, and
+/// so does a listed one that is gone (take its line out), so the list only
+/// shrinks. Issue 37 asks for none; these are the ones left to cut.
+const KNOWN_CIRCLES: &str = include_str!("layers/known_circles.txt");
+
 #[test]
-fn no_crate_of_the_workspace_has_an_import_circle() {
+fn no_crate_of_the_workspace_has_an_import_circle_but_the_known_ones() {
     let found: Vec<String> = members()
         .iter()
         .flat_map(|member| roots(member))
         .flat_map(|root| circles_of(&root))
         .collect();
+    let known: BTreeSet<&str> = KNOWN_CIRCLES
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let new: Vec<&String> = found
+        .iter()
+        .filter(|c| !known.contains(c.lines().next().unwrap_or_default()))
+        .collect();
+    let heads: BTreeSet<&str> = found.iter().filter_map(|c| c.lines().next()).collect();
+    let gone: Vec<&&str> = known.iter().filter(|k| !heads.contains(**k)).collect();
     assert!(
-        found.is_empty(),
-        "{} import circle(s): the crate and the modules of each, then one way round it:\n{}",
-        found.len(),
-        found.join("\n")
+        new.is_empty(),
+        "{} new import circle(s): the crate and the modules of each, then one way round it:\n{}",
+        new.len(),
+        new.iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        gone.is_empty(),
+        "circle(s) no longer found: take them out of tests/it/layers/known_circles.txt: {gone:?}"
     );
 }
 
