@@ -2,6 +2,7 @@
 
 pub mod pits;
 pub mod tablebase;
+pub mod tb_score;
 
 use mancala_rules::games::bohnenspiel::{Bean, BeanMove};
 use mancala_rules::games::bosh::Bosh;
@@ -19,7 +20,7 @@ pub trait Evaluate: Game {
 
     /// The exact score of this position from an endgame database, with the
     /// moves that keep it (`None`: no database for this game, or the
-    /// position is not in it). See [`tablebase::score`].
+    /// position is not in it). See [`tb_score::score`].
     fn tablebase(&self, _tb: &Tablebase) -> Option<(i32, Vec<Self::Move>)> {
         None
     }
@@ -69,7 +70,7 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
 
     fn tablebase(&self, tb: &Tablebase) -> Option<(i32, Vec<BeanMove>)> {
         let probe = tb.probe(self).ok()??;
-        let score = tablebase::score(self.side_to_move(), probe.scores);
+        let score = tb_score::score(self.side_to_move(), probe.scores);
         Some((score, probe.moves))
     }
 
@@ -84,7 +85,7 @@ impl<const HEMPRICH: bool> Evaluate for Bean<HEMPRICH> {
         let mut scores = stores.map(u32::from);
         scores[me.index()] += mine as u32;
         scores[me.opponent().index()] += (beans - mine) as u32;
-        Some(tablebase::score(me, scores))
+        Some(tb_score::score(me, scores))
     }
 }
 

@@ -23,7 +23,7 @@ use mancala_tablebase::kalah::solver::{best_move, layers, Best, BestError};
 use mancala_tablebase::Tablebase;
 
 use crate::control::SearchControl;
-use crate::eval::tablebase::TB_WIN;
+use crate::eval::tb_score::TB_WIN;
 
 /// The games the solver plays.
 pub fn solvable(game: GameId) -> bool {

@@ -2,22 +2,10 @@
 //! position and the move to play at the root from it. (`engine tb`, in
 //! `tb.rs`, only builds, joins, probes and verifies the databases.)
 
-use mancala_rules::{GameRecord, Side};
+use mancala_rules::GameRecord;
 use mancala_tablebase::Tablebase;
 
 use crate::eval::Evaluate;
-
-/// Database wins and losses score `±TB_WIN` plus 100 per bean of the final
-/// margin: above every evaluation, below every mate score (a win the search
-/// sees to the end is still preferred), and a bigger margin scores higher.
-pub const TB_WIN: i32 = 500_000;
-
-/// The search score of a database position with final totals `scores`, for
-/// `mover`.
-pub fn score(mover: Side, scores: [u32; 2]) -> i32 {
-    let margin = scores[mover.index()] as i32 - scores[mover.opponent().index()] as i32;
-    margin.signum() * TB_WIN + 100 * margin
-}
 
 /// The move to play at the root from the database, with its score: one that
 /// keeps the value; among those, the biggest capture (it leaves the layer for
