@@ -23,7 +23,6 @@ use mancala_tablebase::kalah::solver::{best_move, layers, Best, BestError};
 use mancala_tablebase::Tablebase;
 
 use crate::control::SearchControl;
-use crate::eval::tb_score::TB_WIN;
 
 /// The games the solver plays.
 pub fn solvable(game: GameId) -> bool {
@@ -75,15 +74,13 @@ impl ExactJob {
     }
 }
 
-/// The search score of an exact final margin, as the databases score it:
-/// ±(`TB_WIN` + 100 × margin), a draw 0.
-pub fn score(margin: i32) -> i32 {
-    margin.signum() * TB_WIN + 100 * margin
-}
+/// The search score of an exact final margin, as the databases score it.
+pub use crate::eval::tb_score::of_margin as score;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::tb_score::TB_WIN;
 
     #[test]
     fn scores_order_wins_above_evaluations() {

@@ -12,6 +12,11 @@ pub const TB_WIN: i32 = 500_000;
 /// The search score of a database position with final totals `scores`, for
 /// `mover`.
 pub fn score(mover: Side, scores: [u32; 2]) -> i32 {
-    let margin = scores[mover.index()] as i32 - scores[mover.opponent().index()] as i32;
+    of_margin(scores[mover.index()] as i32 - scores[mover.opponent().index()] as i32)
+}
+
+/// The search score of an exact final margin: ±(`TB_WIN` + 100 × margin),
+/// a draw 0 (the exact play's solved values score the same way).
+pub fn of_margin(margin: i32) -> i32 {
     margin.signum() * TB_WIN + 100 * margin
 }

@@ -9,6 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::common::{best_of, Engine};
+use crate::kalah_minimax::minimax;
 use mancala_rules::games::kalah::Kalah;
 use mancala_rules::{Game, Side};
 use rand::rngs::SmallRng;
@@ -22,36 +23,6 @@ fn engine() -> Engine {
     let mut e = Engine::start_command(c);
     e.handshake();
     e
-}
-
-/// The final margin for the side to move under best play (plain minimax).
-fn minimax(pos: &Kalah, memo: &mut HashMap<Kalah, i32>) -> i32 {
-    if let Some(v) = memo.get(pos) {
-        return *v;
-    }
-    let mover = pos.side_to_move();
-    let v = match pos.status() {
-        Some(o) => {
-            let s = o.scores.expect("scores");
-            s[mover.index()] as i32 - s[mover.opponent().index()] as i32
-        }
-        None => pos
-            .legal_move_list()
-            .into_iter()
-            .map(|mv| {
-                let child = pos.after(mv);
-                let v = minimax(&child, memo);
-                if child.side_to_move() == mover {
-                    v
-                } else {
-                    -v
-                }
-            })
-            .max()
-            .expect("a move"),
-    };
-    memo.insert(*pos, v);
-    v
 }
 
 fn random_position(rng: &mut SmallRng, n: usize) -> Kalah {

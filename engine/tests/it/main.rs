@@ -11,6 +11,7 @@ mod bosh_rounds;
 mod cli;
 mod endgames;
 mod exact;
+mod kalah_minimax;
 mod multipv;
 mod position_games;
 mod solve;
